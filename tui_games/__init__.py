@@ -1,0 +1,3 @@
+"""tui-games: terminal games with engines you can watch think."""
+
+__version__ = "0.1.0"

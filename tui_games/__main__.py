@@ -1,0 +1,5 @@
+import sys
+
+from tui_games.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure game logic and search: no Textual, no file I/O, no printing."""

@@ -1,0 +1,552 @@
+"""Game-agnostic adversarial search: minimax, alpha-beta, move ordering, transpositions.
+
+Every algorithm is written in negamax form: a score is always from the point of view of the
+side to move at that node. That halves the code and lets one recorder and one set of
+statistics serve all of them; the tree inspector turns values back into the classic
+MAX/MIN picture for display.
+
+Scores: a heuristic value is a plain int well inside ``±WIN``; a won game scores
+``WIN - ply`` (the ply at which the game ends, counted from the root), so a faster win
+scores higher and a slower loss scores higher too. That is what makes the perfect players
+win fast and lose slowly.
+
+The search works on a copy of the position and aborts by raising ``_Stopped`` deep in the
+recursion, which is why a cancelled search never leaves the caller's position half-pushed.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Hashable, Iterable, Iterator
+
+from tui_games.engine.game import Position
+from tui_games.engine.tree import TreeNode, TreeRecorder
+
+WIN = 1_000_000
+INF = 10 * WIN
+# Scores beyond this are wins or losses with a known distance, not heuristics.
+WIN_BOUND = WIN - 10_000
+UNLIMITED_DEPTH = 10_000
+
+MINIMAX = "minimax"
+ALPHABETA = "alphabeta"
+ORDERING = "alphabeta+ordering"
+TT = "alphabeta+ordering+tt"
+ALGORITHMS = (MINIMAX, ALPHABETA, ORDERING, TT)
+ALIASES = {"negamax": TT, "negamax+tt": TT, "tt": TT, "ab": ALPHABETA, "ordering": ORDERING}
+
+ALGORITHM_LABELS = {
+    MINIMAX: "minimax",
+    ALPHABETA: "alpha-beta",
+    ORDERING: "alpha-beta + ordering",
+    TT: "negamax + TT + deepening",
+}
+
+# How often (in nodes) the search looks at the clock, the stop flag and the node budget.
+CHECK_EVERY = 1024
+# With a depth given, the deepening algorithm runs depths 1..JUMP_AFTER and then the target.
+JUMP_AFTER = 4
+PROGRESS_INTERVAL = 0.1
+
+EXACT, LOWER, UPPER = "exact", "lower", "upper"
+
+
+def resolve_algorithm(name: str) -> str:
+    """The canonical algorithm name for ``name`` or an alias; ValueError names the choices."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {name!r}; choose one of {', '.join(ALGORITHMS)}")
+    return key
+
+
+def is_win_score(score: int) -> bool:
+    return abs(score) >= WIN_BOUND
+
+
+def game_value(score: int) -> int:
+    """+1, 0 or -1 for a proven score (a non-winning proven score is a draw)."""
+    if score >= WIN_BOUND:
+        return 1
+    if score <= -WIN_BOUND:
+        return -1
+    return 0
+
+
+def plies_to_end(score: int) -> int | None:
+    """Plies from the root to the end of the game for a win/loss score, else None."""
+    return WIN - abs(score) if is_win_score(score) else None
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    depth: int | None = None
+    seconds: float | None = None
+    nodes: int | None = None
+
+
+@dataclass(frozen=True)
+class RootMove:
+    """A root move and what the search learned about it: an exact score or a bound."""
+
+    move: Any
+    score: int
+    bound: str = EXACT
+
+
+@dataclass
+class SearchStats:
+    algorithm: str = TT
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    depth: int = 0
+    seldepth: int = 0
+    seconds: float = 0.0
+    best_move: Any = None
+    score: int | None = None
+    pv: list = field(default_factory=list)
+    root_moves: list[RootMove] = field(default_factory=list)
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def snapshot(self) -> "SearchStats":
+        return replace(self, pv=list(self.pv), root_moves=list(self.root_moves))
+
+
+@dataclass
+class SearchResult:
+    move: Any
+    score: int
+    pv: list
+    root_moves: list[RootMove]
+    stats: SearchStats
+    # The requested depth (or the whole game) was searched to the end.
+    complete: bool
+    # No line was cut by the horizon: the score is the game-theoretic value.
+    exact: bool
+    # The search ended early: stop flag, time or node limit.
+    stopped: bool
+
+    @property
+    def value(self) -> int | None:
+        """+1/0/-1 for the side to move when the result is proven, else None."""
+        return game_value(self.score) if self.exact else None
+
+    @property
+    def best_moves(self) -> list:
+        """Every root move with an exact score equal to the best."""
+        return [rm.move for rm in self.root_moves if rm.bound == EXACT and rm.score == self.score]
+
+
+class _Stopped(Exception):
+    pass
+
+
+class _PlyLines(dict):
+    """ply -> line; a missing ply reads as an empty line."""
+
+    def __missing__(self, ply: int) -> list:
+        return []
+
+
+@dataclass(slots=True)
+class _Entry:
+    depth: int
+    flag: str
+    score: int
+    move: Any
+    # The subtree was settled without touching the horizon: good for any deeper request.
+    resolved: bool
+
+
+class Searcher:
+    """One search run. Use :func:`search` or :func:`iterate` rather than this directly."""
+
+    def __init__(
+        self,
+        position: Position,
+        limits: SearchLimits = SearchLimits(),
+        algorithm: str = TT,
+        *,
+        on_progress: Callable[[SearchStats], None] | None = None,
+        recorder: TreeRecorder | None = None,
+        stop: threading.Event | None = None,
+        rng: random.Random | None = None,
+        table: dict | None = None,
+        exact_root: bool = False,
+    ) -> None:
+        self.algorithm = resolve_algorithm(algorithm)
+        self.pos = position.copy()
+        self.limits = limits
+        self.on_progress = on_progress
+        self.recorder = recorder
+        self.stop = stop
+        self.rng = rng if rng is not None else random.Random()
+        self.pruning = self.algorithm != MINIMAX
+        self.ordering = self.algorithm in (ORDERING, TT)
+        self.use_tt = self.algorithm == TT
+        self.table: dict[Hashable, _Entry] = table if table is not None else {}
+        self.exact_root = exact_root
+        self.ordered = self.ordering and hasattr(self.pos, "ordered_moves")
+        # A game may know that nobody can win any more; the full engine uses that to stop
+        # early (its evaluation of such a position must be 0, so depth-limited values agree).
+        self.dead_draw = getattr(self.pos, "is_dead_draw", None) if self.use_tt else None
+        self.killers: dict[int, list] = {}
+        # pv[ply]: the best line found below the node being searched at that ply.
+        self.pv: _PlyLines = _PlyLines()
+        self.history: dict[Any, int] = {}
+        self.stats = SearchStats(algorithm=self.algorithm)
+        self.horizon_hits = 0
+        self._next_check = CHECK_EVERY
+        self._last_progress = 0.0
+        self._start = 0.0
+        self._deadline: float | None = None
+
+    # -- limits and progress -------------------------------------------------------------
+
+    def _check(self) -> None:
+        self._next_check = self.stats.nodes + CHECK_EVERY
+        now = time.perf_counter()
+        self.stats.seconds = now - self._start
+        if self.stop is not None and self.stop.is_set():
+            raise _Stopped
+        if self._deadline is not None and now >= self._deadline:
+            raise _Stopped
+        if self.limits.nodes is not None and self.stats.nodes >= self.limits.nodes:
+            raise _Stopped
+        if self.on_progress is not None and now - self._last_progress >= PROGRESS_INTERVAL:
+            self._last_progress = now
+            self.on_progress(self.stats.snapshot())
+
+    # -- move lists ----------------------------------------------------------------------
+
+    def _moves(self, ply: int, first: Any = None) -> list:
+        pos = self.pos
+        if not self.ordering:
+            return pos.legal_moves()
+        moves = list(pos.ordered_moves()) if self.ordered else pos.legal_moves()
+        history = self.history
+        if history:
+            moves.sort(key=lambda m: -history.get(m, 0))
+        front = [m for m in self.killers.get(ply, ()) if m in moves]
+        if first is not None and first in moves:
+            front = [first] + [m for m in front if m != first]
+        if front:
+            moves = front + [m for m in moves if m not in front]
+        return moves
+
+    def _reward(self, move: Any, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    # -- the recursive searches ------------------------------------------------------------
+
+    def _leaf(self, ply: int) -> int | None:
+        """Score of a finished game at ``ply``, or None while the game goes on."""
+        outcome = self.pos.outcome()
+        if outcome is None:
+            return None
+        v = outcome.value_for(self.pos.turn)
+        return v * (WIN - ply) if v else 0
+
+    def _minimax(self, depth: int, ply: int, node: TreeNode | None) -> int:
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self._next_check:
+            self._check()
+        if ply > stats.seldepth:
+            stats.seldepth = ply
+        pv = self.pv
+        pv[ply] = []
+        pos = self.pos
+        score = self._leaf(ply)
+        if score is not None:
+            stats.leaves += 1
+            if node is not None:
+                node.close(score, EXACT, "end")
+            return score
+        if depth <= 0:
+            stats.leaves += 1
+            self.horizon_hits += 1
+            score = pos.evaluate()
+            if node is not None:
+                node.close(score, EXACT, "horizon")
+            return score
+        best = -INF
+        best_move = None
+        rec = self.recorder
+        for move in pos.legal_moves():
+            pos.push(move)
+            child = rec.open(node, move, ply + 1, -INF, INF) if node is not None else None
+            score = -self._minimax(depth - 1, ply + 1, child)
+            pos.pop()
+            if score > best:
+                best, best_move = score, move
+                pv[ply] = [move, *pv[ply + 1]]
+        if node is not None:
+            node.close(best, EXACT, "", best_move)
+        return best
+
+    def _alphabeta(self, depth: int, ply: int, alpha: int, beta: int, node: TreeNode | None) -> int:
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self._next_check:
+            self._check()
+        if ply > stats.seldepth:
+            stats.seldepth = ply
+        pv = self.pv
+        pv[ply] = []
+        pos = self.pos
+        score = self._leaf(ply)
+        if score is not None:
+            stats.leaves += 1
+            if node is not None:
+                node.close(score, EXACT, "end")
+            return score
+        if depth <= 0:
+            stats.leaves += 1
+            self.horizon_hits += 1
+            score = pos.evaluate()
+            if node is not None:
+                node.close(score, EXACT, "horizon")
+            return score
+
+        if self.dead_draw is not None and self.dead_draw():
+            stats.leaves += 1
+            if node is not None:
+                node.close(0, EXACT, "dead draw")
+            return 0
+
+        alpha0 = alpha
+        tt_move = None
+        key = None
+        if self.use_tt:
+            key = pos.key()
+            entry = self.table.get(key)
+            if entry is not None:
+                tt_move = entry.move
+                if entry.depth == depth or (entry.resolved and entry.depth <= depth):
+                    s = entry.score
+                    # Stored win scores count plies from the stored node; make them ours.
+                    if s >= WIN_BOUND:
+                        s -= ply
+                    elif s <= -WIN_BOUND:
+                        s += ply
+                    if (
+                        entry.flag == EXACT
+                        or (entry.flag == LOWER and s >= beta)
+                        or (entry.flag == UPPER and s <= alpha)
+                    ):
+                        stats.tt_hits += 1
+                        if not entry.resolved:
+                            self.horizon_hits += 1
+                        if node is not None:
+                            node.close(s, entry.flag, "tt", entry.move)
+                        return s
+
+        horizon_before = self.horizon_hits
+        moves = self._moves(ply, tt_move)
+        best = -INF
+        best_move = None
+        rec = self.recorder
+        for i, move in enumerate(moves):
+            pos.push(move)
+            child = rec.open(node, move, ply + 1, -beta, -alpha) if node is not None else None
+            score = -self._alphabeta(depth - 1, ply + 1, -beta, -alpha, child)
+            pos.pop()
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    pv[ply] = [move, *pv[ply + 1]]
+                    if alpha >= beta:
+                        stats.cutoffs += 1
+                        if self.ordering:
+                            self._reward(move, ply, depth)
+                        if node is not None:
+                            node.pruned = moves[i + 1 :]
+                        break
+
+        flag = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
+        if key is not None:
+            stored = best + ply if best >= WIN_BOUND else best - ply if best <= -WIN_BOUND else best
+            self.table[key] = _Entry(depth, flag, stored, best_move, self.horizon_hits == horizon_before)
+        if node is not None:
+            node.close(best, flag, "", best_move)
+        return best
+
+    # -- the root and the deepening loop ---------------------------------------------------
+
+    def _root(self, depth: int, previous_best: Any) -> SearchResult:
+        pos = self.pos
+        stats = self.stats
+        stats.nodes += 1
+        rec = self.recorder
+        root = rec.begin(depth) if rec is not None else None
+
+        moves = pos.legal_moves()
+        # Shuffle first so that, among moves the ordering cannot tell apart, ties fall randomly.
+        self.rng.shuffle(moves)
+        if self.ordering:
+            ordered = list(pos.ordered_moves()) if self.ordered else moves
+            rank = {m: i for i, m in enumerate(ordered)}
+            moves.sort(key=lambda m: (m != previous_best, -self.history.get(m, 0), rank.get(m, 0)))
+
+        # Moves a symmetry makes equal share one search: scored[class] is the one searched (the game says which, if it can).
+        classes = pos.move_classes() if self.ordering and hasattr(pos, "move_classes") else None
+        root_moves: list[RootMove] = []
+        lines: dict[Any, list] = {}
+        scored: dict[Any, RootMove] = {}
+        best = -INF
+        for move in moves:
+            if classes is not None and classes[move] in scored:
+                same = scored[classes[move]]
+                root_moves.append(RootMove(move, same.score, same.bound))
+                continue
+            pos.push(move)
+            if self.pruning:
+                # A window one below the best lets equal moves come back exact, so ties are
+                # known and the choice among them is fair; exact_root gives every move a score.
+                alpha = -INF if self.exact_root or best == -INF else best - 1
+                child = rec.open(root, move, 1, -INF, -alpha) if root is not None else None
+                score = -self._alphabeta(depth - 1, 1, -INF, -alpha, child)
+                bound = UPPER if score <= alpha else EXACT
+                lines[move] = [move, *self.pv[1]]
+            else:
+                child = rec.open(root, move, 1, -INF, INF) if root is not None else None
+                score = -self._minimax(depth - 1, 1, child)
+                bound = EXACT
+                lines[move] = [move, *self.pv[1]]
+            pos.pop()
+            root_moves.append(RootMove(move, score, bound))
+            if classes is not None:
+                scored[classes[move]] = root_moves[-1]
+            if score > best:
+                best = score
+        ties = [rm.move for rm in root_moves if rm.bound == EXACT and rm.score == best]
+        move = self.rng.choice(ties) if ties else None
+        if root is not None:
+            root.close(best, EXACT, "", move)
+            rec.commit()
+        root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
+        if move is not None and move not in lines:
+            # The move shared its search with a symmetric one: mirror that one's line.
+            line = pos.equivalent_line(lines[scored[classes[move]].move], move)
+        else:
+            line = lines.get(move, [])
+        return SearchResult(move, best, line, root_moves, stats, True, False, False)
+
+    def _principal_variation(self, line: list, depth: int) -> list:
+        """The expected line: what the search saw, continued from the table where a table
+        hit cut it short."""
+        pv = list(line)
+        pos = self.pos
+        pushed = 0
+        for move in pv:
+            pos.push(move)
+            pushed += 1
+        seen = {pos.key()}
+        while self.use_tt and len(pv) < depth and pos.outcome() is None:
+            entry = self.table.get(pos.key())
+            if entry is None or entry.move is None or entry.move not in pos.legal_moves():
+                break
+            pos.push(entry.move)
+            pushed += 1
+            pv.append(entry.move)
+            k = pos.key()
+            if k in seen:
+                break
+            seen.add(k)
+        for _ in range(pushed):
+            pos.pop()
+        return pv
+
+    def iterate(self) -> Iterator[SearchResult]:
+        """Search, yielding a result after each completed depth (one yield without deepening).
+
+        The last result yielded is the answer. A stopped search ends the iteration; if not even
+        the first depth finished, it yields the best move found so far, marked incomplete.
+        """
+        self._start = time.perf_counter()
+        if self.limits.seconds is not None:
+            self._deadline = self._start + self.limits.seconds
+        stats = self.stats
+        if not self.pos.legal_moves():
+            stats.seconds = time.perf_counter() - self._start
+            score = self._leaf(0)
+            yield SearchResult(None, score or 0, [], [], stats, True, True, False)
+            return
+
+        target = self.limits.depth if self.limits.depth is not None else UNLIMITED_DEPTH
+        if self.use_tt and self.limits.depth is not None:
+            # A few cheap iterations give a fallback move and a good table, then straight to the
+            # requested depth: the iterations in between cost as much as the last one each.
+            depths: Iterable[int] = [*range(1, min(JUMP_AFTER, target - 1) + 1), target]
+        elif self.use_tt or self.limits.seconds is not None or self.limits.nodes is not None:
+            depths = range(1, target + 1)
+        else:
+            depths = (target,)
+        previous: SearchResult | None = None
+        for depth in depths:
+            horizon_before = self.horizon_hits
+            try:
+                result = self._root(depth, previous.move if previous else None)
+            except _Stopped:
+                stats.seconds = time.perf_counter() - self._start
+                if self.recorder is not None:
+                    self.recorder.abandon()
+                if previous is None:
+                    yield self._fallback()
+                else:
+                    previous.stopped = True
+                    previous.complete = False
+                return
+            result.exact = self.horizon_hits == horizon_before
+            stats.depth = depth if depth != UNLIMITED_DEPTH else stats.seldepth
+            stats.seconds = time.perf_counter() - self._start
+            result.pv = self._principal_variation(result.pv, depth) if result.move is not None else []
+            stats.best_move, stats.score = result.move, result.score
+            stats.pv, stats.root_moves = list(result.pv), list(result.root_moves)
+            result.stats = stats
+            previous = result
+            if self.on_progress is not None:
+                self.on_progress(stats.snapshot())
+            yield result
+            # A proven result cannot change with more depth.
+            if result.exact:
+                return
+
+    def _fallback(self) -> SearchResult:
+        """Stopped before the first depth finished: any legal move beats none."""
+        moves = self.pos.legal_moves()
+        move = moves[0] if moves else None
+        return SearchResult(move, 0, [move] if move is not None else [], [], self.stats, False, False, True)
+
+
+def iterate(position: Position, limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw) -> Iterator[SearchResult]:
+    """Sunfish-style: ``for result in iterate(pos, limits): ...`` — one result per depth."""
+    return Searcher(position, limits, algorithm, **kw).iterate()
+
+
+def search(position: Position, limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw) -> SearchResult:
+    """Run a search to its limits and return the last (deepest) result.
+
+    Keyword arguments: ``on_progress(stats)``, ``recorder``, ``stop`` (threading.Event),
+    ``rng`` (random.Random, for reproducible tie-breaks), ``table`` (a dict to keep the
+    transposition table between searches) and ``exact_root`` (score every root move exactly).
+    """
+    result = None
+    for result in iterate(position, limits, algorithm, **kw):
+        pass
+    assert result is not None
+    return result
