@@ -208,6 +208,7 @@ class Searcher:
         self._last_progress = 0.0
         self._start = 0.0
         self._deadline: float | None = None
+        self._fallback_moves: list = []
 
     # -- limits and progress -------------------------------------------------------------
 
@@ -412,6 +413,12 @@ class Searcher:
             if classes is not None and classes[move] in scored:
                 same = scored[classes[move]]
                 root_moves.append(RootMove(move, same.score, same.bound))
+                if root is not None:
+                    twin = rec.open(root, move, 1, -INF, INF)
+                    if twin is not None:
+                        twin.close(-same.score, UPPER if same.bound == LOWER else LOWER if same.bound == UPPER else EXACT,
+                                   "symmetric")
+                        twin.same_as = same.move
                 continue
             pos.push(move)
             if self.pruning:
@@ -486,6 +493,9 @@ class Searcher:
             score = self._leaf(0)
             yield SearchResult(None, score or 0, [], [], stats, True, True, False)
             return
+        # Taken now, at the root: a stop unwinds the recursion by exception, without the pops,
+        # so afterwards self.pos may be any position deep in the tree (even a finished one).
+        self._fallback_moves = list(self.pos.ordered_moves()) if self.ordered else self.pos.legal_moves()
 
         target = self.limits.depth if self.limits.depth is not None else UNLIMITED_DEPTH
         if self.use_tt and self.limits.depth is not None:
@@ -527,8 +537,9 @@ class Searcher:
                 return
 
     def _fallback(self) -> SearchResult:
-        """Stopped before the first depth finished: any legal move beats none."""
-        moves = self.pos.legal_moves()
+        """Stopped before the first depth finished: any legal move beats none (the ordering's
+        first choice if there is one: a win or a forced block)."""
+        moves = self._fallback_moves
         move = moves[0] if moves else None
         return SearchResult(move, 0, [move] if move is not None else [], [], self.stats, False, False, True)
 

@@ -26,7 +26,8 @@ class TreeNode:
     # exact, lower (the node failed high: a cutoff) or upper (failed low: all moves worse).
     bound: str = "exact"
     # "end" (game over), "horizon" (evaluated at the depth limit), "tt" (taken from the
-    # transposition table) or "" (searched).
+    # transposition table), "dead draw" (nobody can complete a line any more), "symmetric"
+    # (not searched: equal to ``same_as``) or "" (searched).
     kind: str = ""
     best: Any = None
     children: list["TreeNode"] = field(default_factory=list)
@@ -34,6 +35,9 @@ class TreeNode:
     pruned: list = field(default_factory=list)
     # Children were searched but not recorded (ply or node budget reached).
     truncated: bool = False
+    # kind "symmetric": the move a symmetry of the board makes equal to this one, which was
+    # searched in its place.
+    same_as: Any = None
 
     def close(self, value: int, bound: str, kind: str, best: Any = None) -> None:
         self.value = value

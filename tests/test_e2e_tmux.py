@@ -1,0 +1,116 @@
+"""End to end: the real program in a real terminal (tmux, 80×24), driven by keystrokes.
+
+This is how a person over SSH uses it: the test types keys and reads the screen text.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)"),
+]
+
+
+class Tmux:
+    def __init__(self, command: str, env: dict[str, str], width: int = 80, height: int = 24) -> None:
+        self.name = f"tui-games-test-{uuid.uuid4().hex[:8]}"
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+             f"env {exports} {command}"],
+            check=True,
+        )
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+            time.sleep(0.15)
+
+    def screen(self) -> str:
+        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], check=True,
+                             capture_output=True, text=True)
+        return out.stdout
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} did not appear on screen:\n{screen}")
+
+    def alive(self) -> bool:
+        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+@pytest.fixture
+def tmux_app(tmp_path):
+    sessions: list[Tmux] = []
+
+    def start(args: str) -> Tmux:
+        env = {"TUI_GAMES_HOME": str(tmp_path), "TERM": "xterm-256color", "PATH": os.environ.get("PATH", "")}
+        session = Tmux(f"{shlex.quote(sys.executable)} -m tui_games {args}", env)
+        sessions.append(session)
+        return session
+
+    yield start
+    for session in sessions:
+        session.close()
+
+
+def board_rows(screen: str) -> list[str]:
+    """The cell rows of the board as strings of marks ('.' for empty), read off the screen."""
+    rows = []
+    for line in screen.splitlines():
+        stripped = line.strip()
+        if stripped[:1].isdigit() and "│" in stripped:
+            cells = stripped.split("│")[1:-1]
+            rows.append("".join((c.strip(" []") or ".") for c in cells))
+    return rows
+
+
+def test_play_tictactoe_in_tmux(tmux_app):
+    t = tmux_app("play tictactoe --opponent human")
+    screen = t.wait_for("3×3, 3 in a row")
+    assert "X to move" in screen
+    # X wins on the anti-diagonal c1 b2 a3 while O plays a1 and b1.
+    t.keys("Enter")            # X b2 (the cursor starts in the centre)
+    t.keys("Up", "Left", "Enter")      # O a1
+    t.keys("Right", "Right", "Enter")  # X c1
+    t.keys("Left", "Enter")            # O b1
+    t.keys("Down", "Down", "Left", "Enter")  # X a3
+    screen = t.wait_for("X wins")
+    assert board_rows(screen) == ["OOX", ".X.", "X.."], screen
+    t.keys("u")
+    screen = t.wait_for("X to move")
+    assert board_rows(screen)[2] == "...", screen
+    t.keys("Escape")
+    t.wait_for("Tic-tac-toe")
+    t.keys("q")
+    deadline = time.monotonic() + 10
+    while t.alive() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not t.alive(), "q in the menu quits the program"
+
+
+def test_computer_answers_in_tmux(tmux_app):
+    t = tmux_app("play tictactoe --opponent perfect --first computer")
+    screen = t.wait_for("X to move")  # the computer (O) has moved; the human has X
+    marks = "".join(board_rows(screen))
+    assert marks.count("O") == 1 and marks.count("X") == 0, screen
+    assert "nodes" in screen  # the stats panel shows the search

@@ -1,0 +1,59 @@
+"""Key bindings and how to read the engine's panels."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+from textual.containers import VerticalScroll
+
+HELP = """\
+# Keys
+
+| key | what it does |
+|---|---|
+| arrows, h j k l | move the cursor |
+| Enter, Space, click | play the cell |
+| u | undo (back to your last turn) |
+| n | new game |
+| o | game options (board, k, variant, opponent, who starts) |
+| i | hint: the best move for whoever is to move |
+| c | compare: re-run the last search with every algorithm |
+| s | show or hide the search statistics |
+| t | show or hide the search tree (Tab moves between board and tree) |
+| ? | this help |
+| Escape | back to the menu; q in the menu quits |
+
+# The search panel
+
+*nodes* positions visited, *depth* plies searched (max: the deepest line),
+*cutoffs* times alpha-beta stopped looking at a position's remaining moves,
+*TT hits* positions answered from the transposition table.
+A score is from the side to move: *win in 5* means the game is won 5 plies from now,
+*+12* is a heuristic estimate at the search horizon.
+
+# The search tree
+
+Each line: the move, MAX (the player to move at the top) or MIN (the opponent),
+its value from the top player's side, and the alpha-beta window it was searched with.
+*≥ v* or *≤ v* is a bound: the search proved only that much, which was enough.
+★ marks the move chosen at that node; ✂ lists the moves never searched because a
+sibling already refuted the position (the cutoffs).
+Press Escape to close this help.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 78; height: 90%; border: round $accent; background: $surface; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(HELP)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()

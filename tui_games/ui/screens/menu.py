@@ -1,0 +1,72 @@
+"""The main menu: the four games, settings, scores, help."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+GAMES = [
+    ("tictactoe", "Tic-tac-toe", "m×n boards, k in a row, normal or reverse", True),
+    ("connect4", "Connect-4", "coming soon", False),
+    ("checkers", "Checkers", "coming soon", False),
+    ("sudoku", "Sudoku", "coming soon", False),
+]
+
+BANNER = """\
+[b]tui-games[/b]
+[dim]games with engines you can watch think[/dim]"""
+
+
+class MenuScreen(Screen):
+    BINDINGS = [
+        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("1", "pick('tictactoe')", "Tic-tac-toe", show=False),
+        Binding("j", "cursor_down", show=False),
+        Binding("k", "cursor_up", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Center(id="menu-box"):
+            with Vertical(id="menu"):
+                yield Static(BANNER, id="banner")
+                options = [
+                    Option(f"{title:<13}[dim]{blurb}[/dim]", id=key, disabled=not ready)
+                    for key, title, blurb, ready in GAMES
+                ]
+                options += [None, Option("Settings", id="settings"), Option("Scores", id="scores"),
+                            Option("Help", id="help"), Option("Quit", id="quit")]
+                yield OptionList(*options, id="menu-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def action_cursor_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+    @on(OptionList.OptionSelected)
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        self.action_pick(event.option.id or "")
+
+    def action_pick(self, key: str) -> None:
+        app = self.app
+        if key == "tictactoe":
+            app.open_game("tictactoe")
+        elif key == "settings":
+            app.action_settings()
+        elif key == "scores":
+            app.action_scores()
+        elif key == "help":
+            app.action_help()
+        elif key == "quit":
+            app.exit()

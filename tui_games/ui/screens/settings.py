@@ -1,0 +1,80 @@
+"""Settings: saved at once in the user data dir (TUI_GAMES_HOME overrides it)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, Select, Static, Switch
+
+from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
+
+SECONDS = [1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
+TREE_PLIES = [2, 3, 4, 5, 6, 8]
+TREE_NODES = [2_000, 5_000, 20_000, 100_000]
+
+
+class SettingsScreen(Screen):
+    TITLE = "Settings"
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("j", "app.focus_next", show=False),
+                Binding("k", "app.focus_previous", show=False)]
+
+    def compose(self) -> ComposeResult:
+        settings = self.app.store.load_settings()
+        ui, engine, ttt = settings["ui"], settings["engine"], settings["tictactoe"]
+        themes = sorted(self.app.available_themes)
+        yield Header()
+        with VerticalScroll(id="settings-body"):
+            yield Static(f"[dim]Saved in {self.app.store.root}[/dim]", id="settings-path")
+            with Grid(id="settings-grid"):
+                yield Label("Theme")
+                yield Select([(t, t) for t in themes], value=ui["theme"] if ui["theme"] in themes else "textual-dark",
+                             allow_blank=False, compact=True, id="ui--theme")
+                yield Label("Board coordinates")
+                yield Switch(ui["coordinates"], id="ui--coordinates")
+                yield Label("Stats panel shown")
+                yield Switch(ui["show_stats"], id="ui--show_stats")
+                yield Label("Tree inspector shown")
+                yield Switch(ui["show_tree"], id="ui--show_tree")
+                yield Label("Search algorithm")
+                yield Select([(ALGORITHM_LABELS[a], a) for a in ALGORITHMS], value=engine["algorithm"],
+                             allow_blank=False, compact=True, id="engine--algorithm")
+                yield Label("Perfect player time")
+                yield Select([(f"{s:g} s per move", s) for s in SECONDS], value=_nearest(ttt["seconds"], SECONDS),
+                             allow_blank=False, compact=True, id="tictactoe--seconds")
+                yield Label("Tree: plies kept")
+                yield Select([(str(n), n) for n in TREE_PLIES], value=_nearest(engine["tree_plies"], TREE_PLIES),
+                             allow_blank=False, compact=True, id="engine--tree_plies")
+                yield Label("Tree: nodes kept")
+                yield Select([(f"{n:,}", n) for n in TREE_NODES], value=_nearest(engine["tree_nodes"], TREE_NODES),
+                             allow_blank=False, compact=True, id="engine--tree_nodes")
+            yield Static("[dim]The search algorithm is the one the level players use; the perfect player "
+                         "always uses negamax with a transposition table. Changes apply to the next game.[/dim]",
+                         id="settings-help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Select).focus()
+
+    def _save(self, widget_id: str, value) -> None:
+        # Widget ids are "section--key": ids cannot hold dots.
+        section, key = widget_id.split("--", 1)
+        self.app.store.update_settings(section, **{key: value})
+        if widget_id == "ui--theme":
+            self.app.theme = value
+
+    @on(Select.Changed)
+    def select_changed(self, event: Select.Changed) -> None:
+        if event.select.id and event.value is not Select.BLANK:
+            self._save(event.select.id, event.value)
+
+    @on(Switch.Changed)
+    def switch_changed(self, event: Switch.Changed) -> None:
+        if event.switch.id:
+            self._save(event.switch.id, event.value)
+
+
+def _nearest(value, choices):
+    return min(choices, key=lambda c: abs(c - value))

@@ -1,0 +1,91 @@
+"""Live search statistics: what the engine is doing while it thinks, and how it decided."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats
+from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count
+
+# Short names for the compare table, which must fit the side panel at 80 columns.
+SHORT_LABELS = {"minimax": "minimax", "alphabeta": "alpha-beta", "alphabeta+ordering": "+ordering",
+                "alphabeta+ordering+tt": "+TT+deepen"}
+
+MoveName = Callable[[Any], str]
+
+
+class StatsPanel(Static):
+    """Shows a ``SearchStats`` snapshot, or the comparison of all algorithms."""
+
+    DEFAULT_CSS = """
+    StatsPanel {
+        height: auto;
+        padding: 0 1;
+        border: round $foreground-muted;
+        border-title-color: $text-accent;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Search"
+        self.last_stats: SearchStats | None = None
+        self.update(Text("No search yet: the computer's thinking shows here.", style="dim"))
+
+    def show(self, stats: SearchStats, move_name: MoveName, *, who: str = "", thinking: bool = False,
+             proven: bool = False, note: str = "") -> None:
+        self.last_stats = stats
+        self.border_title = f"Search · {who}" if who else "Search"
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_column(style="dim", no_wrap=True)
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_row("nodes", count(stats.nodes), "nodes/s", count(stats.nodes_per_second))
+        grid.add_row("depth", f"{stats.depth} (max {stats.seldepth})", "time", seconds_text(stats.seconds))
+        grid.add_row("cutoffs", count(stats.cutoffs), "TT hits", count(stats.tt_hits))
+        lines: list[Any] = [Text(ALGORITHM_LABELS.get(stats.algorithm, stats.algorithm), style="bold"), grid]
+        if stats.best_move is not None:
+            state = "thinking… best so far" if thinking else "chose"
+            lines.append(Text.assemble((f"{state} ", "dim"), (move_name(stats.best_move), "bold"),
+                                       ("  score ", "dim"), score_text(stats.score, proven=proven)))
+        if stats.pv:
+            lines.append(Text.assemble(("line ", "dim"), " ".join(move_name(m) for m in stats.pv[:10])))
+        if stats.root_moves:
+            shown = stats.root_moves[:6]
+            parts = [f"{move_name(rm.move)} {bound_text(rm.score, rm.bound, proven=proven and rm.bound == EXACT)}"
+                     for rm in shown]
+            more = len(stats.root_moves) - len(shown)
+            lines.append(Text.assemble(("moves ", "dim"), " · ".join(parts) + (f" · {more} more" if more > 0 else "")))
+        if note:
+            lines.append(Text(note, style="italic"))
+        self.update(Group(*lines))
+
+    def show_comparison(self, rows: list[tuple[str, SearchStats, bool]], depth: int, *, running: str = "") -> None:
+        """rows: (algorithm, stats, finished). The with/without pruning table, live."""
+        self.border_title = f"Compare · same position, depth {depth}"
+        table = Table.grid(padding=(0, 1))
+        headers = ("algorithm", "nodes", "cutoffs", "TT", "time")
+        for name in headers:
+            table.add_column(header=name, justify="left" if name == "algorithm" else "right", no_wrap=True)
+        table.add_row(*(Text(h, style="bold dim") for h in headers))
+        for algorithm, stats, finished in rows:
+            mark = "" if finished else "…"
+            table.add_row(SHORT_LABELS.get(algorithm, algorithm) + mark, short_count(stats.nodes),
+                          short_count(stats.cutoffs), short_count(stats.tt_hits), seconds_text(stats.seconds))
+        lines: list[Any] = [table]
+        if running:
+            lines.append(Text(running, style="italic dim"))
+        elif rows:
+            base = rows[0][1].nodes or 1
+            best = min(rows, key=lambda r: r[1].nodes)
+            lines.append(Text(f"{ALGORITHM_LABELS.get(best[0], best[0])} searched "
+                              f"{best[1].nodes / base:.1%} of minimax's nodes.", style="italic"))
+            if not all(finished for _, _, finished in rows):
+                lines.append(Text("… stopped at its node limit", style="dim"))
+        self.update(Group(*lines))

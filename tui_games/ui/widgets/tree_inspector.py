@@ -1,0 +1,108 @@
+"""The search tree inspector: the last search's explored tree, folded open on demand.
+
+Tree nodes are created only when the user expands their parent, so a recorded tree of
+20,000 nodes costs nothing until looked at. Values are shown in the classic minimax
+picture: from the point of view of the player to move at the root (MAX), with MIN nodes
+where the opponent chooses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode as UITreeNode
+
+from tui_games.engine.tree import TreeNode, TreeRecorder
+from tui_games.ui.text import count, score_text, window_text
+
+MoveName = Callable[[Any], str]
+
+KIND_TEXT = {"end": "game over", "horizon": "horizon", "tt": "from table", "dead draw": "nobody can win",
+             "symmetric": "mirror image"}
+
+
+class TreeInspector(Tree):
+    DEFAULT_CSS = """
+    TreeInspector {
+        border: round $foreground-muted;
+        border-title-color: $text-accent;
+        padding: 0 1;
+    }
+    TreeInspector:focus { border: round $accent; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("No search yet", id=id)
+        self.border_title = "Search tree"
+        self.move_name: MoveName = str
+        # The search was exact (no horizon): a 0 is a draw, not an estimate.
+        self.proven = False
+        self.show_root = True
+        self.guide_depth = 2
+
+    def show_tree(self, recorder: TreeRecorder | None, move_name: MoveName, *, title: str = "",
+                  proven: bool = False) -> None:
+        self.move_name = move_name
+        self.proven = proven
+        self.clear()
+        root = recorder.root if recorder is not None else None
+        if root is None:
+            self.root.set_label("No tree was recorded for this decision")
+            self.root.data = None
+            return
+        partial = ", stopped early" if recorder.partial else ""
+        self.border_title = f"Search tree · depth {recorder.depth}{partial}"
+        self.border_subtitle = f"{count(recorder.count)} nodes kept (≤{recorder.max_plies} plies)"
+        label = Text.assemble((title or "position", "bold"), "  ", self._value(root))
+        self.root.set_label(label)
+        self.root.data = root
+        self._fill(self.root, root)
+        self.root.expand()
+
+    def _value(self, node: TreeNode) -> Text:
+        value = node.value_for_root()
+        exactish = node.bound == "exact"
+        bound = {"lower": "≥ ", "upper": "≤ "}.get(node.bound, "")
+        if bound and node.ply % 2 == 1:
+            # Bounds flip with the sign on the opponent's plies.
+            bound = {"≥ ": "≤ ", "≤ ": "≥ "}[bound]
+        style = "bold green" if value is not None and value > 0 else "bold red" if value is not None and value < 0 else "bold"
+        proven = exactish and (self.proven or node.kind in ("end", "dead draw"))
+        return Text(bound + score_text(value, proven=proven), style=style)
+
+    def _label(self, node: TreeNode, parent: TreeNode) -> Text:
+        role = "MAX" if node.maximizing else "MIN"
+        alpha, beta = (node.alpha, node.beta) if node.ply % 2 == 0 else (-node.beta, -node.alpha)
+        parts: list[Any] = []
+        if parent.best == node.move:
+            parts.append(("★ ", "bold yellow"))
+        else:
+            parts.append("  ")
+        parts += [(self.move_name(node.move), "bold"), " ", (role, "dim"), " ", self._value(node),
+                  ("  " + window_text(alpha, beta), "dim")]
+        if node.kind == "symmetric":
+            parts.append((f"  = {self.move_name(node.same_as)} (symmetry)", "italic dim"))
+        elif node.kind:
+            parts.append((f"  {KIND_TEXT.get(node.kind, node.kind)}", "italic dim"))
+        return Text.assemble(*parts)
+
+    def _fill(self, ui_node: UITreeNode, node: TreeNode) -> None:
+        """Add one level of children under ``ui_node`` (called when it is expanded)."""
+        for child in node.children:
+            has_more = bool(child.children or child.pruned or child.truncated)
+            ui_node.add(self._label(child, node), data=child, allow_expand=has_more)
+        if node.pruned:
+            names = " ".join(self.move_name(m) for m in node.pruned[:12])
+            more = f" +{len(node.pruned) - 12}" if len(node.pruned) > 12 else ""
+            ui_node.add_leaf(Text.assemble(("✂ pruned ", "bold magenta"), (f"{len(node.pruned)}: ", "magenta"),
+                                           (names + more, "dim")), data=None)
+        if node.truncated:
+            ui_node.add_leaf(Text("… deeper nodes were searched but not kept", style="dim italic"), data=None)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+        ui_node = event.node
+        node = ui_node.data
+        if isinstance(node, TreeNode) and not ui_node.children:
+            self._fill(ui_node, node)
