@@ -16,7 +16,7 @@ from textual.widgets import Footer, Header, Static
 
 from tui_games.engine.players import Decision
 from tui_games.engine.search import ALGORITHMS, MINIMAX, SearchLimits, SearchStats, search
-from tui_games.engine.tictactoe import MARKS, O, X, TicTacToe
+from tui_games.engine.tictactoe import MARKS, MAX_SIZE, MIN_SIZE, TicTacToe
 from tui_games.engine.tictactoe_players import make_player, opponents_for
 from tui_games.engine.tree import TreeRecorder
 from tui_games.ui.text import count, seconds_text
@@ -43,7 +43,20 @@ class GameOptions:
     @classmethod
     def from_settings(cls, values: dict) -> "GameOptions":
         known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
-        return cls(**known)
+        return cls(**known).fitted()
+
+    def fitted(self) -> "GameOptions":
+        """The options made consistent: sizes in range, k no longer than the board, an
+        opponent that plays this board (the classic players only know 3×3), valid choices."""
+        rows = min(max(int(self.rows), MIN_SIZE), MAX_SIZE)
+        cols = min(max(int(self.cols), MIN_SIZE), MAX_SIZE)
+        k = min(max(int(self.k), MIN_SIZE), rows, cols)
+        board = TicTacToe(rows, cols, k, bool(self.misere))
+        allowed = {spec for spec, _ in opponents_for(board)} | {"human"}
+        return GameOptions(rows, cols, k, bool(self.misere),
+                           self.opponent if self.opponent in allowed else "perfect",
+                           self.first if self.first in ("human", "computer") else "human",
+                           self.human_mark if self.human_mark in ("X", "O") else "X")
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -150,6 +163,9 @@ class TicTacToeScreen(Screen):
         self.game_over_recorded = False
         self.status_note = ""
         self.board.set_position(self.position)
+        self.last_search = None
+        self.query_one(StatsPanel).clear()
+        self.query_one(TreeInspector).show_tree(None, self.position.move_name)
         self._update_title()
         self._update_scoreline()
         self._after_move()

@@ -35,6 +35,11 @@ class StatsPanel(Static):
         super().__init__(id=id)
         self.border_title = "Search"
         self.last_stats: SearchStats | None = None
+        self.clear()
+
+    def clear(self) -> None:
+        self.last_stats = None
+        self.border_title = "Search"
         self.update(Text("No search yet: the computer's thinking shows here.", style="dim"))
 
     def show(self, stats: SearchStats, move_name: MoveName, *, who: str = "", thinking: bool = False,

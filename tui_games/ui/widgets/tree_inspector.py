@@ -49,7 +49,9 @@ class TreeInspector(Tree):
         self.clear()
         root = recorder.root if recorder is not None else None
         if root is None:
-            self.root.set_label("No tree was recorded for this decision")
+            self.border_title = "Search tree"
+            self.border_subtitle = ""
+            self.root.set_label("No search tree for this decision" if recorder is not None else "No search yet")
             self.root.data = None
             return
         partial = ", stopped early" if recorder.partial else ""

@@ -1,0 +1,231 @@
+"""The ``tui-games`` command.
+
+    tui-games [play]                      open the menu
+    tui-games play tictactoe [options]    start a tic-tac-toe game
+    tui-games tictactoe solve BOARD       game value, best moves and length of a position
+    tui-games bench tictactoe             search benchmark table
+
+Only ``play`` imports Textual (lazily, in :func:`launch`): solving and benchmarking stay fast
+to start and work where no terminal UI can run. Every usage error is one line on stderr,
+``tui-games: error: ...``, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any, Sequence
+
+from tui_games import __version__
+from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
+from tui_games.engine.tictactoe import MAX_SIZE, BoardError, TicTacToe, geometry
+from tui_games.engine.tictactoe_players import normalize_spec, opponents_for
+
+PROG = "tui-games"
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+class UsageError(Exception):
+    """A bad command line; main prints it as one line and exits 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse's own error() prints the whole usage block and exits; we want one line
+    # and a return code from main() (tests call main directly).
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+def launch(game: str | None, options: dict | None = None) -> None:
+    """Start the Textual app; imported here so no other command pays for (or needs) Textual."""
+    from tui_games.ui.app import run_app
+
+    run_app(game, options)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text, re.IGNORECASE)
+    if match is None:
+        raise UsageError(f"--size {text!r} is not ROWSxCOLS, e.g. 4x4")
+    return int(match[1]), int(match[2])
+
+
+def tictactoe_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options for a tic-tac-toe game, validated, as run_app expects them.
+
+    What the command line leaves out comes from the saved settings (the last game's options);
+    with ``--size`` and no ``--k``, k is the shorter side. The variant is misère only with
+    ``--misere``.
+    """
+    from tui_games.store import Store
+
+    saved = Store().load_settings()["tictactoe"]
+    if args.size is not None:
+        rows, cols = parse_size(args.size)
+        k = args.k if args.k is not None else min(rows, cols)
+    else:
+        rows, cols = saved["rows"], saved["cols"]
+        k = args.k if args.k is not None else saved["k"]
+    try:
+        geometry(rows, cols, k)
+    except BoardError as error:
+        raise UsageError(str(error)) from None
+    opponent = args.opponent if args.opponent is not None else saved["opponent"]
+    if opponent.strip().lower() == "human":
+        opponent = "human"
+    else:
+        try:
+            opponent = normalize_spec(opponent)
+        except ValueError as error:
+            raise UsageError(f"{error}, or human") from None
+        allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, args.misere))]
+        if opponent not in allowed:
+            if args.opponent is None:
+                opponent = "perfect"  # the saved opponent does not play this board
+            else:
+                raise UsageError(f"opponent {opponent!r} only plays 3x3, k=3, normal rules; "
+                                 f"on this board choose one of {', '.join(allowed)}, or human")
+    first = args.first if args.first is not None else saved["first"]
+    return {"rows": rows, "cols": cols, "k": k, "misere": args.misere, "opponent": opponent, "first": first}
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.game is None:
+        launch(None)
+    elif args.game == "tictactoe":
+        launch("tictactoe", tictactoe_options(args))
+    return 0
+
+
+# -- tictactoe solve ---------------------------------------------------------------------------
+
+
+def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
+    """Exact value for the side to move, every move that keeps it, and the plies to the end.
+
+    Under perfect play the winner wins as fast as possible and the loser holds out as long as
+    possible (the search's ``WIN - ply`` scores do exactly that); a drawn game is played to
+    the full board. ``exact_root`` gives every root move an exact score, not just the best.
+    """
+    outcome = position.outcome()
+    if outcome is not None:
+        return {"value": outcome.value_for(position.turn), "best_moves": [], "plies": 0}
+    pos = position.copy()
+    pos.symmetry = True
+    result = search(pos, SearchLimits(depth=pos.empties), TT, exact_root=True)
+    # Depth = empties reaches the end of every line, so this cannot fail short of a bug.
+    assert result.exact and not result.stopped, "a full-depth search must be exact"
+    value = game_value(result.score)
+    moves = sorted(rm.move for rm in result.root_moves if game_value(rm.score) == value)
+    plies = plies_to_end(result.score) if value != 0 else pos.empties
+    return {"value": value, "best_moves": [divmod(m, pos.cols) for m in moves], "plies": plies}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    try:
+        position = TicTacToe.parse(args.board, k=args.k, misere=args.misere, to_move=args.to_move)
+    except BoardError as error:
+        raise UsageError(f"bad board {args.board!r}: {error}") from None
+    solution = solve_tictactoe(position)
+    if args.json:
+        solution["best_moves"] = [list(rc) for rc in solution["best_moves"]]
+        print(json.dumps(solution))
+    else:
+        moves = " ".join(f"{r},{c}" for r, c in solution["best_moves"]) or "none"
+        print(f"value: {VALUE_WORDS[solution['value']]}")
+        print(f"best moves: {moves}")
+        print(f"plies: {solution['plies']}")
+    return 0
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from tui_games import bench
+
+    options: dict[str, Any] = {"quick": args.quick}
+    if args.node_limit is not None:
+        options["node_limit"] = args.node_limit
+    try:
+        bench.run(args.game, lambda line: print(line, flush=True), **options)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return 0
+
+
+# -- the parser --------------------------------------------------------------------------------
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Terminal games with engines you can watch think.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = commands.add_parser("play", help="open the game menu, or start a game directly")
+    play.set_defaults(handler=cmd_play)
+    games = play.add_subparsers(dest="game", metavar="GAME")
+    ttt = games.add_parser("tictactoe", help="tic-tac-toe on an m×n board, k in a row")
+    ttt.add_argument("--size", default=None, metavar="RxC",
+                     help="board size, 3x3 to 7x7 (default: the last game's)")
+    ttt.add_argument("--k", type=int, default=None, help="marks in a row to win (default: the shorter side)")
+    ttt.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
+    ttt.add_argument("--opponent", default=None, metavar="NAME",
+                     help="human (two players), perfect, level1..level9, random, rule-based, magic-square")
+    ttt.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
+
+    tictactoe = commands.add_parser("tictactoe", help="tic-tac-toe tools")
+    ttt_tools = tictactoe.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    solve = ttt_tools.add_parser("solve", help="exact value, best moves and game length of a position")
+    solve.set_defaults(handler=cmd_solve)
+    solve.add_argument("board", metavar="BOARD", help="rows of X, O and . joined by '/', e.g. X.O/.X./...")
+    solve.add_argument("--k", type=int, default=None, help="marks in a row to win (default: the shorter side)")
+    solve.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
+    solve.add_argument("--to-move", type=str.upper, choices=("X", "O"), default=None,
+                       help="side to move (default: from the counts; X when they are equal)")
+    solve.add_argument("--json", action="store_true", help='print {"value", "best_moves", "plies"} as JSON')
+
+    bench = commands.add_parser("bench", help="print a search benchmark table for a game")
+    bench.set_defaults(handler=cmd_bench)
+    bench.add_argument("game", metavar="GAME", help="tictactoe")
+    bench.add_argument("--quick", action="store_true", help="only the small boards")
+    bench.add_argument("--node-limit", type=positive_int, default=None,
+                       help="node budget for the searches that cannot finish (default 1,000,000)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        handler = getattr(args, "handler", cmd_play)
+        if handler is cmd_play and args.command is None:
+            args.game = None
+        return handler(args)
+    except UsageError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except SystemExit as done:  # --help and --version end here
+        return done.code if isinstance(done.code, int) else 0
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -1,0 +1,150 @@
+"""Players: anything that picks a move for a position, and says in one line why.
+
+A player never changes the position it is given (searches work on a copy). ``choose`` takes
+the same ``stop`` / ``on_progress`` / ``recorder`` hooks as the search, so the UI runs every
+kind of opponent through one engine worker; players that do not search simply ignore them.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tui_games.engine.search import (
+    TT,
+    SearchLimits,
+    SearchResult,
+    SearchStats,
+    is_win_score,
+    plies_to_end,
+    resolve_algorithm,
+    search,
+)
+from tui_games.engine.tree import TreeRecorder
+
+ProgressCallback = Callable[[SearchStats], None]
+
+
+@dataclass
+class Decision:
+    move: Any
+    # One short line explaining the choice, for the status bar and the move list.
+    note: str
+    # The search behind the choice; None for players that do not search.
+    result: SearchResult | None = None
+
+
+class Player:
+    """Base class: ``name`` is the label shown to the user, ``choose`` picks a move."""
+
+    name: str = "player"
+
+    def choose(
+        self,
+        position: Any,
+        *,
+        stop: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+        recorder: TreeRecorder | None = None,
+    ) -> Decision:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def _plies(n: int) -> str:
+    return f"{n} ply" if n == 1 else f"{n} plies"
+
+
+def describe_result(result: SearchResult, *, timing: bool = True) -> str:
+    """A one-line summary of a search result, from the side to move: depth, value, proof.
+
+    A win or loss score is a forced line even when other lines were cut off by the horizon
+    (heuristic scores never reach the win band), so it is reported as found, not guessed.
+    ``timing`` adds when a stopped search gave up (callers with their own wording turn it off).
+    """
+    stats = result.stats
+    head = f"depth {stats.depth}"
+    if result.stopped and timing:
+        head += f", stopped after {stats.seconds:.1f} s"
+    if result.exact:
+        value = result.value
+        if value == 0:
+            return f"{head}: draw (proven)"
+        end = plies_to_end(result.score)
+        word = "win" if value > 0 else "loss"
+        return f"{head}: {word} in {_plies(end)} (proven)"
+    if is_win_score(result.score):
+        end = plies_to_end(result.score)
+        word = "forced win" if result.score > 0 else "forced loss"
+        return f"{head}: {word} in {_plies(end)}"
+    return f"{head}: score {result.score:+d} (heuristic)"
+
+
+class SearchPlayer(Player):
+    """Plays the move a :func:`search.search` finds, tie-breaking with its own seeded RNG.
+
+    ``keep_table`` keeps one transposition table for the player's whole game: its entries
+    hold values relative to the node they describe, so they stay valid from move to move
+    and later searches start with most of the work done.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        limits: SearchLimits = SearchLimits(),
+        algorithm: str = TT,
+        *,
+        seed: int | None = None,
+        keep_table: bool = False,
+    ) -> None:
+        self.name = name
+        self.limits = limits
+        self.algorithm = resolve_algorithm(algorithm)
+        self.rng = random.Random(seed)
+        self.table: dict | None = {} if keep_table else None
+
+    def prepare(self, position: Any) -> tuple[Any, SearchLimits]:
+        """The position to search and the limits to search it with (subclasses adapt both)."""
+        return position, self.limits
+
+    def describe(self, result: SearchResult, position: Any) -> str:
+        return describe_result(result)
+
+    def choose(
+        self,
+        position: Any,
+        *,
+        stop: threading.Event | None = None,
+        on_progress: ProgressCallback | None = None,
+        recorder: TreeRecorder | None = None,
+    ) -> Decision:
+        target, limits = self.prepare(position)
+        result = search(
+            target,
+            limits,
+            self.algorithm,
+            stop=stop,
+            on_progress=on_progress,
+            recorder=recorder,
+            rng=self.rng,
+            table=self.table,
+        )
+        return Decision(result.move, self.describe(result, position), result)
+
+
+class RandomPlayer(Player):
+    """Uniform over the legal moves."""
+
+    def __init__(self, *, seed: int | None = None, name: str = "random") -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+
+    def choose(self, position: Any, *, stop=None, on_progress=None, recorder=None) -> Decision:
+        moves = position.legal_moves()
+        if not moves:
+            return Decision(None, "no legal move: the game is over")
+        return Decision(self.rng.choice(moves), "random move")
