@@ -312,8 +312,14 @@ class TicTacToeScreen(Screen):
 
     # -- actions ---------------------------------------------------------------------------
 
+    def _cancel_search(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            panel = self.query_one(StatsPanel)
+            panel.border_title = f"{panel.border_title} · cancelled"
+
     def action_undo(self) -> None:
-        self.runner.cancel()
+        self._cancel_search()
         pos = self.position
         if not pos.history:
             self._after_move()

@@ -129,8 +129,11 @@ class GridBoard(Widget, can_focus=True):
     # -- drawing ---------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        grid = self.get_component_rich_style("board--grid")
-        label = self.get_component_rich_style("board--label")
+        # Every segment carries a style: the monochrome filter (NO_COLOR) needs one, and the
+        # widget's own style keeps the background right under every theme.
+        base = self.rich_style
+        grid = base + self.get_component_rich_style("board--grid")
+        label = base + self.get_component_rich_style("board--label")
         cw, ch = self.cell_w, self.cell_h
         segments: list[Segment] = []
         if self.coordinates:
@@ -141,14 +144,14 @@ class GridBoard(Widget, can_focus=True):
             y -= 1
         row, sub = divmod(y, ch + 1)
         if row > self.rows or (row == self.rows and sub > 0) or y < 0:
-            return Strip.blank(self.size.width)
+            return Strip.blank(self.size.width, self.rich_style)
         if sub == 0:
             # A border line: top, between rows, or bottom.
             left, mid, right = (("tl", "t", "tr") if row == 0 else ("bl", "b", "br") if row == self.rows
                                 else ("l", "x", "r"))
             text = BOX[left] + BOX[mid].join(BOX["h"] * cw for _ in range(self.cols)) + BOX[right]
             if self.coordinates:
-                segments.append(Segment(" " * self.left))
+                segments.append(Segment(" " * self.left, base))
             segments.append(Segment(text, grid))
             return Strip(segments)
         if self.coordinates:
@@ -158,7 +161,7 @@ class GridBoard(Widget, can_focus=True):
         cursor_style = self.get_component_rich_style("board--cursor")
         for c in range(self.cols):
             cell = row * self.cols + c
-            style = self.cell_style(cell)
+            style = base + self.cell_style(cell)
             is_cursor = cell == self.cursor and self.has_focus_within_board
             if middle:
                 mark = self.cell_text(cell)

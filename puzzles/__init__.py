@@ -1,0 +1,4 @@
+"""Puzzle collections shipped with tui-games (plain text; read them with tui_games.resources).
+
+This directory is installed as the package ``tui_games.puzzles``.
+"""

@@ -1,0 +1,497 @@
+"""Settings, scores and saved games, kept as JSON files in the user's data directory.
+
+Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir("tui-games")``)::
+
+    settings.json        {"tictactoe": {...}, "engine": {...}, "ui": {...}}
+    scores.json          {game: {opponent: {"win": n, "loss": n, "draw": n}}}
+    saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
+    .lock                taken (flock) around every read-modify-write
+
+Why it is built this way:
+
+- Every write goes to a temporary file in the same directory, is fsynced and then renamed over
+  the target (``os.replace`` is atomic), so a crash or a full disk never leaves half a file.
+- Two sessions may run at once (two terminals, two SSH logins). A read-modify-write of scores or
+  settings holds an exclusive lock on ``.lock``, so neither loses the other's results.
+- The files belong to the user, who may edit or damage them. Bad content never raises: a file
+  that is not valid JSON or has the wrong shape is renamed to ``NAME.corrupt-YYYYmmdd-HHMMSS``
+  (kept for the curious), defaults are used, and a one-line message goes to ``warnings`` for
+  the UI to show once. A single wrong-typed setting falls back to its default on its own.
+  A directory we cannot write gives a warning too, and the game goes on without saving.
+
+This module knows nothing of Textual; the UI polls ``take_warnings()`` to show messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import os
+import re
+import tempfile
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+try:  # Windows
+    import msvcrt
+except ImportError:
+    msvcrt = None  # type: ignore[assignment]
+
+import platformdirs
+
+APP_NAME = "tui-games"
+HOME_ENV = "TUI_GAMES_HOME"
+SETTINGS_FILE = "settings.json"
+SCORES_FILE = "scores.json"
+SAVES_DIR = "saves"
+LOCK_FILE = ".lock"
+RESULTS = ("win", "loss", "draw")
+
+DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
+    "tictactoe": {
+        "rows": 3,
+        "cols": 3,
+        "k": 3,
+        "misere": False,
+        "opponent": "perfect",
+        "first": "human",
+        "human_mark": "X",
+        "seconds": 10.0,
+    },
+    "engine": {
+        "algorithm": "alphabeta+ordering+tt",
+        "tree_plies": 4,
+        "tree_nodes": 20000,
+    },
+    "ui": {
+        "theme": "textual-dark",
+        "show_stats": True,
+        "show_tree": False,
+        "coordinates": True,
+    },
+}
+
+# Game names become file names under saves/.
+_GAME_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+
+
+class CorruptFile(Exception):
+    """Raised internally when a file's content cannot be used; never escapes the Store."""
+
+
+# What _read_json returns for a file that is not there (JSON's null is a corrupt file).
+_MISSING = object()
+
+
+def data_dir(create: bool = True) -> Path:
+    """Where settings, scores and saves live: ``$TUI_GAMES_HOME`` or the platform's data dir.
+
+    With ``create`` the directory is made if missing; if that fails the path is returned all
+    the same, and the Store reports the failure when it first tries to write there.
+    """
+    home = os.environ.get(HOME_ENV, "").strip()
+    path = Path(home).expanduser() if home else Path(platformdirs.user_data_dir(APP_NAME))
+    if create:
+        with contextlib.suppress(OSError):
+            path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def default_settings() -> dict[str, dict[str, Any]]:
+    """A fresh, independent copy of the default settings."""
+    return copy.deepcopy(DEFAULT_SETTINGS)
+
+
+def _type_name(default: Any) -> str:
+    if isinstance(default, bool):
+        return "true or false"
+    if isinstance(default, int):
+        return "a whole number"
+    if isinstance(default, float):
+        return "a number"
+    if isinstance(default, str):
+        return "a string"
+    if isinstance(default, dict):
+        return "an object"
+    return type(default).__name__
+
+
+def _coerce(default: Any, value: Any) -> tuple[bool, Any]:
+    """(ok, value): ``value`` if it has the default's type (an int is a fine float; a bool is
+    not a number, though Python thinks so), else (False, None)."""
+    if isinstance(default, bool):
+        return (True, value) if isinstance(value, bool) else (False, None)
+    if isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return (True, value) if ok else (False, None)
+    if isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return (True, float(value)) if ok else (False, None)
+    return (True, value) if isinstance(value, type(default)) else (False, None)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _merge(defaults: dict, loaded: dict, path: str, problems: list[str]) -> dict:
+    """``loaded`` over ``defaults``: known keys of the right type only, recursively."""
+    merged = {}
+    for key, default in defaults.items():
+        name = f"{path}.{key}" if path else key
+        if key not in loaded:
+            merged[key] = copy.deepcopy(default)
+            continue
+        value = loaded[key]
+        if isinstance(default, dict):
+            if isinstance(value, dict):
+                merged[key] = _merge(default, value, name, problems)
+            else:
+                problems.append(f"{name} should be {_type_name(default)}, not {_short(value)}; using the defaults")
+                merged[key] = copy.deepcopy(default)
+            continue
+        ok, value = _coerce(default, value)
+        if ok:
+            merged[key] = value
+        else:
+            problems.append(f"{name} should be {_type_name(default)}, not {_short(loaded[key])}; "
+                            f"using the default {_short(default)}")
+            merged[key] = copy.deepcopy(default)
+    # Unknown keys are dropped without a word: they may come from a newer version.
+    return merged
+
+
+def _validate_scores(data: Any) -> dict[str, dict[str, dict[str, int]]]:
+    """The scores table with every count present, or CorruptFile if the shape is wrong."""
+    if not isinstance(data, dict):
+        raise CorruptFile("not a JSON object")
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for game, opponents in data.items():
+        if not isinstance(opponents, dict):
+            raise CorruptFile(f"{game!r} is not an object")
+        table[game] = {}
+        for opponent, counts in opponents.items():
+            if not isinstance(counts, dict) or not set(counts) <= set(RESULTS):
+                raise CorruptFile(f"{game}/{opponent} is not a win/loss/draw object")
+            row = {}
+            for result in RESULTS:
+                n = counts.get(result, 0)
+                if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                    raise CorruptFile(f"{game}/{opponent}/{result} is not a count")
+                row[result] = n
+            table[game][opponent] = row
+    return table
+
+
+def _validate_save(data: Any, game: str) -> dict:
+    if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
+        raise CorruptFile("no saved state in it")
+    if data.get("game", game) != game:
+        raise CorruptFile(f"it holds a {data.get('game')!r} game")
+    return data["state"]
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename durable (POSIX); a no-op where directories cannot be opened."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` all at once: temp file, fsync, ``os.replace``.
+
+    Raises OSError (after removing the temp file) if anything fails.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+class Store:
+    """Settings, scores and saved games in one directory (see the module docstring)."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else data_dir(create=False)
+        self.warnings: list[str] = []
+        self._reported: set[str] = set()
+        # The UI takes warnings on its thread while an engine worker may be recording a result.
+        self._warnings_lock = threading.Lock()
+        # Lock depth per thread, so a locked operation may call another one.
+        self._local = threading.local()
+
+    # -- paths ---------------------------------------------------------------------------------
+
+    @property
+    def settings_path(self) -> Path:
+        return self.root / SETTINGS_FILE
+
+    @property
+    def scores_path(self) -> Path:
+        return self.root / SCORES_FILE
+
+    def save_path(self, game: str) -> Path:
+        if not isinstance(game, str) or not _GAME_NAME.match(game):
+            raise ValueError(f"bad game name {game!r}: use lower-case letters, digits, '-' and '_'")
+        return self.root / SAVES_DIR / f"{game}.json"
+
+    # -- warnings ------------------------------------------------------------------------------
+
+    def _warn(self, message: str) -> None:
+        # Each distinct message once per Store, however often the same bad file is read.
+        with self._warnings_lock:
+            if message not in self._reported:
+                self._reported.add(message)
+                self.warnings.append(message)
+
+    def take_warnings(self) -> list[str]:
+        """The messages not yet shown, oldest first; the list is emptied."""
+        with self._warnings_lock:
+            taken, self.warnings = self.warnings, []
+        return taken
+
+    # -- locking -------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the data directory's lock (re-entrant within a thread).
+
+        flock locks belong to an open file, so two threads of one process exclude each other
+        as two processes do. Without a usable lock file (read-only directory) we go on unlocked:
+        the write that follows will fail and say so.
+        """
+        depth = getattr(self._local, "depth", 0)
+        if depth:
+            self._local.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._local.depth -= 1
+            return
+        handle = None
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            handle = open(self.root / LOCK_FILE, "a+b")
+        except OSError:
+            handle = None
+        try:
+            if handle is not None:
+                _lock_file(handle)
+            self._local.depth = 1
+            yield
+        finally:
+            self._local.depth = 0
+            if handle is not None:
+                with contextlib.suppress(OSError):
+                    _unlock_file(handle)
+                handle.close()
+
+    # -- reading and writing -------------------------------------------------------------------
+
+    def _read_json(self, path: Path, label: str) -> Any:
+        """The parsed content of ``path``; _MISSING if there is none or it cannot be read (with
+        a warning).
+
+        Raises CorruptFile for content that is not JSON.
+        """
+        try:
+            raw = path.read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return _MISSING
+        except OSError as exc:
+            self._warn(f"could not read {label}: {exc.strerror or exc}")
+            return _MISSING
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise CorruptFile(str(exc)) from None
+
+    def _load(self, path: Path, label: str, validate, fallback, instead: str):
+        """Read and validate ``path``; a corrupt file is set aside (under the lock) and
+        ``fallback()`` is returned instead. ``instead`` ends the warning: what we did."""
+        try:
+            data = self._read_json(path, label)
+            return fallback() if data is _MISSING else validate(data)
+        except CorruptFile:
+            pass
+        with self._locked():
+            # Another session may have replaced the file since: look again before moving it.
+            try:
+                data = self._read_json(path, label)
+                return fallback() if data is _MISSING else validate(data)
+            except CorruptFile:
+                self._set_aside(path, label, instead)
+                return fallback()
+
+    def _set_aside(self, path: Path, label: str, instead: str) -> None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = path.with_name(f"{path.name}.corrupt-{stamp}")
+        counter = 1
+        while target.exists():
+            target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+            counter += 1
+        try:
+            os.replace(path, target)
+        except FileNotFoundError:
+            self._warn(f"{label} was corrupt; {instead}")
+        except OSError as exc:
+            self._warn(f"{label} is corrupt and could not be moved aside ({exc.strerror or exc}); {instead}")
+        else:
+            self._warn(f"{label} was corrupt; kept it as {target.name} and {instead}")
+
+    def _write_json(self, path: Path, data: Any, label: str) -> bool:
+        """Write ``data`` atomically; False (with a warning) if the disk says no."""
+        text = json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+        try:
+            atomic_write_text(path, text)
+        except OSError as exc:
+            self._warn(f"could not save {label} in {path.parent}: {exc.strerror or exc}")
+            return False
+        return True
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def load_settings(self) -> dict[str, dict[str, Any]]:
+        """The settings file merged over the defaults; always a complete, well-typed dict."""
+
+        def validate(data: Any) -> dict:
+            if not isinstance(data, dict):
+                raise CorruptFile("not a JSON object")
+            problems: list[str] = []
+            merged = _merge(DEFAULT_SETTINGS, data, "", problems)
+            for problem in problems:
+                self._warn(f"{SETTINGS_FILE}: {problem}")
+            return merged
+
+        return self._load(self.settings_path, SETTINGS_FILE, validate, default_settings, "started from defaults")
+
+    def save_settings(self, settings: dict) -> bool:
+        """Save ``settings`` (merged over the defaults, as loading would). True if written."""
+        problems: list[str] = []
+        merged = _merge(DEFAULT_SETTINGS, settings, "", problems)
+        if problems:
+            raise TypeError("bad settings: " + "; ".join(problems))
+        with self._locked():
+            return self._write_json(self.settings_path, merged, SETTINGS_FILE)
+
+    def update_settings(self, section: str, **values: Any) -> dict[str, dict[str, Any]]:
+        """Change some keys of one section and save at once; returns the new settings.
+
+        The read-modify-write is locked, so two sessions changing different keys both win.
+        Unknown sections or keys raise ValueError, a wrong type TypeError: those are bugs in
+        the caller, not damage on disk.
+        """
+        if section not in DEFAULT_SETTINGS:
+            raise ValueError(f"unknown settings section {section!r}; known: {', '.join(DEFAULT_SETTINGS)}")
+        defaults = DEFAULT_SETTINGS[section]
+        checked = {}
+        for key, value in values.items():
+            if key not in defaults:
+                raise ValueError(f"unknown setting {section}.{key}; known: {', '.join(defaults)}")
+            ok, value = _coerce(defaults[key], value)
+            if not ok:
+                raise TypeError(f"{section}.{key} should be {_type_name(defaults[key])}, "
+                                f"not {_short(values[key])}")
+            checked[key] = value
+        with self._locked():
+            settings = self.load_settings()
+            settings[section].update(checked)
+            self._write_json(self.settings_path, settings, SETTINGS_FILE)
+        return settings
+
+    # -- scores --------------------------------------------------------------------------------
+
+    def scores(self) -> dict[str, dict[str, dict[str, int]]]:
+        """game -> opponent -> {"win": n, "loss": n, "draw": n}, as on disk now."""
+        return self._load(self.scores_path, SCORES_FILE, _validate_scores, dict, "started with no scores")
+
+    def record_result(self, game: str, opponent: str, result: str) -> dict[str, int]:
+        """Count one finished game (``result`` from the human's side); returns the new tally."""
+        if result not in RESULTS:
+            raise ValueError(f"result must be one of {', '.join(RESULTS)}, not {result!r}")
+        with self._locked():
+            table = self.scores()
+            row = table.setdefault(game, {}).setdefault(opponent, dict.fromkeys(RESULTS, 0))
+            row[result] += 1
+            self._write_json(self.scores_path, table, SCORES_FILE)
+        return dict(row)
+
+    def reset_scores(self, game: str | None = None) -> None:
+        """Forget every score, or only those of ``game``."""
+        with self._locked():
+            table = {} if game is None else self.scores()
+            table.pop(game, None)
+            self._write_json(self.scores_path, table, SCORES_FILE)
+
+    # -- saved games ---------------------------------------------------------------------------
+
+    def save_game(self, game: str, state: dict) -> bool:
+        """Keep ``state`` (JSON-serialisable) as the game to resume. True if written."""
+        path = self.save_path(game)
+        if not isinstance(state, dict):
+            raise TypeError(f"a saved game is a dict, not {type(state).__name__}")
+        saved_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        document = {"game": game, "saved_at": saved_at, "state": state}
+        json.dumps(document)  # a TypeError for unserialisable state, before touching the disk
+        return self._write_json(path, document, f"{SAVES_DIR}/{game}.json")
+
+    def load_game(self, game: str) -> dict | None:
+        """The saved state of ``game``, or None if there is none (or it was unusable)."""
+        path = self.save_path(game)
+        return self._load(path, f"{SAVES_DIR}/{game}.json", lambda data: _validate_save(data, game),
+                          lambda: None, "the game starts afresh")
+
+    def clear_game(self, game: str) -> None:
+        """Forget the saved ``game`` (after it ends or the player starts afresh)."""
+        path = self.save_path(game)
+        try:
+            path.unlink()
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError as exc:
+            self._warn(f"could not remove {SAVES_DIR}/{game}.json: {exc.strerror or exc}")
+
+
+def _lock_file(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    elif msvcrt is not None:  # pragma: no cover - Windows
+        handle.seek(0)
+        while True:
+            try:
+                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+                return
+            except OSError:  # LK_LOCK gives up after ~10 s; keep waiting
+                continue
+
+
+def _unlock_file(handle) -> None:
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    elif msvcrt is not None:  # pragma: no cover - Windows
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
