@@ -168,8 +168,13 @@ async def test_hint_and_compare(home):
         assert "hint" in text_of(screen.query_one("#status"))
         await pilot.press("c")
         await settle(pilot, screen, timeout=60)
-        text = text_of(screen.query_one(StatsPanel))
-        assert "minimax" in text and "alpha-beta" in text
+        panel = screen.query_one(StatsPanel)
+        text = text_of(panel)
+        assert "minimax" in text and "alpha-beta" in text and panel.comparing
+        await pilot.press("c")  # a toggle: back to the hint's statistics
+        assert not panel.comparing
+        text = text_of(panel)
+        assert "minimax" not in text and "nodes" in text
 
 
 async def test_new_game_and_undo_cancel_a_running_search(home):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import threading
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -36,11 +37,12 @@ class Decision:
     result: SearchResult | None = None
 
 
-class Player:
+class Player(ABC):
     """Base class: ``name`` is the label shown to the user, ``choose`` picks a move."""
 
     name: str = "player"
 
+    @abstractmethod
     def choose(
         self,
         position: Any,
@@ -49,7 +51,7 @@ class Player:
         on_progress: ProgressCallback | None = None,
         recorder: TreeRecorder | None = None,
     ) -> Decision:
-        raise NotImplementedError
+        """The move to play in ``position`` (never changed), and why."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

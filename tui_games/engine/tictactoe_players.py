@@ -8,6 +8,8 @@ Use :func:`make_player` with a spec string (``perfect``, ``level1`` … ``level9
 from __future__ import annotations
 
 import random
+from abc import abstractmethod
+
 from tui_games.engine.players import Decision, Player, RandomPlayer, SearchPlayer, describe_result
 from tui_games.engine.search import TT, SearchLimits, SearchResult, resolve_algorithm
 from tui_games.engine.tictactoe import MARKS, O, X, TicTacToe
@@ -112,9 +114,9 @@ class ClassicPlayer(Player):
         self.name = name
         self.rng = random.Random(seed)
 
+    @abstractmethod
     def finishing(self, position: TicTacToe, player: int) -> list[tuple[int, str]]:
         """Free squares that would complete a line for ``player``, each with how it was seen."""
-        raise NotImplementedError
 
     def choose(self, position: TicTacToe, *, stop=None, on_progress=None, recorder=None) -> Decision:
         if not supports_classic(position):

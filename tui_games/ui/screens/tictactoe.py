@@ -83,7 +83,7 @@ class TicTacToeScreen(Screen):
         Binding("n", "new_game", "New"),
         Binding("o", "options", "Options"),
         Binding("i", "hint", "Hint"),
-        Binding("c", "compare", "Compare"),
+        Binding("c", "compare", "Compare"),  # press again to go back to the statistics
         Binding("s", "toggle_stats", "Stats", show=False),
         Binding("t", "toggle_tree", "Tree"),
         Binding("question_mark", "app.help", "Help"),
@@ -301,8 +301,7 @@ class TicTacToeScreen(Screen):
         stats_panel = self.query_one(StatsPanel)
         if result is None:
             self.last_search = None
-            stats_panel.border_title = f"Search · {who}"
-            stats_panel.update(f"[b]{who}[/b] does not search: {decision.note}")
+            stats_panel.show_text(f"Search · {who}", f"[b]{who}[/b] does not search: {decision.note}")
             self.query_one(TreeInspector).show_tree(None, position.move_name)
             return
         self.last_search = LastSearch(position, result.stats.depth, who)
@@ -359,6 +358,11 @@ class TicTacToeScreen(Screen):
         self.runner.start("hint", job)
 
     def action_compare(self) -> None:
+        panel = self.query_one(StatsPanel)
+        if panel.comparing and not self.runner.busy:
+            # The toggle's other half: back to the last decision's statistics.
+            panel.restore()
+            return
         last = self.last_search
         if last is None:
             self.notify("Compare re-runs the last search: let the computer move or ask a hint (i) first.",
@@ -368,7 +372,6 @@ class TicTacToeScreen(Screen):
             self.notify("Wait for the computer's move, then compare.", timeout=2)
             return
         position, depth = last.position.copy(), max(1, last.depth)
-        panel = self.query_one(StatsPanel)
         panel.display = True
         rows: list[tuple[str, SearchStats, bool]] = [(a, SearchStats(algorithm=a), False) for a in ALGORITHMS]
         panel.show_comparison(rows, depth, running="running…")

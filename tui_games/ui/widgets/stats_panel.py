@@ -35,16 +35,34 @@ class StatsPanel(Static):
         super().__init__(id=id)
         self.border_title = "Search"
         self.last_stats: SearchStats | None = None
+        # The compare table is showing; restore() brings back what it covered.
+        self.comparing = False
+        self._covered: tuple[str, Any] | None = None
         self.clear()
 
     def clear(self) -> None:
         self.last_stats = None
+        self.comparing = False
+        self._covered = None
         self.border_title = "Search"
         self.update(Text("No search yet: the computer's thinking shows here.", style="dim"))
+
+    def show_text(self, title: str, text: str) -> None:
+        self.comparing = False
+        self.border_title = title
+        self.update(text)
+
+    def restore(self) -> None:
+        if self._covered is not None:
+            self.border_title, content = self._covered
+            self.update(content)
+        self.comparing = False
+        self._covered = None
 
     def show(self, stats: SearchStats, move_name: MoveName, *, who: str = "", thinking: bool = False,
              proven: bool = False, note: str = "") -> None:
         self.last_stats = stats
+        self.comparing = False
         self.border_title = f"Search · {who}" if who else "Search"
         grid = Table.grid(padding=(0, 1))
         grid.add_column(style="dim", no_wrap=True)
@@ -73,6 +91,9 @@ class StatsPanel(Static):
 
     def show_comparison(self, rows: list[tuple[str, SearchStats, bool]], depth: int, *, running: str = "") -> None:
         """rows: (algorithm, stats, finished). The with/without pruning table, live."""
+        if not self.comparing:
+            self._covered = (str(self.border_title), self.content)
+            self.comparing = True
         self.border_title = f"Compare · same position, depth {depth}"
         table = Table.grid(padding=(0, 1))
         headers = ("algorithm", "nodes", "cutoffs", "TT", "time")
