@@ -260,16 +260,16 @@ class Searcher:
         v = outcome.value_for(self.pos.turn)
         return v * (WIN - ply) if v else 0
 
-    def _minimax(self, depth: int, ply: int, node: TreeNode | None) -> int:
+    def _enter(self, depth: int, ply: int, node: TreeNode | None) -> int | None:
+        """What every node does first: count itself, watch the limits, and score the node
+        if the game is over or the horizon reached (None: search its moves)."""
         stats = self.stats
         stats.nodes += 1
         if stats.nodes >= self._next_check:
             self._check()
         if ply > stats.seldepth:
             stats.seldepth = ply
-        pv = self.pv
-        pv[ply] = []
-        pos = self.pos
+        self.pv[ply] = []
         score = self._leaf(ply)
         if score is not None:
             stats.leaves += 1
@@ -279,10 +279,19 @@ class Searcher:
         if depth <= 0:
             stats.leaves += 1
             self.horizon_hits += 1
-            score = pos.evaluate()
+            score = self.pos.evaluate()
             if node is not None:
                 node.close(score, EXACT, "horizon")
             return score
+        return None
+
+    def _minimax(self, depth: int, ply: int, node: TreeNode | None) -> int:
+        score = self._enter(depth, ply, node)
+        if score is not None:
+            return score
+        stats = self.stats
+        pos = self.pos
+        pv = self.pv
         best = -INF
         best_move = None
         rec = self.recorder
@@ -299,28 +308,12 @@ class Searcher:
         return best
 
     def _alphabeta(self, depth: int, ply: int, alpha: int, beta: int, node: TreeNode | None) -> int:
-        stats = self.stats
-        stats.nodes += 1
-        if stats.nodes >= self._next_check:
-            self._check()
-        if ply > stats.seldepth:
-            stats.seldepth = ply
-        pv = self.pv
-        pv[ply] = []
-        pos = self.pos
-        score = self._leaf(ply)
+        score = self._enter(depth, ply, node)
         if score is not None:
-            stats.leaves += 1
-            if node is not None:
-                node.close(score, EXACT, "end")
             return score
-        if depth <= 0:
-            stats.leaves += 1
-            self.horizon_hits += 1
-            score = pos.evaluate()
-            if node is not None:
-                node.close(score, EXACT, "horizon")
-            return score
+        stats = self.stats
+        pos = self.pos
+        pv = self.pv
 
         if self.dead_draw is not None and self.dead_draw():
             stats.leaves += 1
