@@ -297,7 +297,7 @@ class Searcher:
         rec = self.recorder
         for move in pos.legal_moves():
             pos.push(move)
-            child = rec.open(node, move, ply + 1, -INF, INF) if node is not None else None
+            child = rec.add_child(node, move, ply + 1, -INF, INF) if node is not None else None
             score = -self._minimax(depth - 1, ply + 1, child)
             pos.pop()
             if score > best:
@@ -355,7 +355,7 @@ class Searcher:
         rec = self.recorder
         for i, move in enumerate(moves):
             pos.push(move)
-            child = rec.open(node, move, ply + 1, -beta, -alpha) if node is not None else None
+            child = rec.add_child(node, move, ply + 1, -beta, -alpha) if node is not None else None
             score = -self._alphabeta(depth - 1, ply + 1, -beta, -alpha, child)
             pos.pop()
             if score > best:
@@ -407,7 +407,7 @@ class Searcher:
                 same = scored[classes[move]]
                 root_moves.append(RootMove(move, same.score, same.bound))
                 if root is not None:
-                    twin = rec.open(root, move, 1, -INF, INF)
+                    twin = rec.add_child(root, move, 1, -INF, INF)
                     if twin is not None:
                         twin.close(-same.score, UPPER if same.bound == LOWER else LOWER if same.bound == UPPER else EXACT,
                                    "symmetric")
@@ -418,12 +418,12 @@ class Searcher:
                 # A window one below the best lets equal moves come back exact, so ties are
                 # known and the choice among them is fair; exact_root gives every move a score.
                 alpha = -INF if self.exact_root or best == -INF else best - 1
-                child = rec.open(root, move, 1, -INF, -alpha) if root is not None else None
+                child = rec.add_child(root, move, 1, -INF, -alpha) if root is not None else None
                 score = -self._alphabeta(depth - 1, 1, -INF, -alpha, child)
                 bound = UPPER if score <= alpha else EXACT
                 lines[move] = [move, *self.pv[1]]
             else:
-                child = rec.open(root, move, 1, -INF, INF) if root is not None else None
+                child = rec.add_child(root, move, 1, -INF, INF) if root is not None else None
                 score = -self._minimax(depth - 1, 1, child)
                 bound = EXACT
                 lines[move] = [move, *self.pv[1]]

@@ -1,6 +1,6 @@
 """A bounded recorder of the explored search tree, for the tree inspector.
 
-The search calls ``open`` for each child it enters and ``close`` when the child's value is
+The search calls ``add_child`` for each child it enters and ``close`` when the child's value is
 known. Only the first ``max_plies`` plies and at most ``max_nodes`` nodes are kept: a
 recorder never grows with the search, so a long search with recording on stays as fast
 as it can be and its memory stays small. With no recorder the search pays one ``is None``
@@ -83,7 +83,7 @@ class TreeRecorder:
         self.count = 1
         return self._building
 
-    def open(self, parent: TreeNode | None, move: Any, ply: int, alpha: int, beta: int) -> TreeNode | None:
+    def add_child(self, parent: TreeNode | None, move: Any, ply: int, alpha: int, beta: int) -> TreeNode | None:
         """A child node to fill in, or None when it falls outside the budget."""
         if parent is None:
             return None
