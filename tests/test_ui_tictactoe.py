@@ -232,3 +232,24 @@ async def test_settings_and_scores_screens(home):
         await pilot.pause()
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_game_in_progress_is_saved_and_resumed(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "up", "enter")  # X b2, O b1
+        assert app.screen.position.format() == ".O./.X./..."
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.position.format() == ".O./.X./..."
+        assert "X to move" in text_of(screen.query_one("#status"))
+        await pilot.press("n")  # a new game replaces the saved one
+        assert screen.position.format() == ".../.../..."
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.screen.position.format() == ".../.../..."
+    # A game with other options does not pick up the saved one.
+    app = make_app("tictactoe", opponent="human", rows=4, cols=4)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.screen.position.rows == 4 and not app.screen.position.history

@@ -1,0 +1,419 @@
+"""What every game screen shares: turns, the engine worker, the statistics panel and tree
+inspector, hint, compare, undo, new game, scores, and saving the game in progress.
+
+A game's screen subclasses :class:`GameScreen` and fills in the hooks: how to make a
+position, an opponent and a board, how to name the sides, and what a hint shows.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Static
+
+from tui_games.engine.players import Decision, Player
+from tui_games.engine.search import ALGORITHMS, SearchLimits, SearchStats, search
+from tui_games.engine.tree import TreeRecorder
+from tui_games.ui.text import count, seconds_text
+from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.tree_inspector import TreeInspector
+
+# The compare table stops an algorithm that would take minutes (plain minimax on big boards).
+COMPARE_NODE_LIMIT = 2_000_000
+
+
+@dataclass
+class LastSearch:
+    """What the compare table needs about the last decision: where, and how deep."""
+
+    position: Any
+    depth: int
+    who: str
+
+
+class GameScreen(Screen):
+    #: the key of this game in the store (scores, saved games, settings)
+    GAME = ""
+
+    BINDINGS = [
+        Binding("u", "undo", "Undo"),
+        Binding("n", "new_game", "New"),
+        Binding("o", "options", "Options"),
+        Binding("i", "hint", "Hint"),
+        Binding("c", "compare", "Compare"),  # press again to go back to the statistics
+        Binding("s", "toggle_stats", "Stats", show=False),
+        Binding("t", "toggle_tree", "Tree"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("escape", "back", "Back", show=False),
+    ]
+
+    def __init__(self, options: Any) -> None:
+        super().__init__()
+        settings = self.app.store.load_settings()
+        self.options = options
+        self.engine_settings = settings.get("engine", {})
+        self.position = self.new_position()
+        self.opponent: Player | None = None
+        self.last_search: LastSearch | None = None
+        self.game_over_recorded = False
+        self.status_note = ""
+        # Held directly: on unmount the children are gone but the search must still be stopped.
+        self.runner = EngineRunner()
+
+    # -- hooks for each game ------------------------------------------------------------------
+
+    def new_position(self) -> Any:
+        """A fresh position for ``self.options`` (every game screen defines this)."""
+
+    def make_opponent(self) -> Player | None:
+        """The computer player, or None for two people at one keyboard."""
+        return None
+
+    def make_board(self) -> Widget:
+        """The board widget, with id "board" (every game screen defines this)."""
+
+    def reset_board(self) -> None:
+        """A new game or a resumed one: the board shows ``self.position`` from scratch."""
+
+    def board_moved(self, *moves: Any) -> None:
+        """Moves were played or taken back: repaint what they touched."""
+
+    def side_name(self, player: int) -> str:
+        return "XO"[player]
+
+    @property
+    def human_player(self) -> int | None:
+        """The side the human plays against the computer (None with two humans)."""
+        return None
+
+    def first_player(self) -> int:
+        """The side that moves first in a new game."""
+        return 0
+
+    def title_text(self) -> str:
+        return ""
+
+    def outcome_text(self, outcome) -> str:
+        if outcome.winner is None:
+            return "Draw."
+        return f"{self.side_name(outcome.winner)} wins."
+
+    def hint_job(self, position: Any, recorder: TreeRecorder) -> Callable:
+        """A worker job returning (decision, recorder, position, extra) for ``show_hint``
+        (every game screen defines this)."""
+
+    def show_hint(self, decision: Decision, position: Any, extra: Any) -> None:
+        self.status_note = f"hint for {self.side_name(position.turn)}: {position.move_name(decision.move)} — {decision.note}"
+
+    def options_state(self) -> dict:
+        return self.options.as_dict()
+
+    # -- layout ----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="game-body"):
+            with Vertical(id="board-column"):
+                yield Static(id="game-title", classes="game-title")
+                yield self.make_board()
+                yield Static(id="status", classes="status")
+                yield Static(id="scoreline", classes="scoreline")
+            with Vertical(id="side-column"):
+                yield StatsPanel(id="stats")
+                yield TreeInspector(id="tree")
+        yield self.runner
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        ui = self.app.store.load_settings().get("ui", {})
+        self.query_one(StatsPanel).display = bool(ui.get("show_stats", True))
+        self.query_one(TreeInspector).display = bool(ui.get("show_tree", False))
+        self.board.focus()
+        if not self._resume():
+            self._start_game()
+
+    @property
+    def board(self) -> Widget:
+        return self.query_one("#board")
+
+    # -- game set-up, saving and resuming ----------------------------------------------------
+
+    def _start_game(self, history: list | None = None, first: int | None = None) -> None:
+        self.runner.cancel()
+        self.position = self.new_position()
+        self.position.turn = self.first_player() if first is None else first
+        self.first_turn = self.position.turn
+        for move in history or ():
+            self.position.push(move)
+        self.opponent = self.make_opponent()
+        self.game_over_recorded = False
+        self.status_note = ""
+        self.last_search = None
+        self.reset_board()
+        self.query_one(StatsPanel).clear()
+        self.query_one(TreeInspector).show_tree(None, self.position.move_name)
+        self.query_one("#game-title", Static).update(self.title_text())
+        self._update_scoreline()
+        self._save()
+        self._after_move()
+
+    def _resume(self) -> bool:
+        """Pick up the saved game in progress if it was played with these options."""
+        saved = self.app.store.load_game(self.GAME)
+        if not saved or saved.get("options") != self.options_state():
+            return False
+        try:
+            self._start_game(list(saved["history"]), int(saved["first"]))
+        except (KeyError, TypeError, ValueError):
+            # A save from another version or edited by hand: start afresh, keep nothing broken.
+            self.app.store.clear_game(self.GAME)
+            self._start_game()
+            return True
+        if self.position.history:
+            self.notify("Resumed your game in progress; n starts a new one.", timeout=4)
+        return True
+
+    def _save(self) -> None:
+        if self.position.outcome() is not None:
+            self.app.store.clear_game(self.GAME)
+            return
+        self.app.store.save_game(self.GAME, {"options": self.options_state(), "first": self.first_turn,
+                                             "history": list(self.position.history)})
+
+    def _update_scoreline(self) -> None:
+        if self.opponent is None:
+            self.query_one("#scoreline", Static).update("")
+            return
+        tally = self.app.store.scores().get(self.GAME, {}).get(self.opponent.name, {})
+        w, d, l = (tally.get(k, 0) for k in ("win", "draw", "loss"))
+        self.query_one("#scoreline", Static).update(f"won {w} · drawn {d} · lost {l}")
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _is_computer_turn(self) -> bool:
+        return self.opponent is not None and self.position.turn != self.human_player
+
+    def _after_move(self) -> None:
+        outcome = self.position.outcome()
+        if outcome is not None:
+            self._game_over(outcome)
+            return
+        if self._is_computer_turn():
+            self._think()
+        else:
+            self._set_status(f"{self.side_name(self.position.turn)} to move")
+
+    def _set_status(self, text: str) -> None:
+        note = f"\n[dim]{self.status_note}[/dim]" if self.status_note else ""
+        self.query_one("#status", Static).update(text + note)
+
+    def _game_over(self, outcome) -> None:
+        text = self.outcome_text(outcome)
+        if self.human_player is not None and not self.game_over_recorded:
+            result = {1: "win", 0: "draw", -1: "loss"}[outcome.value_for(self.human_player)]
+            self.app.store.record_result(self.GAME, self.opponent.name, result)
+            self.game_over_recorded = True
+            self._update_scoreline()
+            text = {"win": "You win! ", "loss": "You lose. ", "draw": ""}[result] + text
+        self._set_status(f"[b]{text}[/b] n: new game · u: undo")
+
+    def play(self, move: Any) -> None:
+        if move not in self.position.legal_moves():
+            return
+        self.position.push(move)
+        self.board_moved(move)
+        self._save()
+        self._after_move()
+
+    def human_move(self, move: Any) -> None:
+        """The board reports a move by the human."""
+        if self.position.outcome() is not None:
+            self.app.bell()
+            return
+        if self._is_computer_turn():
+            self.notify("The computer is thinking; u undoes, n starts a new game.", timeout=2)
+            return
+        if move not in self.position.legal_moves():
+            self.app.bell()
+            return
+        if self.runner.busy:  # a hint or comparison is running: the move makes it moot
+            self.runner.cancel()
+        self.status_note = ""
+        self.play(move)
+
+    # -- the engine ------------------------------------------------------------------------
+
+    def recorder(self) -> TreeRecorder:
+        return TreeRecorder(int(self.engine_settings.get("tree_plies", 4)),
+                            int(self.engine_settings.get("tree_nodes", 20_000)))
+
+    def _think(self) -> None:
+        player = self.opponent
+        position = self.position.copy()
+        recorder = self.recorder()
+        self._set_status(f"{self.side_name(self.position.turn)} ({player.name}) is thinking…")
+
+        def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
+            decision = player.choose(position, stop=stop, on_progress=progress, recorder=recorder)
+            return decision, recorder, position, None
+
+        self.runner.start("move", job)
+
+    def on_engine_runner_progress(self, message: EngineRunner.Progress) -> None:
+        if not self.runner.is_current(message):
+            return
+        if message.tag == "compare":
+            rows, depth, running = message.stats
+            self.query_one(StatsPanel).show_comparison(rows, depth, running=running)
+            return
+        stats = message.stats
+        who = self.opponent.name if message.tag == "move" and self.opponent else "hint"
+        self.query_one(StatsPanel).show(stats, self.position.move_name, who=who, thinking=True)
+        if message.tag == "move":
+            self._set_status(f"{self.side_name(self.position.turn)} ({who}) is thinking… "
+                             f"{count(stats.nodes)} nodes, depth {stats.depth}, {seconds_text(stats.seconds)}")
+
+    def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
+        if self.runner.done(message):
+            self.notify(f"Engine error: {message.error}", severity="error")
+            self._set_status("The engine failed; u undoes, n starts a new game.")
+
+    def on_engine_runner_finished(self, message: EngineRunner.Finished) -> None:
+        if not self.runner.done(message):
+            return
+        if message.tag == "move":
+            decision, recorder, position, _ = message.payload
+            self._show_decision(decision, recorder, position, who=self.opponent.name)
+            self.status_note = f"{self.opponent.name} played {self.position.move_name(decision.move)}: {decision.note}"
+            self.play(decision.move)
+        elif message.tag == "hint":
+            decision, recorder, position, extra = message.payload
+            self._show_decision(decision, recorder, position, who="hint")
+            self.show_hint(decision, position, extra)
+            self._after_move()
+        elif message.tag == "compare":
+            rows, depth = message.payload
+            self.query_one(StatsPanel).show_comparison(rows, depth)
+
+    def _show_decision(self, decision: Decision, recorder: TreeRecorder, position: Any, who: str) -> None:
+        result = decision.result
+        stats_panel = self.query_one(StatsPanel)
+        if result is None:
+            self.last_search = None
+            stats_panel.show_text(f"Search · {who}", f"[b]{who}[/b] does not search: {decision.note}")
+            self.query_one(TreeInspector).show_tree(None, position.move_name)
+            return
+        self.last_search = LastSearch(position, result.stats.depth, who)
+        stats_panel.show(result.stats, position.move_name, who=who, proven=result.exact, note=decision.note)
+        self.query_one(TreeInspector).show_tree(recorder, position.move_name, proven=result.exact,
+                                                title=f"{self.side_name(position.turn)} to move ({who})")
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def _cancel_search(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel()
+            panel = self.query_one(StatsPanel)
+            panel.border_title = f"{panel.border_title} · cancelled"
+
+    def action_undo(self) -> None:
+        self._cancel_search()
+        pos = self.position
+        if not pos.history:
+            self._after_move()
+            return
+        # Against the computer, take back to the human's last turn.
+        undone = [pos.pop()]
+        if self.human_player is not None:
+            while pos.history and pos.turn != self.human_player:
+                undone.append(pos.pop())
+        self.status_note = ""
+        self.board_moved(*undone)
+        self._save()
+        if self.human_player is not None and pos.turn != self.human_player:
+            # Back at the start with the computer to move: it moves again.
+            self._after_move()
+        else:
+            self._set_status(f"Took back {len(undone)} move{'s' * (len(undone) > 1)}. "
+                             f"{self.side_name(pos.turn)} to move.")
+
+    def action_new_game(self) -> None:
+        self._cancel_search()
+        self._start_game()
+
+    def action_hint(self) -> None:
+        if self.position.outcome() is not None:
+            return
+        if self._is_computer_turn():
+            self.notify("It is the computer's turn.", timeout=2)
+            return
+        position = self.position.copy()
+        self._set_status(f"Looking for the best move for {self.side_name(position.turn)}…")
+        self.runner.start("hint", self.hint_job(position, self.recorder()))
+
+    def action_compare(self) -> None:
+        panel = self.query_one(StatsPanel)
+        if panel.comparing and not self.runner.busy:
+            # The toggle's other half: back to the last decision's statistics.
+            panel.restore()
+            return
+        last = self.last_search
+        if last is None:
+            self.notify("Compare re-runs the last search: let the computer move or ask a hint (i) first.",
+                        timeout=4)
+            return
+        if self._is_computer_turn() and self.runner.busy:
+            self.notify("Wait for the computer's move, then compare.", timeout=2)
+            return
+        position, depth = last.position.copy(), max(1, last.depth)
+        panel.display = True
+        panel.show_comparison([(a, SearchStats(algorithm=a), False) for a in ALGORITHMS], depth, running="running…")
+
+        def job(stop: threading.Event, progress: Callable[[Any], None]) -> tuple:
+            done: list[tuple[str, SearchStats, bool]] = []
+            for algorithm in ALGORITHMS:
+                if stop.is_set():
+                    break
+                limit = COMPARE_NODE_LIMIT if algorithm != ALGORITHMS[-1] else None
+
+                def live(stats: SearchStats, algorithm: str = algorithm) -> None:
+                    pending = [(a, SearchStats(algorithm=a), False) for a in ALGORITHMS[len(done) + 1:]]
+                    progress(([*done, (algorithm, stats, False), *pending], depth, f"running {algorithm}…"))
+
+                result = search(position, SearchLimits(depth=depth, nodes=limit), algorithm, stop=stop,
+                                on_progress=live, rng=random.Random(0))
+                done.append((algorithm, result.stats.snapshot(), not result.stopped))
+            return done, depth
+
+        self.runner.start("compare", job)
+
+    def action_toggle_stats(self) -> None:
+        panel = self.query_one(StatsPanel)
+        panel.display = not panel.display
+        self.app.store.update_settings("ui", show_stats=bool(panel.display))
+
+    def action_toggle_tree(self) -> None:
+        tree = self.query_one(TreeInspector)
+        tree.display = not tree.display
+        self.app.store.update_settings("ui", show_tree=bool(tree.display))
+        if tree.display:
+            tree.focus()
+        else:
+            self.board.focus()
+
+    def action_back(self) -> None:
+        self.runner.cancel()
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        self.runner.cancel()
