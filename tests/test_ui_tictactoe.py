@@ -61,7 +61,7 @@ async def test_menu_opens_tictactoe_by_keyboard(home):
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, MenuScreen)
         menu = app.screen.query_one(OptionList)
-        assert menu.get_option("connect4").disabled  # not built yet: marked, not selectable
+        assert menu.get_option("checkers").disabled  # not built yet: marked, not selectable
         await pilot.press("enter")  # the first option is tic-tac-toe
         assert isinstance(app.screen, TicTacToeScreen)
         await pilot.press("escape")

@@ -66,6 +66,13 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
         "human_mark": "X",
         "seconds": 10.0,
     },
+    "connect4": {
+        "opponent": "perfect",
+        "first": "human",
+        "full_board": False,
+        "heuristic": "default",
+        "seconds": 5.0,
+    },
     "engine": {
         "algorithm": "alphabeta+ordering+tt",
         "tree_plies": 4,
@@ -76,6 +83,8 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
         "show_stats": True,
         "show_tree": False,
         "coordinates": True,
+        # Connect-4 discs: "shapes" (● ○) or "letters" (X O); both read without colour.
+        "discs": "shapes",
     },
 }
 

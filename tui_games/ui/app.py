@@ -44,14 +44,16 @@ class TuiGamesApp(App):
             self.notify(warning, title="Data file problem", severity="warning", timeout=10)
 
     def open_game(self, game: str, options: dict | None = None) -> None:
-        if game != "tictactoe":
+        """Open a game's screen with the saved options, overridden by ``options``."""
+        if game == "tictactoe":
+            from tui_games.ui.screens.tictactoe import GameOptions as Options, TicTacToeScreen as GameScreen
+        elif game == "connect4":
+            from tui_games.ui.screens.connect4 import Connect4Options as Options, Connect4Screen as GameScreen
+        else:
             self.notify(f"{game} is coming soon.")
             return
-        from tui_games.ui.screens.tictactoe import GameOptions, TicTacToeScreen
-
-        settings = self.store.load_settings()["tictactoe"]
-        opts = GameOptions.from_settings({**settings, **(options or {})})
-        self.push_screen(TicTacToeScreen(opts))
+        settings = self.store.load_settings()[game]
+        self.push_screen(GameScreen(Options.from_settings({**settings, **(options or {})})))
         self._show_store_warnings()
 
     def action_settings(self) -> None:

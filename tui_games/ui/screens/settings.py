@@ -34,6 +34,9 @@ class SettingsScreen(Screen):
                              allow_blank=False, compact=True, id="ui--theme")
                 yield Label("Board coordinates")
                 yield Switch(ui["coordinates"], id="ui--coordinates")
+                yield Label("Connect-4 discs")
+                yield Select([("shapes ● ○", "shapes"), ("letters X O", "letters")], value=ui["discs"],
+                             allow_blank=False, compact=True, id="ui--discs")
                 yield Label("Stats panel shown")
                 yield Switch(ui["show_stats"], id="ui--show_stats")
                 yield Label("Tree inspector shown")
@@ -41,9 +44,13 @@ class SettingsScreen(Screen):
                 yield Label("Search algorithm")
                 yield Select([(ALGORITHM_LABELS[a], a) for a in ALGORITHMS], value=engine["algorithm"],
                              allow_blank=False, compact=True, id="engine--algorithm")
-                yield Label("Perfect player time")
+                yield Label("Tic-tac-toe perfect time")
                 yield Select([(f"{s:g} s per move", s) for s in SECONDS], value=_nearest(ttt["seconds"], SECONDS),
                              allow_blank=False, compact=True, id="tictactoe--seconds")
+                yield Label("Connect-4 perfect time")
+                yield Select([(f"{s:g} s per move", s) for s in SECONDS],
+                             value=_nearest(settings["connect4"]["seconds"], SECONDS),
+                             allow_blank=False, compact=True, id="connect4--seconds")
                 yield Label("Tree: plies kept")
                 yield Select([(str(n), n) for n in TREE_PLIES], value=_nearest(engine["tree_plies"], TREE_PLIES),
                              allow_blank=False, compact=True, id="engine--tree_plies")

@@ -1,0 +1,73 @@
+"""A keyboard-first dialog of labelled choices (one compact Select each), for new-game options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select
+
+
+@dataclass
+class Choice:
+    key: str
+    label: str
+    options: list[tuple[str, Any]]
+    value: Any
+
+
+class ChoicesDialog(ModalScreen[dict | None]):
+    """Dismisses with {key: value} on Start (Ctrl+S), None on Cancel (Escape)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
+
+    DEFAULT_CSS = """
+    ChoicesDialog { align: center middle; }
+    ChoicesDialog #choices-dialog {
+        width: 64; height: auto; max-height: 100%;
+        border: round $accent; padding: 0 1; background: $surface;
+    }
+    ChoicesDialog #choices-grid { grid-size: 2; grid-columns: 16 1fr; grid-rows: auto; height: auto; grid-gutter: 0 1; }
+    ChoicesDialog #choices-grid Label { height: 1; }
+    ChoicesDialog #choices-buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    ChoicesDialog #choices-buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, title: str, choices: list[Choice]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choices-dialog") as dialog:
+            dialog.border_title = self.title_text
+            with Grid(id="choices-grid"):
+                for choice in self.choices:
+                    yield Label(choice.label)
+                    yield Select(choice.options, value=choice.value, allow_blank=False, compact=True, id=choice.key)
+            with Horizontal(id="choices-buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Start", id="start", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(Select).focus()
+
+    def values(self) -> dict:
+        return {choice.key: self.query_one(f"#{choice.key}", Select).value for choice in self.choices}
+
+    def result(self) -> Any:
+        """What Start dismisses with (subclasses may build an options object)."""
+        return self.values()
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        self.dismiss(self.result())
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
