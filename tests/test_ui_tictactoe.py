@@ -8,7 +8,7 @@ import json
 import pytest
 from rich.console import Console
 from rich.text import Text
-from textual.widgets import OptionList, Tree
+from textual.widgets import OptionList
 
 from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from tui_games import __version__
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
-from tui_games.engine.tictactoe import MAX_SIZE, BoardError, TicTacToe, geometry
+from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe_players import normalize_spec, opponents_for
 
 PROG = "tui-games"

@@ -289,7 +289,6 @@ class Searcher:
         score = self._enter(depth, ply, node)
         if score is not None:
             return score
-        stats = self.stats
         pos = self.pos
         pv = self.pv
         best = -INF

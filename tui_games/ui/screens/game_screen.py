@@ -12,7 +12,6 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
