@@ -8,13 +8,18 @@ without it.
 
 from __future__ import annotations
 
+import inspect
 import os
 import platform
 import random
+import statistics
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from tui_games.engine.search import ALGORITHMS, ALPHABETA, MINIMAX, ORDERING, TT, SearchLimits, SearchResult, search
+from tui_games.engine.connect4.position import Connect4, Connect4Error
+from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.tictactoe import TicTacToe
 
 Write = Callable[[str], None]
@@ -125,8 +130,153 @@ def bench_tictactoe(write: Write, *, quick: bool = False, node_limit: int = DEFA
     run_case(write, 4, 4, 4, False, TT, symmetry=True)
 
 
+# -- Connect-4 ----------------------------------------------------------------------------------------
+
+# The sample sets shipped in the source tree (the first 100 lines of each of Pons' sets); the
+# full sets are passed with --set.
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "connect4"
+DEFAULT_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
+QUICK_LIMIT = 20
+COURSE_DEPTHS = range(1, 9)
+QUICK_COURSE_DEPTHS = range(1, 7)
+
+SOLVER_COLUMNS = (
+    Column("set", 16, left=True),
+    Column("count", 5),
+    Column("correct", 7),
+    Column("mean nodes", 11),
+    Column("median", 9),
+    Column("max nodes", 11),
+    Column("mean s", 8),
+    Column("median s", 8),
+    Column("max s", 8),
+    Column("nodes/s", 9),
+)
+
+
+def _cells_row(cells: list[str], columns: tuple[Column, ...]) -> str:
+    parts = [c.ljust(col.width) if col.left else c.rjust(col.width) for c, col in zip(cells, columns)]
+    return "  ".join(parts).rstrip()
+
+
+def read_set(path: Path, limit: int | None = None) -> list[tuple[str, int]]:
+    """(moves, score) of every line of a test set; ValueError names the file and line."""
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise ValueError(f"cannot read test set {str(path)!r}: {error.strerror or error}") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != 2 or not fields[1].lstrip("+-").isdigit():
+            raise ValueError(f"{path}:{number}: expected 'MOVES SCORE', got {line.strip()!r}")
+        out.append((fields[0], int(fields[1])))
+        if limit is not None and len(out) >= limit:
+            break
+    return out
+
+
+def default_sets() -> list[Path]:
+    paths = [SAMPLE_DIR / name for name in DEFAULT_SETS]
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        raise ValueError(f"the sample sets are not here ({SAMPLE_DIR}); pass --set FILE")
+    return paths
+
+
+def solver_row(write: Write, solver: Solver, path: Path, limit: int | None) -> None:
+    """Solve every position of one set (the table reset before each, so a count does not
+    depend on the order) and print one row."""
+    cases = read_set(path, limit)
+    nodes: list[int] = []
+    seconds: list[float] = []
+    correct = 0
+    for moves, expected in cases:
+        try:
+            position = Connect4.parse(moves)
+        except Connect4Error as error:
+            raise ValueError(f"{path}: {error}") from None
+        solver.reset()
+        result = solver.solve(position)
+        nodes.append(result.nodes)
+        seconds.append(result.seconds)
+        correct += result.score == expected
+    if not cases:
+        write(_cells_row([path.name, "0"], SOLVER_COLUMNS))
+        return
+    total_s = sum(seconds)
+    write(_cells_row([
+        path.name,
+        str(len(cases)),
+        str(correct),
+        f"{statistics.mean(nodes):,.0f}",
+        f"{statistics.median(nodes):,.0f}",
+        f"{max(nodes):,}",
+        f"{statistics.mean(seconds):.4f}",
+        f"{statistics.median(seconds):.4f}",
+        f"{max(seconds):.3f}",
+        f"{sum(nodes) / total_s:,.0f}" if total_s > 0 else "-",
+    ], SOLVER_COLUMNS))
+
+
+COURSE_ALGORITHMS = ((MINIMAX, "minimax"), (ALPHABETA, "alpha-beta"), (TT, "alpha-beta+ordering+TT"))
+
+
+def course_table(write: Write, depths: range, node_limit: int) -> None:
+    """States expanded and time per depth from the empty board, one search per cell (the
+    course project's runtime analysis). A search whose size, extrapolated from the depth
+    before, would pass the node budget is skipped and marked."""
+    titles = ["depth"]
+    for _, label in COURSE_ALGORITHMS:
+        titles += [f"{label} states", "seconds"]
+    widths = [5] + [max(12, len(t)) if i % 2 == 0 else 8 for i, t in enumerate(titles[1:])]
+    columns = tuple(Column(t, w) for t, w in zip(titles, widths))
+    title = _cells_row(titles, columns)
+    write(title)
+    write("-" * len(title))
+    previous: dict[str, int] = {}
+    for depth in depths:
+        cells = [str(depth)]
+        for algorithm, _ in COURSE_ALGORITHMS:
+            last = previous.get(algorithm)
+            if last is not None and (last < 0 or last * 7 > node_limit):
+                previous[algorithm] = -1
+                cells += ["skipped", "-"]
+                continue
+            position = Connect4()
+            result = search(position, SearchLimits(depth=depth), algorithm, rng=random.Random(0))
+            previous[algorithm] = result.stats.nodes
+            cells += [f"{result.stats.nodes:,}", f"{result.stats.seconds:.3f}"]
+        write(_cells_row(cells, columns))
+
+
+def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
+                   sets: list[str] | None = None, limit: int | None = None) -> None:
+    paths = [Path(s) for s in sets] if sets else default_sets()
+    if limit is None and quick:
+        limit = QUICK_LIMIT
+    write("Connect-4 exact solver: score of every position of each set, checked against the file")
+    write("(nodes and seconds per position; the table is reset between positions)")
+    write("")
+    columns = SOLVER_COLUMNS
+    title = _cells_row([c.title for c in columns], columns)
+    write(title)
+    write("-" * len(title))
+    solver = Solver()
+    for path in paths:
+        solver_row(write, solver, path, limit)
+    write("")
+    write("Heuristic search from the empty board (default heuristic): states expanded per depth")
+    write(f"(a search that would pass {node_limit:,} states is skipped; --node-limit raises it)")
+    write("")
+    course_table(write, QUICK_COURSE_DEPTHS if quick else COURSE_DEPTHS, node_limit)
+
+
 BENCHES: dict[str, Callable[..., None]] = {
     "tictactoe": bench_tictactoe,
+    "connect4": bench_connect4,
 }
 
 
@@ -135,6 +285,11 @@ def run(game: str, write: Write = print, **options) -> None:
     bench = BENCHES.get(game.strip().lower())
     if bench is None:
         raise ValueError(f"no benchmark for {game!r}; choose one of {', '.join(BENCHES)}")
+    accepted = inspect.signature(bench).parameters
+    for name in options:
+        if name not in accepted:
+            flag = "--" + name.removesuffix("s").replace("_", "-")
+            raise ValueError(f"{flag} does not apply to the {game.strip().lower()} benchmark")
     write(machine_line())
     write("")
     bench(write, **options)

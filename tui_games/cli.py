@@ -2,8 +2,11 @@
 
     tui-games [play]                      open the menu
     tui-games play tictactoe [options]    start a tic-tac-toe game
+    tui-games play connect4 [options]     start a Connect-4 game
     tui-games tictactoe solve BOARD       game value, best moves and length of a position
-    tui-games bench tictactoe             search benchmark table
+    tui-games connect4 solve [MOVES ...]  exact scores (standard convention), stdin if no MOVES
+    tui-games connect4 analyze MOVES      the score of each of the seven columns
+    tui-games bench tictactoe|connect4    search benchmark tables
 
 Only ``play`` imports Textual (lazily, in :func:`launch`): solving and benchmarking stay fast
 to start and work where no terminal UI can run. Every usage error is one line on stderr,
@@ -19,6 +22,10 @@ import sys
 from typing import Any, Sequence
 
 from tui_games import __version__
+from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
+from tui_games.engine.connect4.players import normalize_spec as connect4_spec
+from tui_games.engine.connect4.position import Connect4, Connect4Error
+from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe_players import normalize_spec, opponents_for
@@ -98,11 +105,42 @@ def tictactoe_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"rows": rows, "cols": cols, "k": k, "misere": args.misere, "opponent": opponent, "first": first}
 
 
+def connect4_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options for a Connect-4 game, validated, as run_app expects them: ``opponent``,
+    ``first``, ``full_board`` and ``heuristic``. What the command line leaves out comes from
+    the saved settings; the variant is full-board only with ``--full-board``."""
+    from tui_games.store import Store
+
+    saved = Store().load_settings()["connect4"]
+    opponent = args.opponent if args.opponent is not None else saved["opponent"]
+    if opponent.strip().lower() == "human":
+        opponent = "human"
+    else:
+        try:
+            opponent = connect4_spec(opponent)
+        except ValueError as error:
+            if args.opponent is None:
+                opponent = "perfect"  # a saved opponent this version does not know
+            else:
+                raise UsageError(f"{error}, or human") from None
+    heuristic = args.heuristic if args.heuristic is not None else saved["heuristic"]
+    try:
+        heuristic = resolve_heuristic(heuristic)
+    except ValueError as error:
+        if args.heuristic is not None:
+            raise UsageError(str(error)) from None
+        heuristic = "default"
+    first = args.first if args.first is not None else saved["first"]
+    return {"opponent": opponent, "first": first, "full_board": args.full_board, "heuristic": heuristic}
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.game is None:
         launch(None)
     elif args.game == "tictactoe":
         launch("tictactoe", tictactoe_options(args))
+    elif args.game == "connect4":
+        launch("connect4", connect4_options(args))
     return 0
 
 
@@ -147,6 +185,79 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- connect4 solve / analyze -------------------------------------------------------------------
+
+
+def _connect4_positions(args: argparse.Namespace):
+    """(label for errors, move string) pairs: the arguments, or the lines of stdin.
+
+    A stdin line is ``MOVES`` or ``MOVES SCORE`` (the test-set format; the score is ignored);
+    blank lines and ``#`` comments are skipped. Yields (label, moves, problem) where problem
+    is a message for a malformed line.
+    """
+    if args.moves:
+        for moves in args.moves:
+            yield "", moves, None
+        return
+    for number, raw in enumerate(sys.stdin, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split()
+        label = f"line {number}: "
+        if len(fields) > 2:
+            yield label, fields[0], f"expected MOVES or MOVES SCORE, got {len(fields)} fields"
+        elif len(fields) == 2 and not re.fullmatch(r"[+-]?\d+", fields[1]):
+            yield label, fields[0], f"{fields[1]!r} is not a score"
+        else:
+            yield label, fields[0], None
+
+
+def _solve_lines(args: argparse.Namespace, answer) -> int:
+    """Answer every position; errors go to stderr as they come, one line each, and the exit
+    status is 2 at the end if any position failed."""
+    solver = Solver()
+    failed = 0
+    for label, moves, problem in _connect4_positions(args):
+        try:
+            if problem is not None:
+                raise Connect4Error(problem)
+            position = Connect4.parse(moves)
+        except Connect4Error as error:
+            failed += 1
+            print(f"{PROG}: error: {label}{error}", file=sys.stderr, flush=True)
+            continue
+        # A fresh table generation per position: node counts that do not depend on the order.
+        solver.reset()
+        print(answer(solver, position), flush=True)
+    return EXIT_USAGE if failed else 0
+
+
+def cmd_connect4_solve(args: argparse.Namespace) -> int:
+    def answer(solver: Solver, position: Connect4) -> str:
+        result = solver.solve(position, weak=args.weak)
+        if args.json:
+            return json.dumps({"moves": position.format(), "score": result.score, "nodes": result.nodes,
+                               "seconds": round(result.seconds, 6)})
+        return f"{position.format()} {result.score}"
+
+    return _solve_lines(args, answer)
+
+
+def cmd_connect4_analyze(args: argparse.Namespace) -> int:
+    try:
+        position = Connect4.parse(args.position)
+    except Connect4Error as error:
+        raise UsageError(str(error)) from None
+    scores, stats = Solver().analyze_run(position, weak=args.weak)
+    if args.json:
+        print(json.dumps({"moves": position.format(), "scores": scores, "nodes": stats.nodes,
+                          "seconds": round(stats.seconds, 6)}))
+    else:
+        print(" ".join("-" if s is None else str(s) for s in scores))
+    return 0
+
+
 # -- bench -------------------------------------------------------------------------------------
 
 
@@ -156,6 +267,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"quick": args.quick}
     if args.node_limit is not None:
         options["node_limit"] = args.node_limit
+    if args.sets:
+        options["sets"] = args.sets
+    if args.limit is not None:
+        options["limit"] = args.limit
     try:
         bench.run(args.game, lambda line: print(line, flush=True), **options)
     except ValueError as error:
@@ -193,6 +308,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="human (two players), perfect, level1..level9, random, rule-based, magic-square")
     ttt.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
 
+    c4 = games.add_parser("connect4", help="Connect-4 (7×6)")
+    c4.add_argument("--opponent", default=None, metavar="NAME",
+                    help="human (two players), perfect, level1..level12, random")
+    c4.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
+    c4.add_argument("--full-board", action="store_true",
+                    help="variant: play to a full board, the player with more fours wins")
+    c4.add_argument("--heuristic", default=None, metavar="NAME",
+                    help=f"evaluation for the searches: {', '.join(HEURISTICS)}")
+
     tictactoe = commands.add_parser("tictactoe", help="tic-tac-toe tools")
     ttt_tools = tictactoe.add_subparsers(dest="tool", metavar="TOOL", required=True)
     solve = ttt_tools.add_parser("solve", help="exact value, best moves and game length of a position")
@@ -204,12 +328,34 @@ def build_parser() -> argparse.ArgumentParser:
                        help="side to move (default: from the counts; X when they are equal)")
     solve.add_argument("--json", action="store_true", help='print {"value", "best_moves", "plies"} as JSON')
 
+    connect4 = commands.add_parser("connect4", help="Connect-4 tools")
+    c4_tools = connect4.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    c4_solve = c4_tools.add_parser("solve", help="exact scores of positions (standard convention)")
+    c4_solve.set_defaults(handler=cmd_connect4_solve)
+    c4_solve.add_argument("moves", nargs="*", metavar="MOVES",
+                          help="1-based column digits from the empty board; none: one position per line on stdin "
+                               "(a trailing score field is ignored)")
+    c4_solve.add_argument("--weak", action="store_true", help="only win/draw/loss: print 1, 0 or -1")
+    c4_solve.add_argument("--json", action="store_true",
+                          help='one {"moves", "score", "nodes", "seconds"} object per line')
+    c4_analyze = c4_tools.add_parser("analyze", help="the score of each column, '-' for a full one")
+    c4_analyze.set_defaults(handler=cmd_connect4_analyze)
+    c4_analyze.add_argument("position", metavar="MOVES", help="1-based column digits from the empty board")
+    c4_analyze.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0 or -1 per column")
+    c4_analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds"}')
+
     bench = commands.add_parser("bench", help="print a search benchmark table for a game")
     bench.set_defaults(handler=cmd_bench)
-    bench.add_argument("game", metavar="GAME", help="tictactoe")
-    bench.add_argument("--quick", action="store_true", help="only the small boards")
+    bench.add_argument("game", metavar="GAME", help="tictactoe or connect4")
+    bench.add_argument("--quick", action="store_true",
+                       help="a short run (tic-tac-toe: only the small boards; Connect-4: 20 positions a set)")
     bench.add_argument("--node-limit", type=positive_int, default=None,
                        help="node budget for the searches that cannot finish (default 1,000,000)")
+    bench.add_argument("--set", dest="sets", action="append", default=None, metavar="FILE",
+                       help="connect4: a test set of 'MOVES SCORE' lines (repeatable; default: the samples "
+                            "in tests/data/connect4)")
+    bench.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                       help="connect4: solve only the first N positions of each set")
     return parser
 
 

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 GAMES = [
     ("tictactoe", "Tic-tac-toe", "m×n boards, k in a row, normal or reverse", True),
-    ("connect4", "Connect-4", "coming soon", False),
+    ("connect4", "Connect-4", "classic or full board, exact solver", True),
     ("checkers", "Checkers", "coming soon", False),
     ("sudoku", "Sudoku", "coming soon", False),
 ]
@@ -27,6 +27,7 @@ class MenuScreen(Screen):
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark", "app.help", "Help"),
         Binding("1", "pick('tictactoe')", "Tic-tac-toe", show=False),
+        Binding("2", "pick('connect4')", "Connect-4", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -60,8 +61,8 @@ class MenuScreen(Screen):
 
     def action_pick(self, key: str) -> None:
         app = self.app
-        if key == "tictactoe":
-            app.open_game("tictactoe")
+        if key in ("tictactoe", "connect4"):
+            app.open_game(key)
         elif key == "settings":
             app.action_settings()
         elif key == "scores":

@@ -98,6 +98,11 @@ class GridBoard(Widget, can_focus=True):
     def left(self) -> int:
         return LABEL_WIDTH if self.coordinates else 0
 
+    @property
+    def row_labels(self) -> bool:
+        """Row numbers down the left edge (with the coordinates)."""
+        return self.coordinates
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return self.left + self.cols * (self.cell_w + 1) + 1
 
@@ -136,7 +141,7 @@ class GridBoard(Widget, can_focus=True):
         label = base + self.get_component_rich_style("board--label")
         cw, ch = self.cell_w, self.cell_h
         segments: list[Segment] = []
-        if self.coordinates:
+        if self.label_rows:
             if y == 0:
                 text = " " * self.left + "".join(
                     f" {chr(ord('a') + c):^{cw}}" for c in range(self.cols))
@@ -150,12 +155,13 @@ class GridBoard(Widget, can_focus=True):
             left, mid, right = (("tl", "t", "tr") if row == 0 else ("bl", "b", "br") if row == self.rows
                                 else ("l", "x", "r"))
             text = BOX[left] + BOX[mid].join(BOX["h"] * cw for _ in range(self.cols)) + BOX[right]
-            if self.coordinates:
+            if self.left:
                 segments.append(Segment(" " * self.left, base))
             segments.append(Segment(text, grid))
             return Strip(segments)
-        if self.coordinates:
-            segments.append(Segment(f"{row + 1:<{self.left}}" if sub == (ch + 1) // 2 else " " * self.left, label))
+        if self.left:
+            number = self.row_labels and sub == (ch + 1) // 2
+            segments.append(Segment(f"{row + 1:<{self.left}}" if number else " " * self.left, label))
         segments.append(Segment(BOX["v"], grid))
         middle = sub == (ch + 1) // 2
         cursor_style = self.get_component_rich_style("board--cursor")
