@@ -14,7 +14,7 @@ HELP = """\
 | key | what it does |
 |---|---|
 | arrows, h j k l | move the cursor |
-| Enter, Space, click | play the cell |
+| Enter, Space, click | play the cell (tic-tac-toe) |
 | u | undo (back to your last turn) |
 | n | new game |
 | o | game options (board, k, variant, opponent, who starts) |
@@ -23,6 +23,10 @@ HELP = """\
 | s | show or hide the search statistics |
 | t | show or hide the search tree (Tab moves between board and tree) |
 | ? | this help |
+
+Connect-4: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop
+straight into a column; the hint lists every column's value counted in your own moves
+("wins in 3", "draw", "loses in 7").
 | Escape | back to the menu; q in the menu quits |
 
 # The search panel
