@@ -13,6 +13,8 @@ full-board variant there is no exact solver: ``perfect`` is that deep heuristic 
 
 from __future__ import annotations
 
+import contextlib
+
 import random
 import threading
 import time
@@ -143,11 +145,10 @@ class PerfectPlayer(Player):
         child = position.copy()
         child.push(move)
         if child.outcome() is None:
-            try:
+            # The line is a nicety; the move is proven: out of time, keep what there is.
+            with contextlib.suppress(SolverStopped):
                 line += self.solver.principal_variation(child, -root.score, stop=stop,
                                                         deadline=start + self.seconds, max_plies=PV_PLIES - 1)
-            except SolverStopped:
-                pass  # the line is a nicety; the move is proven
         root_moves = [RootMove(col, to_search_score(score, n), EXACT if exact else UPPER)
                       for col, (score, exact) in root.moves.items()]
         root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))

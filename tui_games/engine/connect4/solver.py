@@ -332,7 +332,8 @@ class Solver:
             low = high = score
             line = run.principal_variation(pos, score, CELLS) if pv and not weak else []
         except SolverStopped:
-            low, high = run.low, run.high
+            # The search's first bounds are Pons' (a little wider than any real score).
+            low, high = max(run.low, MIN_SCORE), min(run.high, MAX_SCORE)
             line = []
         if weak and score is not None:
             score = (score > 0) - (score < 0)
