@@ -11,13 +11,12 @@ import sys
 import types
 
 import pytest
+import ttt_oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tui_games import cli
 from tui_games.engine.tictactoe import TicTacToe
-
-import ttt_oracle
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

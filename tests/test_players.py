@@ -6,9 +6,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from ttt_oracle import move_results, rank, reachable
 
 from tui_games.engine.players import Decision, RandomPlayer
-from tui_games.engine.tictactoe import O, X, TicTacToe
+from tui_games.engine.tictactoe import O, TicTacToe, X
 from tui_games.engine.tictactoe_players import (
     LINES,
     MagicSquarePlayer,
@@ -16,8 +17,6 @@ from tui_games.engine.tictactoe_players import (
     make_player,
     opponents_for,
 )
-
-from ttt_oracle import move_results, rank, reachable
 
 REACHABLE_3X3 = reachable(TicTacToe(3, 3, 3))
 

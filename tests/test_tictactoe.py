@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui_games.engine.search import TT, SearchLimits, search
-from tui_games.engine.tictactoe import O, X, BoardError, TicTacToe
+from tui_games.engine.tictactoe import BoardError, O, TicTacToe, X
 
 
 def solve(pos: TicTacToe):

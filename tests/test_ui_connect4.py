@@ -6,14 +6,13 @@ import random
 import re
 
 import pytest
+from test_ui_tictactoe import SIZE, settle, text_of
 
 from tui_games.engine.connect4.position import Connect4
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.connect4 import Connect4Screen, column_words
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.stats_panel import StatsPanel
-
-from test_ui_tictactoe import SIZE, settle, text_of
 
 
 @pytest.fixture

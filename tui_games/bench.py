@@ -17,9 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from tui_games.engine.search import ALGORITHMS, ALPHABETA, MINIMAX, ORDERING, TT, SearchLimits, SearchResult, search
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
+from tui_games.engine.search import (
+    ALGORITHMS,
+    ALPHABETA,
+    MINIMAX,
+    ORDERING,
+    TT,
+    SearchLimits,
+    SearchResult,
+    search,
+)
 from tui_games.engine.tictactoe import TicTacToe
 
 Write = Callable[[str], None]
@@ -159,8 +168,8 @@ def _cells_row(cells: list[str], columns: tuple[Column, ...]) -> str:
     return "  ".join(parts).rstrip()
 
 
-def read_set(path: Path, limit: int | None = None) -> list[tuple[str, int]]:
-    """(moves, score) of every line of a test set; ValueError names the file and line."""
+def read_set(path: Path, limit: int | None = None) -> list[tuple[int, str, int]]:
+    """(line number, moves, score) of every line of a test set; ValueError names the file and line."""
     try:
         text = path.read_text()
     except OSError as error:
@@ -172,7 +181,7 @@ def read_set(path: Path, limit: int | None = None) -> list[tuple[str, int]]:
             continue
         if len(fields) != 2 or not fields[1].lstrip("+-").isdigit():
             raise ValueError(f"{path}:{number}: expected 'MOVES SCORE', got {line.strip()!r}")
-        out.append((fields[0], int(fields[1])))
+        out.append((number, fields[0], int(fields[1])))
         if limit is not None and len(out) >= limit:
             break
     return out
@@ -186,29 +195,45 @@ def default_sets() -> list[Path]:
     return paths
 
 
-def solver_row(write: Write, solver: Solver, path: Path, limit: int | None) -> None:
+TestSet = tuple[str, list[tuple[Connect4, int]]]
+
+
+def load_sets(sets: list[str] | None, limit: int | None, quick: bool = False) -> list[TestSet]:
+    """(name, [(position, score)]) for every set, read and parsed before anything is printed,
+    so a bad file is one error line and no half table. ValueError names the file and line."""
+    paths = [Path(s) for s in sets] if sets else default_sets()
+    if limit is None and quick:
+        limit = QUICK_LIMIT
+    loaded = []
+    for path in paths:
+        cases = []
+        for number, moves, score in read_set(path, limit):
+            try:
+                cases.append((Connect4.parse(moves), score))
+            except Connect4Error as error:
+                raise ValueError(f"{path}:{number}: {error}") from None
+        loaded.append((path.name, cases))
+    return loaded
+
+
+def solver_row(write: Write, solver: Solver, name: str, cases: list[tuple[Connect4, int]]) -> None:
     """Solve every position of one set (the table reset before each, so a count does not
     depend on the order) and print one row."""
-    cases = read_set(path, limit)
     nodes: list[int] = []
     seconds: list[float] = []
     correct = 0
-    for moves, expected in cases:
-        try:
-            position = Connect4.parse(moves)
-        except Connect4Error as error:
-            raise ValueError(f"{path}: {error}") from None
+    for position, expected in cases:
         solver.reset()
         result = solver.solve(position)
         nodes.append(result.nodes)
         seconds.append(result.seconds)
         correct += result.score == expected
     if not cases:
-        write(_cells_row([path.name, "0"], SOLVER_COLUMNS))
+        write(_cells_row([name, "0"], SOLVER_COLUMNS))
         return
     total_s = sum(seconds)
     write(_cells_row([
-        path.name,
+        name,
         str(len(cases)),
         str(correct),
         f"{statistics.mean(nodes):,.0f}",
@@ -254,9 +279,7 @@ def course_table(write: Write, depths: range, node_limit: int) -> None:
 
 def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
                    sets: list[str] | None = None, limit: int | None = None) -> None:
-    paths = [Path(s) for s in sets] if sets else default_sets()
-    if limit is None and quick:
-        limit = QUICK_LIMIT
+    loaded = load_sets(sets, limit, quick)
     write("Connect-4 exact solver: score of every position of each set, checked against the file")
     write("(nodes and seconds per position; the table is reset between positions)")
     write("")
@@ -265,8 +288,8 @@ def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAU
     write(title)
     write("-" * len(title))
     solver = Solver()
-    for path in paths:
-        solver_row(write, solver, path, limit)
+    for name, cases in loaded:
+        solver_row(write, solver, name, cases)
     write("")
     write("Heuristic search from the empty board (default heuristic): states expanded per depth")
     write(f"(a search that would pass {node_limit:,} states is skipped; --node-limit raises it)")
@@ -290,6 +313,16 @@ def run(game: str, write: Write = print, **options) -> None:
         if name not in accepted:
             flag = "--" + name.removesuffix("s").replace("_", "-")
             raise ValueError(f"{flag} does not apply to the {game.strip().lower()} benchmark")
-    write(machine_line())
-    write("")
-    bench(write, **options)
+    # The machine line goes out with the bench's first line, so a bench that refuses its input
+    # (a bad set file) prints one error and no half table.
+    started = False
+
+    def write_after_machine_line(line: str) -> None:
+        nonlocal started
+        if not started:
+            started = True
+            write(machine_line())
+            write("")
+        write(line)
+
+    bench(write_after_machine_line, **options)

@@ -267,8 +267,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"quick": args.quick}
     if args.node_limit is not None:
         options["node_limit"] = args.node_limit
-    if args.sets:
-        options["sets"] = args.sets
+    sets = [*args.files, *(args.sets or [])]
+    if sets:
+        options["sets"] = sets
     if args.limit is not None:
         options["limit"] = args.limit
     try:
@@ -346,7 +347,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="print a search benchmark table for a game")
     bench.set_defaults(handler=cmd_bench)
-    bench.add_argument("game", metavar="GAME", help="tictactoe or connect4")
+    bench.add_argument("game", metavar="GAME", help="the game to measure: tictactoe, connect4, sudoku or checkers")
+    bench.add_argument("files", nargs="*", metavar="FILE", help="test sets to run (the same as --set FILE)")
     bench.add_argument("--quick", action="store_true",
                        help="a short run (tic-tac-toe: only the small boards; Connect-4: 20 positions a set)")
     bench.add_argument("--node-limit", type=positive_int, default=None,

@@ -150,3 +150,15 @@ class RandomPlayer(Player):
         if not moves:
             return Decision(None, "no legal move: the game is over")
         return Decision(self.rng.choice(moves), "random move")
+
+
+def lookup_spec(spec: str, opponents: dict[str, str]) -> str:
+    """The key of ``opponents`` (spec -> label) that ``spec`` names, as a spec or a label in
+    any case; ValueError lists the choices."""
+    key = spec.strip().lower()
+    if key in opponents:
+        return key
+    for name, label in opponents.items():
+        if key == label.lower():
+            return name
+    raise ValueError(f"unknown opponent {spec!r}; choose one of {', '.join(opponents)}")

@@ -10,9 +10,16 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 
-from tui_games.engine.players import Decision, Player, RandomPlayer, SearchPlayer, describe_result
+from tui_games.engine.players import (
+    Decision,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+    describe_result,
+    lookup_spec,
+)
 from tui_games.engine.search import TT, SearchLimits, SearchResult, resolve_algorithm
-from tui_games.engine.tictactoe import MARKS, O, X, TicTacToe
+from tui_games.engine.tictactoe import MARKS, O, TicTacToe, X
 
 LEVELS = range(1, 10)
 # Empty cells up to which the perfect player searches straight to the end of the game (4×4
@@ -201,19 +208,9 @@ OPPONENTS: dict[str, str] = {
 CLASSIC = ("rule-based", "magic-square")
 
 
-def choices_text(specs=OPPONENTS) -> str:
-    return ", ".join(specs)
-
-
 def normalize_spec(spec: str) -> str:
     """The registry key for ``spec`` (a spec or a label, any case); ValueError lists the choices."""
-    key = spec.strip().lower()
-    if key in OPPONENTS:
-        return key
-    for name, label in OPPONENTS.items():
-        if key == label:
-            return name
-    raise ValueError(f"unknown opponent {spec!r}; choose one of {choices_text()}")
+    return lookup_spec(spec, OPPONENTS)
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, algorithm: str = TT) -> Player:

@@ -46,9 +46,11 @@ class TuiGamesApp(App):
     def open_game(self, game: str, options: dict | None = None) -> None:
         """Open a game's screen with the saved options, overridden by ``options``."""
         if game == "tictactoe":
-            from tui_games.ui.screens.tictactoe import GameOptions as Options, TicTacToeScreen as GameScreen
+            from tui_games.ui.screens.tictactoe import GameOptions as Options
+            from tui_games.ui.screens.tictactoe import TicTacToeScreen as GameScreen
         elif game == "connect4":
-            from tui_games.ui.screens.connect4 import Connect4Options as Options, Connect4Screen as GameScreen
+            from tui_games.ui.screens.connect4 import Connect4Options as Options
+            from tui_games.ui.screens.connect4 import Connect4Screen as GameScreen
         else:
             self.notify(f"{game} is coming soon.")
             return

@@ -14,14 +14,13 @@ full-board variant there is no exact solver: ``perfect`` is that deep heuristic 
 from __future__ import annotations
 
 import contextlib
-
 import random
 import threading
 import time
 
+from tui_games.engine.connect4.bits import CELLS
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import Connect4
-from tui_games.engine.connect4.bits import CELLS
 from tui_games.engine.connect4.solver import (
     Solver,
     SolverStopped,
@@ -35,6 +34,7 @@ from tui_games.engine.players import (
     RandomPlayer,
     SearchPlayer,
     describe_result,
+    lookup_spec,
 )
 from tui_games.engine.search import (
     EXACT,
@@ -204,19 +204,9 @@ OPPONENTS: dict[str, str] = {
 FULL_BOARD_LABELS = {"perfect": "deep search"}
 
 
-def choices_text(specs=OPPONENTS) -> str:
-    return ", ".join(specs)
-
-
 def normalize_spec(spec: str) -> str:
     """The registry key for ``spec`` (a spec or a label, any case); ValueError lists the choices."""
-    key = spec.strip().lower()
-    if key in OPPONENTS:
-        return key
-    for name, label in OPPONENTS.items():
-        if key == label:
-            return name
-    raise ValueError(f"unknown opponent {spec!r}; choose one of {choices_text()}")
+    return lookup_spec(spec, OPPONENTS)
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
