@@ -1,0 +1,262 @@
+"""``tui-games sudoku solve|grade|generate|hint`` and ``bench sudoku``: output lines, exit codes
+0/1/2, ``# line N: ...`` comments, --first, --stats, --json, one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui_games import cli
+from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.formats import (
+    format_euler,
+    format_sdk,
+    parse_grid,
+    parse_puzzles,
+)
+
+DATA = Path(__file__).parent / "data" / "sudoku"
+TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+SOLVED_1 = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+SEVERAL = (DATA / "serg_benchmark_100.txt").read_text().split()[0]
+NONE = "12345678." + "........9" + "." * 63
+
+
+def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
+    assert fragment in err
+    assert "Traceback" not in err
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.fixture
+def mixed(tmp_path) -> Path:
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"# a comment\n{TOP95_1}\n\n{TOP95_1[:-1]}\n{SEVERAL}\n{NONE}\n{TOP95_1[:5]}x{TOP95_1[6:]}\n")
+    return path
+
+
+# -- solve -----------------------------------------------------------------------------------------
+
+
+def test_solve_file_all_unique(capsys):
+    code, out, err = run(capsys, "sudoku", "solve", str(DATA / "norvig_hardest11.txt"))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    grids = parse_puzzles((DATA / "norvig_hardest11.txt").read_text())
+    assert len(lines) == len(grids) == 11
+    for grid, line in zip(grids, lines):
+        assert line == parse_grid(line).format() and grid.agrees_with([int(c) for c in line])
+        assert parse_grid(line).is_solved()
+
+
+def test_solve_stdin(capsys, monkeypatch):
+    code, out, _ = run(capsys, "sudoku", "solve", stdin=TOP95_1 + "\n", monkeypatch=monkeypatch)
+    assert code == 0 and out == SOLVED_1 + "\n"
+    code, out, _ = run(capsys, "sudoku", "solve", "-", stdin=format_sdk(parse_grid(TOP95_1)), monkeypatch=monkeypatch)
+    assert code == 0 and out == SOLVED_1 + "\n"
+
+
+def test_solve_mixed_input_comments_every_bad_puzzle(capsys, mixed):
+    code, out, err = run(capsys, "sudoku", "solve", str(mixed))
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        SOLVED_1,
+        "# line 4: expected 81 characters, got 80",
+        "# line 5: several solutions",
+        "# line 6: no solution",
+        "# line 7: stray character 'x' at column 6 (digits are 1-9, blanks '.' or '0')",
+    ]
+
+
+def test_solve_first_prints_a_solution_anyway(capsys, mixed):
+    code, out, err = run(capsys, "sudoku", "solve", "--first", str(mixed))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == SOLVED_1 and lines[3] == "# line 6: no solution"
+    solution = lines[2]
+    assert parse_grid(solution).is_solved() and parse_grid(SEVERAL).agrees_with([int(c) for c in solution])
+    assert err == "# line 5: several solutions (printed the first found)\n"
+
+
+def test_solve_stats(capsys):
+    code, out, err = run(capsys, "sudoku", "solve", "--stats", str(DATA / "norvig_hardest11.txt"))
+    assert code == 0 and len(out.splitlines()) == 11
+    lines = err.splitlines()
+    assert len(lines) == 11
+    assert lines[0].startswith("line 1: ") and " ms, " in lines[0]
+    assert "variables" in lines[0] and "clauses" in lines[0] and "literals" in lines[0]
+
+
+def test_solve_json(capsys, mixed):
+    code, out, _ = run(capsys, "sudoku", "solve", "--json", str(mixed))
+    assert code == 1
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "malformed", "several", "none", "malformed"]
+    assert [r["line"] for r in records] == [2, 4, 5, 6, 7]
+    first = records[0]
+    assert first["puzzle"] == TOP95_1 and first["solution"] == SOLVED_1
+    assert first["ms"] >= 0 and {"variables", "clauses", "literals"} <= set(first)
+    assert records[2]["variables"] > 0 and records[2]["clauses"] > 0 and records[2]["literals"] > 0
+    assert records[1]["error"] == "expected 81 characters, got 80"
+    assert records[2]["solution"] is None
+
+
+def test_solve_euler_blocks_and_line_numbers(capsys, tmp_path):
+    grids = parse_puzzles((DATA / "project_euler_96.txt").read_text())[:3]
+    path = tmp_path / "p096_sudoku.txt"
+    path.write_text(format_euler(grids))
+    code, out, _ = run(capsys, "sudoku", "solve", str(path))
+    assert code == 0 and len(out.splitlines()) == 3
+    code, out, _ = run(capsys, "sudoku", "solve", "--json", str(path))
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 11, 21]
+
+
+def test_solve_unreadable_file(capsys, tmp_path):
+    code, out, err = run(capsys, "sudoku", "solve", str(tmp_path / "missing.txt"))
+    assert_usage_error(code, out, err, "cannot read")
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, out, err = run(capsys, "sudoku", "solve", str(binary))
+    assert_usage_error(code, out, err, "not UTF-8 text")
+    code, out, err = run(capsys, "sudoku", "solve", str(tmp_path))
+    assert_usage_error(code, out, err, "cannot read")
+
+
+def test_solve_diagonal(capsys, monkeypatch):
+    line = "1" + "." * 39 + "1" + "." * 40
+    code, out, _ = run(capsys, "sudoku", "solve", "--diagonal", stdin=line, monkeypatch=monkeypatch)
+    assert code == 1 and out == "# line 1: digit 1 given twice in the main diagonal: r1c1, r5c5\n"
+
+
+# -- grade -----------------------------------------------------------------------------------------
+
+
+def test_grade(capsys, mixed):
+    code, out, err = run(capsys, "sudoku", "grade", str(mixed))
+    assert code == 1 and err == ""
+    assert out.splitlines() == [
+        "intermediate: pointing",
+        "# line 4: expected 81 characters, got 80",
+        "# line 5: several solutions",
+        "# line 6: no solution",
+        "# line 7: stray character 'x' at column 6 (digits are 1-9, blanks '.' or '0')",
+    ]
+
+
+def test_grade_json(capsys, monkeypatch):
+    hard = (DATA / "sudoku_exchange_diabolical_200.txt").read_text().split()[0]
+    code, out, _ = run(capsys, "sudoku", "grade", "--json", stdin=f"{TOP95_1}\n{hard}\n", monkeypatch=monkeypatch)
+    assert code == 0
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["level"] == "intermediate" and first["technique"] == "pointing" and first["status"] == "unique"
+    assert first["steps"] == sum(first["counts"].values())
+    assert second["level"] == "needs search"
+
+
+# -- generate --------------------------------------------------------------------------------------
+
+
+def test_generate(capsys):
+    code, out, err = run(capsys, "sudoku", "generate", "--grade", "basic", "--count", "3", "--seed", "4", "--stats")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3 and len(set(lines)) == 3
+    for line in lines:
+        grid = parse_grid(line)
+        assert sat.solve(grid).unique
+    assert err.count("basic: ") == 3 and "attempts" in err
+    code, again, _ = run(capsys, "sudoku", "generate", "--grade", "basic", "--count", "3", "--seed", "4")
+    assert again == out, "the same seed gives the same puzzles"
+
+
+def test_generate_options(capsys):
+    code, out, err = run(capsys, "sudoku", "generate", "--grade", "hard")
+    assert_usage_error(code, out, err, "unknown level 'hard'")
+    code, out, err = run(capsys, "sudoku", "generate", "--grade", "basic", "--count", "0")
+    assert_usage_error(code, out, err, "must be at least 1")
+    code, out, err = run(capsys, "sudoku", "generate")
+    assert_usage_error(code, out, err, "--grade")
+    code, out, _ = run(capsys, "sudoku", "generate", "--grade", "trivial", "--size", "4", "--seed", "1")
+    assert code == 0 and len(out.strip()) == 16
+
+
+# -- hint ------------------------------------------------------------------------------------------
+
+
+def test_hint(capsys):
+    code, out, err = run(capsys, "sudoku", "hint", TOP95_1)
+    assert code == 0 and err == ""
+    assert out == ("hidden single (trivial): In box 4, 4 fits only in r6c2, so r6c2 is 4.\n"
+                   "place 4 at r6c2\n")
+
+
+def test_hint_json(capsys):
+    code, out, _ = run(capsys, "sudoku", "hint", "--json", TOP95_1)
+    assert code == 0
+    record = json.loads(out)
+    assert record["technique"] == "hidden single" and record["placements"] == [["r6c2", "4"]]
+    assert record["cells"] == ["r6c2"] and record["eliminations"] == []
+
+
+def test_hint_without_a_step(capsys):
+    code, out, _ = run(capsys, "sudoku", "hint", SEVERAL)
+    assert code == 1 and out == "no hint: the puzzle has several solutions\n"
+    code, out, _ = run(capsys, "sudoku", "hint", SOLVED_1)
+    assert code == 1 and out == "no hint: the puzzle is already solved\n"
+    stuck = (DATA / "tdoku_forum_hardest_1905_11plus_100.txt").read_text().split()[0]  # no step at all
+    code, out, _ = run(capsys, "sudoku", "hint", stuck)
+    assert code == 1 and out == "no hint: none of the known techniques applies here; the puzzle needs search\n"
+
+
+def test_hint_bad_puzzle(capsys):
+    code, out, err = run(capsys, "sudoku", "hint", TOP95_1[:-1])
+    assert_usage_error(code, out, err, "PUZZLE: line 1: expected 81 characters, got 80")
+
+
+# -- bench -----------------------------------------------------------------------------------------
+
+
+def test_bench_sudoku(capsys, monkeypatch):
+    from tui_games import bench_sudoku
+
+    monkeypatch.setattr(bench_sudoku, "QUICK_GENERATE_COUNT", 1)
+    code, out, err = run(capsys, "bench", "sudoku", str(DATA / "norvig_hardest11.txt"), "--quick", "--limit", "3",
+                         "--set", str(DATA / "serg_benchmark_100.txt"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("machine: ")
+    text = "\n".join(lines)
+    row = next(line for line in lines if line.startswith("norvig_hardest11.txt") and "x" in line.split()[-1])
+    assert row.split()[1:3] == ["3", "3"], "Norvig's solver agrees on the three puzzles"
+    serg = next(line for line in lines if line.startswith("serg_benchmark_100.txt"))
+    assert serg.split()[1:6] == ["3", "0", "3", "0", "3"], "several solutions, all valid"
+    assert "Generating 'advanced' puzzles" in text
+
+
+def test_bench_sudoku_bad_set(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(TOP95_1[:-1] + "\n")
+    code, out, err = run(capsys, "bench", "sudoku", str(bad))
+    assert_usage_error(code, out, err, "bad.txt: line 1: expected 81 characters, got 80")
+    code, out, err = run(capsys, "bench", "sudoku", str(tmp_path / "missing.txt"))
+    assert_usage_error(code, out, err, "cannot read puzzle set")

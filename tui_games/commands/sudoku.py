@@ -1,0 +1,244 @@
+"""``tui-games sudoku solve|grade|generate|hint``: the Sudoku engine on the command line.
+
+    tui-games sudoku solve [FILE|-]      one solution line per puzzle, '# line N: ...' otherwise
+    tui-games sudoku grade [FILE|-]      the grade and the hardest technique of each puzzle
+    tui-games sudoku generate --grade L  unique puzzles of a grade, one per line
+    tui-games sudoku hint PUZZLE         the next human step, explained
+
+Input is any format :mod:`tui_games.engine.sudoku.formats` reads (81-character lines with
+``#`` comments, ``.sdk`` grids, Project Euler blocks). Batch tools answer every puzzle in
+order, one line each, so output lines match input puzzles; a puzzle that is malformed or has
+no unique solution gets a ``# line N: ...`` line instead, and the exit status is 1. An
+unreadable file is a one-line error and status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from tui_games.cli import UsageError, positive_int
+from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.formats import (
+    PuzzleEntry,
+    SudokuFormatError,
+    parse_grid,
+    read_puzzles,
+)
+from tui_games.engine.sudoku.generator import GenerationError, generate
+from tui_games.engine.sudoku.grading import grade
+from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
+from tui_games.engine.sudoku.stepper import Stepper
+from tui_games.engine.sudoku.techniques import LEVELS, level_index
+
+EXIT_NOT_UNIQUE = 1
+
+# JSON status words: short and stable for scripts.
+STATUS_WORDS = {sat.Status.UNIQUE: "unique", sat.Status.NONE: "none", sat.Status.SEVERAL: "several",
+                sat.Status.SOLVED: "solved"}
+
+
+def read_input(name: str) -> tuple[str, str]:
+    """(text, source name) of FILE, or of stdin for ``-``; UsageError if it cannot be read."""
+    if name == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(name).read_text(encoding="utf-8"), name
+    except OSError as error:
+        raise UsageError(f"cannot read {name!r}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {name!r}: not UTF-8 text") from None
+
+
+def _entries(args: argparse.Namespace) -> list[PuzzleEntry]:
+    text, source = read_input(args.file)
+    return read_puzzles(text, source, diagonal=args.diagonal)
+
+
+def _comment(entry: PuzzleEntry, problem: str) -> str:
+    return f"# line {entry.line}: {problem}"
+
+
+# -- solve -------------------------------------------------------------------------------------------
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    failed = False
+    for entry in _entries(args):
+        if entry.error is not None:
+            failed = True
+            if args.json:
+                print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
+            else:
+                print(_comment(entry, entry.error.problem))
+            continue
+        result = sat.solve(entry.grid)
+        solution = None
+        if result.solution is not None:
+            solution = Grid(result.solution, size=entry.grid.size, diagonal=entry.grid.diagonal).format()
+        if not result.unique:
+            failed = True
+        if args.stats:
+            s = result.stats
+            print(f"line {entry.line}: {result.seconds * 1000:.2f} ms, {s.variables:,} variables, "
+                  f"{s.clauses:,} clauses, {s.literals:,} literals, {s.propagated} cells filled by propagation",
+                  file=sys.stderr)
+        if args.json:
+            s = result.stats
+            record = {"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
+                      "solution": solution if result.unique or args.first else None,
+                      "ms": round(result.seconds * 1000, 3), "variables": s.variables, "clauses": s.clauses,
+                      "literals": s.literals}
+            print(json.dumps(record))
+        elif result.unique:
+            print(solution)
+        elif result.status is sat.Status.SEVERAL and args.first:
+            # stdout keeps one line per puzzle; what it is goes to stderr.
+            print(solution)
+            print(_comment(entry, "several solutions (printed the first found)"), file=sys.stderr)
+        else:
+            print(_comment(entry, result.status.value))
+    return EXIT_NOT_UNIQUE if failed else 0
+
+
+# -- grade -------------------------------------------------------------------------------------------
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    failed = False
+    for entry in _entries(args):
+        if entry.error is not None:
+            failed = True
+            if args.json:
+                print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
+            else:
+                print(_comment(entry, entry.error.problem))
+            continue
+        result = grade(entry.grid)
+        if result.level is None:
+            failed = True
+        if args.json:
+            print(json.dumps({"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
+                              "level": result.level, "technique": result.technique, "steps": result.steps,
+                              "counts": result.counts}))
+        elif result.level is None:
+            print(_comment(entry, result.status.value))
+        else:
+            print(result.describe())
+    return EXIT_NOT_UNIQUE if failed else 0
+
+
+# -- generate ----------------------------------------------------------------------------------------
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    try:
+        level = LEVELS[level_index(args.grade)]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    rng = random.Random(args.seed)
+    for _ in range(args.count):
+        try:
+            made = generate(level, rng, size=args.size, diagonal=args.diagonal)
+        except GenerationError as error:
+            print(f"tui-games: {error}", file=sys.stderr)
+            return EXIT_NOT_UNIQUE
+        print(made.puzzle.format(), flush=True)
+        if args.stats:
+            print(f"{made.grade.describe()}, {sum(1 for v in made.puzzle.values if v)} clues, "
+                  f"{made.attempts} attempts, {made.seconds:.2f} s", file=sys.stderr)
+    return 0
+
+
+# -- hint --------------------------------------------------------------------------------------------
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    if args.puzzle == "-":
+        text, source = read_input("-")
+    else:
+        text, source = args.puzzle, "PUZZLE"
+    try:
+        grid = parse_grid(text, source, diagonal=args.diagonal)
+    except SudokuFormatError as error:
+        raise UsageError(str(error)) from None
+    result = sat.solve(grid)
+    if not result.unique:
+        print(f"no hint: the puzzle has {result.status.value}")
+        return EXIT_NOT_UNIQUE
+    stepper = Stepper(grid)
+    step = stepper.next_step()
+    if step is None:
+        if stepper.stuck == "solved":
+            print("no hint: the puzzle is already solved")
+        else:
+            print("no hint: none of the known techniques applies here; the puzzle needs search")
+        return EXIT_NOT_UNIQUE
+    n = grid.size
+    if args.json:
+        print(json.dumps({
+            "technique": step.technique, "level": step.level, "explanation": step.explanation,
+            "cells": [cell_name(c, n) for c in step.cells], "digits": [digit_char(d) for d in step.digits],
+            "placements": [[cell_name(c, n), digit_char(d)] for c, d in step.placements],
+            "eliminations": [[cell_name(c, n), digit_char(d)] for c, d in step.eliminations],
+        }))
+    else:
+        print(f"{step.technique} ({step.level}): {step.explanation}")
+        print(step.changes(n))
+    return 0
+
+
+# -- the parser --------------------------------------------------------------------------------------
+
+
+def _level(text: str) -> str:
+    try:
+        return LEVELS[level_index(text)]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def register(commands) -> None:
+    """Add ``sudoku`` and its tools to the ``tui-games`` subcommands."""
+    sudoku = commands.add_parser("sudoku", help="Sudoku tools: solve, grade, generate, hint")
+    tools = sudoku.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    file_help = "puzzles: 81-character lines, .sdk grids or Project Euler blocks ('-' or nothing: stdin)"
+
+    solve = tools.add_parser("solve", help="solve every puzzle: one solution line per puzzle")
+    solve.set_defaults(handler=cmd_solve)
+    solve.add_argument("file", nargs="?", default="-", metavar="FILE", help=file_help)
+    solve.add_argument("--first", action="store_true",
+                       help="for a puzzle with several solutions print the first found (a note goes to stderr)")
+    solve.add_argument("--stats", action="store_true", help="per puzzle ms and encoding size on stderr")
+    solve.add_argument("--json", action="store_true",
+                       help='one {"line", "puzzle", "status", "solution", "ms", "variables", "clauses", '
+                            '"literals"} object per puzzle')
+    solve.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+
+    grade_tool = tools.add_parser("grade", help="grade and hardest technique of every puzzle")
+    grade_tool.set_defaults(handler=cmd_grade)
+    grade_tool.add_argument("file", nargs="?", default="-", metavar="FILE", help=file_help)
+    grade_tool.add_argument("--json", action="store_true",
+                            help='one {"line", "puzzle", "status", "level", "technique", "steps", "counts"} '
+                                 'object per puzzle')
+    grade_tool.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+
+    gen = tools.add_parser("generate", help="unique-solution puzzles of a grade, one per line")
+    gen.set_defaults(handler=cmd_generate)
+    gen.add_argument("--grade", required=True, type=_level, metavar="LEVEL", help=", ".join(LEVELS))
+    gen.add_argument("--count", type=positive_int, default=1, metavar="N", help="how many (default 1)")
+    gen.add_argument("--seed", type=int, default=None, metavar="S", help="random seed: the same seed, the same puzzles")
+    gen.add_argument("--size", type=int, choices=(4, 6, 9, 16), default=9, help="grid size (default 9)")
+    gen.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    gen.add_argument("--stats", action="store_true", help="grade, clues, attempts and seconds of each on stderr")
+
+    hint = tools.add_parser("hint", help="the next human step in a puzzle, explained")
+    hint.set_defaults(handler=cmd_hint)
+    hint.add_argument("puzzle", metavar="PUZZLE", help="an 81-character line ('.' or '0' blanks), or '-' for stdin")
+    hint.add_argument("--json", action="store_true",
+                      help='print {"technique", "level", "explanation", "cells", "digits", "placements", '
+                           '"eliminations"}')
+    hint.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")

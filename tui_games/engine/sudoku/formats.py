@@ -1,0 +1,319 @@
+"""Reading and writing Sudoku puzzles as text. Functions take text, never files: the CLI reads
+the file and passes its text with a ``source`` name that error messages quote.
+
+Three formats, told apart by :func:`detect_format`:
+
+- ``line``: one puzzle per line, every cell row by row (81 characters for 9×9; 16, 36 and
+  256 for the other sizes), digits ``1``-``9`` (``A``-``G`` past 9), ``.`` or ``0`` for a
+  blank. Lines starting with ``#`` are comments; blank lines are skipped. The first puzzle
+  fixes the size for the rest of the text, so a truncated line is an error, not a smaller
+  grid.
+- ``sdk``: one row per line (9 lines of 9 characters), ``#`` header lines (``#A author``,
+  ``#D description`` ...) skipped. Several puzzles may follow each other; spaces and ``|``
+  inside a row, and separator lines of ``-``, ``+`` and ``=``, are ignored so that a grid
+  pasted from a pretty print reads too.
+- ``euler``: Project Euler 96 blocks, a ``Grid NN`` line and then one row per line.
+
+Every problem is a :class:`SudokuFormatError` whose message names the source, the line (and,
+for block formats, the puzzle number) and the problem: a wrong length, a stray character with
+its column, or a digit given twice in a unit with the cells (``r3c5``, ``r3c8``).
+:func:`read_puzzles` returns an entry per puzzle, good or bad, so a batch tool reports each
+bad puzzle and goes on; :func:`parse_puzzles` and :func:`parse_grid` raise on the first one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tui_games.engine.sudoku.grid import BOX_SHAPES, DIGITS, Grid, cell_name, digit_char
+
+__all__ = [
+    "FORMATS", "PuzzleEntry", "SudokuFormatError", "detect_format", "format_euler", "format_line",
+    "format_pretty", "format_sdk", "parse_grid", "parse_puzzles", "read_puzzles",
+]
+
+FORMATS = ("line", "sdk", "euler")
+LINE_SIZES = {size * size: size for size in BOX_SHAPES}
+BLANKS = ".0"
+_EULER_HEADER = re.compile(r"grid\s*\d+\s*$", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[-+=|\s]+$")
+_IGNORED_IN_ROW = str.maketrans("", "", " \t|")
+
+
+class SudokuFormatError(ValueError):
+    """A malformed puzzle. ``problem`` is the bare problem (what ``# line N: ...`` prints);
+    the message adds the source, the line and, for block formats, the puzzle number."""
+
+    def __init__(self, problem: str, *, source: str = "<text>", line: int | None = None,
+                 puzzle: int | None = None) -> None:
+        self.problem = problem
+        self.source = source
+        self.line = line
+        self.puzzle = puzzle
+        where = [source]
+        if puzzle is not None:
+            where.append(f"puzzle {puzzle}")
+        if line is not None:
+            where.append(f"line {line}")
+        super().__init__(f"{': '.join(where)}: {problem}")
+
+
+@dataclass(frozen=True)
+class PuzzleEntry:
+    """One puzzle of a text: its number (1-based), its first line, and the grid or the error."""
+
+    number: int
+    line: int
+    grid: Grid | None
+    error: SudokuFormatError | None = None
+
+
+def _is_data(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def detect_format(text: str, size: int | None = None) -> str:
+    """``line``, ``sdk`` or ``euler``, from the first line that is not blank or a comment.
+
+    A first line of one grid's width (4, 6 or 9 characters, or 16 with a character no 4×4
+    puzzle has, or ``size`` characters when the size is known) starts an ``sdk`` grid;
+    ``Grid NN`` a Project Euler block; anything else is the line format (whose errors then
+    say what is wrong).
+    """
+    for raw in text.splitlines():
+        if not _is_data(raw):
+            continue
+        line = raw.strip()
+        if _EULER_HEADER.match(line):
+            return "euler"
+        if _SEPARATOR.match(line):
+            return "sdk"
+        row = line.translate(_IGNORED_IN_ROW)
+        if len(row) in (4, 6, 9) or len(row) == size:
+            return "sdk"
+        if len(row) == 16 and any(ch not in "1234.0" for ch in row):
+            return "sdk"
+        return "line"
+    return "line"
+
+
+def _cells(row: str, size: int) -> tuple[list[int], int | None, str | None]:
+    """The digits of a row of text, or the 0-based index of the first stray character."""
+    out = []
+    for i, ch in enumerate(row):
+        if ch in BLANKS:
+            out.append(0)
+            continue
+        index = DIGITS.find(ch.upper())
+        if 0 <= index < size:
+            out.append(index + 1)
+        else:
+            return out, i, ch
+    return out, None, None
+
+
+def _stray(ch: str, column: int, size: int) -> str:
+    top = digit_char(size)
+    return f"stray character {ch!r} at column {column} (digits are 1-{top}, blanks '.' or '0')"
+
+
+def _check_duplicates(grid: Grid) -> str | None:
+    duplicates = grid.duplicates()
+    if not duplicates:
+        return None
+    unit, digit, cells = duplicates[0]
+    names = ", ".join(cell_name(c, grid.size) for c in cells)
+    return f"digit {digit_char(digit)} given twice in {grid.geometry.unit_names[unit]}: {names}"
+
+
+def _build(values: list[int], size: int, diagonal: bool, source: str, line: int,
+           puzzle: int | None) -> Grid:
+    grid = Grid(values, size=size, diagonal=diagonal)
+    problem = _check_duplicates(grid)
+    if problem is not None:
+        raise SudokuFormatError(problem, source=source, line=line, puzzle=puzzle)
+    return grid
+
+
+def _read_lines(text: str, source: str, size: int | None, diagonal: bool) -> list[PuzzleEntry]:
+    entries = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not _is_data(raw):
+            continue
+        line = raw.strip()
+        index = len(entries) + 1
+        try:
+            if size is None and len(line) in LINE_SIZES:
+                size = LINE_SIZES[len(line)]
+            expected = (size or 9) ** 2
+            if len(line) != expected:
+                raise SudokuFormatError(f"expected {expected} characters, got {len(line)}",
+                                        source=source, line=number)
+            values, stray, ch = _cells(line, size or 9)
+            if stray is not None:
+                raise SudokuFormatError(_stray(ch, stray + 1, size or 9), source=source, line=number)
+            entries.append(PuzzleEntry(index, number, _build(values, size or 9, diagonal, source, number, None)))
+        except SudokuFormatError as error:
+            entries.append(PuzzleEntry(index, number, None, error))
+    return entries
+
+
+def _read_rows(rows: list[tuple[int, str]], index: int, first_line: int, size: int, diagonal: bool,
+               source: str, name: str) -> PuzzleEntry:
+    """One block puzzle from its ``(line number, text)`` rows."""
+    try:
+        if len(rows) != size:
+            raise SudokuFormatError(f"{name} has {len(rows)} rows, expected {size}", source=source,
+                                    line=first_line, puzzle=index)
+        values: list[int] = []
+        for number, raw in rows:
+            row = raw.strip().translate(_IGNORED_IN_ROW)
+            if len(row) != size:
+                raise SudokuFormatError(f"a row of {len(row)} characters, expected {size}",
+                                        source=source, line=number, puzzle=index)
+            cells, stray, ch = _cells(row, size)
+            if stray is not None:
+                raise SudokuFormatError(_stray(ch, raw.index(ch) + 1, size), source=source, line=number,
+                                        puzzle=index)
+            values.extend(cells)
+        return PuzzleEntry(index, first_line, _build(values, size, diagonal, source, first_line, index))
+    except SudokuFormatError as error:
+        return PuzzleEntry(index, first_line, None, error)
+
+
+def _read_sdk(text: str, source: str, size: int | None, diagonal: bool) -> list[PuzzleEntry]:
+    # Runs of consecutive rows, cut by blank, comment and separator lines; a run holds one
+    # puzzle or several stacked without a gap.
+    runs: list[list[tuple[int, str]]] = [[]]
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not _is_data(raw):
+            if runs[-1]:
+                runs.append([])
+            continue
+        if _SEPARATOR.match(raw.strip()):
+            continue  # inside a pretty-printed grid
+        runs[-1].append((number, raw))
+    entries: list[PuzzleEntry] = []
+    for run in runs:
+        if not run:
+            continue
+        if size is None:
+            width = len(run[0][1].strip().translate(_IGNORED_IN_ROW))
+            size = width if width in BOX_SHAPES else 9
+        for start in range(0, len(run), size):
+            rows = run[start:start + size]
+            index = len(entries) + 1
+            entries.append(_read_rows(rows, index, rows[0][0], size, diagonal, source, f"puzzle {index}"))
+    return entries
+
+
+def _read_euler(text: str, source: str, size: int | None, diagonal: bool) -> list[PuzzleEntry]:
+    size = size or 9
+    blocks: list[tuple[int, str, list[tuple[int, str]]]] = []
+    stray_rows: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not _is_data(raw):
+            continue
+        line = raw.strip()
+        if _EULER_HEADER.match(line):
+            blocks.append((number, line, []))
+        elif blocks:
+            blocks[-1][2].append((number, raw))
+        else:
+            stray_rows.append(number)
+    entries = []
+    if stray_rows:
+        entries.append(PuzzleEntry(1, stray_rows[0], None, SudokuFormatError(
+            "rows before the first 'Grid NN' line", source=source, line=stray_rows[0], puzzle=1)))
+    for number, header, rows in blocks:
+        index = len(entries) + 1
+        entries.append(_read_rows(rows, index, number, size, diagonal, source, header))
+    return entries
+
+
+_READERS = {"line": _read_lines, "sdk": _read_sdk, "euler": _read_euler}
+
+
+def read_puzzles(text: str, source: str = "<text>", *, diagonal: bool = False, size: int | None = None,
+                 fmt: str | None = None) -> list[PuzzleEntry]:
+    """Every puzzle of ``text``, in order, each a grid or the error that stops it.
+
+    ``fmt`` is one of :data:`FORMATS` (default: :func:`detect_format`); ``size`` forces a grid
+    size (default: from the first puzzle); ``diagonal`` makes every grid the X variant (the
+    text does not say).
+    """
+    fmt = fmt or detect_format(text, size)
+    if fmt not in _READERS:
+        raise ValueError(f"unknown Sudoku format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if size is not None and size not in BOX_SHAPES:
+        raise ValueError(f"a Sudoku grid is 4, 6, 9 or 16 cells wide, not {size}")
+    return _READERS[fmt](text, source, size, diagonal)
+
+
+def parse_puzzles(text: str, source: str = "<text>", **options) -> list[Grid]:
+    """Every puzzle of ``text``; raises the first :class:`SudokuFormatError`."""
+    grids = []
+    for entry in read_puzzles(text, source, **options):
+        if entry.error is not None:
+            raise entry.error
+        grids.append(entry.grid)
+    return grids
+
+
+def parse_grid(text: str, source: str = "puzzle", *, diagonal: bool = False, size: int | None = None) -> Grid:
+    """Exactly one puzzle, in any format (an 81-character line, or a grid of rows)."""
+    entries = read_puzzles(text, source, diagonal=diagonal, size=size)
+    if not entries:
+        raise SudokuFormatError("no puzzle in the text", source=source)
+    if entries[0].error is not None:
+        raise entries[0].error
+    if len(entries) > 1:
+        raise SudokuFormatError(f"expected one puzzle, found {len(entries)}", source=source,
+                                line=entries[1].line)
+    return entries[0].grid  # type: ignore[return-value]
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+
+def format_line(grid: Grid, blank: str = ".") -> str:
+    """The one-line form (81 characters for 9×9)."""
+    return grid.format(blank)
+
+
+def format_sdk(grid: Grid, headers: Iterable[str] = ()) -> str:
+    """``#`` header lines, then one row per line."""
+    text = grid.format(".")
+    n = grid.size
+    rows = [text[r * n:(r + 1) * n] for r in range(n)]
+    return "\n".join([*(f"#{h}" for h in headers), *rows]) + "\n"
+
+
+def format_euler(grids: Iterable[Grid]) -> str:
+    """Project Euler 96 blocks: ``Grid 01`` and nine rows of digits, 0 for blank."""
+    out = []
+    for number, grid in enumerate(grids, 1):
+        text = grid.format("0")
+        n = grid.size
+        out.append(f"Grid {number:02d}")
+        out.extend(text[r * n:(r + 1) * n] for r in range(n))
+    return "\n".join(out) + "\n"
+
+
+def format_pretty(grid: Grid, blank: str = ".") -> str:
+    """The grid with spaces between cells and lines between boxes, for people to read."""
+    geo = grid.geometry
+    n = grid.size
+    text = grid.format(blank)
+    stacks = n // geo.box_cols
+    lines = []
+    for r in range(n):
+        if r and r % geo.box_rows == 0:
+            lines.append("-+-".join(["-" * (2 * geo.box_cols - 1)] * stacks))
+        row = text[r * n:(r + 1) * n]
+        parts = [" ".join(row[s * geo.box_cols:(s + 1) * geo.box_cols]) for s in range(stacks)]
+        lines.append(" | ".join(parts))
+    return "\n".join(lines)

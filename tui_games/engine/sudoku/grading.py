@@ -1,0 +1,91 @@
+"""Grading: a puzzle is as hard as the hardest technique the stepper needs to solve it.
+
+The stepper always takes the easiest step available (see :mod:`.stepper`), so the hardest
+technique it uses is one no easier route avoids. Its level is the grade, from
+:data:`~.techniques.LEVELS`:
+
+- **trivial** -- full houses and hidden singles in boxes only;
+- **basic** -- hidden singles in rows and columns, naked singles;
+- **intermediate** -- pointing, box-line reduction;
+- **advanced** -- naked and hidden pairs, triples and quads;
+- **extreme** -- X-wing, swordfish, XY-wing, XYZ-wing;
+- **needs search** -- the stepper gets stuck: trial and error (or a technique it does not
+  know) is needed.
+
+This follows Simon Tatham's *Solo* (Trivial / Basic / Intermediate / Advanced / Extreme /
+Unreasonable), whose levels are drawn at the same places: box-only positional elimination,
+then all singles, then intersections, then sets, then fish and forcing chains (our XY- and
+XYZ-wings are its shortest forcing chains). A puzzle without a unique solution has no grade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.stepper import Stepper
+from tui_games.engine.sudoku.techniques import (
+    LEVELS,
+    SEARCH,
+    TECHNIQUE_RANK,
+    level_index,
+)
+
+__all__ = ["LEVELS", "Grade", "grade", "logic_grade", "solves_within"]
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A puzzle's grade. ``level`` is one of :data:`LEVELS`, or None when the puzzle has no
+    unique solution (``status`` says which); ``technique`` is the hardest technique used
+    (for "needs search", the hardest used before the stepper got stuck; None if none was);
+    ``steps`` how many steps the stepper took; ``counts`` how often each technique served."""
+
+    level: str | None
+    technique: str | None
+    steps: int
+    counts: dict[str, int] = field(default_factory=dict)
+    status: sat.Status = sat.Status.UNIQUE
+
+    def describe(self) -> str:
+        """``advanced: naked triple``, ``needs search: stuck after pointing``, ``several solutions``."""
+        if self.level is None:
+            return self.status.value
+        if self.level == SEARCH:
+            return f"{self.level}: stuck after {self.technique}" if self.technique else f"{self.level}: stuck at once"
+        return f"{self.level}: {self.technique}"
+
+
+def logic_grade(grid: Grid, max_level: str | None = None) -> Grade:
+    """Grade by the stepper alone, trusting that the puzzle has one solution; with
+    ``max_level``, techniques above it are not tried (the generator's check)."""
+    stepper = Stepper(grid, max_level=max_level)
+    steps = stepper.run()
+    counts: dict[str, int] = {}
+    hardest = None
+    top = -1
+    for step in steps:
+        counts[step.technique] = counts.get(step.technique, 0) + 1
+        key = level_index(step.level)
+        if key > top or (key == top and TECHNIQUE_RANK[step.technique] > TECHNIQUE_RANK[hardest]):
+            top, hardest = key, step.technique
+    if not stepper.solved:
+        return Grade(SEARCH, hardest, len(steps), counts)
+    return Grade(LEVELS[max(top, 0)], hardest, len(steps), counts)
+
+
+def grade(grid: Grid) -> Grade:
+    """The grade of a puzzle, after checking with the SAT solver that it has one solution."""
+    result = sat.solve(grid)
+    if result.status is not sat.Status.UNIQUE:
+        return Grade(None, None, 0, {}, result.status)
+    return logic_grade(grid)
+
+
+def solves_within(grid: Grid, level: str) -> bool:
+    """Whether the stepper limited to ``level`` and easier solves ``grid``. The techniques
+    are sound, so a yes also proves the solution unique."""
+    stepper = Stepper(grid, max_level=level)
+    stepper.run()
+    return stepper.solved

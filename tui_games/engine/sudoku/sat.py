@@ -1,0 +1,359 @@
+"""Solving and counting Sudoku solutions with a SAT solver (pycosat, i.e. PicoSAT).
+
+The encoding, built per puzzle in :func:`encode`:
+
+1. **Candidates first.** Each empty cell starts with the digits no peer holds, then cheap
+   propagation fills what is forced: naked singles (a cell with one candidate) and hidden
+   singles (a digit with one place in a unit), and locked candidates (a digit confined to a
+   box/line intersection leaves the rest of the other unit), repeated until nothing changes.
+   This is sound (it only removes what no solution has), it detects most contradictions
+   without a SAT call, and on typical puzzles it fills half the empty cells, which shrinks
+   the CNF several times over.
+2. **Variables only for open candidates**, numbered compactly ``1..V``: variable ``v`` means
+   "cell ``var_cell[v]`` holds ``var_digit[v]``". Filled cells and excluded digits get no
+   variable, so no clause has to state them.
+3. **Clauses**: every open cell holds at least one and at most one of its candidates; every
+   digit missing from a unit is in at least one of the unit's open cells that allow it; two
+   peers never hold the same digit (one binary clause per pair of peers sharing a candidate,
+   so a pair in both a row and a box is stated once). For the X variant the diagonals are
+   units like the others.
+
+The static structure (units, peers, peer pairs) is the cached :func:`grid.geometry`, built
+once per shape. Clause lists are plain lists of lists of ints, what ``pycosat.solve`` takes.
+
+Counting (:func:`count_solutions`, :func:`solve` with ``unique=True``) runs
+``pycosat.itersolve`` on the same CNF: each solution found is blocked by a clause over the
+encoding's variables -- only the open candidates, since filled cells have none -- and the
+solver goes on incrementally, so "is there a second solution?" costs one more search on a
+warm solver, not a second encoding.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+
+import pycosat
+
+from tui_games.engine.sudoku.grid import Geometry, Grid, mask_digits
+
+__all__ = [
+    "Encoding",
+    "EncodingStats",
+    "SolveResult",
+    "Status",
+    "count_solutions",
+    "encode",
+    "propagate",
+    "solutions",
+    "solve",
+]
+
+
+class Status(str, Enum):
+    """What a puzzle turned out to be. ``SOLVED`` is "one solution found, uniqueness not
+    checked" (:func:`solve` with ``unique=False``)."""
+
+    UNIQUE = "unique"
+    NONE = "no solution"
+    SEVERAL = "several solutions"
+    SOLVED = "solved"
+
+
+@dataclass(frozen=True)
+class EncodingStats:
+    """Size of the CNF: variables, clauses and literals (the sum of the clause lengths);
+    ``propagated`` is how many empty cells propagation filled before encoding."""
+
+    variables: int = 0
+    clauses: int = 0
+    literals: int = 0
+    propagated: int = 0
+
+
+@dataclass
+class Encoding:
+    """A puzzle's CNF. ``values`` is the grid after propagation (the cells the variables do not
+    cover are final); ``contradiction`` is set when propagation proved there is no solution,
+    and then there are no clauses to solve."""
+
+    geometry: Geometry
+    values: list[int]
+    clauses: list[list[int]]
+    var_cell: list[int]
+    var_digit: list[int]
+    contradiction: bool = False
+    stats: EncodingStats = field(default_factory=EncodingStats)
+
+    def decode(self, model: Sequence[int]) -> list[int]:
+        """The full grid from a pycosat model (a list of signed literals)."""
+        values = list(self.values)
+        var_cell, var_digit = self.var_cell, self.var_digit
+        for literal in model:
+            if literal > 0:
+                values[var_cell[literal]] = var_digit[literal]
+        return values
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The answer for one puzzle: ``status``; ``solution`` (the first one found, a list of
+    digits, or None); ``count`` of solutions found (stops at the limit); the encoding's size
+    and the seconds spent, encoding included."""
+
+    status: Status
+    solution: list[int] | None
+    count: int
+    stats: EncodingStats
+    seconds: float
+
+    @property
+    def unique(self) -> bool:
+        return self.status is Status.UNIQUE
+
+
+def propagate(values: list[int], masks: list[int], geo: Geometry) -> bool:
+    """Fill naked and hidden singles and apply locked candidates in place until nothing
+    changes; False on a contradiction.
+
+    ``masks`` are the candidates of the empty cells (0 for filled ones) and are kept in step.
+    """
+    while True:
+        if not _singles(values, masks, geo):
+            return False
+        if not _locked_candidates(masks, geo):
+            return True
+
+
+def _locked_candidates(masks: list[int], geo: Geometry) -> bool:
+    """Pointing and box-line reduction over every box/line intersection; whether any
+    candidate went. Cheap (one pass of ORs), and it takes a quarter to two thirds of the
+    clauses off the easier puzzles."""
+    changed = False
+    for _, _, shared, box_rest, line_rest in geo.intersections:
+        inside = 0
+        for c in shared:
+            inside |= masks[c]
+        if not inside:
+            continue
+        in_box = in_line = 0
+        for c in box_rest:
+            in_box |= masks[c]
+        for c in line_rest:
+            in_line |= masks[c]
+        pointing = inside & ~in_box & in_line
+        if pointing:
+            keep = ~pointing
+            for c in line_rest:
+                masks[c] &= keep
+            changed = True
+        claiming = inside & ~in_line & in_box
+        if claiming:
+            keep = ~claiming
+            for c in box_rest:
+                masks[c] &= keep
+            changed = True
+    return changed
+
+
+def _singles(values: list[int], masks: list[int], geo: Geometry) -> bool:
+    units, peers = geo.units, geo.peers
+    full = geo.full
+    changed = True
+    while changed:
+        changed = False
+        for cell, mask in enumerate(masks):
+            if mask and not mask & (mask - 1):
+                # A naked single; a peer it empties is caught on the next pass.
+                digit = mask.bit_length()
+                values[cell] = digit
+                masks[cell] = 0
+                keep = ~mask
+                for p in peers[cell]:
+                    masks[p] &= keep
+                changed = True
+            elif not mask and not values[cell]:
+                return False
+        for unit in units:
+            once = twice = placed = 0
+            for cell in unit:
+                mask = masks[cell]
+                if mask:
+                    twice |= once & mask
+                    once |= mask
+                elif values[cell]:
+                    placed |= 1 << (values[cell] - 1)
+                else:
+                    return False  # emptied by a hidden single placed earlier in this pass
+            if once | placed != full:
+                return False  # a digit with no place left in the unit
+            singles = once & ~twice & ~placed
+            while singles:
+                bit = singles & -singles
+                singles ^= bit
+                for cell in unit:
+                    if masks[cell] & bit:
+                        values[cell] = bit.bit_length()
+                        masks[cell] = 0
+                        keep = ~bit
+                        for p in peers[cell]:
+                            masks[p] &= keep
+                        changed = True
+                        break
+                else:
+                    return False  # its only cell was taken by another single of this pass
+    return True
+
+
+@cache
+def _digit_table(size: int) -> list[tuple[int, ...]]:
+    """0-based digits of every mask of ``size`` bits: a list index beats a loop over bits."""
+    return [tuple(d - 1 for d in mask_digits(m)) for m in range(1 << size)]
+
+
+@cache
+def _later_peers(geo: Geometry) -> tuple[tuple[int, ...], ...]:
+    """Each cell's peers that come after it: every pair of peers once."""
+    return tuple(tuple(p for p in geo.peers[c] if p > c) for c in range(geo.cells))
+
+
+def _candidates(grid: Grid) -> tuple[list[int], list[int]] | None:
+    """Values and candidate masks of a grid; None if a digit is repeated in a unit."""
+    geo = grid.geometry
+    values = list(grid.values)
+    used = [0] * len(geo.units)
+    for u, unit in enumerate(geo.units):
+        seen = 0
+        for cell in unit:
+            v = values[cell]
+            if v:
+                bit = 1 << (v - 1)
+                if seen & bit:
+                    return None
+                seen |= bit
+        used[u] = seen
+    full = geo.full
+    masks = [0] * len(values)
+    units_of = geo.units_of
+    for cell, v in enumerate(values):
+        if not v:
+            taken = 0
+            for u in units_of[cell]:
+                taken |= used[u]
+            masks[cell] = full & ~taken
+    return values, masks
+
+
+def encode(grid: Grid) -> Encoding:
+    """The CNF of ``grid`` after propagation (see the module docstring)."""
+    geo = grid.geometry
+    start = _candidates(grid)
+    if start is None:
+        return Encoding(geo, list(grid.values), [], [0], [0], contradiction=True)
+    values, masks = start
+    empty_before = values.count(0)
+    if not propagate(values, masks, geo):
+        return Encoding(geo, values, [], [0], [0], contradiction=True,
+                        stats=EncodingStats(propagated=empty_before - values.count(0)))
+    n = geo.size
+    digits_of = _digit_table(n)
+    # var_of[cell * n + digit - 1]; index 0 of var_cell/var_digit is unused (variables start at 1).
+    var_of = [0] * (len(values) * n)
+    var_cell = [0]
+    var_digit = [0]
+    clauses: list[list[int]] = []
+    add = clauses.append
+    literals = 0
+    open_cells = []
+    v = 1
+    for cell, mask in enumerate(masks):
+        if not mask:
+            continue
+        open_cells.append(cell)
+        base = cell * n
+        digits = digits_of[mask]
+        k = len(digits)
+        cell_vars = list(range(v, v + k))
+        for i, d in enumerate(digits):
+            var_of[base + d] = v + i
+        var_cell.extend([cell] * k)
+        var_digit.extend([d + 1 for d in digits])
+        v += k
+        add(cell_vars)
+        literals += k * k
+        for i in range(k - 1):
+            a = -cell_vars[i]
+            for j in range(i + 1, k):
+                add([a, -cell_vars[j]])
+    for unit in geo.units:
+        cells = [c for c in unit if masks[c]]
+        if not cells:
+            continue
+        need = 0
+        for c in cells:
+            need |= masks[c]
+        for d in digits_of[need]:
+            bit = 1 << d
+            clause = [var_of[c * n + d] for c in cells if masks[c] & bit]
+            add(clause)
+            literals += len(clause)
+    later = _later_peers(geo)
+    for a in open_cells:
+        mask_a = masks[a]
+        base_a = a * n
+        for b in later[a]:
+            common = mask_a & masks[b]
+            if common:
+                base_b = b * n
+                for d in digits_of[common]:
+                    add([-var_of[base_a + d], -var_of[base_b + d]])
+                    literals += 2
+    stats = EncodingStats(v - 1, len(clauses), literals, empty_before - values.count(0))
+    return Encoding(geo, values, clauses, var_cell, var_digit, stats=stats)
+
+
+def _run(grid: Grid, limit: int) -> tuple[list[list[int]], EncodingStats]:
+    encoding = encode(grid)
+    if encoding.contradiction:
+        return [], encoding.stats
+    if not encoding.clauses:
+        return [encoding.values], encoding.stats  # propagation filled the grid
+    if limit == 1:
+        model = pycosat.solve(encoding.clauses)
+        return ([] if model == "UNSAT" else [encoding.decode(model)]), encoding.stats
+    found = []
+    for model in pycosat.itersolve(encoding.clauses):
+        found.append(encoding.decode(model))
+        if len(found) >= limit:
+            break
+    return found, encoding.stats
+
+
+def solutions(grid: Grid, limit: int = 2) -> list[list[int]]:
+    """Up to ``limit`` different solutions (lists of digits), in the solver's order."""
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    return _run(grid, limit)[0]
+
+
+def count_solutions(grid: Grid, limit: int = 2) -> int:
+    """How many solutions, counting no further than ``limit`` (2 answers "is it unique?")."""
+    return len(solutions(grid, limit))
+
+
+def solve(grid: Grid, *, unique: bool = True) -> SolveResult:
+    """Solve ``grid``. With ``unique`` (the default) look for a second solution too, so the
+    status is UNIQUE, SEVERAL or NONE; without, stop at the first (SOLVED or NONE)."""
+    start = time.perf_counter()
+    found, stats = _run(grid, 2 if unique else 1)
+    seconds = time.perf_counter() - start
+    if not found:
+        status = Status.NONE
+    elif not unique:
+        status = Status.SOLVED
+    else:
+        status = Status.UNIQUE if len(found) == 1 else Status.SEVERAL
+    return SolveResult(status, found[0] if found else None, len(found), stats, seconds)

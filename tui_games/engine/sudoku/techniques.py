@@ -1,0 +1,506 @@
+"""Human solving techniques: each finds the steps a person would see in a position.
+
+A position for the techniques is a :class:`State`: the digits written so far and the
+candidates of every empty cell as bit masks (bit ``d - 1`` for digit ``d``). Candidates start
+as the digits no peer holds; the techniques then remove more. A technique is a generator
+function ``finder(state)`` yielding :class:`Step` objects, each complete in itself: what was
+seen (cells, digits, units), what follows (placements or eliminations), and one sentence
+saying why, with cells named ``r1c1``.
+
+The techniques and the difficulty level each one stands for, in the order the stepper tries
+them (the levels follow Simon Tatham's *Solo*: Trivial needs only the box-wise "this digit
+has one place left", Basic the same in rows and columns plus "this cell has one digit left",
+Intermediate the intersections of boxes and lines, Advanced the sets, Extreme fish and
+short chains; past that, "needs search"):
+
+======================  ============  ===============================================
+technique               level         what it sees
+======================  ============  ===============================================
+full house              trivial       the last empty cell of a unit
+hidden single (box)     trivial       a digit with one place left in a box
+hidden single (line)    basic         a digit with one place left in a row, column or diagonal
+naked single            basic         a cell with one candidate left
+pointing                intermediate  a digit confined in a box to one line: not elsewhere in the line
+box-line reduction      intermediate  a digit confined in a line to one box: not elsewhere in the box
+naked pair/triple/quad  advanced      k cells of a unit holding only k digits between them
+hidden pair/triple/quad advanced      k digits of a unit fitting only in k cells
+X-wing, swordfish       extreme       a digit confined in 2 (3) rows to 2 (3) columns, or vice versa
+XY-wing                 extreme       a bivalue pivot and two bivalue wings sharing a third digit
+XYZ-wing                extreme       a trivalue pivot and two bivalue wings inside it
+======================  ============  ===============================================
+
+Every step is sound: a placement or elimination holds in every solution of the position
+(tests check this against the SAT solution on hundreds of puzzles).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from tui_games.engine.sudoku.grid import (
+    BOX,
+    Geometry,
+    Grid,
+    cell_name,
+    digit_char,
+    mask_digits,
+)
+
+__all__ = [
+    "LEVELS", "TECHNIQUES", "State", "Step", "Technique", "level_index",
+]
+
+TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH = (
+    "trivial", "basic", "intermediate", "advanced", "extreme", "needs search")
+LEVELS = (TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH)
+
+
+def level_index(level: str) -> int:
+    """The rank of a level in :data:`LEVELS` (0 for trivial); ValueError names the levels."""
+    key = level.strip().lower().replace("-", " ").replace("_", " ")
+    if key in LEVELS:
+        return LEVELS.index(key)
+    raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction. ``cells``/``digits``/``units`` are the pattern (what to highlight);
+    ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs, what the step changes."""
+
+    technique: str
+    level: str
+    cells: tuple[int, ...]
+    digits: tuple[int, ...]
+    explanation: str
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    units: tuple[int, ...] = ()
+
+    def changes(self, size: int = 9) -> str:
+        """What the step does, e.g. ``place 7 at r4c6`` or ``remove 3 from r2c5, r2c7``."""
+        parts = [f"place {digit_char(d)} at {cell_name(c, size)}" for c, d in self.placements]
+        by_digit: dict[int, list[int]] = {}
+        for c, d in self.eliminations:
+            by_digit.setdefault(d, []).append(c)
+        parts += [f"remove {digit_char(d)} from {', '.join(cell_name(c, size) for c in cells)}"
+                  for d, cells in sorted(by_digit.items())]
+        return "; ".join(parts)
+
+
+class State:
+    """Digits written so far and the candidates of every empty cell (0 for a filled one)."""
+
+    __slots__ = ("geo", "masks", "values")
+
+    def __init__(self, geo: Geometry, values: list[int], masks: list[int]) -> None:
+        self.geo = geo
+        self.values = values
+        self.masks = masks
+
+    @classmethod
+    def from_grid(cls, grid: Grid, candidates: Sequence[int] | None = None) -> State:
+        """The grid's digits; candidates are the digits no peer holds, narrowed to
+        ``candidates`` (masks per cell, e.g. a player's pencil marks) when given."""
+        masks = grid.candidate_masks()
+        if candidates is not None:
+            masks = [m & c for m, c in zip(masks, candidates)]
+        return cls(grid.geometry, list(grid.values), masks)
+
+    def copy(self) -> State:
+        return State(self.geo, list(self.values), list(self.masks))
+
+    def place(self, cell: int, digit: int) -> None:
+        self.values[cell] = digit
+        self.masks[cell] = 0
+        keep = ~(1 << (digit - 1))
+        masks = self.masks
+        for p in self.geo.peers[cell]:
+            masks[p] &= keep
+
+    def apply(self, step: Step) -> None:
+        for cell, digit in step.placements:
+            self.place(cell, digit)
+        for cell, digit in step.eliminations:
+            self.masks[cell] &= ~(1 << (digit - 1))
+
+    def solved(self) -> bool:
+        return all(self.values)
+
+    def contradiction(self) -> str | None:
+        """Why this position has no solution, if that shows without search; else None."""
+        geo, values, masks = self.geo, self.values, self.masks
+        n = geo.size
+        for cell in range(len(values)):
+            if not values[cell] and not masks[cell]:
+                return f"{cell_name(cell, n)} has no candidate left"
+        for u, unit in enumerate(geo.units):
+            seen = have = 0
+            for cell in unit:
+                v = values[cell]
+                if v:
+                    bit = 1 << (v - 1)
+                    if seen & bit:
+                        return f"{digit_char(v)} is twice in {geo.unit_names[u]}"
+                    seen |= bit
+                else:
+                    have |= masks[cell]
+            missing = geo.full & ~(seen | have)
+            if missing:
+                return f"{digit_char(mask_digits(missing)[0])} has no place left in {geo.unit_names[u]}"
+        return None
+
+
+Finder = Callable[[State], Iterator[Step]]
+
+
+@dataclass(frozen=True)
+class Technique:
+    name: str
+    level: str
+    find: Finder
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def _names(cells: Sequence[int], n: int) -> str:
+    return ", ".join(cell_name(c, n) for c in cells)
+
+
+def _join(words: Sequence[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def _digits(mask: int, last: str = "and") -> str:
+    return _join([digit_char(d) for d in mask_digits(mask)], last)
+
+
+def _removal(eliminations: Sequence[tuple[int, int]], n: int) -> str:
+    """``r1c2, r1c5`` when one digit goes; ``5 from r1c2, 7 from r3c3`` when several."""
+    if len({d for _, d in eliminations}) == 1:
+        return _names([c for c, _ in eliminations], n)
+    return ", ".join(f"{digit_char(d)} from {cell_name(c, n)}" for c, d in eliminations)
+
+
+# -- singles ---------------------------------------------------------------------------------------
+
+
+def full_houses(state: State) -> Iterator[Step]:
+    geo, values, masks = state.geo, state.values, state.masks
+    n = geo.size
+    for u, unit in enumerate(geo.units):
+        empty = [c for c in unit if not values[c]]
+        if len(empty) != 1:
+            continue
+        cell = empty[0]
+        placed = 0
+        for c in unit:
+            if values[c]:
+                placed |= 1 << (values[c] - 1)
+        bit = geo.full & ~placed
+        if bit & (bit - 1) or not masks[cell] & bit:
+            continue  # a contradiction, not a step
+        digit = bit.bit_length()
+        name = cell_name(cell, n)
+        yield Step("full house", TRIVIAL, (cell,), (digit,),
+                   f"{name} is the last empty cell in {geo.unit_names[u]}, so it is {digit_char(digit)}.",
+                   placements=((cell, digit),), units=(u,))
+
+
+def _hidden_singles(state: State, boxes: bool) -> Iterator[Step]:
+    geo, masks = state.geo, state.masks
+    n = geo.size
+    level = TRIVIAL if boxes else BASIC
+    for u, unit in enumerate(geo.units):
+        if (geo.unit_kinds[u] == BOX) != boxes:
+            continue
+        once = twice = 0
+        for c in unit:
+            m = masks[c]
+            twice |= once & m
+            once |= m
+        singles = once & ~twice
+        while singles:
+            bit = singles & -singles
+            singles ^= bit
+            digit = bit.bit_length()
+            cell = next(c for c in unit if masks[c] & bit)
+            name = cell_name(cell, n)
+            yield Step("hidden single", level, (cell,), (digit,),
+                       f"In {geo.unit_names[u]}, {digit_char(digit)} fits only in {name}, so {name} is "
+                       f"{digit_char(digit)}.", placements=((cell, digit),), units=(u,))
+
+
+def hidden_singles_in_boxes(state: State) -> Iterator[Step]:
+    return _hidden_singles(state, True)
+
+
+def hidden_singles_in_lines(state: State) -> Iterator[Step]:
+    return _hidden_singles(state, False)
+
+
+def naked_singles(state: State) -> Iterator[Step]:
+    n = state.geo.size
+    for cell, m in enumerate(state.masks):
+        if m and not m & (m - 1):
+            digit = m.bit_length()
+            name = cell_name(cell, n)
+            yield Step("naked single", BASIC, (cell,), (digit,),
+                       f"{digit_char(digit)} is the only candidate left in {name}, so {name} is "
+                       f"{digit_char(digit)}.", placements=((cell, digit),), units=())
+
+
+# -- intersections ---------------------------------------------------------------------------------
+
+
+def _or(masks: list[int], cells: Sequence[int]) -> int:
+    out = 0
+    for c in cells:
+        out |= masks[c]
+    return out
+
+
+def _intersections(state: State, pointing: bool) -> Iterator[Step]:
+    geo, masks = state.geo, state.masks
+    n = geo.size
+    names = geo.unit_names
+    for box, line, shared, box_rest, line_rest in geo.intersections:
+        inside = _or(masks, shared)
+        if not inside:
+            continue
+        in_box, in_line = _or(masks, box_rest), _or(masks, line_rest)
+        found = inside & ~in_box & in_line if pointing else inside & ~in_line & in_box
+        for digit in mask_digits(found):
+            bit = 1 << (digit - 1)
+            where = tuple(c for c in shared if masks[c] & bit)
+            targets = line_rest if pointing else box_rest
+            eliminations = tuple((c, digit) for c in targets if masks[c] & bit)
+            d = digit_char(digit)
+            if pointing:
+                text = (f"In {names[box]}, {d} can only go in {names[line]} ({_names(where, n)}), so it is "
+                        f"removed from the rest of {names[line]}: {_names([c for c, _ in eliminations], n)}.")
+            else:
+                text = (f"In {names[line]}, {d} can only go in {names[box]} ({_names(where, n)}), so it is "
+                        f"removed from the rest of {names[box]}: {_names([c for c, _ in eliminations], n)}.")
+            yield Step("pointing" if pointing else "box-line reduction", INTERMEDIATE, where, (digit,), text,
+                       eliminations=eliminations, units=(box, line))
+
+
+def pointing(state: State) -> Iterator[Step]:
+    return _intersections(state, True)
+
+
+def box_line_reduction(state: State) -> Iterator[Step]:
+    return _intersections(state, False)
+
+
+# -- subsets ---------------------------------------------------------------------------------------
+
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+def naked_subsets(k: int) -> Finder:
+    def find(state: State) -> Iterator[Step]:
+        geo, masks = state.geo, state.masks
+        n = geo.size
+        for u, unit in enumerate(geo.units):
+            open_cells = [c for c in unit if masks[c]]
+            if len(open_cells) <= k:
+                continue
+            small = [c for c in open_cells if 2 <= masks[c].bit_count() <= k]
+            for combo in combinations(small, k):
+                union = 0
+                for c in combo:
+                    union |= masks[c]
+                if union.bit_count() != k:
+                    continue
+                eliminations = tuple((c, d) for c in open_cells if c not in combo
+                                     for d in mask_digits(masks[c] & union))
+                if not eliminations:
+                    continue
+                text = (f"In {geo.unit_names[u]}, {_names(combo, n)} hold only {_digits(union)} between them, "
+                        f"so those digits are removed from the other cells: {_removal(eliminations, n)}.")
+                yield Step(f"naked {SUBSET_NAMES[k]}", ADVANCED, combo, mask_digits(union), text,
+                           eliminations=eliminations, units=(u,))
+    find.__name__ = f"naked_{SUBSET_NAMES[k]}s"
+    return find
+
+
+def hidden_subsets(k: int) -> Finder:
+    def find(state: State) -> Iterator[Step]:
+        geo, masks = state.geo, state.masks
+        n = geo.size
+        for u, unit in enumerate(geo.units):
+            open_cells = [c for c in unit if masks[c]]
+            if len(open_cells) <= k:
+                continue
+            places: dict[int, int] = {}  # digit -> mask of positions in open_cells
+            for i, c in enumerate(open_cells):
+                for d in mask_digits(masks[c]):
+                    places[d] = places.get(d, 0) | (1 << i)
+            few = [d for d, where in places.items() if 2 <= where.bit_count() <= k]
+            for combo in combinations(sorted(few), k):
+                where = 0
+                for d in combo:
+                    where |= places[d]
+                if where.bit_count() != k:
+                    continue
+                keep = 0
+                for d in combo:
+                    keep |= 1 << (d - 1)
+                cells = tuple(c for i, c in enumerate(open_cells) if where >> i & 1)
+                eliminations = tuple((c, d) for c in cells for d in mask_digits(masks[c] & ~keep))
+                if not eliminations:
+                    continue
+                text = (f"In {geo.unit_names[u]}, {_digits(keep)} fit only in {_names(cells, n)}, so those cells "
+                        f"hold nothing else: remove {_removal(eliminations, n)}.")
+                yield Step(f"hidden {SUBSET_NAMES[k]}", ADVANCED, cells, combo, text,
+                           eliminations=eliminations, units=(u,))
+    find.__name__ = f"hidden_{SUBSET_NAMES[k]}s"
+    return find
+
+
+# -- fish ------------------------------------------------------------------------------------------
+
+FISH_NAMES = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
+
+
+def fish(k: int) -> Finder:
+    """Rows as base and columns as cover, then the other way round (diagonals take no part)."""
+    def find(state: State) -> Iterator[Step]:
+        geo, masks = state.geo, state.masks
+        n = geo.size
+        for digit in range(1, n + 1):
+            bit = 1 << (digit - 1)
+            for by_rows in (True, False):
+                lines = []  # (base index, mask of cover indices)
+                for base in range(n):
+                    where = 0
+                    for i in range(n):
+                        cell = base * n + i if by_rows else i * n + base
+                        if masks[cell] & bit:
+                            where |= 1 << i
+                    if 2 <= where.bit_count() <= k:
+                        lines.append((base, where))
+                for combo in combinations(lines, k):
+                    cover = 0
+                    for _, where in combo:
+                        cover |= where
+                    if cover.bit_count() != k:
+                        continue
+                    bases = {b for b, _ in combo}
+                    covers = [i for i in range(n) if cover >> i & 1]
+                    eliminations = []
+                    for i in covers:
+                        for base in range(n):
+                            if base in bases:
+                                continue
+                            cell = base * n + i if by_rows else i * n + base
+                            if masks[cell] & bit:
+                                eliminations.append((cell, digit))
+                    if not eliminations:
+                        continue
+                    eliminations.sort()
+                    base_word, cover_word = ("rows", "columns") if by_rows else ("columns", "rows")
+                    pattern = tuple(sorted(b * n + i if by_rows else i * n + b
+                                           for b, where in combo for i in range(n) if where >> i & 1))
+                    d = digit_char(digit)
+                    text = (f"In {base_word} {_join([str(b + 1) for b, _ in combo])}, {d} fits only in "
+                            f"{cover_word} {_join([str(i + 1) for i in covers])}, so {d} is removed from the "
+                            f"other cells of those {cover_word}: {_names([c for c, _ in eliminations], n)}.")
+                    offset = 0 if by_rows else n
+                    units = tuple(offset + b for b, _ in combo)
+                    yield Step(FISH_NAMES[k], EXTREME, pattern, (digit,), text,
+                               eliminations=tuple(eliminations), units=units)
+    find.__name__ = FISH_NAMES[k].replace("-", "_").lower()
+    return find
+
+
+# -- wings -----------------------------------------------------------------------------------------
+
+
+def xy_wings(state: State) -> Iterator[Step]:
+    geo, masks = state.geo, state.masks
+    n = geo.size
+    peers, peer_sets = geo.peers, geo.peer_sets
+    bivalue = [c for c, m in enumerate(masks) if m and m.bit_count() == 2]
+    is_bivalue = set(bivalue)
+    for pivot in bivalue:
+        pm = masks[pivot]
+        wings = [c for c in peers[pivot] if c in is_bivalue and (masks[c] & pm).bit_count() == 1]
+        for a, b in combinations(wings, 2):
+            am, bm = masks[a], masks[b]
+            z = am & ~pm
+            if z != bm & ~pm or (am & pm) == (bm & pm):
+                continue
+            if am & pm > bm & pm:
+                a, b, am, bm = b, a, bm, am  # the wing of the pivot's smaller digit first
+            digit = z.bit_length()
+            eliminations = tuple((c, digit) for c in sorted(peer_sets[a] & peer_sets[b])
+                                 if c != pivot and masks[c] & z)
+            if not eliminations:
+                continue
+            x, y = (am & pm).bit_length(), (bm & pm).bit_length()
+            p, wa, wb = cell_name(pivot, n), cell_name(a, n), cell_name(b, n)
+            d = digit_char(digit)
+            text = (f"{p} is {digit_char(x)} or {digit_char(y)}: if {digit_char(x)}, {wa} is {d}; if "
+                    f"{digit_char(y)}, {wb} is {d}; so {d} is removed from the cells that see both {wa} and "
+                    f"{wb}: {_names([c for c, _ in eliminations], n)}.")
+            yield Step("XY-wing", EXTREME, (pivot, a, b), (x, y, digit), text, eliminations=eliminations)
+
+
+def xyz_wings(state: State) -> Iterator[Step]:
+    geo, masks = state.geo, state.masks
+    n = geo.size
+    peers, peer_sets = geo.peers, geo.peer_sets
+    for pivot, pm in enumerate(masks):
+        if not pm or pm.bit_count() != 3:
+            continue
+        wings = [c for c in peers[pivot] if masks[c] and masks[c].bit_count() == 2 and masks[c] & ~pm == 0]
+        for a, b in combinations(wings, 2):
+            am, bm = masks[a], masks[b]
+            if am == bm or am | bm != pm:
+                continue
+            z = am & bm
+            digit = z.bit_length()
+            seen = peer_sets[pivot] & peer_sets[a] & peer_sets[b]
+            eliminations = tuple((c, digit) for c in sorted(seen) if masks[c] & z)
+            if not eliminations:
+                continue
+            d = digit_char(digit)
+            p, wa, wb = cell_name(pivot, n), cell_name(a, n), cell_name(b, n)
+            text = (f"Whatever {p} holds ({_digits(pm, 'or')}), one of {p}, {wa} ({_digits(am, 'or')}) and {wb} "
+                    f"({_digits(bm, 'or')}) is {d}, so {d} is removed from the cells that see all three: "
+                    f"{_names([c for c, _ in eliminations], n)}.")
+            yield Step("XYZ-wing", EXTREME, (pivot, a, b), mask_digits(pm), text, eliminations=eliminations)
+
+
+# -- the list the stepper walks ----------------------------------------------------------------------
+
+TECHNIQUES: tuple[Technique, ...] = (
+    Technique("full house", TRIVIAL, full_houses),
+    Technique("hidden single", TRIVIAL, hidden_singles_in_boxes),
+    Technique("hidden single", BASIC, hidden_singles_in_lines),
+    Technique("naked single", BASIC, naked_singles),
+    Technique("pointing", INTERMEDIATE, pointing),
+    Technique("box-line reduction", INTERMEDIATE, box_line_reduction),
+    Technique("naked pair", ADVANCED, naked_subsets(2)),
+    Technique("hidden pair", ADVANCED, hidden_subsets(2)),
+    Technique("naked triple", ADVANCED, naked_subsets(3)),
+    Technique("hidden triple", ADVANCED, hidden_subsets(3)),
+    Technique("naked quad", ADVANCED, naked_subsets(4)),
+    Technique("hidden quad", ADVANCED, hidden_subsets(4)),
+    Technique("X-wing", EXTREME, fish(2)),
+    Technique("XY-wing", EXTREME, xy_wings),
+    Technique("XYZ-wing", EXTREME, xyz_wings),
+    Technique("swordfish", EXTREME, fish(3)),
+)
+
+# The rank of each technique (its first entry in TECHNIQUES): "hardest technique" ties go to the later one.
+TECHNIQUE_RANK = {t.name: i for i, t in reversed(list(enumerate(TECHNIQUES)))}
