@@ -1,0 +1,161 @@
+"""``tui-games checkers …``: legal moves, perft and the engine's move for a position.
+
+    tui-games checkers moves FEN [MOVE ...]          every legal move, one per line (full paths)
+    tui-games checkers perft FEN DEPTH [--divide]    leaf count (each capture path its own move)
+    tui-games checkers play FEN [MOVE ...] --seconds S | --depth D [--json]
+
+FEN is bare (``B:W21,22,…:B1,2,…``), a PDN tag (``[FEN "…"]``) or ``start``; the MOVEs (PDN,
+``11-15``, ``15x24``) are played from it first. A malformed FEN or move is one line on
+stderr naming the bad part, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+
+from tui_games.cli import EXIT_USAGE, PROG, UsageError, positive_int  # noqa: F401  (PROG/EXIT_USAGE: the contract)
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.notation import CheckersError
+from tui_games.engine.checkers.perft import divide, perft
+from tui_games.engine.checkers.players import DEFAULT_SECONDS
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.players import describe_result
+from tui_games.engine.search import SearchLimits
+
+OUTCOME_WORDS = {0: "Black wins", 1: "White wins", None: "draw"}
+
+
+def position_from(fen: str, moves: list[str] | None = None) -> CheckersPosition:
+    """The position of ``fen`` after ``moves``; UsageError (one line) names the bad part."""
+    try:
+        position = CheckersPosition(fen)
+        for text in moves or ():
+            position.push_text(text)
+    except CheckersError as error:
+        raise UsageError(str(error)) from None
+    return position
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def _game_over(position: CheckersPosition) -> str | None:
+    outcome = position.outcome()
+    if outcome is None:
+        return None
+    return f"{OUTCOME_WORDS[outcome.winner]} ({outcome.reason})"
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    position = position_from(args.fen, args.moves)
+    moves = position.legal_moves()
+    if args.json:
+        print(json.dumps({"fen": position.fen(), "moves": [str(m) for m in moves], "game_over": _game_over(position)}))
+    else:
+        for move in moves:
+            print(move)
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    position = position_from(args.fen)
+    start = time.perf_counter()
+    if args.divide:
+        rows = divide(position, args.depth)
+        total = sum(n for _, n in rows)
+    else:
+        rows = []
+        total = perft(position, args.depth)
+    seconds = time.perf_counter() - start
+    if args.json:
+        record = {"fen": position.fen(), "depth": args.depth, "nodes": total, "seconds": round(seconds, 6)}
+        if args.divide:
+            record["divide"] = {str(m): n for m, n in rows}
+        print(json.dumps(record))
+        return 0
+    for move, n in rows:
+        print(f"{move} {n}")
+    if args.divide:
+        print(f"total {total}")
+    else:
+        print(total)
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    position = position_from(args.fen, args.moves)
+    over = _game_over(position)
+    if over is not None:
+        if args.json:
+            print(json.dumps({"fen": position.fen(), "move": None, "game_over": over}))
+        else:
+            print(f"no move: the game is over, {over}")
+        return 0
+    if args.depth is not None:
+        limits = SearchLimits(depth=args.depth, seconds=args.seconds)
+    else:
+        limits = SearchLimits(seconds=args.seconds if args.seconds is not None else DEFAULT_SECONDS)
+    result = Engine().search(position, limits, rng=random.Random(args.seed))
+    stats = result.stats
+    if args.json:
+        print(json.dumps({
+            "fen": position.fen(),
+            "move": str(result.move),
+            "score": result.score,
+            "depth": stats.depth,
+            "seldepth": stats.seldepth,
+            "pv": [str(m) for m in result.pv],
+            "nodes": stats.nodes,
+            "seconds": round(stats.seconds, 6),
+            "note": describe_result(result),
+        }))
+        return 0
+    print(f"move: {result.move}")
+    print(f"score: {result.score:+d}")
+    print(f"note: {describe_result(result)}")
+    print(f"pv: {' '.join(str(m) for m in result.pv)}")
+    print(f"depth: {stats.depth} (selective {stats.seldepth}), nodes: {stats.nodes:,} in {stats.seconds:.2f} s "
+          f"({stats.nodes_per_second:,.0f}/s)")
+    return 0
+
+
+def register(commands) -> None:
+    """Add ``checkers`` and its tools to the ``tui-games`` subcommands."""
+    checkers = commands.add_parser("checkers", help="checkers tools: legal moves, perft, the engine's move")
+    tools = checkers.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    fen_help = 'position: FEN (B:W21,22,…:B1,2,…; K before a king), [FEN "…"], or start'
+
+    moves = tools.add_parser("moves", help="every legal move of a position, one per line")
+    moves.set_defaults(handler=cmd_moves)
+    moves.add_argument("fen", metavar="FEN", help=fen_help)
+    moves.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play first (PDN: 11-15, 15x24x31)")
+    moves.add_argument("--json", action="store_true", help='print {"fen", "moves", "game_over"}')
+
+    pf = tools.add_parser("perft", help="leaf count to a depth (every capture path its own move)")
+    pf.set_defaults(handler=cmd_perft)
+    pf.add_argument("fen", metavar="FEN", help=fen_help)
+    pf.add_argument("depth", metavar="DEPTH", type=positive_int, help="plies")
+    pf.add_argument("--divide", action="store_true", help="the count below each legal move, then the total")
+    pf.add_argument("--json", action="store_true", help='print {"fen", "depth", "nodes", "seconds"[, "divide"]}')
+
+    play = tools.add_parser("play", help="the engine's move and score for a position")
+    play.set_defaults(handler=cmd_play)
+    play.add_argument("fen", metavar="FEN", help=fen_help)
+    play.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play first (PDN)")
+    play.add_argument("--seconds", type=_positive_seconds, default=None,
+                      help=f"time budget (default {DEFAULT_SECONDS:g} s; with --depth, a cap)")
+    play.add_argument("--depth", type=positive_int, default=None, help="search this many plies instead")
+    play.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
+    play.add_argument("--json", action="store_true",
+                      help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note"}')

@@ -1,0 +1,222 @@
+"""Static evaluation of checkers positions, from the side to move, in hundredths of a man.
+
+:func:`evaluate` (the engine's, ``"default"``) adds up, for Black minus White:
+
+- **material**: a man 100, a king :data:`KING` (a king moves both ways, so it is worth more);
+- **advancement**: men past the middle of the board, more on the row before crowning; in
+  the endgame every row forward counts (new kings decide endgames);
+- **back-rank guard**: men still on the two back squares that stop the opponent crowning
+  (1 and 3 for Black, 30 and 32 for White), while the opponent has men to crown;
+- **centre control**: pieces on the four central squares 14, 15, 18, 19;
+- **mobility**: squares the side's pieces can step to;
+- **runaway men**: a man with no enemy piece in the cone ahead of it, and no enemy king to
+  come back for it, will crown (worth less than the crowning itself, so crowning gains);
+- **endgame** (from :data:`ENDGAME_PIECES` pieces down): the side ahead gains for each
+  piece traded off (trading down wins), its kings gain for closing in on the enemy pieces
+  (kings must chase), kings stay off the edges, and a king of the side behind gains in a
+  double corner (its drawing refuge), which the side ahead must work to break.
+
+:func:`material` counts material only (the baseline player of the engine match).
+Both take the masks and the side to move and return an int well inside ``search.WIN``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tui_games.engine.checkers.bits import (
+    BLACK,
+    FORWARD,
+    ROW_MASK,
+    STEP,
+    STEP_SHIFTS,
+    bit,
+    distance,
+)
+
+Evaluator = Callable[[int, int, int, int], int]
+
+MAN = 100
+KING = 140
+# The material-only baseline values a king a little higher (a common choice: 1.5 men).
+MATERIAL_KING = 150
+
+GUARD = 15
+CENTRE = 6
+ADVANCE_MID = 3  # black men on rows 4-5 (white: rows 3-2)
+ADVANCE_LATE = 8  # row 6 (white: row 1)
+# In the endgame every row forward counts (rows from the man's own back rank, 0-6).
+ENDGAME_ROWS = (0, 0, 2, 4, 7, 10, 14)
+MOBILITY = 2
+# Less than a king's worth over a man, with the advancement: crowning must always gain.
+RUNAWAY = 25
+ENDGAME_PIECES = 12
+TRADE_DOWN = 2  # per piece gone from the board, per man of lead (see _endgame)
+CHASE = 4
+EDGE_KING = 6
+DOUBLE_CORNER = 12
+
+_CENTRE = bit(14) | bit(15) | bit(18) | bit(19)
+_BLACK_GUARD = bit(1) | bit(3)
+_WHITE_GUARD = bit(30) | bit(32)
+_BLACK_MID = ROW_MASK[4] | ROW_MASK[5]
+_BLACK_LATE = ROW_MASK[6]
+_WHITE_MID = ROW_MASK[3] | ROW_MASK[2]
+_WHITE_LATE = ROW_MASK[1]
+# (weight, black men's row, white men's row) for the endgame advancement.
+_ENDGAME_ROW_MASKS = tuple((w, ROW_MASK[r], ROW_MASK[7 - r]) for r, w in enumerate(ENDGAME_ROWS) if w)
+_EDGE = sum(bit(s) for s in (1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32))
+# The double corners: 1 and 5 (Black's side), 28 and 32 (White's side).
+_DOUBLE_CORNERS = bit(1) | bit(5) | bit(28) | bit(32)
+
+
+def _cone(index: int, directions: tuple[int, ...]) -> int:
+    """The squares a man on ``index`` could reach moving forward (excluding its own)."""
+    out = 0
+    frontier = [index]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for d in directions:
+                t = STEP[d][i]
+                if t >= 0 and not out >> t & 1:
+                    out |= 1 << t
+                    nxt.append(t)
+        frontier = nxt
+    return out
+
+
+# CONE[colour][index]: the squares ahead of a man of that colour.
+CONE = tuple(tuple(_cone(i, FORWARD[colour]) for i in range(32)) for colour in (0, 1))
+# Men close enough to the crowning row for the runaway test (two rows or less to go).
+_BLACK_RUN_ROWS = ROW_MASK[5] | ROW_MASK[6]
+_WHITE_RUN_ROWS = ROW_MASK[2] | ROW_MASK[1]
+# DIST[a][b] on bit indices.
+DIST = tuple(tuple(distance(a + 1, b + 1) for b in range(32)) for a in range(32))
+
+
+
+def _merged_shifts(directions: tuple[int, ...]) -> dict[int, int]:
+    """shift -> mask of the squares whose step in one of ``directions`` moves the bit index
+    by ``shift`` (the two forward directions share the shift 4)."""
+    out: dict[int, int] = {}
+    for d in directions:
+        for shift, mask in STEP_SHIFTS[d]:
+            out[shift] = out.get(shift, 0) | mask
+    return out
+
+
+_DOWN = _merged_shifts(FORWARD[0])
+_UP = _merged_shifts(FORWARD[1])
+D3, D4, D5 = _DOWN[3], _DOWN[4], _DOWN[5]
+U3, U4, U5 = _UP[-3], _UP[-4], _UP[-5]
+
+
+def material(black: int, white: int, kings: int, turn: int) -> int:
+    """Material only: men 100, kings 150, from the side to move."""
+    bk = (black & kings).bit_count()
+    wk = (white & kings).bit_count()
+    score = MAN * (black.bit_count() - bk - white.bit_count() + wk) + MATERIAL_KING * (bk - wk)
+    return score if turn == BLACK else -score
+
+
+def evaluate(black: int, white: int, kings: int, turn: int) -> int:
+    """The engine's evaluation (see the module doc), from the side to move."""
+    bk = black & kings
+    wk = white & kings
+    bm = black ^ bk
+    wm = white ^ wk
+    nbm, nbk, nwm, nwk = bm.bit_count(), bk.bit_count(), wm.bit_count(), wk.bit_count()
+    mat = MAN * (nbm - nwm) + KING * (nbk - nwk)
+    score = mat
+    empty = 0xFFFFFFFF ^ (black | white)
+
+    total = nbm + nbk + nwm + nwk
+    # Men: advancement (worth more once the board empties: new kings decide endgames),
+    # guard, runaways.
+    if total > ENDGAME_PIECES:
+        score += ADVANCE_MID * ((bm & _BLACK_MID).bit_count() - (wm & _WHITE_MID).bit_count())
+        score += ADVANCE_LATE * ((bm & _BLACK_LATE).bit_count() - (wm & _WHITE_LATE).bit_count())
+    else:
+        for weight, black_row, white_row in _ENDGAME_ROW_MASKS:
+            score += weight * ((bm & black_row).bit_count() - (wm & white_row).bit_count())
+    if nwm:
+        score += GUARD * (bm & _BLACK_GUARD).bit_count()
+    if nbm:
+        score -= GUARD * (wm & _WHITE_GUARD).bit_count()
+    # A runaway: nothing of the enemy's ahead of it, and no enemy king to come back for it.
+    run = bm & _BLACK_RUN_ROWS if not nwk else 0
+    while run:
+        low = run & -run
+        run ^= low
+        if not CONE[0][low.bit_length() - 1] & white:
+            score += RUNAWAY
+    run = wm & _WHITE_RUN_ROWS if not nbk else 0
+    while run:
+        low = run & -run
+        run ^= low
+        if not CONE[1][low.bit_length() - 1] & black:
+            score -= RUNAWAY
+
+    # Centre and mobility.
+    score += CENTRE * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count())
+    black_mob = ((black & D3) << 3) | ((black & D4) << 4) | ((black & D5) << 5)
+    if bk:
+        black_mob |= ((bk & U3) >> 3) | ((bk & U4) >> 4) | ((bk & U5) >> 5)
+    white_mob = ((white & U3) >> 3) | ((white & U4) >> 4) | ((white & U5) >> 5)
+    if wk:
+        white_mob |= ((wk & D3) << 3) | ((wk & D4) << 4) | ((wk & D5) << 5)
+    score += MOBILITY * ((black_mob & empty).bit_count() - (white_mob & empty).bit_count())
+
+    if total <= ENDGAME_PIECES:
+        score += _endgame(mat, total, bk, wk, black, white, nbk, nwk)
+    return score if turn == BLACK else -score
+
+
+def _endgame(mat: int, total: int, bk: int, wk: int, black: int, white: int, nbk: int, nwk: int) -> int:
+    """The endgame terms, for Black (see the module doc)."""
+    score = 0
+    # Kings off the edges, and (for the side behind) the double corner as a refuge.
+    score -= EDGE_KING * ((bk & _EDGE).bit_count() - (wk & _EDGE).bit_count())
+    if mat > 0:
+        # Black leads: trading pieces off widens the lead, Black's kings chase White's pieces.
+        score += TRADE_DOWN * (24 - total) * min(mat, 300) // MAN
+        score -= CHASE * _chase(bk, white)
+        score -= DOUBLE_CORNER * (wk & _DOUBLE_CORNERS).bit_count()
+    elif mat < 0:
+        score -= TRADE_DOWN * (24 - total) * min(-mat, 300) // MAN
+        score += CHASE * _chase(wk, black)
+        score += DOUBLE_CORNER * (bk & _DOUBLE_CORNERS).bit_count()
+    return score
+
+
+def _chase(hunters: int, prey: int) -> int:
+    """Sum over the hunting kings of the distance to the nearest prey piece."""
+    if not prey:
+        return 0
+    total = 0
+    while hunters:
+        low = hunters & -hunters
+        hunters ^= low
+        row = DIST[low.bit_length() - 1]
+        best = 8
+        p = prey
+        while p:
+            q = p & -p
+            p ^= q
+            d = row[q.bit_length() - 1]
+            if d < best:  # noqa: PLR1730  (no call in the hot loop)
+                best = d
+        total += best
+    return total
+
+
+EVALUATORS: dict[str, Evaluator] = {"default": evaluate, "material": material}
+
+
+def resolve(name: str) -> Evaluator:
+    """The evaluation named ``name``; ValueError lists the choices."""
+    key = name.strip().lower()
+    if key not in EVALUATORS:
+        raise ValueError(f"unknown evaluation {name!r}; choose one of {', '.join(EVALUATORS)}")
+    return EVALUATORS[key]

@@ -1,0 +1,133 @@
+"""Checkers opponents: the engine by depth or by time, the material baseline, random.
+
+Use :func:`make_player` with a spec string:
+
+- ``strong`` — the engine (:mod:`.engine`) with a time budget per move, 0.5–10 s
+  (``seconds``, default :data:`DEFAULT_SECONDS`);
+- ``level1`` … ``level12`` — the engine searching that many plies (plus its capture
+  extensions), capped at ``seconds`` if given;
+- ``baseline`` — plain alpha-beta (the generic :func:`search.search`, no ordering, no
+  table, no extensions) to depth 6 with a material-only evaluation: the yardstick of the
+  engine match (:mod:`.match`);
+- ``random`` — a uniformly random legal move.
+
+Every player takes the UI worker's hooks (``stop``, ``on_progress``, ``recorder``) and
+never changes the position it is given.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.players import (
+    Decision,
+    Player,
+    ProgressCallback,
+    RandomPlayer,
+    SearchPlayer,
+    describe_result,
+)
+from tui_games.engine.search import ALPHABETA, SearchLimits
+from tui_games.engine.tree import TreeRecorder
+
+__all__ = [
+    "BASELINE_DEPTH",
+    "DEFAULT_SECONDS",
+    "LEVELS",
+    "OPPONENTS",
+    "BaselinePlayer",
+    "EnginePlayer",
+    "make_player",
+    "normalize_spec",
+]
+
+LEVELS = range(1, 13)
+DEFAULT_SECONDS = 2.0
+MIN_SECONDS, MAX_SECONDS = 0.5, 10.0
+BASELINE_DEPTH = 6
+
+
+class EnginePlayer(Player):
+    """The engine under a depth or time limit. One :class:`Engine` per player: its table
+    and history carry from move to move within a game."""
+
+    def __init__(self, name: str, limits: SearchLimits, *, seed: int | None = None,
+                 evaluation: str = "default") -> None:
+        self.name = name
+        self.limits = limits
+        self.rng = random.Random(seed)
+        self.engine = Engine(evaluation=evaluation)
+
+    def choose(self, position: CheckersPosition, *, stop: threading.Event | None = None,
+               on_progress: ProgressCallback | None = None, recorder: TreeRecorder | None = None) -> Decision:
+        if position.outcome() is not None:
+            return Decision(None, "no legal move: the game is over")
+        result = self.engine.search(position, self.limits, stop=stop, on_progress=on_progress, recorder=recorder,
+                                    rng=self.rng)
+        note = describe_result(result)
+        if len(position.legal_moves()) == 1:
+            note = f"only move ({note})"
+        elif result.stopped and stop is not None and stop.is_set():
+            note = f"stopped: {describe_result(result, timing=False)}"
+        return Decision(result.move, note, result)
+
+
+class BaselinePlayer(SearchPlayer):
+    """Plain alpha-beta to depth 6 on material alone (men 100, kings 150), through the
+    generic search: the engine match's yardstick. Ties are broken by its seeded RNG."""
+
+    def __init__(self, *, seed: int | None = None, depth: int = BASELINE_DEPTH) -> None:
+        super().__init__("baseline", SearchLimits(depth=depth), ALPHABETA, seed=seed)
+
+    def prepare(self, position: CheckersPosition) -> tuple[CheckersPosition, SearchLimits]:
+        pos = position.copy()
+        pos.heuristic = "material"
+        return pos, self.limits
+
+
+# -- the registry -------------------------------------------------------------------------------------
+
+# spec -> label, in the order a menu shows them.
+OPPONENTS: dict[str, str] = {
+    "strong": "strong",
+    **{f"level{n}": f"level {n}" for n in LEVELS},
+    "baseline": "baseline (material, depth 6)",
+    "random": "random",
+}
+
+
+def normalize_spec(spec: str) -> str:
+    """The registry key for ``spec`` (a spec or a label, any case); ValueError lists the choices."""
+    key = spec.strip().lower()
+    if key in OPPONENTS:
+        return key
+    for name, label in OPPONENTS.items():
+        if key == label:
+            return name
+    raise ValueError(f"unknown opponent {spec!r}; choose one of {', '.join(OPPONENTS)}")
+
+
+def check_seconds(seconds: float) -> float:
+    """``seconds`` if it is a budget the strong player accepts (0.5–10), else ValueError."""
+    if not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        raise ValueError(f"seconds per move {seconds:g} is not from {MIN_SECONDS:g} to {MAX_SECONDS:g}")
+    return float(seconds)
+
+
+def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None) -> Player:
+    """A fresh player for ``spec`` (see the module doc). ``seconds``: the strong player's
+    budget per move (0.5–10, default 2) or the levels' safety cap; ``seed`` makes the
+    tie-breaks reproducible."""
+    key = normalize_spec(spec)
+    if key == "strong":
+        budget = check_seconds(DEFAULT_SECONDS if seconds is None else seconds)
+        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed)
+    if key.startswith("level"):
+        level = int(key.removeprefix("level"))
+        return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)
+    if key == "baseline":
+        return BaselinePlayer(seed=seed)
+    return RandomPlayer(seed=seed)
