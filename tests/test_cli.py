@@ -258,3 +258,17 @@ def test_bench_tictactoe_full(capsys):
 
 def test_bench_unknown_game(capsys):
     assert_usage_error(*run(capsys, "bench", "chess"), "no benchmark for 'chess'; choose one of tictactoe")
+
+
+def test_a_closed_pipe_ends_quietly_without_a_traceback(tmp_path):
+    # `tui-games … | head -1`: the reader goes away after one line.
+    puzzles = tmp_path / "many.txt"
+    puzzles.write_text("003020600900305001001806400008102900700000008006708200002609500800203009005010300\n" * 2000)
+    script = (f"import subprocess, sys\n"
+              f"p = subprocess.Popen([sys.executable, '-m', 'tui_games', 'sudoku', 'grade', {str(puzzles)!r}],"
+              f" stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+              f"p.stdout.readline(); p.stdout.close()\n"
+              f"err = p.stderr.read().decode(); p.wait()\n"
+              f"print(repr(err))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stdout and "BrokenPipe" not in done.stdout

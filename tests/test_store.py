@@ -243,6 +243,38 @@ def test_record_result_over_a_corrupt_file_sets_it_aside_first(store, home):
     assert len(store.take_warnings()) == 1
 
 
+def test_records_keep_the_best_time_and_count_solves(store):
+    assert store.records() == {}
+    assert store.record_time("sudoku", "basic", 300.0) == ({"best": 300.0, "solved": 1}, True)
+    assert store.record_time("sudoku", "basic", 412.5) == ({"best": 300.0, "solved": 2}, False)
+    assert store.record_time("sudoku", "basic", 250.0) == ({"best": 250.0, "solved": 3}, True)
+    store.record_time("sudoku", "extreme", 1800.0)
+    assert store.records() == {"sudoku": {"basic": {"best": 250.0, "solved": 3},
+                                          "extreme": {"best": 1800.0, "solved": 1}}}
+    with pytest.raises(ValueError):
+        store.record_time("sudoku", "basic", -1)
+    store.reset_records()
+    assert store.records() == {}
+
+
+@pytest.mark.parametrize("content", [
+    "[]",
+    '{"sudoku": 3}',
+    '{"sudoku": {"basic": {"solved": 1}}}',
+    '{"sudoku": {"basic": {"best": "fast", "solved": 1}}}',
+    '{"sudoku": {"basic": {"best": 10, "solved": -1}}}',
+])
+def test_corrupt_records_are_moved_aside_and_reported_once(store, home, content):
+    home.mkdir()
+    (home / "records.json").write_text(content)
+    assert store.records() == {}
+    copies = corrupt_copies(home, "records.json")
+    assert len(copies) == 1 and copies[0].read_text() == content
+    assert store.take_warnings() == [f"records.json was corrupt; kept it as {copies[0].name} and started with no records"]
+    store.record_time("sudoku", "basic", 10)
+    assert store.records() == {"sudoku": {"basic": {"best": 10.0, "solved": 1}}}
+
+
 def test_missing_counts_are_zero(store, home):
     home.mkdir()
     (home / "scores.json").write_text('{"tictactoe": {"perfect": {"draw": 4}}}')

@@ -61,11 +61,21 @@ async def test_menu_opens_tictactoe_by_keyboard(home):
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, MenuScreen)
         menu = app.screen.query_one(OptionList)
-        assert menu.get_option("checkers").disabled  # not built yet: marked, not selectable
+        assert not any(menu.get_option(game).disabled for game in ("tictactoe", "connect4", "checkers", "sudoku"))
         await pilot.press("enter")  # the first option is tic-tac-toe
         assert isinstance(app.screen, TicTacToeScreen)
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
+
+
+@pytest.mark.parametrize("key, title", [("1", "Tic-tac-toe"), ("2", "Connect-4"), ("3", "Checkers"), ("4", "Sudoku")])
+async def test_menu_digits_open_every_game(home, key, title):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.TITLE == title
+        app.screen.runner.cancel()
 
 
 async def test_full_game_by_keys_two_players(home):
@@ -253,3 +263,16 @@ async def test_game_in_progress_is_saved_and_resumed(home):
     app = make_app("tictactoe", opponent="human", rows=4, cols=4)
     async with app.run_test(size=SIZE) as pilot:
         assert app.screen.position.rows == 4 and not app.screen.position.history
+
+
+async def test_a_terminal_below_80x24_gets_a_message_that_goes_when_it_grows(home):
+    from tui_games.ui.app import TooSmallScreen
+
+    app = make_app("connect4", opponent="human")
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "at least 80×24, now 70×20" in text_of(app.screen.query_one("#too-small"))
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert app.screen.TITLE == "Connect-4"

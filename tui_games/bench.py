@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tui_games.bench_checkers import bench_checkers
+from tui_games.bench_sudoku import bench_sudoku
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.search import (
@@ -300,6 +302,8 @@ def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAU
 BENCHES: dict[str, Callable[..., None]] = {
     "tictactoe": bench_tictactoe,
     "connect4": bench_connect4,
+    "checkers": bench_checkers,
+    "sudoku": bench_sudoku,
 }
 
 

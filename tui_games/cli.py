@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from typing import Any, Sequence
@@ -141,7 +142,56 @@ def cmd_play(args: argparse.Namespace) -> int:
         launch("tictactoe", tictactoe_options(args))
     elif args.game == "connect4":
         launch("connect4", connect4_options(args))
+    elif args.game == "sudoku":
+        launch("sudoku", sudoku_options(args))
+    elif args.game == "checkers":
+        launch("checkers", checkers_options(args))
     return 0
+
+
+def checkers_options(args: argparse.Namespace) -> dict[str, Any]:
+    from tui_games.engine.checkers.notation import CheckersError
+    from tui_games.engine.checkers.players import normalize_spec as checkers_spec
+    from tui_games.engine.checkers.position import CheckersPosition
+
+    options: dict[str, Any] = {}
+    if args.opponent is not None:
+        opponent = args.opponent.strip().lower()
+        if opponent != "human":
+            try:
+                opponent = checkers_spec(opponent)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        options["opponent"] = opponent
+    if args.side is not None:
+        options["human"] = args.side
+    if args.fen is not None:
+        try:
+            position = CheckersPosition(args.fen)
+        except CheckersError as error:
+            raise UsageError(str(error)) from None
+        options["start"], options["opening"] = position.fen(), "from FEN"
+    return options
+
+
+def sudoku_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What "play sudoku" asks for; nothing given: resume the saved puzzle or the last choice."""
+    from tui_games.engine.sudoku.techniques import LEVELS, level_index
+
+    chosen = [name for name in ("puzzle", "file") if getattr(args, name)]
+    if len(chosen) > 1:
+        raise UsageError("give --puzzle or --file, not both")
+    if args.puzzle:
+        return {"source": "paste", "text": args.puzzle}
+    if args.file:
+        return {"source": "file", "text": args.file}
+    if args.grade is None and args.size is None and not args.diagonal:
+        return {}
+    try:
+        grade = LEVELS[level_index(args.grade or "basic")]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return {"source": "generate", "grade": grade, "variant": f"{args.size or 9}{'x' if args.diagonal else ''}"}
 
 
 # -- tictactoe solve ---------------------------------------------------------------------------
@@ -318,6 +368,21 @@ def build_parser() -> argparse.ArgumentParser:
     c4.add_argument("--heuristic", default=None, metavar="NAME",
                     help=f"evaluation for the searches: {', '.join(HEURISTICS)}")
 
+    sdk = games.add_parser("sudoku", help="Sudoku: a generated puzzle, or one you give")
+    sdk.add_argument("--grade", default=None, metavar="LEVEL",
+                     help="generate a puzzle of this grade: trivial, basic, intermediate, advanced, extreme")
+    sdk.add_argument("--size", type=int, choices=(4, 6, 9), default=None, help="grid size for a generated puzzle")
+    sdk.add_argument("--diagonal", action="store_true", help="the X variant: the diagonals hold every digit too")
+    sdk.add_argument("--puzzle", default=None, metavar="LINE", help="play this puzzle (81 characters, . for a blank)")
+    sdk.add_argument("--file", default=None, metavar="PATH", help="play the first puzzle of this file")
+
+    chk = games.add_parser("checkers", help="American checkers (English draughts)")
+    chk.add_argument("--opponent", default=None, metavar="NAME",
+                     help="human (two players), strong, level1..level12, baseline, random")
+    chk.add_argument("--side", choices=("black", "white"), default=None,
+                     help="the side you play against the computer (Black moves first)")
+    chk.add_argument("--fen", default=None, metavar="FEN", help="start from this position (B:W21,…:B1,…)")
+
     tictactoe = commands.add_parser("tictactoe", help="tic-tac-toe tools")
     ttt_tools = tictactoe.add_subparsers(dest="tool", metavar="TOOL", required=True)
     solve = ttt_tools.add_parser("solve", help="exact value, best moves and game length of a position")
@@ -344,6 +409,14 @@ def build_parser() -> argparse.ArgumentParser:
     c4_analyze.add_argument("position", metavar="MOVES", help="1-based column digits from the empty board")
     c4_analyze.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0 or -1 per column")
     c4_analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds"}')
+
+    from tui_games.commands import checkers as checkers_commands
+
+    checkers_commands.register(commands)
+
+    from tui_games.commands import sudoku as sudoku_commands
+
+    sudoku_commands.register(commands)
 
     bench = commands.add_parser("bench", help="print a search benchmark table for a game")
     bench.set_defaults(handler=cmd_bench)
@@ -377,3 +450,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as other Unix tools do. Point stdout
+        # at /dev/null so the interpreter's final flush does not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

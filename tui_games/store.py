@@ -4,6 +4,7 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
 
     settings.json        {"tictactoe": {...}, "engine": {...}, "ui": {...}}
     scores.json          {game: {opponent: {"win": n, "loss": n, "draw": n}}}
+    records.json         {game: {category: {"best": seconds, "solved": n}}}  (Sudoku: per grade)
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
     .lock                taken (flock) around every read-modify-write
 
@@ -51,6 +52,7 @@ APP_NAME = "tui-games"
 HOME_ENV = "TUI_GAMES_HOME"
 SETTINGS_FILE = "settings.json"
 SCORES_FILE = "scores.json"
+RECORDS_FILE = "records.json"
 SAVES_DIR = "saves"
 LOCK_FILE = ".lock"
 RESULTS = ("win", "loss", "draw")
@@ -72,6 +74,21 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
         "full_board": False,
         "heuristic": "default",
         "seconds": 5.0,
+    },
+    "sudoku": {
+        # Where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
+        "source": "generate",
+        "grade": "basic",
+        "count_mistakes": False,
+    },
+    "checkers": {
+        "opponent": "strong",
+        # The side the human plays against the computer: "black" (moves first) or "white".
+        "human": "black",
+        "seconds": 2.0,
+        # Pieces: "letters" (b w, B W for kings) or "glyphs" (● ○, ♛ ♕ for kings).
+        "pieces": "letters",
+        "numbers": False,
     },
     "engine": {
         "algorithm": "alphabeta+ordering+tt",
@@ -198,6 +215,26 @@ def _validate_scores(data: Any) -> dict[str, dict[str, dict[str, int]]]:
                     raise CorruptFile(f"{game}/{opponent}/{result} is not a count")
                 row[result] = n
             table[game][opponent] = row
+    return table
+
+
+def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]:
+    """The records table, or CorruptFile if the shape is wrong."""
+    if not isinstance(data, dict):
+        raise CorruptFile("not a JSON object")
+    table: dict[str, dict[str, dict[str, float | int]]] = {}
+    for game, categories in data.items():
+        if not isinstance(categories, dict):
+            raise CorruptFile(f"{game!r} is not an object")
+        table[game] = {}
+        for category, record in categories.items():
+            if not isinstance(record, dict):
+                raise CorruptFile(f"{game}/{category} is not an object")
+            best, solved = record.get("best"), record.get("solved", 0)
+            if (isinstance(best, bool) or not isinstance(best, (int, float)) or best < 0
+                    or isinstance(solved, bool) or not isinstance(solved, int) or solved < 0):
+                raise CorruptFile(f"{game}/{category} needs a best time and a count")
+            table[game][category] = {"best": float(best), "solved": solved}
     return table
 
 
@@ -455,6 +492,35 @@ class Store:
             table = {} if game is None else self.scores()
             table.pop(game, None)
             self._write_json(self.scores_path, table, SCORES_FILE)
+
+    # -- records (best times) ------------------------------------------------------------------
+
+    @property
+    def records_path(self) -> Path:
+        return self.root / RECORDS_FILE
+
+    def records(self) -> dict[str, dict[str, dict[str, float | int]]]:
+        """game -> category -> {"best": seconds, "solved": n}, as on disk now."""
+        return self._load(self.records_path, RECORDS_FILE, _validate_records, dict, "started with no records")
+
+    def record_time(self, game: str, category: str, seconds: float) -> tuple[dict, bool]:
+        """Count one solve of ``category`` in ``seconds``; returns the record and whether the
+        time is a new best."""
+        if seconds < 0:
+            raise ValueError(f"a time cannot be negative: {seconds}")
+        with self._locked():
+            table = self.records()
+            record = table.setdefault(game, {}).get(category)
+            improved = record is None or seconds < record["best"]
+            record = {"best": seconds if improved else record["best"],
+                      "solved": (record["solved"] if record else 0) + 1}
+            table[game][category] = record
+            self._write_json(self.records_path, table, RECORDS_FILE)
+        return dict(record), improved
+
+    def reset_records(self) -> None:
+        with self._locked():
+            self._write_json(self.records_path, {}, RECORDS_FILE)
 
     # -- saved games ---------------------------------------------------------------------------
 

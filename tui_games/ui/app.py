@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
-from textual.app import App
+from textual import events
+from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.screen import ModalScreen
+from textual.widgets import Static
 
 from tui_games.store import Store
 
 GAME_TITLES = {"tictactoe": "Tic-tac-toe"}
+# Every screen is designed for this size; below it the app says so instead of drawing a
+# squeezed board.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class TooSmallScreen(ModalScreen[None]):
+    """Covers the app while the terminal is smaller than 80×24; goes when it grows."""
+
+    DEFAULT_CSS = """
+    TooSmallScreen { background: $background; }
+    TooSmallScreen Static { width: auto; text-align: center; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center():
+            yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.show_size()
+
+    def show_size(self) -> None:
+        width, height = self.app.size
+        self.query_one(Static).update(f"tui-games needs at least {MIN_WIDTH}×{MIN_HEIGHT}, "
+                                      f"now {width}×{height}.\nMake the terminal larger (Ctrl+Q quits).")
 
 
 class TuiGamesApp(App):
@@ -38,6 +66,24 @@ class TuiGamesApp(App):
         if self.start_game:
             self.open_game(self.start_game, self.start_options)
         self._show_store_warnings()
+        self.check_size()
+
+    async def on_event(self, event: events.Event) -> None:
+        await super().on_event(event)
+        if isinstance(event, events.Resize):
+            # Textual applies a new size a moment later (it coalesces resizes); look then.
+            self.set_timer(0.05, self.check_size)
+
+    def check_size(self) -> None:
+        width, height = self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        showing = isinstance(self.screen, TooSmallScreen)
+        if small and not showing:
+            self.push_screen(TooSmallScreen())
+        elif small:
+            self.screen.show_size()
+        elif showing:
+            self.pop_screen()
 
     def _show_store_warnings(self) -> None:
         for warning in self.store.take_warnings():
@@ -45,12 +91,23 @@ class TuiGamesApp(App):
 
     def open_game(self, game: str, options: dict | None = None) -> None:
         """Open a game's screen with the saved options, overridden by ``options``."""
+        if game == "sudoku":
+            from tui_games.ui.screens.sudoku import SudokuScreen
+            from tui_games.ui.screens.sudoku_new import NewPuzzle
+
+            choice = NewPuzzle(**options) if options else None
+            self.push_screen(SudokuScreen(choice, fresh=bool(options)))
+            self._show_store_warnings()
+            return
         if game == "tictactoe":
             from tui_games.ui.screens.tictactoe import GameOptions as Options
             from tui_games.ui.screens.tictactoe import TicTacToeScreen as GameScreen
         elif game == "connect4":
             from tui_games.ui.screens.connect4 import Connect4Options as Options
             from tui_games.ui.screens.connect4 import Connect4Screen as GameScreen
+        elif game == "checkers":
+            from tui_games.ui.screens.checkers import CheckersOptions as Options
+            from tui_games.ui.screens.checkers import CheckersScreen as GameScreen
         else:
             self.notify(f"{game} is coming soon.")
             return

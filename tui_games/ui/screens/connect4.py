@@ -185,7 +185,7 @@ class Connect4Screen(GameScreen):
             words = {c: bound_text(rm.score, rm.bound) for c, rm in by_move.items()}
         elif all(score is None for score in scores):
             self.status_note = (f"no column solved in {min(self.seconds, HINT_SECONDS):g} s; "
-                                f"best guess ★{position.move_name(decision.move)}: {decision.note}")
+                                f"best guess ★{self.move_name(decision.move)}: {decision.note}")
             return
         else:
             words = {c: column_words(scores[c], position.moves) for c in range(7) if position.can_play(c)}

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Center, Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
@@ -112,10 +112,26 @@ class GameScreen(Screen):
         (every game screen defines this)."""
 
     def show_hint(self, decision: Decision, position: Any, extra: Any) -> None:
-        self.status_note = f"hint for {self.side_name(position.turn)}: {position.move_name(decision.move)} — {decision.note}"
+        self.status_note = f"hint for {self.side_name(position.turn)}: {self.move_name(decision.move)} — {decision.note}"
 
     def options_state(self) -> dict:
         return self.options.as_dict()
+
+    def below_board(self) -> list[Widget]:
+        """Widgets a game adds under the board (checkers: the move list)."""
+        return []
+
+    def move_name(self, move: Any) -> str:
+        """A move as the panels and the status line write it."""
+        return self.position.move_name(move)
+
+    def saved_move(self, move: Any) -> Any:
+        """A move as the saved game keeps it (JSON)."""
+        return move
+
+    def restored_move(self, item: Any, position: Any) -> Any:
+        """The move of ``position`` a saved item stands for (ValueError if none)."""
+        return item
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -124,9 +140,12 @@ class GameScreen(Screen):
         with Horizontal(id="game-body"):
             with Vertical(id="board-column"):
                 yield Static(id="game-title", classes="game-title")
-                yield self.make_board()
+                with Center(classes="board-box"):
+                    yield self.make_board()
                 yield Static(id="status", classes="status")
                 yield Static(id="scoreline", classes="scoreline")
+                with Center(classes="below-board"):
+                    yield from self.below_board()
             with Vertical(id="side-column"):
                 yield StatsPanel(id="stats")
                 yield TreeInspector(id="tree")
@@ -152,15 +171,15 @@ class GameScreen(Screen):
         self.position = self.new_position()
         self.position.turn = self.first_player() if first is None else first
         self.first_turn = self.position.turn
-        for move in history or ():
-            self.position.push(move)
+        for item in history or ():
+            self.position.push(self.restored_move(item, self.position))
         self.opponent = self.make_opponent()
         self.game_over_recorded = False
         self.status_note = ""
         self.last_search = None
         self.reset_board()
         self.query_one(StatsPanel).clear()
-        self.query_one(TreeInspector).show_tree(None, self.position.move_name)
+        self.query_one(TreeInspector).show_tree(None, self.move_name)
         self.query_one("#game-title", Static).update(self.title_text())
         self._update_scoreline()
         self._save()
@@ -187,7 +206,7 @@ class GameScreen(Screen):
             self.app.store.clear_game(self.GAME)
             return
         self.app.store.save_game(self.GAME, {"options": self.options_state(), "first": self.first_turn,
-                                             "history": list(self.position.history)})
+                                             "history": [self.saved_move(m) for m in self.position.history]})
 
     def _update_scoreline(self) -> None:
         if self.opponent is None:
@@ -277,7 +296,7 @@ class GameScreen(Screen):
             return
         stats = message.stats
         who = self.opponent.name if message.tag == "move" and self.opponent else "hint"
-        self.query_one(StatsPanel).show(stats, self.position.move_name, who=who, thinking=True)
+        self.query_one(StatsPanel).show(stats, self.move_name, who=who, thinking=True)
         if message.tag == "move":
             self._set_status(f"{self.side_name(self.position.turn)} ({who}) is thinking… "
                              f"{count(stats.nodes)} nodes, depth {stats.depth}, {seconds_text(stats.seconds)}")
@@ -293,7 +312,7 @@ class GameScreen(Screen):
         if message.tag == "move":
             decision, recorder, position, _ = message.payload
             self._show_decision(decision, recorder, position, who=self.opponent.name)
-            self.status_note = f"{self.opponent.name} played {self.position.move_name(decision.move)}: {decision.note}"
+            self.status_note = f"{self.opponent.name} played {self.move_name(decision.move)}: {decision.note}"
             self.play(decision.move)
         elif message.tag == "hint":
             decision, recorder, position, extra = message.payload
@@ -310,11 +329,11 @@ class GameScreen(Screen):
         if result is None:
             self.last_search = None
             stats_panel.show_text(f"Search · {who}", f"[b]{who}[/b] does not search: {decision.note}")
-            self.query_one(TreeInspector).show_tree(None, position.move_name)
+            self.query_one(TreeInspector).show_tree(None, self.move_name)
             return
         self.last_search = LastSearch(position, result.stats.depth, who)
-        stats_panel.show(result.stats, position.move_name, who=who, proven=result.exact, note=decision.note)
-        self.query_one(TreeInspector).show_tree(recorder, position.move_name, proven=result.exact,
+        stats_panel.show(result.stats, self.move_name, who=who, proven=result.exact, note=decision.note)
+        self.query_one(TreeInspector).show_tree(recorder, self.move_name, proven=result.exact,
                                                 title=f"{self.side_name(position.turn)} to move ({who})")
 
     # -- actions ---------------------------------------------------------------------------

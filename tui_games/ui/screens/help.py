@@ -17,17 +17,31 @@ HELP = """\
 | Enter, Space, click | play the cell (tic-tac-toe) |
 | u | undo (back to your last turn) |
 | n | new game |
-| o | game options (board, k, variant, opponent, who starts) |
+| o | game options (board, variant, opponent, who starts) |
 | i | hint: the best move for whoever is to move |
 | c | compare: re-run the last search with every algorithm |
 | s | show or hide the search statistics |
 | t | show or hide the search tree (Tab moves between board and tree) |
 | ? | this help |
+| Escape | back to the menu; q in the menu quits |
 
-Connect-4: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop
+**Connect-4**: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop
 straight into a column; the hint lists every column's value counted in your own moves
 ("wins in 3", "draw", "loses in 7").
-| Escape | back to the menu; q in the menu quits |
+
+**Checkers**: Enter (or a click) on one of your pieces picks it — only pieces that can move
+are underlined, only capturers when a capture is compulsory — then Enter on each landing
+square in turn (a multi-jump one jump at a time; the squares it may reach are highlighted).
+Escape puts the piece back. You can also type the move in PDN: `11-15`, `15x24x31`, then
+Enter. d offers a draw (the computer accepts when it is not better), f turns the board,
+the key # shows the square numbers, w saves the game as PDN, r loads one.
+
+**Sudoku**: 1–9 write a digit, 0 / Backspace / Delete / x clear; p or Enter switches pencil
+mode (digits then toggle pencil marks), Shift+digit always toggles a mark; m pencils in every
+candidate. u undo, Ctrl+R redo, without limit. i shows the next human step and highlights
+it — i again plays it; c checks your digits against the solution; S (capital) lets the SAT
+solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade,
+from the collections, a file, or a pasted line).
 
 # The search panel
 

@@ -11,10 +11,10 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 GAMES = [
-    ("tictactoe", "Tic-tac-toe", "m×n boards, k in a row, normal or reverse", True),
-    ("connect4", "Connect-4", "classic or full board, exact solver", True),
-    ("checkers", "Checkers", "coming soon", False),
-    ("sudoku", "Sudoku", "coming soon", False),
+    ("tictactoe", "Tic-tac-toe", "m×n boards, k in a row, normal or reverse"),
+    ("connect4", "Connect-4", "classic or full board, exact solver"),
+    ("checkers", "Checkers", "American rules, PDN, a strong engine"),
+    ("sudoku", "Sudoku", "pencil marks, human hints, SAT solver"),
 ]
 
 BANNER = """\
@@ -28,6 +28,8 @@ class MenuScreen(Screen):
         Binding("question_mark", "app.help", "Help"),
         Binding("1", "pick('tictactoe')", "Tic-tac-toe", show=False),
         Binding("2", "pick('connect4')", "Connect-4", show=False),
+        Binding("3", "pick('checkers')", "Checkers", show=False),
+        Binding("4", "pick('sudoku')", "Sudoku", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -38,8 +40,7 @@ class MenuScreen(Screen):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
                 options = [
-                    Option(f"{title:<13}[dim]{blurb}[/dim]", id=key, disabled=not ready)
-                    for key, title, blurb, ready in GAMES
+                    Option(f"{title:<13}[dim]{blurb}[/dim]", id=key) for key, title, blurb in GAMES
                 ]
                 options += [None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
@@ -61,7 +62,7 @@ class MenuScreen(Screen):
 
     def action_pick(self, key: str) -> None:
         app = self.app
-        if key in ("tictactoe", "connect4"):
+        if key in ("tictactoe", "connect4", "checkers", "sudoku"):
             app.open_game(key)
         elif key == "settings":
             app.action_settings()

@@ -1,4 +1,4 @@
-"""Scores per game and opponent, kept across sessions."""
+"""Scores per game and opponent, and best times (Sudoku per grade), kept across sessions."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ class ScoresScreen(Screen):
         yield Header()
         yield DataTable(id="scores-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="scores-empty")
+        yield Static("[b]Best times[/b]", id="records-title")
+        yield DataTable(id="records-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -24,7 +26,7 @@ class ScoresScreen(Screen):
         self.query_one(DataTable).focus()
 
     def _fill(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#scores-table", DataTable)
         table.clear(columns=True)
         table.add_columns("game", "opponent", "won", "drawn", "lost", "games")
         scores = self.app.store.scores()
@@ -34,6 +36,16 @@ class ScoresScreen(Screen):
                 table.add_row(game, opponent, str(w), str(d), str(l), str(w + d + l))
         self.query_one("#scores-empty", Static).update(
             "" if scores else "No games finished against the computer yet.")
+        records = self.app.store.records()
+        times = self.query_one("#records-table", DataTable)
+        times.clear(columns=True)
+        times.add_columns("game", "grade", "best time", "solved")
+        for game, categories in sorted(records.items()):
+            for category, record in categories.items():
+                minutes, secs = divmod(int(record["best"]), 60)
+                times.add_row(game, category, f"{minutes}:{secs:02d}", str(record["solved"]))
+        self.query_one("#records-title").display = bool(records)
+        times.display = bool(records)
 
     def action_cursor_down(self) -> None:
         self.query_one(DataTable).action_cursor_down()
@@ -43,5 +55,6 @@ class ScoresScreen(Screen):
 
     def action_reset(self) -> None:
         self.app.store.reset_scores()
+        self.app.store.reset_records()
         self._fill()
         self.notify("Scores reset.")

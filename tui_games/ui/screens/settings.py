@@ -12,6 +12,7 @@ from textual.widgets import Footer, Header, Label, Select, Static, Switch
 from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
 
 SECONDS = [1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
+CHECKERS_SECONDS = [0.5, 1.0, 2.0, 5.0, 10.0]
 TREE_PLIES = [2, 3, 4, 5, 6, 8]
 TREE_NODES = [2_000, 5_000, 20_000, 100_000]
 
@@ -37,6 +38,14 @@ class SettingsScreen(Screen):
                 yield Label("Connect-4 discs")
                 yield Select([("shapes ● ○", "shapes"), ("letters X O", "letters")], value=ui["discs"],
                              allow_blank=False, compact=True, id="ui--discs")
+                yield Label("Checkers pieces")
+                yield Select([("letters b w, kings B W", "letters"), ("glyphs ● ○, kings ◆ ◇", "glyphs")],
+                             value=settings["checkers"]["pieces"], allow_blank=False, compact=True,
+                             id="checkers--pieces")
+                yield Label("Checkers square numbers")
+                yield Switch(settings["checkers"]["numbers"], id="checkers--numbers")
+                yield Label("Sudoku mistakes counter")
+                yield Switch(settings["sudoku"]["count_mistakes"], id="sudoku--count_mistakes")
                 yield Label("Stats panel shown")
                 yield Switch(ui["show_stats"], id="ui--show_stats")
                 yield Label("Tree inspector shown")
@@ -51,6 +60,10 @@ class SettingsScreen(Screen):
                 yield Select([(f"{s:g} s per move", s) for s in SECONDS],
                              value=_nearest(settings["connect4"]["seconds"], SECONDS),
                              allow_blank=False, compact=True, id="connect4--seconds")
+                yield Label("Checkers strong time")
+                yield Select([(f"{s:g} s per move", s) for s in CHECKERS_SECONDS],
+                             value=_nearest(settings["checkers"]["seconds"], CHECKERS_SECONDS),
+                             allow_blank=False, compact=True, id="checkers--seconds")
                 yield Label("Tree: plies kept")
                 yield Select([(str(n), n) for n in TREE_PLIES], value=_nearest(engine["tree_plies"], TREE_PLIES),
                              allow_blank=False, compact=True, id="engine--tree_plies")

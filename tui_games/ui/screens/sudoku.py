@@ -1,0 +1,593 @@
+"""The Sudoku screen: keyboard-first entry with pencil marks, human-style hints, the SAT
+solver's answer with its encoding sizes, a timer and best times per grade.
+
+Puzzles are made or loaded in the engine worker (generation takes up to seconds); every
+edit is saved at once, and the game in progress comes back on the next start.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.formats import SudokuFormatError, parse_grid, read_puzzles
+from tui_games.engine.sudoku.game import SudokuGame
+from tui_games.engine.sudoku.generator import GenerationError, generate
+from tui_games.engine.sudoku.grading import grade as grade_puzzle
+from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
+from tui_games.engine.sudoku.techniques import Step
+from tui_games.resources import read_puzzles as read_collection
+from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
+from tui_games.ui.text import seconds_text
+from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.sudoku_board import (
+    LARGE_MIN_HEIGHT,
+    LARGE_MIN_WIDTH,
+    SudokuBoard,
+)
+
+GAME = "sudoku"
+# Shift+digit arrives as the shifted character on most terminals (US layout), as shift+N
+# where the terminal reports modifiers.
+SHIFTED_DIGITS = ["exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign",
+                  "circumflex_accent", "ampersand", "asterisk", "left_parenthesis"]
+
+
+def minutes_text(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def load_puzzle(choice: NewPuzzle, rng: random.Random) -> tuple[Grid, list[int], str, str]:
+    """(puzzle, solution, grade, source label) for the player's choice. Runs in the worker.
+
+    Raises ValueError with a one-line message for a bad file, line or puzzle.
+    """
+    if choice.source == "generate":
+        made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal)
+        return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
+    if choice.source == "paste":
+        puzzle = parse_grid(choice.text, "pasted puzzle")
+        label = "pasted"
+    elif choice.source == "file":
+        path = Path(choice.text).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise ValueError(f"cannot read {path}: {reason}") from None
+        entries = read_puzzles(text, str(path))
+        good = [e for e in entries if e.grid is not None]
+        if not good:
+            raise entries[0].error if entries else SudokuFormatError("no puzzle in the file", source=str(path))
+        puzzle = good[0].grid
+        label = f"{path.name} #{good[0].number}"
+    else:
+        entries = [e for e in read_puzzles(read_collection(choice.source), choice.source) if e.grid is not None]
+        if not entries:
+            raise ValueError(f"the collection {choice.source} has no puzzles")
+        entry = rng.choice(entries)
+        puzzle = entry.grid
+        label = f"{choice.source.removeprefix('sudoku_').removesuffix('.txt').replace('_', ' ')} #{entry.number}"
+    result = sat.solve(puzzle)
+    if result.status is sat.Status.NONE:
+        raise ValueError(f"{label}: the puzzle has no solution")
+    if result.status is sat.Status.SEVERAL:
+        raise ValueError(f"{label}: the puzzle has several solutions")
+    graded = grade_puzzle(puzzle)
+    return puzzle, list(result.solution or []), graded.level or "unrated", label
+
+
+class SudokuScreen(Screen):
+    TITLE = "Sudoku"
+
+    BINDINGS = [
+        *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
+        *[Binding(f"{key},shift+{d}", f"mark({d})", show=False) for d, key in enumerate(SHIFTED_DIGITS, 1)],
+        Binding("0,backspace,delete,x", "erase", "Clear", show=False),
+        Binding("p,enter", "pencil", "Pencil"),
+        Binding("m", "fill_marks", "Marks"),
+        Binding("u", "undo", "Undo"),
+        Binding("ctrl+r", "redo", "Redo"),
+        Binding("i", "hint", "Hint"),
+        Binding("c", "check", "Check"),
+        Binding("S", "solve", "Solve"),
+        Binding("n", "new_game", "New"),
+        Binding("space", "pause", "Pause"),
+        Binding("s", "toggle_stats", "Stats", show=False),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("escape", "back", "Back", show=False),
+    ]
+
+    def __init__(self, choice: NewPuzzle | None = None, *, fresh: bool = False) -> None:
+        """``choice``: what "new game" makes; ``fresh`` starts it even if a game was saved."""
+        super().__init__()
+        self.fresh = fresh
+        settings = self.app.store.load_settings()[GAME]
+        self.choice = choice or NewPuzzle(source=settings["source"], grade=settings["grade"])
+        self.count_mistakes = bool(settings["count_mistakes"])
+        self.game: SudokuGame | None = None
+        self.pencil = False
+        self.pending_hint: Step | None = None
+        self.paused = False
+        self.running_since: float | None = None
+        self.runner = EngineRunner()
+        self.rng = random.Random()
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="game-body"):
+            with Vertical(id="board-column"):
+                yield Static(id="game-title", classes="game-title")
+                with Center(classes="board-box"):
+                    yield SudokuBoard(Grid(), id="board")
+                yield Static("", id="paused")
+                yield Static(id="status", classes="status")
+            with Vertical(id="side-column"):
+                yield StatsPanel(id="stats")
+        yield self.runner
+        yield Footer(compact=True)
+
+    @property
+    def board(self) -> SudokuBoard:
+        return self.query_one(SudokuBoard)
+
+    @property
+    def panel(self) -> StatsPanel:
+        return self.query_one(StatsPanel)
+
+    def on_mount(self) -> None:
+        ui = self.app.store.load_settings()["ui"]
+        self.panel.display = bool(ui.get("show_stats", True))
+        self.query_one("#paused").display = False
+        self._fit_board()
+        self.board.focus()
+        # The clock's display moves once a minute; every key updates it too (no idle redraws).
+        self.set_interval(60, self._show_title)
+        if self.fresh or not self._resume():
+            self._start(self.choice)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_board()
+
+    def _fit_board(self) -> None:
+        size = self.app.size
+        self.board.set_large(size.width >= LARGE_MIN_WIDTH and size.height >= LARGE_MIN_HEIGHT)
+
+    # -- the clock -------------------------------------------------------------------------------
+
+    def _clock_running(self) -> bool:
+        return self.running_since is not None
+
+    def _start_clock(self) -> None:
+        if self.game is not None and not self.paused and not self.game.is_solved() and self.running_since is None:
+            self.running_since = time.monotonic()
+
+    def _stop_clock(self) -> None:
+        if self.running_since is not None and self.game is not None:
+            self.game.elapsed += time.monotonic() - self.running_since
+        self.running_since = None
+
+    def elapsed(self) -> float:
+        if self.game is None:
+            return 0.0
+        extra = time.monotonic() - self.running_since if self.running_since is not None else 0.0
+        return self.game.elapsed + extra
+
+    def on_screen_suspend(self) -> None:
+        self._stop_clock()
+        self._save()
+
+    def on_screen_resume(self) -> None:
+        self._start_clock()
+
+    def on_app_blur(self) -> None:
+        self._stop_clock()
+
+    def on_app_focus(self) -> None:
+        self._start_clock()
+
+    # -- starting, saving, resuming ----------------------------------------------------------------
+
+    def _start(self, choice: NewPuzzle) -> None:
+        self.choice = choice
+        what = f"a {choice.grade} puzzle" if choice.source == "generate" else "the puzzle"
+        self._status(f"Preparing {what}…")
+        rng = random.Random(self.rng.getrandbits(64))
+
+        def job(stop: threading.Event, progress) -> Any:
+            try:
+                return load_puzzle(choice, rng)
+            except (ValueError, GenerationError) as error:
+                return str(error)
+
+        self.runner.start("load", job)
+
+    def _begin(self, puzzle: Grid, solution: list[int], grade: str, source: str) -> None:
+        self._stop_clock()
+        self.game = SudokuGame(puzzle, solution, grade=grade, source=source)
+        self.pending_hint = None
+        self.board.set_grid(self.game.grid, self.game.marks)
+        self.board.cursor = next((c for c, v in enumerate(self.game.grid.values) if not v), 0)
+        self.panel.show_text("Puzzle", self._puzzle_info())
+        self._refresh_all()
+        self._start_clock()
+        self._save()
+
+    def _resume(self) -> bool:
+        saved = self.app.store.load_game(GAME)
+        if not saved:
+            return False
+        try:
+            game = SudokuGame.from_dict(saved)
+        except (KeyError, TypeError, ValueError):
+            self.app.store.clear_game(GAME)
+            return False
+        self.game = game
+        self.board.set_grid(game.grid, game.marks)
+        self.panel.show_text("Puzzle", self._puzzle_info())
+        self._refresh_all()
+        self._start_clock()
+        self.notify("Resumed your puzzle in progress; n starts a new one.", timeout=4)
+        return True
+
+    def _save(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        if game.is_solved():
+            self.app.store.clear_game(GAME)
+            return
+        state = game.to_dict()
+        state["elapsed"] = round(self.elapsed(), 1)
+        self.app.store.save_game(GAME, state)
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    def _puzzle_info(self) -> Text:
+        game = self.game
+        assert game is not None
+        givens = sum(game.grid.givens)
+        size = f"{game.size}×{game.size}" + (" diagonal" if game.grid.diagonal else "")
+        return Text.assemble(("grade ", "dim"), (game.grade or "unrated", "bold"), ("\nfrom ", "dim"), game.source,
+                             ("\n", ""), (f"{size}, {givens} givens", "dim"),
+                             ("\n\ni hint · c check · S solve · m all marks", "dim italic"))
+
+    def _show_title(self) -> None:
+        game = self.game
+        if game is None:
+            return
+        parts = [f"[b]{game.grade or 'unrated'}[/b]", game.source, minutes_text(self.elapsed())]
+        if self.count_mistakes:
+            parts.append(f"mistakes {game.mistakes}")
+        if self.paused:
+            parts.append("paused")
+        self.query_one("#game-title", Static).update(" · ".join(parts))
+
+    def _status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def _refresh_all(self) -> None:
+        """Highlights, title and status from the game (after a load, undo or any edit)."""
+        game = self.game
+        if game is None:
+            return
+        self.board.set_highlights(conflicts=game.conflicts(), wrong=set(), hint_cells=set(), targets=set())
+        self.board.refresh()
+        self._show_title()
+        self._show_status()
+
+    def _show_status(self, note: str = "") -> None:
+        game = self.game
+        if game is None:
+            return
+        if game.is_solved():
+            if game.revealed:
+                self._status("[b]Solved by the solver.[/b] n: new puzzle")
+            else:
+                self._status(f"[b]Solved in {minutes_text(game.elapsed)}![/b] n: new puzzle")
+            return
+        cell = self.board.cursor
+        mode = "[reverse] pencil [/reverse]" if self.pencil else "digits"
+        where = game.grid.cell_name(cell)
+        if game.grid.values[cell]:
+            about = "given" if game.is_given(cell) else "your digit"
+        else:
+            marks = mask_digits(game.marks[cell])
+            about = "marks " + " ".join(digit_char(d) for d in marks) if marks else "empty"
+        line = f"{where}: {about} · mode {mode}"
+        self._status(line + (f"\n{note}" if note else ""))
+
+    @on(SudokuBoard.CursorMoved)
+    def _cursor_moved(self) -> None:
+        self._show_status()
+
+    # -- editing ---------------------------------------------------------------------------------
+
+    def _editable(self) -> bool:
+        if self.game is None or self.runner.tag == "load":
+            return False
+        if self.paused:
+            self.notify("Paused: space resumes.", timeout=2)
+            return False
+        return True
+
+    def _after_edit(self, action, note: str = "") -> None:
+        game = self.game
+        assert game is not None
+        if action is None:
+            self.app.bell()
+            return
+        if self.pending_hint is not None:
+            self.pending_hint = None
+            self.board.set_highlights(hint_cells=set(), targets=set())
+        self.board.set_highlights(conflicts=game.conflicts(), wrong=set())
+        # The digit under the cursor may have changed, and the same-digit highlight with it.
+        cursor = self.board.cursor
+        before = {v0 for cell, v0, *_ in action.changes if cell == cursor and v0}
+        self.board.refresh_cells(set(action.cells) | self.board.same_digit_cells(cursor)
+                                 | {c for c, v in enumerate(game.grid.values) if v in before})
+        if game.is_solved():
+            self._finished()
+        else:
+            self._start_clock()
+        self._save()
+        self._show_title()
+        self._show_status(note)
+
+    def _finished(self) -> None:
+        game = self.game
+        assert game is not None
+        self._stop_clock()
+        self.app.store.clear_game(GAME)
+        if game.revealed:
+            return
+        record, best = self.app.store.record_time(GAME, game.grade or "unrated", game.elapsed)
+        text = f"Solved in {minutes_text(game.elapsed)}"
+        if best and record["solved"] > 1:
+            text += " — a new best for this grade!"
+        self.notify(text, timeout=6)
+
+    def action_digit(self, digit: int) -> None:
+        if not self._editable():
+            return
+        game = self.game
+        if digit > game.size:
+            self.app.bell()
+            return
+        cell = self.board.cursor
+        if game.is_given(cell):
+            self.notify(f"{game.grid.cell_name(cell)} is a given.", timeout=2)
+            return
+        if self.pencil:
+            self._after_edit(game.toggle_mark(cell, digit))
+            return
+        if game.grid.values[cell] == digit:
+            return
+        self._after_edit(game.place(cell, digit))
+
+    def action_mark(self, digit: int) -> None:
+        if not self._editable():
+            return
+        game = self.game
+        cell = self.board.cursor
+        if digit > game.size or game.grid.values[cell]:
+            self.app.bell()
+            return
+        self._after_edit(game.toggle_mark(cell, digit))
+
+    def action_erase(self) -> None:
+        if not self._editable():
+            return
+        cell = self.board.cursor
+        if self.game.is_given(cell):
+            self.notify(f"{self.game.grid.cell_name(cell)} is a given.", timeout=2)
+            return
+        self._after_edit(self.game.clear(cell))
+
+    def action_pencil(self) -> None:
+        self.pencil = not self.pencil
+        self._show_status()
+
+    def action_fill_marks(self) -> None:
+        if self._editable():
+            self._after_edit(self.game.fill_marks(), "Pencilled in every candidate.")
+
+    def action_undo(self) -> None:
+        if not self._editable():
+            return
+        action = self.game.undo()
+        if action is None:
+            self._show_status("Nothing to undo.")
+            return
+        self.pending_hint = None
+        self._refresh_all()
+        self._show_status(f"Undid: {action.label}.")
+        self._save()
+
+    def action_redo(self) -> None:
+        if not self._editable():
+            return
+        action = self.game.redo()
+        if action is None:
+            self._show_status("Nothing to redo.")
+            return
+        self.pending_hint = None
+        self._refresh_all()
+        if self.game.is_solved():
+            self._finished()
+        self._show_status(f"Redid: {action.label}.")
+        self._save()
+
+    # -- hint, check, solve ----------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        if not self._editable():
+            return
+        game = self.game
+        if self.pending_hint is not None:
+            step = self.pending_hint
+            self._after_edit(game.apply(step), f"Applied: {step.technique} — {step.changes(game.size)}.")
+            return
+        if game.is_solved():
+            return
+        wrong = game.wrong_cells()
+        if wrong:
+            self.board.set_highlights(wrong=wrong)
+            cells = ", ".join(game.grid.cell_name(c) for c in sorted(wrong))
+            self._show_status(f"Fix the wrong digit{'s' * (len(wrong) > 1)} first: {cells}.")
+            return
+        step = game.hint()
+        if step is None:
+            self.panel.show_text("Hint", "No technique I know applies here: this puzzle needs trial "
+                                         "and error from now on (S shows the solution).")
+            return
+        self.pending_hint = step
+        self.board.set_highlights(hint_cells=set(step.cells),
+                                  targets={c for c, _ in step.placements} | {c for c, _ in step.eliminations})
+        self.panel.display = True
+        self.panel.show_text(f"Hint · {step.technique}", Text.assemble(
+            (f"{step.level}\n", "dim"), step.explanation, "\n\n", (step.changes(game.size), "bold"),
+            ("\n\ni again applies it", "dim italic")))
+        self._show_status(f"Hint: {step.technique}. i applies it.")
+
+    def action_check(self) -> None:
+        if not self._editable():
+            return
+        game = self.game
+        wrong = game.wrong_cells()
+        self.board.set_highlights(wrong=wrong)
+        filled = sum(1 for c, v in enumerate(game.grid.values) if v and not game.is_given(c))
+        if wrong:
+            cells = ", ".join(game.grid.cell_name(c) for c in sorted(wrong))
+            self._show_status(f"{len(wrong)} wrong: {cells}.")
+        else:
+            self._show_status(f"All {filled} of your digits are right.")
+
+    def action_solve(self) -> None:
+        if not self._editable() or self.game.is_solved():
+            return
+        puzzle = self.game.grid.puzzle()
+        self._status("Solving with the SAT solver…")
+
+        def job(stop: threading.Event, progress) -> Any:
+            return sat.solve(puzzle)
+
+        self.runner.start("solve", job)
+
+    def _show_solve(self, result: sat.SolveResult) -> None:
+        stats = result.stats
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", no_wrap=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_row("variables", f"{stats.variables:,}")
+        table.add_row("clauses", f"{stats.clauses:,}")
+        table.add_row("literals", f"{stats.literals:,}")
+        table.add_row("filled first", f"{stats.propagated} cells by propagation")
+        table.add_row("time", seconds_text(result.seconds))
+        table.add_row("solutions", {sat.Status.UNIQUE: "exactly one", sat.Status.SEVERAL: "several",
+                                    sat.Status.NONE: "none"}.get(result.status, result.status.value))
+        self.panel.display = True
+        self.panel.show_text("SAT solver · pycosat", Group(
+            Text("One variable per open cell and digit; each cell, row, column and box must "
+                 "hold every digit once.", style="dim"), table))
+
+    def on_engine_runner_finished(self, message: EngineRunner.Finished) -> None:
+        if not self.runner.done(message):
+            return
+        if message.tag == "load":
+            if isinstance(message.payload, str):
+                self._load_failed(message.payload)
+                return
+            self._begin(*message.payload)
+        elif message.tag == "solve":
+            result: sat.SolveResult = message.payload
+            self._show_solve(result)
+            game = self.game
+            if result.solution is None or game is None:
+                return
+            game.solution = game.solution or result.solution
+            game.fill_solution()
+            self.pending_hint = None
+            self._refresh_all()
+            if game.is_solved():
+                self._finished()
+            self._save()
+
+    def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
+        if self.runner.done(message):
+            self.notify(f"Engine error: {message.error}", severity="error")
+
+    def _load_failed(self, problem: str) -> None:
+        self._status(f"[b]Could not start:[/b] {problem}")
+        if self.game is None:
+            # Nothing to go back to: offer the dialog again with the problem shown.
+            self.app.push_screen(NewSudokuDialog(self.choice, problem), self._chosen)
+        else:
+            self.notify(problem, severity="error", timeout=6)
+
+    # -- the rest --------------------------------------------------------------------------------
+
+    def action_new_game(self) -> None:
+        self.app.push_screen(NewSudokuDialog(self.choice), self._chosen)
+
+    def _chosen(self, choice: NewPuzzle | None) -> None:
+        if choice is None:
+            return
+        self.paused = False
+        self.query_one("#paused").display = False
+        self.board.display = True
+        if choice.source == "generate":
+            self.app.store.update_settings(GAME, source="generate", grade=choice.grade)
+        elif choice.source.startswith("sudoku_"):
+            self.app.store.update_settings(GAME, source=choice.source)
+        self._start(choice)
+
+    def action_pause(self) -> None:
+        if self.game is None or self.game.is_solved():
+            return
+        self.paused = not self.paused
+        paused = self.query_one("#paused", Static)
+        if self.paused:
+            self._stop_clock()
+            self._save()
+            paused.update(f"\n\n[b]Paused[/b] at {minutes_text(self.elapsed())}\n\nspace resumes")
+        else:
+            self._start_clock()
+        self.board.display = not self.paused
+        paused.display = self.paused
+        self._show_title()
+
+    def action_toggle_stats(self) -> None:
+        panel = self.panel
+        panel.display = not panel.display
+        self.app.store.update_settings("ui", show_stats=bool(panel.display))
+
+    def action_back(self) -> None:
+        self.runner.cancel()
+        self._stop_clock()
+        self._save()
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        self.runner.cancel()
+        self._stop_clock()
+        self._save()

@@ -1,0 +1,134 @@
+"""The "new Sudoku" dialog: a generated puzzle of a grade, one from a shipped collection,
+a file, or a pasted line. It only gathers the choice; the screen loads the puzzle (in its
+worker) and reports a bad file or line back here as one line of text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from tui_games.engine.sudoku.techniques import LEVELS, SEARCH
+from tui_games.resources import puzzle_names
+
+GRADES = [level for level in LEVELS if level != SEARCH]
+VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4")]
+COLLECTION_PREFIX = "sudoku_"
+
+
+def collections() -> list[tuple[str, str]]:
+    """(label, file name) of the shipped Sudoku collections."""
+    out = []
+    for name in puzzle_names():
+        if name.startswith(COLLECTION_PREFIX) and name.endswith(".txt"):
+            label = name.removeprefix(COLLECTION_PREFIX).removesuffix(".txt").replace("_", " ")
+            out.append((f"collection: {label}", name))
+    return out
+
+
+@dataclass
+class NewPuzzle:
+    """What the player asked for: ``source`` is "generate", "file", "paste" or a collection."""
+
+    source: str
+    grade: str = "basic"
+    variant: str = "9"
+    text: str = ""  # the file path or the pasted line
+
+    @property
+    def size(self) -> int:
+        return int(self.variant.rstrip("x"))
+
+    @property
+    def diagonal(self) -> bool:
+        return self.variant.endswith("x")
+
+
+class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
+
+    DEFAULT_CSS = """
+    NewSudokuDialog { align: center middle; }
+    NewSudokuDialog #new-dialog {
+        width: 70; height: auto; max-height: 100%;
+        border: round $accent; padding: 0 1; background: $surface;
+    }
+    NewSudokuDialog #new-grid { grid-size: 2; grid-columns: 12 1fr; grid-rows: auto; height: auto; grid-gutter: 0 1; }
+    NewSudokuDialog #new-grid Label { height: 1; }
+    NewSudokuDialog #new-text { margin-top: 1; }
+    NewSudokuDialog #new-error { color: $text-error; height: auto; }
+    NewSudokuDialog #new-buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    NewSudokuDialog #new-buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, last: NewPuzzle, error: str = "") -> None:
+        super().__init__()
+        self.last = last
+        self.error = error
+
+    def compose(self) -> ComposeResult:
+        sources = [("generate a new puzzle", "generate"), *collections(),
+                   ("a file (81-character lines, .sdk, Project Euler)", "file"),
+                   ("paste a puzzle line", "paste")]
+        known = {value for _, value in sources}
+        with Vertical(id="new-dialog") as dialog:
+            dialog.border_title = "New Sudoku"
+            with Grid(id="new-grid"):
+                yield Label("Puzzle")
+                yield Select(sources, value=self.last.source if self.last.source in known else "generate",
+                             allow_blank=False, compact=True, id="source")
+                yield Label("Grade")
+                yield Select([(g, g) for g in GRADES], value=self.last.grade if self.last.grade in GRADES else "basic",
+                             allow_blank=False, compact=True, id="grade")
+                yield Label("Grid")
+                yield Select(VARIANTS, value=self.last.variant if self.last.variant in dict(map(reversed, VARIANTS))
+                             else "9", allow_blank=False, compact=True, id="variant")
+            yield Input(self.last.text, placeholder="", id="new-text", compact=True)
+            yield Static(self.error, id="new-error")
+            with Horizontal(id="new-buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Start", id="start", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self._update_fields()
+        self.query_one("#source", Select).focus()
+
+    @on(Select.Changed, "#source")
+    def _source_changed(self) -> None:
+        self._update_fields()
+
+    def _update_fields(self) -> None:
+        source = self.query_one("#source", Select).value
+        text = self.query_one("#new-text", Input)
+        text.display = source in ("file", "paste")
+        text.placeholder = "path of the puzzle file" if source == "file" else "81 characters, . or 0 for a blank"
+        grade = self.query_one("#grade", Select)
+        grade.disabled = source != "generate"
+        self.query_one("#variant", Select).disabled = source != "generate"
+
+    def result(self) -> NewPuzzle:
+        return NewPuzzle(
+            source=str(self.query_one("#source", Select).value),
+            grade=str(self.query_one("#grade", Select).value),
+            variant=str(self.query_one("#variant", Select).value),
+            text=self.query_one("#new-text", Input).value.strip(),
+        )
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        choice = self.result()
+        if choice.source in ("file", "paste") and not choice.text:
+            self.query_one("#new-error", Static).update(
+                "Give a file path." if choice.source == "file" else "Paste a puzzle line.")
+            return
+        self.dismiss(choice)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,243 @@
+"""The checkers board, drawn with Textual's line API: 8×8 squares, three columns each.
+
+Dark squares carry the pieces (``b``/``w`` men and ``B``/``W`` kings, or glyphs), empty ones a
+dot, or their number 1–32 with the overlay on; light squares stay blank, so the board reads
+without colour. The board turns round so the human's side is at the bottom (``flipped``
+puts White there). The screen says what to highlight: the picked piece and its path so far,
+where it may land next, the last move and the squares it captured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tui_games.engine.checkers.bits import row_col, square_of
+
+PIECES = {
+    "letters": {"b": "b", "w": "w", "B": "B", "W": "W"},
+    "glyphs": {"b": "●", "w": "○", "B": "◆", "W": "◇"},
+}
+CELL_W = 3
+# Squares are named by their numbers (the overlay), not by files and ranks: no labels.
+LEFT = 0
+
+
+class CheckersBoard(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "board--grid", "board--cursor", "board--dark", "board--light", "board--black",
+        "board--white", "board--movable", "board--picked", "board--target", "board--last",
+        "board--captured",
+    }
+
+    DEFAULT_CSS = """
+    CheckersBoard { width: auto; height: auto; }
+    CheckersBoard > .board--grid { color: $foreground-muted; }
+    CheckersBoard > .board--cursor { text-style: reverse bold; }
+    CheckersBoard > .board--dark { background: $panel; color: $text-muted; }
+    CheckersBoard > .board--light { background: $background; }
+    CheckersBoard > .board--black { color: $text-error; text-style: bold; }
+    CheckersBoard > .board--white { color: $text; text-style: bold; }
+    CheckersBoard > .board--movable { text-style: underline; }
+    CheckersBoard > .board--picked { background: $accent 50%; text-style: bold underline; }
+    CheckersBoard > .board--target { background: $success 35%; }
+    CheckersBoard > .board--last { background: $warning 30%; }
+    CheckersBoard > .board--captured { color: $text-warning; }
+    """
+
+    class SquareChosen(Message):
+        """Enter, Space or a click on a square (its number, or None for a light square)."""
+
+        def __init__(self, square: int | None) -> None:
+            super().__init__()
+            self.square = square
+
+    # The cursor is a (row, col) of the displayed board: 0..63.
+    cursor: reactive[int] = reactive(0, repaint=False)
+
+    def __init__(self, position, *, pieces: str = "letters", flipped: bool = False, numbers: bool = False,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.position = position
+        self.pieces = PIECES.get(pieces, PIECES["letters"])
+        self.flipped = flipped
+        self.numbers = numbers
+        self.movable: set[int] = set()
+        self.picked: list[int] = []
+        self.targets: set[int] = set()
+        self.last: set[int] = set()
+        self.captured: set[int] = set()
+        self.cursor = self.display_index(11 if not flipped else 22)
+
+    # -- geometry ---------------------------------------------------------------------------------
+
+    def display_index(self, square: int) -> int:
+        """Where ``square`` is drawn, as row * 8 + col of the display."""
+        row, col = row_col(square)
+        if not self.flipped:  # Black at the bottom: the diagram turned round
+            row, col = 7 - row, 7 - col
+        return row * 8 + col
+
+    def square_at_index(self, index: int) -> int | None:
+        row, col = divmod(index, 8)
+        if not self.flipped:
+            row, col = 7 - row, 7 - col
+        return square_of(row, col)
+
+    @property
+    def cursor_square(self) -> int | None:
+        return self.square_at_index(self.cursor)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return LEFT + 1 + 8 * CELL_W + 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return 8 + 2
+
+    def index_region(self, index: int) -> Region:
+        row, col = divmod(index, 8)
+        return Region(LEFT + 1 + col * CELL_W, 1 + row, CELL_W, 1)
+
+    def refresh_squares(self, squares: Iterable[int | None]) -> None:
+        regions = [self.index_region(self.display_index(s)) for s in squares if s]
+        if regions:
+            self.refresh(*regions)
+
+    def set_flipped(self, flipped: bool) -> None:
+        if flipped != self.flipped:
+            square = self.cursor_square
+            self.flipped = flipped
+            if square:
+                self.cursor = self.display_index(square)
+            self.refresh()
+
+    def _layer(self, name: str) -> Style:
+        """A highlight layer: only what its rule sets (so a piece's colour keeps the square's
+        background), with a translucent background already blended over the board's."""
+        partial = self.get_component_rich_style(name, partial=True)
+        if partial.bgcolor is None:
+            return partial
+        return partial + Style(bgcolor=self.get_component_rich_style(name).bgcolor)
+
+    # -- drawing ----------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        base = self.rich_style
+        grid = base + self.get_component_rich_style("board--grid")
+        if y == 0:
+            return Strip([Segment("┌" + "─" * (8 * CELL_W) + "┐", grid)])
+        if y == 9:
+            return Strip([Segment("└" + "─" * (8 * CELL_W) + "┘", grid)])
+        if not 1 <= y <= 8:
+            return Strip.blank(self.size.width, base)
+        row = y - 1
+        segments = [Segment("│", grid)]
+        for col in range(8):
+            index = row * 8 + col
+            text, style = self._square(index)
+            segments.append(Segment(text, base + style))
+        segments.append(Segment("│", grid))
+        return Strip(segments)
+
+    def _square(self, index: int) -> tuple[str, Style]:
+        square = self.square_at_index(index)
+        is_cursor = index == self.cursor and (self.has_focus or self.screen.focused is None)
+        if square is None:
+            style = self._layer("board--light")
+            text = "[ ]" if is_cursor else "   "
+            if is_cursor:
+                style += self._layer("board--cursor")
+            return text, style
+        style = self._layer("board--dark")
+        piece = self.position.piece_at(square)
+        if piece is not None:
+            mark = self.pieces[piece]
+            style += self._layer("board--black" if piece in "bB" else "board--white")
+        elif square in self.captured:
+            mark = "×"
+            style += self._layer("board--captured")
+        elif self.numbers:
+            mark = str(square)
+        else:
+            mark = "·"
+        if square in self.last:
+            style += self._layer("board--last")
+        if square in self.movable:
+            style += self._layer("board--movable")
+        if square in self.targets:
+            style += self._layer("board--target")
+        if square in self.picked:
+            style += self._layer("board--picked")
+        if is_cursor:
+            style += self._layer("board--cursor")
+        if len(mark) == 2:
+            text = f"[{mark}" if is_cursor else f" {mark}"
+        else:
+            text = f"[{mark}]" if is_cursor else f" {mark} "
+        return text, style
+
+    # -- what the screen sets ---------------------------------------------------------------------
+
+    def set_position(self, position) -> None:
+        self.position = position
+        self.movable, self.picked, self.targets = set(), [], set()
+        self.last, self.captured = set(), set()
+        self.refresh()
+
+    def set_marks(self, *, movable: set[int] | None = None, picked: list[int] | None = None,
+                  targets: set[int] | None = None, last: set[int] | None = None,
+                  captured: set[int] | None = None) -> None:
+        """Replace some highlight sets; repaints only the squares whose look changed."""
+        changed: set[int] = set()
+        for name, new in (("movable", movable), ("targets", targets), ("last", last), ("captured", captured)):
+            if new is not None:
+                changed |= getattr(self, name) ^ new
+                setattr(self, name, set(new))
+        if picked is not None:
+            changed |= set(self.picked) ^ set(picked)
+            self.picked = list(picked)
+        self.refresh_squares(changed)
+
+    # -- input ------------------------------------------------------------------------------------
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        regions = [self.index_region(i) for i in {old, new} if 0 <= i < 64]
+        self.refresh(*regions)
+
+    def on_focus(self) -> None:
+        self.refresh(self.index_region(self.cursor))
+
+    def on_blur(self) -> None:
+        self.refresh(self.index_region(self.cursor))
+
+    def action_move(self, dr: int, dc: int) -> None:
+        row, col = divmod(self.cursor, 8)
+        self.cursor = ((row + dr) % 8) * 8 + (col + dc) % 8
+
+    def choose(self) -> None:
+        self.post_message(self.SquareChosen(self.cursor_square))
+
+    def on_click(self, event: events.Click) -> None:
+        col = (event.x - LEFT - 1) // CELL_W
+        row = event.y - 1
+        if event.x < LEFT + 1 or not (0 <= row < 8 and 0 <= col < 8):
+            return
+        self.focus()
+        self.cursor = row * 8 + col
+        self.choose()

@@ -1,0 +1,340 @@
+"""The Sudoku board, drawn with Textual's line API.
+
+Two layouts, picked by the room the terminal gives:
+
+- compact (fits 80×24): one text line per cell row, four columns per cell (a space to
+  keep neighbours apart, then three), lines only between boxes. A cell's pencil marks show
+  as the digits when there are at most three, as ``(N)`` (how many) when there are more;
+  the screen lists the cursor cell's marks in full under the board.
+- large (about 100×44 and up): every cell is a small grid of its pencil marks, with dotted
+  lines between cells and solid ones between boxes.
+
+Only cells that change are repainted (``refresh_cells``); a cursor step repaints the two
+cells and the cells holding the digits it leaves and reaches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widget import Widget
+
+from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
+
+LABEL_WIDTH = 2
+# The large layout needs this much terminal for a 9×9 grid beside the side panel.
+LARGE_MIN_WIDTH = 100
+LARGE_MIN_HEIGHT = 44
+
+# Junctions of a horizontal line (top, between boxes, bottom, inside a box) with the vertical
+# lines (left edge, box line, cell line inside a box, right edge).
+JUNCTIONS = {
+    "top": ("┌", "┬", "─", "┐", "─"),
+    "box": ("├", "┼", "─", "┤", "─"),
+    "bottom": ("└", "┴", "─", "┘", "─"),
+    "inner": ("│", "│", "·", "│", "┄"),
+}
+
+
+class SudokuBoard(Widget, can_focus=True):
+    """The grid with a cursor. The screen owns the game and sets what to highlight."""
+
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+    ]
+
+    COMPONENT_CLASSES = {
+        "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
+        "board--mark", "board--conflict", "board--wrong", "board--same", "board--hint",
+        "board--target",
+    }
+
+    DEFAULT_CSS = """
+    SudokuBoard { width: auto; height: auto; }
+    SudokuBoard > .board--grid { color: $foreground-muted; }
+    SudokuBoard > .board--label { color: $text-muted; }
+    SudokuBoard > .board--cursor { text-style: reverse bold; }
+    SudokuBoard > .board--given { text-style: bold; }
+    SudokuBoard > .board--entered { color: $text-accent; }
+    SudokuBoard > .board--mark { color: $text-muted; text-style: dim; }
+    SudokuBoard > .board--conflict { color: $text-error; text-style: bold underline; }
+    SudokuBoard > .board--wrong { color: $text-error; text-style: strike; }
+    SudokuBoard > .board--same { background: $primary 35%; }
+    SudokuBoard > .board--hint { background: $success 35%; text-style: bold; }
+    SudokuBoard > .board--target { background: $warning 30%; }
+    """
+
+    class CursorMoved(Message):
+        def __init__(self, cell: int) -> None:
+            super().__init__()
+            self.cell = cell
+
+    cursor: reactive[int] = reactive(0, repaint=False)
+
+    def __init__(self, grid: Grid, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.grid = grid
+        self.marks: list[int] = [0] * len(grid.values)
+        self.conflicts: set[int] = set()
+        self.wrong: set[int] = set()
+        self.hint_cells: set[int] = set()
+        self.targets: set[int] = set()
+        self.large = False
+        self._layout()
+
+    # -- what the screen sets -------------------------------------------------------------------
+
+    def set_grid(self, grid: Grid, marks: list[int]) -> None:
+        resized = grid.size != self.grid.size
+        self.grid = grid
+        self.marks = marks
+        self.conflicts = set()
+        self.wrong = set()
+        self.hint_cells = set()
+        self.targets = set()
+        if resized:
+            self.cursor = min(self.cursor, len(grid.values) - 1)
+            self._layout()
+            self.refresh(layout=True)
+        else:
+            self.refresh()
+
+    def set_large(self, large: bool) -> None:
+        if large != self.large:
+            self.large = large
+            self._layout()
+            self.refresh(layout=True)
+
+    def set_highlights(self, *, conflicts: set[int] | None = None, wrong: set[int] | None = None,
+                       hint_cells: set[int] | None = None, targets: set[int] | None = None) -> None:
+        """Replace some highlight sets; repaints the cells whose highlight changed."""
+        changed: set[int] = set()
+        for name, new in (("conflicts", conflicts), ("wrong", wrong), ("hint_cells", hint_cells),
+                          ("targets", targets)):
+            if new is not None:
+                old = getattr(self, name)
+                changed |= old ^ new
+                setattr(self, name, set(new))
+        self.refresh_cells(changed)
+
+    def same_digit_cells(self, cell: int) -> set[int]:
+        digit = self.grid.values[cell]
+        if not digit:
+            return set()
+        return {c for c, v in enumerate(self.grid.values) if v == digit}
+
+    # -- geometry -------------------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        """Where every cell starts, in widget columns and lines, for the current layout."""
+        geo = self.grid.geometry
+        n = geo.size
+        self.cell_w, self.cell_h = (5, 3) if self.large else (4, 1)
+        inner = self.large
+        # x: the left label, then a border, then cells with a line before each box (and in the
+        # large layout before every cell).
+        xs, x = [], LABEL_WIDTH + 1
+        col_lines = []  # kind of the vertical line before column c (c >= 1)
+        for c in range(n):
+            if c:
+                kind = "box" if c % geo.box_cols == 0 else "inner"
+                if kind == "box" or inner:
+                    col_lines.append((x, kind))
+                    x += 1
+            xs.append(x)
+            x += self.cell_w
+        self.width = x + 1
+        self.cell_x = xs
+        self.col_lines = col_lines
+        # y: the column labels, then the top border, then rows with lines likewise.
+        rows: list[tuple] = [("labels",), ("border", "top")]
+        ys = []
+        for r in range(n):
+            if r:
+                kind = "box" if r % geo.box_rows == 0 else "inner"
+                if kind == "box" or inner:
+                    rows.append(("border", kind))
+            ys.append(len(rows))
+            rows.extend(("cell", r, sub) for sub in range(self.cell_h))
+        rows.append(("border", "bottom"))
+        self.cell_y = ys
+        self.lines = rows
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines)
+
+    def cell_region(self, cell: int) -> Region:
+        r, c = divmod(cell, self.grid.size)
+        return Region(self.cell_x[c], self.cell_y[r], self.cell_w, self.cell_h)
+
+    def cell_at(self, x: int, y: int) -> int | None:
+        n = self.grid.size
+        for r in range(n):
+            top = self.cell_y[r]
+            if top <= y < top + self.cell_h:
+                for c in range(n):
+                    left = self.cell_x[c]
+                    if left <= x < left + self.cell_w:
+                        return r * n + c
+        return None
+
+    def refresh_cells(self, cells: Iterable[int]) -> None:
+        total = len(self.grid.values)
+        regions = [self.cell_region(c) for c in cells if c is not None and 0 <= c < total]
+        if regions:
+            self.refresh(*regions)
+
+    def _layer(self, name: str) -> Style:
+        """A highlight layer: only what its rule sets (so a piece's colour keeps the square's
+        background), with a translucent background already blended over the board's."""
+        partial = self.get_component_rich_style(name, partial=True)
+        if partial.bgcolor is None:
+            return partial
+        return partial + Style(bgcolor=self.get_component_rich_style(name).bgcolor)
+
+    # -- drawing ----------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        base = self.rich_style
+        if y >= len(self.lines):
+            return Strip.blank(self.size.width, base)
+        line = self.lines[y]
+        label = base + self.get_component_rich_style("board--label")
+        grid_style = base + self.get_component_rich_style("board--grid")
+        if line[0] == "labels":
+            text = [" "] * self.width
+            for c, x in enumerate(self.cell_x):
+                text[x + self.cell_w // 2] = digit_char(c + 1)
+            return Strip([Segment("".join(text), label)])
+        if line[0] == "border":
+            left, box, cross, right, fill = JUNCTIONS[line[1]]
+            out = [" " * LABEL_WIDTH, left]
+            lines_at = dict(self.col_lines)
+            x = LABEL_WIDTH + 1
+            while x < self.width - 1:
+                kind = lines_at.get(x)
+                if kind is None:
+                    out.append(fill)
+                elif kind == "box":
+                    out.append(box)
+                else:
+                    out.append(cross)
+                x += 1
+            out.append(right)
+            return Strip([Segment(out[0], base), Segment("".join(out[1:]), grid_style)])
+        _, row, sub = line
+        n = self.grid.size
+        middle = sub == self.cell_h // 2
+        segments = [Segment(f"{digit_char(row + 1) if middle else ' ':<{LABEL_WIDTH}}", label),
+                    Segment("│", grid_style)]
+        cursor_digit = self.grid.values[self.cursor]
+        for c in range(n):
+            cell = row * n + c
+            text, style = self._cell(cell, sub, cursor_digit)
+            segments.append(Segment(text, base + style))
+            if c + 1 < n:
+                boundary = "box" if (c + 1) % self.grid.geometry.box_cols == 0 else "inner"
+                if boundary == "box":
+                    segments.append(Segment("│", grid_style))
+                elif self.large:
+                    segments.append(Segment("┆", grid_style))
+        segments.append(Segment("│", grid_style))
+        return Strip(segments)
+
+    def _cell(self, cell: int, sub: int, cursor_digit: int) -> tuple[str, Style]:
+        """The text of one line of one cell, and its style."""
+        grid = self.grid
+        value = grid.values[cell]
+        w = self.cell_w
+        style = Style()
+        is_cursor = cell == self.cursor and self.has_focus_within_board
+        middle = sub == self.cell_h // 2
+        if value:
+            kind = "board--given" if grid.givens[cell] else "board--entered"
+            style += self._layer(kind)
+            if middle:
+                mark = digit_char(value)
+                text = f"[{mark}]" if is_cursor else f" {mark} "
+                text = f"{text:>{w}}" if not self.large else f"{text:^{w}}"
+            else:
+                text = " " * w
+        else:
+            mask = self.marks[cell]
+            style += self._layer("board--mark")
+            text = self._marks_text(mask, sub, is_cursor)
+        if cursor_digit and value == cursor_digit and cell != self.cursor:
+            style += self._layer("board--same")
+        if cell in self.hint_cells:
+            style += self._layer("board--hint")
+        if cell in self.targets:
+            style += self._layer("board--target")
+        if cell in self.conflicts:
+            style += self._layer("board--conflict")
+        if cell in self.wrong:
+            style += self._layer("board--wrong")
+        if is_cursor:
+            style += self._layer("board--cursor")
+        return text, style
+
+    def _marks_text(self, mask: int, sub: int, is_cursor: bool) -> str:
+        w = self.cell_w
+        if self.large:
+            # A mini grid: three digits a line, each in its place whether marked or not.
+            first = sub * 3 + 1
+            chars = [digit_char(d) if mask >> (d - 1) & 1 else " "
+                     for d in range(first, first + 3) if d <= self.grid.size]
+            text = " ".join(chars)
+            if is_cursor and sub == self.cell_h // 2 and not mask:
+                return f"{'[ ]':^{w}}"
+            return f"{text:^{w}}"
+        digits = mask_digits(mask)
+        if not digits:
+            return " [ ]" if is_cursor else " " * w
+        if len(digits) <= 3:
+            return f" {''.join(digit_char(d) for d in digits):<3}"
+        return f" ({len(digits)})"
+
+    @property
+    def has_focus_within_board(self) -> bool:
+        return self.has_focus or self.screen.focused is None
+
+    # -- input ------------------------------------------------------------------------------------
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        total = len(self.grid.values)
+        if not (0 <= old < total):
+            old = new
+        # The same-digit highlight follows the cursor: repaint the cells it leaves and reaches.
+        self.refresh_cells({old, new} | self.same_digit_cells(old) | self.same_digit_cells(new))
+        self.post_message(self.CursorMoved(new))
+
+    def on_focus(self) -> None:
+        self.refresh_cells([self.cursor])
+
+    def on_blur(self) -> None:
+        self.refresh_cells([self.cursor])
+
+    def action_move(self, dr: int, dc: int) -> None:
+        n = self.grid.size
+        r, c = divmod(self.cursor, n)
+        self.cursor = ((r + dr) % n) * n + (c + dc) % n
+
+    def on_click(self, event: events.Click) -> None:
+        cell = self.cell_at(event.x, event.y)
+        if cell is not None:
+            self.focus()
+            self.cursor = cell
