@@ -27,6 +27,8 @@ from tui_games.engine.checkers.position import (
     QUIET_LIMIT,
     CheckersPosition,
     generate,
+    has_capture,
+    has_step,
     zobrist_key,
 )
 
@@ -456,6 +458,11 @@ def test_generator_agrees_with_the_reference_on_random_positions():
         moves = pos.legal_moves()
         assert sorted(str(m) for m in moves) == sorted(reference_moves(pos)), pos.fen()
         assert len({str(m) for m in moves}) == len(moves)
+        # The engine's leaf tests agree with the generator.
+        masks = (pos.black, pos.white, pos.kings, pos.turn)
+        assert has_capture(*masks) == (bool(moves) and moves[0].is_capture)
+        if not has_capture(*masks):
+            assert has_step(*masks) == bool(moves)
         multi += sum(len(m.path) > 2 for m in moves)
         for move in moves:  # every move plays and takes back cleanly
             before = (pos.black, pos.white, pos.kings, pos.key())

@@ -14,7 +14,7 @@ import pytest
 
 from tui_games import cli
 
-DATA = Path(__file__).parent / "data" / "connect4"
+DATA = Path(__file__).parent.parent / "puzzles"
 
 
 def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
@@ -60,7 +60,7 @@ def test_solve_weak_and_json(capsys):
 
 
 def test_solve_stdin_ignores_the_score_field(capsys, monkeypatch):
-    lines = (DATA / "Test_L3_R1").read_text().splitlines()[:20]
+    lines = (DATA / "bench_connect4_Test_L3_R1.txt").read_text().splitlines()[:20]
     code, out, err = run(capsys, "connect4", "solve", stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch)
     assert code == 0 and err == ""
     assert out.splitlines() == lines
@@ -170,8 +170,8 @@ def test_connect4_commands_never_import_textual():
 
 def test_bench_connect4_on_a_set(capsys, tmp_path):
     sample = tmp_path / "sample"
-    sample.write_text("".join(line + "\n" for line in (DATA / "Test_L3_R1").read_text().splitlines()[:5]))
-    code, out, err = run(capsys, "bench", "connect4", "--set", str(sample), "--set", str(DATA / "Test_L2_R1"),
+    sample.write_text("".join(line + "\n" for line in (DATA / "bench_connect4_Test_L3_R1.txt").read_text().splitlines()[:5]))
+    code, out, err = run(capsys, "bench", "connect4", "--set", str(sample), "--set", str(DATA / "bench_connect4_Test_L2_R1.txt"),
                          "--limit", "3", "--quick", "--node-limit", "3000")
     assert code == 0 and err == ""
     lines = out.splitlines()

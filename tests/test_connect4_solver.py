@@ -1,4 +1,4 @@
-"""The exact Connect-4 solver against Pons' test sets (samples in tests/data/connect4), the
+"""The exact Connect-4 solver against Pons' test sets (samples in puzzles/bench_connect4_*.txt), the
 score convention, weak mode, per-column analysis, the principal variation, cancellation,
 and the perfect player built on it."""
 
@@ -25,11 +25,11 @@ from tui_games.engine.connect4.solver import (
 from tui_games.engine.search import EXACT, WIN
 from tui_games.engine.tree import TreeRecorder
 
-DATA = Path(__file__).parent / "data" / "connect4"
+DATA = Path(__file__).parent.parent / "puzzles"
 
 
 def load(name: str, count: int | None = None) -> list[tuple[str, int]]:
-    lines = (DATA / name).read_text().splitlines()[:count]
+    lines = (DATA / f"bench_connect4_{name}.txt").read_text().splitlines()[:count]
     return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
 
 

@@ -19,10 +19,10 @@ from tui_games.engine.sudoku.formats import (
     parse_puzzles,
 )
 
-DATA = Path(__file__).parent / "data" / "sudoku"
+DATA = Path(__file__).parent.parent / "puzzles"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLVED_1 = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
-SEVERAL = (DATA / "serg_benchmark_100.txt").read_text().split()[0]
+SEVERAL = (DATA / "bench_sudoku_serg_benchmark_100.txt").read_text().split()[0]
 NONE = "12345678." + "........9" + "." * 63
 
 
@@ -59,10 +59,10 @@ def mixed(tmp_path) -> Path:
 
 
 def test_solve_file_all_unique(capsys):
-    code, out, err = run(capsys, "sudoku", "solve", str(DATA / "norvig_hardest11.txt"))
+    code, out, err = run(capsys, "sudoku", "solve", str(DATA / "bench_sudoku_norvig_hardest11.txt"))
     assert code == 0 and err == ""
     lines = out.splitlines()
-    grids = parse_puzzles((DATA / "norvig_hardest11.txt").read_text())
+    grids = parse_puzzles((DATA / "bench_sudoku_norvig_hardest11.txt").read_text())
     assert len(lines) == len(grids) == 11
     for grid, line in zip(grids, lines):
         assert line == parse_grid(line).format() and grid.agrees_with([int(c) for c in line])
@@ -99,7 +99,7 @@ def test_solve_first_prints_a_solution_anyway(capsys, mixed):
 
 
 def test_solve_stats(capsys):
-    code, out, err = run(capsys, "sudoku", "solve", "--stats", str(DATA / "norvig_hardest11.txt"))
+    code, out, err = run(capsys, "sudoku", "solve", "--stats", str(DATA / "bench_sudoku_norvig_hardest11.txt"))
     assert code == 0 and len(out.splitlines()) == 11
     lines = err.splitlines()
     assert len(lines) == 11
@@ -122,7 +122,7 @@ def test_solve_json(capsys, mixed):
 
 
 def test_solve_euler_blocks_and_line_numbers(capsys, tmp_path):
-    grids = parse_puzzles((DATA / "project_euler_96.txt").read_text())[:3]
+    grids = parse_puzzles((DATA / "bench_sudoku_project_euler_96.txt").read_text())[:3]
     path = tmp_path / "p096_sudoku.txt"
     path.write_text(format_euler(grids))
     code, out, _ = run(capsys, "sudoku", "solve", str(path))
@@ -164,7 +164,7 @@ def test_grade(capsys, mixed):
 
 
 def test_grade_json(capsys, monkeypatch):
-    hard = (DATA / "sudoku_exchange_diabolical_200.txt").read_text().split()[0]
+    hard = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text().split()[0]
     code, out, _ = run(capsys, "sudoku", "grade", "--json", stdin=f"{TOP95_1}\n{hard}\n", monkeypatch=monkeypatch)
     assert code == 0
     first, second = (json.loads(line) for line in out.splitlines())
@@ -223,7 +223,7 @@ def test_hint_without_a_step(capsys):
     assert code == 1 and out == "no hint: the puzzle has several solutions\n"
     code, out, _ = run(capsys, "sudoku", "hint", SOLVED_1)
     assert code == 1 and out == "no hint: the puzzle is already solved\n"
-    stuck = (DATA / "tdoku_forum_hardest_1905_11plus_100.txt").read_text().split()[0]  # no step at all
+    stuck = (DATA / "bench_sudoku_tdoku_forum_hardest_1905_11plus_100.txt").read_text().split()[0]  # no step at all
     code, out, _ = run(capsys, "sudoku", "hint", stuck)
     assert code == 1 and out == "no hint: none of the known techniques applies here; the puzzle needs search\n"
 
@@ -240,8 +240,8 @@ def test_bench_sudoku(capsys, monkeypatch):
     from tui_games import bench_sudoku
 
     monkeypatch.setattr(bench_sudoku, "QUICK_GENERATE_COUNT", 1)
-    code, out, err = run(capsys, "bench", "sudoku", str(DATA / "norvig_hardest11.txt"), "--quick", "--limit", "3",
-                         "--set", str(DATA / "serg_benchmark_100.txt"))
+    code, out, err = run(capsys, "bench", "sudoku", str(DATA / "bench_sudoku_norvig_hardest11.txt"), "--quick", "--limit", "3",
+                         "--set", str(DATA / "bench_sudoku_serg_benchmark_100.txt"))
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("machine: ")

@@ -30,7 +30,7 @@ from tui_games.engine.sudoku.grid import (
     mask_digits,
 )
 
-DATA = Path(__file__).parent / "data" / "sudoku"
+DATA = Path(__file__).parent.parent / "puzzles"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLVED = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
 
@@ -201,7 +201,7 @@ def test_sdk_errors():
 
 
 def test_project_euler_blocks():
-    lines = (DATA / "project_euler_96.txt").read_text().split()
+    lines = (DATA / "bench_sudoku_project_euler_96.txt").read_text().split()
     grids = [Grid.parse(line) for line in lines]
     text = format_euler(grids)
     assert text.startswith("Grid 01\n003020600\n")

@@ -13,7 +13,7 @@ from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.norvig import solve_values
 
-DATA = Path(__file__).parent / "data" / "sudoku"
+DATA = Path(__file__).parent.parent / "puzzles"
 UNIQUE_SETS = [
     "project_euler_96.txt",
     "norvig_top95.txt",
@@ -27,11 +27,11 @@ UNIQUE_SETS = [
 SEVERAL_SET = "serg_benchmark_100.txt"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 # The first of the forum's hardest list in the samples: propagation fills no cell of it.
-HARDEST = (DATA / "tdoku_forum_hardest_1106_100.txt").read_text().split()[0]
+HARDEST = (DATA / "bench_sudoku_tdoku_forum_hardest_1106_100.txt").read_text().split()[0]
 
 
 def load(name: str) -> list[Grid]:
-    return parse_puzzles((DATA / name).read_text(), name)
+    return parse_puzzles((DATA / f"bench_sudoku_{name}").read_text(), name)
 
 
 def assert_solves(grid: Grid, solution: list[int]) -> None:
@@ -127,7 +127,7 @@ def test_encoding_covers_only_open_candidates():
 
 
 def test_a_puzzle_solved_by_propagation_needs_no_clauses():
-    grid = parse_grid((DATA / "project_euler_96.txt").read_text().split()[0])
+    grid = parse_grid((DATA / "bench_sudoku_project_euler_96.txt").read_text().split()[0])
     result = sat.solve(grid)
     assert result.unique and result.stats.clauses == 0 and result.stats.propagated == grid.values.count(0)
 

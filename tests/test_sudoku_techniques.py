@@ -35,7 +35,7 @@ from tui_games.engine.sudoku.techniques import (
     xyz_wings,
 )
 
-DATA = Path(__file__).parent / "data" / "sudoku"
+DATA = Path(__file__).parent.parent / "puzzles"
 GEO = geometry(9)
 FULL = GEO.full
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -277,7 +277,7 @@ def sample_puzzles() -> list[Grid]:
     grids = []
     for name in ("sudoku_exchange_diabolical_200.txt", "tdoku_17_clue_100.txt", "project_euler_96.txt",
                  "magictour_top1465_100.txt"):
-        grids += parse_puzzles((DATA / name).read_text(), name)
+        grids += parse_puzzles((DATA / f"bench_sudoku_{name}").read_text(), name)
     return grids
 
 
@@ -356,7 +356,7 @@ def test_levels():
 
 
 def test_grade_is_the_least_level_that_solves():
-    grids = parse_puzzles((DATA / "project_euler_96.txt").read_text())[:25] + sample_puzzles()[200:230]
+    grids = parse_puzzles((DATA / "bench_sudoku_project_euler_96.txt").read_text())[:25] + sample_puzzles()[200:230]
     seen = set()
     for grid in grids:
         result = grade(grid)
@@ -374,7 +374,7 @@ def test_grade_is_the_least_level_that_solves():
 
 
 def test_grade_of_a_bad_puzzle():
-    several = parse_puzzles((DATA / "serg_benchmark_100.txt").read_text())[0]
+    several = parse_puzzles((DATA / "bench_sudoku_serg_benchmark_100.txt").read_text())[0]
     result = grade(several)
     assert result.level is None and result.status is sat.Status.SEVERAL
     assert result.describe() == "several solutions"
@@ -383,5 +383,5 @@ def test_grade_of_a_bad_puzzle():
 
 def test_grade_describe():
     assert grade(parse_grid(TOP95_1)).describe() == "intermediate: pointing"
-    hard = parse_puzzles((DATA / "sudoku_exchange_diabolical_200.txt").read_text())[0]
+    hard = parse_puzzles((DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[0]
     assert grade(hard).describe().startswith("needs search: stuck after ")

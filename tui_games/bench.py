@@ -32,6 +32,7 @@ from tui_games.engine.search import (
     search,
 )
 from tui_games.engine.tictactoe import TicTacToe
+from tui_games.resources import puzzle_path
 
 Write = Callable[[str], None]
 
@@ -143,9 +144,8 @@ def bench_tictactoe(write: Write, *, quick: bool = False, node_limit: int = DEFA
 
 # -- Connect-4 ----------------------------------------------------------------------------------------
 
-# The sample sets shipped in the source tree (the first 100 lines of each of Pons' sets); the
-# full sets are passed with --set.
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "connect4"
+# The first 100 lines of Pons' sets, shipped with the package (puzzles/bench_connect4_*.txt) so
+# an installed copy can run the bench; the full sets are passed with --set.
 DEFAULT_SETS = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1")
 QUICK_LIMIT = 20
 COURSE_DEPTHS = range(1, 9)
@@ -190,11 +190,7 @@ def read_set(path: Path, limit: int | None = None) -> list[tuple[int, str, int]]
 
 
 def default_sets() -> list[Path]:
-    paths = [SAMPLE_DIR / name for name in DEFAULT_SETS]
-    missing = [p for p in paths if not p.is_file()]
-    if missing:
-        raise ValueError(f"the sample sets are not here ({SAMPLE_DIR}); pass --set FILE")
-    return paths
+    return [Path(str(puzzle_path(f"bench_connect4_{name}.txt"))) for name in DEFAULT_SETS]
 
 
 TestSet = tuple[str, list[tuple[Connect4, int]]]
@@ -214,7 +210,7 @@ def load_sets(sets: list[str] | None, limit: int | None, quick: bool = False) ->
                 cases.append((Connect4.parse(moves), score))
             except Connect4Error as error:
                 raise ValueError(f"{path}:{number}: {error}") from None
-        loaded.append((path.name, cases))
+        loaded.append((path.name.removeprefix("bench_connect4_").removesuffix(".txt"), cases))
     return loaded
 
 

@@ -1,7 +1,7 @@
 """``tui-games bench sudoku``: the SAT solver on the puzzle sets, Norvig's solver on the hard
 ones for comparison, and the generator's time for an "advanced" puzzle.
 
-Default sets: the samples in ``tests/data/sudoku`` (a source checkout); the full public sets
+Default sets: the samples shipped in ``puzzles/bench_sudoku_*.txt``; the full public sets
 are passed as ``FILE`` arguments or ``--set FILE``, with ``--limit N`` to take the first N
 puzzles of each. Every puzzle is solved twice: once stopping at the first solution ("solve")
 and once asking for a second one ("unique check", what ``sudoku solve`` does); both times
@@ -25,10 +25,10 @@ from tui_games.engine.sudoku.formats import read_puzzles
 from tui_games.engine.sudoku.generator import generate
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.norvig import solve_values
+from tui_games.resources import puzzle_path
 
 Write = Callable[[str], None]
 
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "sudoku"
 DEFAULT_SETS = (
     "project_euler_96.txt",
     "tdoku_17_clue_100.txt",
@@ -65,11 +65,8 @@ def _table(write: Write, titles: list[str], rows: list[list[str]], left: int = 1
 
 
 def default_sets() -> list[Path]:
-    paths = [SAMPLE_DIR / name for name in DEFAULT_SETS]
-    missing = [p for p in paths if not p.is_file()]
-    if missing:
-        raise ValueError(f"the sample sets are not here ({SAMPLE_DIR}); pass --set FILE")
-    return paths
+    """The samples shipped with the package (puzzles/bench_sudoku_*.txt)."""
+    return [Path(str(puzzle_path(f"bench_sudoku_{name}"))) for name in DEFAULT_SETS]
 
 
 def load_sets(sets: list[str] | None = None, limit: int | None = None, quick: bool = False) -> list[PuzzleSet]:
@@ -92,7 +89,7 @@ def load_sets(sets: list[str] | None = None, limit: int | None = None, quick: bo
             grids.append(entry.grid)
             if limit is not None and len(grids) >= limit:
                 break
-        loaded.append((path.name, grids))
+        loaded.append((path.name.removeprefix("bench_sudoku_"), grids))
     return loaded
 
 

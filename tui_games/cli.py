@@ -428,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="node budget for the searches that cannot finish (default 1,000,000)")
     bench.add_argument("--set", dest="sets", action="append", default=None, metavar="FILE",
                        help="connect4: a test set of 'MOVES SCORE' lines (repeatable; default: the samples "
-                            "in tests/data/connect4)")
+                            "shipped with the package)")
     bench.add_argument("--limit", type=positive_int, default=None, metavar="N",
                        help="connect4: solve only the first N positions of each set")
     return parser
