@@ -1,0 +1,131 @@
+"""``tui-games serve``: one-line errors (missing extra, no keys, port taken, wrong options),
+no Textual in the server, the web server object, and the SSH server run as a command and
+stopped with SIGTERM (its sessions hung up first)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui_games.cli import main
+from tui_games.server import ssh as ssh_module
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
+    return tmp_path
+
+
+def one_line_error(capsys) -> str:
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("tui-games: error: serve"), err
+    return err
+
+
+def test_without_the_extra_the_error_names_it(home, monkeypatch, capsys):
+    monkeypatch.setattr(ssh_module, "asyncssh", None)
+    assert main(["serve", "--ssh"]) == 2
+    assert 'pip install "tui-games[server]"' in one_line_error(capsys)
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)  # import fails
+    assert main(["serve", "--web"]) == 2
+    assert 'pip install "tui-games[server]"' in one_line_error(capsys)
+
+
+def test_keys_auth_without_a_keys_file_says_where_to_put_them(home, capsys):
+    pytest.importorskip("asyncssh")
+    assert main(["serve", "--ssh", "--port", "0"]) == 2
+    err = one_line_error(capsys)
+    assert str(home / "server" / "authorized_keys") in err and "--auth none" in err
+    key = home / "server" / "ssh_host_ed25519_key"
+    assert key.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_taken_port_is_one_line(home, capsys):
+    pytest.importorskip("asyncssh")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--ssh", "--auth", "none", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(capsys)
+
+
+@pytest.mark.parametrize("args", [
+    ["serve"], ["serve", "--ssh", "--web"], ["serve", "--web", "--auth", "none"],
+    ["serve", "--ssh", "--max-sessions", "0"], ["serve", "--ssh", "--idle-minutes", "-1"],
+    ["serve", "--ssh", "--memory-mb", "10"], ["serve", "--ssh", "--port", "70000"],
+])
+def test_bad_options_are_usage_errors(home, capsys, args):
+    assert main(args) == 2
+    one_line_error(capsys)
+
+
+def test_the_web_server_serves_the_app():
+    pytest.importorskip("textual_serve")
+    from tui_games.server.web import make_server
+
+    server = make_server("127.0.0.1", 8123)
+    assert server.command.endswith(" -m tui_games") and server.host == "127.0.0.1" and server.port == 8123
+
+
+def test_the_server_never_imports_textual(home):
+    probe = ("import sys; from tui_games.cli import main; code = main(['serve', '--ssh', '--port', '0']); "
+             "print(code, 'textual' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "TUI_GAMES_HOME": str(home)}, cwd=ROOT)
+    assert out.stdout.split() == ["2", "False"], out
+
+
+def apps_playing_in(user_home: Path) -> list[int]:
+    """Pids of processes whose TUI_GAMES_HOME is ``user_home`` (Linux /proc; [] elsewhere)."""
+    needle = f"\0TUI_GAMES_HOME={user_home}\0".encode()
+    pids = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if needle in b"\0" + (entry / "environ").read_bytes():
+                pids.append(int(entry.name))
+        except OSError:
+            continue
+    return pids
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(os.name != "posix", reason="the SSH server needs POSIX")
+async def test_serve_command_runs_and_sigterm_hangs_up_every_session(home):
+    asyncssh = pytest.importorskip("asyncssh")
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui_games", "serve", "--ssh", "--auth", "none", "--port", "0",
+        stderr=asyncio.subprocess.PIPE, env={**os.environ, "TUI_GAMES_HOME": str(home)}, cwd=ROOT)
+    try:
+        line = (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
+        port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", line)[1])
+        async with asyncssh.connect("127.0.0.1", port, username="hana", known_hosts=None, config=None,
+                                    agent_path=None, client_keys=None) as conn:
+            process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+            output = b""
+            while b"Sudoku" not in output:
+                output += await asyncio.wait_for(process.stdout.read(65536), 30)
+            on_linux = Path("/proc/self/environ").exists()
+            assert apps_playing_in(home / "server" / "users" / "hana") or not on_linux
+            server.send_signal(signal.SIGTERM)
+            rest = await asyncio.wait_for(process.stdout.read(), 15)
+            assert b"the server is shutting down; your game is saved" in rest
+        assert await asyncio.wait_for(server.wait(), 15) == 0
+        log = (await server.stderr.read()).decode()
+        assert "hana@127.0.0.1 hung up: the server is shutting down" in log
+        assert not apps_playing_in(home / "server" / "users" / "hana")
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()

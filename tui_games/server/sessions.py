@@ -1,0 +1,212 @@
+"""One player's app: a process on its own pseudo-terminal, in its own session and process group.
+
+Why a process per player: the engine searches in the app's threads and holds the GIL, so
+players sharing a process would share one core's worth of searching and slow each other's
+screens; a crash or a runaway search stays inside one session too.
+
+Why a session of its own with the pty as controlling terminal: the kernel then delivers
+SIGWINCH to the app when the window size changes (TIOCSWINSZ on the master), and the whole
+process group can be hung up and killed at once when the player goes.
+
+On the way out the group gets SIGHUP (the app saves every game in progress and exits, see
+``TuiGamesApp.hang_up``), then SIGKILL after a grace period, so nothing is ever left running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import os
+import signal
+import struct
+import termios
+from typing import Callable, Sequence
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
+
+READ_CHUNK = 65536
+
+
+def set_size(fd: int, columns: int, rows: int) -> None:
+    """Tell the pty its window size; the kernel signals the foreground group (SIGWINCH)."""
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+
+def _child_setup(memory_bytes: int | None) -> None:
+    """Runs in the child between fork and exec (after setsid): only already-imported calls.
+
+    Takes the pty on stdin as the controlling terminal and caps the address space. A cap the
+    OS refuses is skipped: the game runs, only without the cap.
+    """
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    if memory_bytes and resource is not None:
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        except (ValueError, OSError):
+            pass
+
+
+class PtyApp:
+    """A command on a fresh pty: feed it keys, get its screen bytes, resize it, hang it up.
+
+    ``on_output(data)`` receives everything the program writes; ``on_output`` may be swapped
+    (to a no-op once the player is gone) at any time.
+    """
+
+    def __init__(self, argv: Sequence[str], env: dict[str, str], columns: int, rows: int,
+                 on_output: Callable[[bytes], None], cwd: str | None = None,
+                 memory_bytes: int | None = None) -> None:
+        self.argv, self.env, self.cwd = list(argv), env, cwd
+        self.size = (columns, rows)
+        self.on_output = on_output
+        self.memory_bytes = memory_bytes
+        self.process: asyncio.subprocess.Process | None = None
+        self.pgid: int | None = None
+        self._master: int | None = None
+        self._pending = bytearray()  # keys not yet taken by the pty
+        self._reading = False
+        self._paused = False
+        self._eof = asyncio.Event()
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self.process is None else self.process.returncode
+
+    async def start(self) -> None:
+        master, slave = os.openpty()
+        try:
+            set_size(slave, *self.size)
+            os.set_blocking(master, False)
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv, stdin=slave, stdout=slave, stderr=slave, env=self.env, cwd=self.cwd,
+                start_new_session=True, close_fds=True,
+                preexec_fn=lambda: _child_setup(self.memory_bytes))
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            # Only the child holds the slave now, so its exit shows as EOF (EIO) on the master.
+            os.close(slave)
+        self._master = master
+        # start_new_session made the child a session (and group) leader: its pid is the group.
+        self.pgid = self.process.pid
+        self._watch_output()
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _watch_output(self) -> None:
+        if self._master is not None and not self._reading and not self._paused and not self._eof.is_set():
+            asyncio.get_running_loop().add_reader(self._master, self._read)
+            self._reading = True
+
+    def _unwatch_output(self) -> None:
+        if self._reading and self._master is not None:
+            asyncio.get_running_loop().remove_reader(self._master)
+        self._reading = False
+
+    def _read(self) -> None:
+        try:
+            data = os.read(self._master, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError as error:
+            if error.errno != errno.EIO:  # EIO: every slave descriptor is closed
+                raise
+            data = b""
+        if not data:
+            self._unwatch_output()
+            self._eof.set()
+            return
+        self.on_output(data)
+
+    def pause_output(self) -> None:
+        """The client is not keeping up: stop reading, so the pty fills and the app waits."""
+        self._paused = True
+        self._unwatch_output()
+
+    def resume_output(self) -> None:
+        self._paused = False
+        self._watch_output()
+
+    # -- input and size ------------------------------------------------------------------------
+
+    def write(self, data: bytes) -> None:
+        if self._master is None or self._eof.is_set():
+            return
+        self._pending += data
+        self._flush_input()
+
+    def _flush_input(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._pending and self._master is not None:
+            try:
+                written = os.write(self._master, self._pending)
+            except BlockingIOError:
+                break
+            except OSError:  # the app is gone; its keys go with it
+                self._pending.clear()
+                break
+            del self._pending[:written]
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_writer(self._master)
+        if self._pending and self._master is not None:
+            loop.add_writer(self._master, self._flush_input)
+
+    def resize(self, columns: int, rows: int) -> None:
+        if columns <= 0 or rows <= 0 or self._master is None:
+            return
+        self.size = (columns, rows)
+        with contextlib.suppress(OSError):
+            set_size(self._master, columns, rows)
+
+    # -- the end -------------------------------------------------------------------------------
+
+    async def wait(self) -> int:
+        """Wait for the app to exit and its last output to be read; returns its exit status."""
+        assert self.process is not None
+        status = await self.process.wait()
+        # The final screen restore may still sit in the pty; take it (briefly: a stray
+        # descendant holding the slave must not keep us here).
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._eof.wait(), 1.0)
+        self.close()
+        return status
+
+    async def hang_up(self, grace: float) -> None:
+        """SIGHUP to the group (the app saves and exits), SIGKILL after ``grace`` seconds, and
+        SIGKILL to anything left in the group once the app is gone."""
+        if self.process is None:
+            return
+        if self.process.returncode is None:
+            self._signal_group(signal.SIGHUP)
+            # As the kernel does on a hang-up: a stopped process must run to see the SIGHUP.
+            self._signal_group(signal.SIGCONT)
+            try:
+                await asyncio.wait_for(asyncio.shield(self.process.wait()), grace)
+            except asyncio.TimeoutError:
+                self._signal_group(signal.SIGKILL)
+                await self.process.wait()
+        self._signal_group(signal.SIGKILL)
+        self.close()
+
+    def _signal_group(self, signum: int) -> None:
+        if self.pgid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signum)
+
+    def close(self) -> None:
+        if self._master is None:
+            return
+        self._unwatch_output()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(ValueError, OSError):
+            loop.remove_writer(self._master)
+        os.close(self._master)
+        self._master = None
+        self._eof.set()
