@@ -1,0 +1,123 @@
+"""``tui-games bench GAME --sweep``: every search configuration at depths 1..D on one position.
+
+The with/without pruning table of the course reports, on this machine: minimax, alpha-beta,
++ move ordering, + transposition table, + iterative deepening (see
+:mod:`tui_games.engine.compare` for what each row is), states expanded, cutoffs, table hits,
+seconds and the root value. It prints what it measured and asserts nothing; whether the
+values agree at each depth is reported as a line (the tests check it).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Callable
+
+from tui_games.engine.arena_games import ARENA_GAMES, arena_game
+from tui_games.engine.compare import (
+    CONFIGS,
+    DEFAULT_NODE_LIMIT,
+    SweepCell,
+    score_words,
+    sweep,
+    values_agree,
+)
+from tui_games.engine.positions import (
+    LIBRARY,
+    LibraryPosition,
+    find_position,
+    library_position,
+)
+
+Write = Callable[[str], None]
+
+QUICK_DEPTH = 4
+MAX_DEPTH = 20
+
+
+def _table(write: Write, titles: list[str], widths: list[int], left: tuple[int, ...]) -> Callable[[list[str]], None]:
+    def row(cells: list[str]) -> None:
+        parts = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        write("  ".join(parts).rstrip())
+
+    row(titles)
+    write("-" * (sum(widths) + 2 * (len(widths) - 1)))
+    return row
+
+
+def resolve_position(game: str, position: str | None) -> tuple[LibraryPosition, object]:
+    """The library entry named ``position`` (default: the game's first), or a position given as
+    text in the game's notation; ValueError names the library's entries."""
+    if position is None:
+        entry = LIBRARY[game][0]
+        return entry, library_position(game, entry)
+    entry = find_position(game, position)
+    if entry is not None:
+        return entry, library_position(game, entry)
+    try:
+        default = LIBRARY[game][0]
+        built = arena_game(game).start(default.variant, position)
+    except ValueError as error:
+        names = ", ".join(e.key for e in LIBRARY[game])
+        raise ValueError(f"--position {position!r} is neither a library position ({names}) nor a "
+                         f"{game} position: {error}") from None
+    return LibraryPosition("given", position, "the position given", default.variant, default.depth), built
+
+
+def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
+                depth: int | None = None, position: str | None = None) -> None:
+    entry, pos = resolve_position(game, position)
+    if depth is not None and not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"--depth {depth} is not from 1 to {MAX_DEPTH}")
+    top = depth if depth is not None else min(entry.depth, QUICK_DEPTH) if quick else entry.depth
+    arena = arena_game(game)
+    shown = entry.text or "(empty board)"
+    write(f"Algorithm sweep: {arena.title}, {entry.key} {shown}")
+    write(f"({entry.note}; {arena.side_names[pos.turn]} to move)")
+    write(f"depths 1-{top}, one search per cell; a search that would pass {node_limit:,} states is skipped "
+          f"(--node-limit)")
+    write("rows: minimax; alpha-beta; + ordering; + TT (one search at the depth); + deepening (depths 1..d, "
+          "counts summed)")
+    write("")
+    row = _table(write, ["depth", "algorithm", "states", "cutoffs", "TT hits", "seconds", "value", "move"],
+                 [5, 11, 10, 9, 8, 7, 10, 6], left=(1, 6, 7))
+
+    def show(cell: SweepCell) -> None:
+        if cell.skipped:
+            row([str(cell.depth), cell.config.label, "skipped", "-", "-", "-", "-", "-"])
+            return
+        value = "node limit" if cell.stopped else score_words(cell.score, cell.exact)
+        move = arena.move_text(pos, cell.move) if cell.move is not None else "-"
+        row([str(cell.depth), cell.config.label, f"{cell.nodes:,}", f"{cell.cutoffs:,}", f"{cell.tt_hits:,}",
+             f"{cell.seconds:.3f}", value, move])
+
+    last_depth = 0
+
+    def on_cell(cell: SweepCell) -> None:
+        nonlocal last_depth
+        if cell.depth != last_depth and last_depth:
+            write("")
+        last_depth = cell.depth
+        show(cell)
+
+    cells = sweep(pos, range(1, top + 1), node_limit=node_limit, on_cell=on_cell)
+    write("")
+    agree = values_agree(cells)
+    differ = [d for d, ok in agree.items() if not ok]
+    write("root values: " + ("the same for every algorithm at every depth" if not differ
+                             else f"DIFFER at depth {', '.join(map(str, differ))}"))
+    write("")
+    write("States expanded per depth (the with/without pruning table):")
+    write("")
+    pivot = _table(write, ["depth", *(c.label for c in CONFIGS)], [5, *([12] * len(CONFIGS))], left=())
+    for d in range(1, top + 1):
+        by_key = {c.config.key: c for c in cells if c.depth == d}
+        pivot([str(d), *(("-" if not by_key[c.key].done else f"{by_key[c.key].nodes:,}") for c in CONFIGS)])
+
+
+def sweep_bench(game: str) -> Callable[..., None]:
+    """The sweep for ``game`` as a bench function; ValueError for a game without a search tree."""
+    key = game.strip().lower()
+    if key not in ARENA_GAMES:
+        raise ValueError(f"no algorithm sweep for {game!r}: it has no game-tree search; "
+                         f"choose one of {', '.join(ARENA_GAMES)}")
+    return partial(bench_sweep, game=key)

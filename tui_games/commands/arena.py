@@ -1,0 +1,197 @@
+"""``tui-games arena GAME --a PLAYER --b PLAYER --games N``: bot against bot, counted.
+
+    tui-games arena tictactoe --a perfect --b random --games 200 [--seed S] [--json]
+    tui-games arena connect4 --a level6:aware --b level6 --games 20 --seconds 2
+    tui-games arena checkers --a strong@1 --b baseline --games 10 --csv games.csv
+
+Players are the game's opponents (``perfect``, ``level5``, ``random``, ``rule-based``,
+``strong``, ``baseline`` …), with ``:HEURISTIC`` (Connect-4) and ``@SECONDS`` added where
+wanted. The sides alternate (``--no-swap``: A always plays X / Black); checkers games start from
+seeded three-move ballots, each pair of games sharing one. The run is saved in the data
+directory's ``arena.json`` (``--no-save`` skips that). A bad player, variant or start is one
+line on stderr naming it, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from pathlib import Path
+
+from tui_games.cli import UsageError, parse_size, positive_int
+from tui_games.commands.checkers import _positive_seconds
+from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
+from tui_games.engine.arena_games import ARENA_GAMES, NO_ARENA, arena_game
+
+
+def _variant(args: argparse.Namespace) -> dict:
+    """The game's options from the flags that apply to it; UsageError for one that does not."""
+    game = args.game
+    given = [flag for flag, value in (("--size", args.size), ("--k", args.k), ("--misere", args.misere),
+                                      ("--full-board", args.full_board)) if value not in (None, False)]
+    own = {"tictactoe": ("--size", "--k", "--misere"), "connect4": ("--full-board",), "checkers": ()}[game]
+    wrong = [flag for flag in given if flag not in own]
+    if wrong:
+        raise UsageError(f"{wrong[0]} does not apply to {game}")
+    if game == "tictactoe":
+        rows, cols = parse_size(args.size) if args.size is not None else (3, 3)
+        variant = {"rows": rows, "cols": cols, "k": args.k if args.k is not None else min(rows, cols),
+                   "misere": args.misere}
+    elif game == "connect4":
+        variant = {"full_board": args.full_board}
+    else:
+        variant = {}
+    try:
+        return arena_game(game).check_variant(variant)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def _openings(game, start: str | None) -> list | None:
+    """The game's shipped openings (checkers: the ballots), unless a start is given."""
+    if start is not None or game.openings_file is None:
+        return None
+    from tui_games.resources import read_puzzles
+
+    try:
+        return game.parse_openings(read_puzzles(game.openings_file))
+    except (OSError, ValueError) as error:
+        raise UsageError(f"cannot read the openings {game.openings_file}: {error}") from None
+
+
+def _check(game, config: ArenaConfig) -> None:
+    """Build both players and the start once, so a bad one is a usage error before any game."""
+    for flag, spec in (("--a", config.a), ("--b", config.b)):
+        try:
+            game.make_player(spec, seed=0, seconds=config.seconds, variant=config.variant)
+        except ValueError as error:
+            raise UsageError(f"{flag} {spec!r}: {error}") from None
+    try:
+        game.start(config.variant, config.start)
+    except ValueError as error:
+        raise UsageError(f"--start {config.start!r}: {error}") from None
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def result_lines(result: ArenaResult) -> list[str]:
+    """The results table: per player wins, draws, losses, length, time and nodes per move."""
+    config = result.config
+    game = arena_game(config.game)
+    lines = [f"{result.game_title} ({game.variant_label(config.variant)}): {result.games} games in "
+             f"{result.seconds:.1f} s, seed {result.seed}, "
+             + ("sides alternate" if config.swap else f"A always {result.side_names[0]}")
+             + (" — CANCELLED" if result.cancelled else "")]
+    lines.append("")
+    # Fits 80 columns: the legend under the table spells the short titles out.
+    titles = ["player", "wins", "draws", "losses", "W 1st", "W 2nd", "moves", "ms/move", "nodes/move"]
+    widths = [16, 4, 5, 6, 5, 5, 5, 7, 10]
+
+    def row(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    lines.append(row(titles))
+    lines.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
+    for who, name in (("a", result.a_name), ("b", result.b_name)):
+        s = result.side(who)
+        lines.append(row([f"{who.upper()} {name}"[:16], str(s.wins), str(s.draws), str(s.losses),
+                          str(s.wins_first), str(s.wins_second), f"{s.moves_per_game:.1f}", ms(s.seconds_per_move),
+                          f"{s.nodes_per_move:,.0f}"]))
+    lines.append("")
+    lines.append(f"W 1st/2nd: wins as {result.side_names[0]} (moving first) / as {result.side_names[1]}; "
+                 "moves: its moves a game;")
+    lines.append("ms/move, nodes/move: its average thinking time and search nodes a move")
+    summary = f"A won {result.a_wins}, drew {result.draws}, B won {result.b_wins}; {result.average_plies:.1f} plies a game"
+    if result.adjudicated:
+        summary += f"; {result.adjudicated} drawn by adjudication at {game.max_plies} plies"
+    lines.append(summary)
+    return lines
+
+
+def game_line(record: GameRecord, result: ArenaResult) -> str:
+    winner = {"a": "A wins", "b": "B wins", None: "draw"}[record.winner]
+    opening = f" {record.opening}" if record.opening else ""
+    return (f"game {record.number:3d}  A {result.side_names[record.a_side]:5s} {winner:6s} "
+            f"{record.reason:14s} {record.plies:3d} plies{opening}")
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    name = args.game.strip().lower()
+    if name in NO_ARENA:
+        raise UsageError(f"no arena for {name}: {NO_ARENA[name]}")
+    if name not in ARENA_GAMES:
+        raise UsageError(f"no arena for {args.game!r}; choose one of {', '.join(ARENA_GAMES)}")
+    args.game = name
+    game = arena_game(name)
+    config = ArenaConfig(name, args.a, args.b, args.games, args.swap, args.seed, args.seconds, _variant(args),
+                         args.start)
+    _check(game, config)
+    openings = _openings(game, args.start)
+    verbose = args.verbose and not args.json
+    stop = threading.Event()
+
+    def on_game(record: GameRecord, so_far: ArenaResult) -> None:
+        if verbose:
+            print(game_line(record, so_far), flush=True)
+
+    try:
+        result = run_arena(game, config, openings=openings, stop=stop, on_game=on_game)
+    except KeyboardInterrupt:
+        stop.set()
+        raise
+    if args.save:
+        from tui_games.store import Store
+
+        store = Store()
+        store.record_arena_run(result.to_dict(with_notes=False))
+        for warning in store.take_warnings():
+            print(f"tui-games: warning: {warning}", file=sys.stderr)
+    if args.csv is not None:
+        try:
+            args.csv.write_text(result.csv_text(), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write --csv {str(args.csv)!r}: {error.strerror or error}") from None
+    if args.json:
+        print(json.dumps(result.to_dict(with_games=True)))
+    else:
+        if verbose:
+            print()
+        for line in result_lines(result):
+            print(line)
+    return 0
+
+
+def register(commands) -> None:
+    """Add ``arena`` to the ``tui-games`` subcommands."""
+    arena = commands.add_parser("arena", help="two computer players play N games; results table or JSON")
+    arena.set_defaults(handler=cmd_arena)
+    arena.add_argument("game", metavar="GAME", help="tictactoe, connect4 or checkers")
+    arena.add_argument("--a", required=True, metavar="PLAYER",
+                       help="player A: the game's opponents (perfect, level5, random, rule-based, strong, "
+                            "baseline …); Connect-4 adds :HEURISTIC (level6:aware); @SECONDS sets its budget")
+    arena.add_argument("--b", required=True, metavar="PLAYER", help="player B, as --a")
+    arena.add_argument("--games", type=positive_int, default=10, metavar="N", help="games to play (default 10)")
+    arena.add_argument("--swap", action=argparse.BooleanOptionalAction, default=True,
+                       help="alternate sides game by game, each pair of games sharing its opening (the default; "
+                            "--no-swap: A always plays the side that moves first: X, Black)")
+    arena.add_argument("--seed", type=int, default=None, help="seed for openings and tie-breaks (default: random, "
+                                                              "printed with the results)")
+    arena.add_argument("--seconds", type=_positive_seconds, default=None, metavar="S",
+                       help="budget per move of the players that take one (perfect, strong; the levels' cap)")
+    arena.add_argument("--start", default=None, metavar="POSITION",
+                       help="play every game from this position: tic-tac-toe rows (X../.O./...), Connect-4 "
+                            "columns (4455), checkers FEN")
+    arena.add_argument("--size", default=None, metavar="RxC", help="tictactoe: board size (default 3x3)")
+    arena.add_argument("--k", type=int, default=None, help="tictactoe: marks in a row to win")
+    arena.add_argument("--misere", action="store_true", help="tictactoe: completing a line loses")
+    arena.add_argument("--full-board", action="store_true", help="connect4: play on to a full board")
+    arena.add_argument("--json", action="store_true",
+                       help='print one object: games, a_wins, draws, b_wins, seconds, … and "game_list"')
+    arena.add_argument("--csv", type=Path, default=None, metavar="FILE", help="also write one line per game here")
+    arena.add_argument("--save", action=argparse.BooleanOptionalAction, default=True,
+                       help="keep the run in the data directory's arena.json (the default)")
+    arena.add_argument("-v", "--verbose", action="store_true", help="a line per game as it finishes")

@@ -1,0 +1,157 @@
+"""The algorithm comparison: one position, every search configuration, depths 1..D.
+
+What each row of the table means (all are :func:`search.search` on the same position, with
+the same seeded tie-break, so the counts repeat exactly):
+
+``minimax``      plain minimax (negamax form) to depth d: every position of the tree.
+``alpha-beta``   the same tree, pruned: moves in the position's own order.
+``+ ordering``   alpha-beta with move ordering (the game's likely-best-first order, killer
+                 and history moves, symmetric moves searched once where the game knows them).
+``+ TT``         alpha-beta + ordering + transposition table, one search at depth d.
+``+ deepening``  the same with iterative deepening: depths 1, 2, … d one after the other,
+                 sharing the table; the counts are the sum over all the iterations.
+
+The players' ``alphabeta+ordering+tt`` (``+TT+deepen`` in the game screens' compare panel)
+deepens 1..4 and then jumps to d: the same as the last row up to depth 5.
+
+All of them must find the same root value at each depth (they search the same tree, only
+less of it); the tests check that, and that no single-depth alpha-beta expands more states
+than minimax. The deepening row may: it searches the shallow depths again.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from tui_games.engine.search import (
+    ALPHABETA,
+    MINIMAX,
+    ORDERING,
+    TT,
+    WIN,
+    WIN_BOUND,
+    SearchLimits,
+    search,
+)
+
+__all__ = ["CONFIGS", "Config", "SweepCell", "score_words", "sweep"]
+
+
+@dataclass(frozen=True)
+class Config:
+    key: str
+    label: str
+    algorithm: str
+    # Passed to the search: False one search at the depth, True every depth up to it. (Left
+    # to itself, a search under a node budget deepens: the counts would not compare.)
+    deepen: bool
+
+
+CONFIGS = (
+    Config("minimax", "minimax", MINIMAX, False),
+    Config("alphabeta", "alpha-beta", ALPHABETA, False),
+    Config("ordering", "+ ordering", ORDERING, False),
+    Config("tt", "+ TT", TT, False),
+    Config("deepening", "+ deepening", TT, True),
+)
+
+# A search whose size, guessed from the depth before, passes the node budget is skipped.
+DEFAULT_NODE_LIMIT = 1_000_000
+
+
+@dataclass
+class SweepCell:
+    """One search of the sweep: a configuration at a depth."""
+
+    config: Config
+    depth: int
+    nodes: int = 0
+    leaves: int = 0
+    cutoffs: int = 0
+    tt_hits: int = 0
+    seconds: float = 0.0
+    # The root value from the side to move (None when skipped or stopped).
+    score: int | None = None
+    move: Any = None
+    # The search ran into the node budget, or was not run because it would have.
+    stopped: bool = False
+    skipped: bool = False
+    # The value is the game's, not a horizon estimate: no line reached the depth limit.
+    exact: bool = False
+
+    @property
+    def done(self) -> bool:
+        return not (self.stopped or self.skipped)
+
+
+def score_words(score: int | None, exact: bool = False) -> str:
+    """``win in 5`` / ``loss in 4`` (plies from the position), ``draw`` for a proven 0, else
+    the heuristic value with its sign."""
+    if score is None:
+        return "-"
+    if score >= WIN_BOUND:
+        return f"win in {WIN - score}"
+    if score <= -WIN_BOUND:
+        return f"loss in {WIN + score}"
+    if exact and score == 0:
+        return "draw"
+    return f"{score:+d}"
+
+
+def _growth(previous: list[SweepCell], position: Any) -> float:
+    """How much bigger the next depth's search is likely to be than the last one."""
+    done = [c.nodes for c in previous if c.done and c.nodes]
+    if len(done) >= 2 and done[-2] > 0:
+        return max(1.0, done[-1] / done[-2])
+    return float(max(2, len(position.legal_moves())))
+
+
+def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] = CONFIGS,
+          node_limit: int | None = DEFAULT_NODE_LIMIT, stop: threading.Event | None = None,
+          on_cell: Callable[[SweepCell], None] | None = None, seed: int = 0) -> list[SweepCell]:
+    """Search ``position`` (not changed) with every configuration at every depth, depth by
+    depth. ``on_cell(cell)`` after each search; ``stop`` ends the sweep (the cell being
+    searched is dropped). A configuration whose next search would pass ``node_limit`` (guessed
+    from its growth so far) is skipped from there on; one that hits the limit is marked."""
+    cells: list[SweepCell] = []
+    history: dict[str, list[SweepCell]] = {c.key: [] for c in configs}
+    for depth in depths:
+        for config in configs:
+            if stop is not None and stop.is_set():
+                return cells
+            cell = SweepCell(config, depth)
+            previous = history[config.key]
+            if previous and not previous[-1].done:
+                cell.skipped = True
+            elif (node_limit is not None and previous
+                  and previous[-1].nodes * _growth(previous, position) > node_limit):
+                cell.skipped = True
+            else:
+                limits = SearchLimits(depth=depth, nodes=node_limit)
+                result = search(position, limits, config.algorithm, stop=stop, rng=random.Random(seed),
+                                deepen=config.deepen)
+                if stop is not None and stop.is_set():
+                    return cells
+                s = result.stats
+                cell.nodes, cell.leaves, cell.cutoffs, cell.tt_hits = s.nodes, s.leaves, s.cutoffs, s.tt_hits
+                cell.seconds = s.seconds
+                cell.stopped = result.stopped
+                if not result.stopped:
+                    cell.score, cell.move, cell.exact = result.score, result.move, result.exact
+            previous.append(cell)
+            cells.append(cell)
+            if on_cell is not None:
+                on_cell(cell)
+    return cells
+
+
+def values_agree(cells: list[SweepCell]) -> dict[int, bool]:
+    """Per depth: every configuration that finished found the same root value."""
+    by_depth: dict[int, set] = {}
+    for cell in cells:
+        if cell.done:
+            by_depth.setdefault(cell.depth, set()).add(cell.score)
+    return {depth: len(scores) <= 1 for depth, scores in by_depth.items()}

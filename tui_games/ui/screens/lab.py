@@ -1,0 +1,599 @@
+"""The Lab: bot against bot (the arena) and the algorithm comparison, for every game.
+
+Arena tab: choose the variant, players A and B (the game's opponents, as on the command line:
+``perfect``, ``level5``, ``level6:aware``, ``strong@1`` …), games and seed; ``r`` (or Enter in
+a field) runs it in a thread worker. The progress bar advances game by game; ``x`` or Escape
+cancels, keeping the games already finished. Then the results table and the list of games:
+Enter on a game replays it move by move. A finished run goes to the data directory
+(``arena.json``, listed in Scores); ``e`` writes the run as CSV.
+
+Compare tab: on the game's current position (opened from a game with ``L``) or one of the
+library's, every search configuration at depths 1..D: states, cutoffs, time and the root
+value, and a bar per configuration on one (log) scale.
+
+Progress comes back as messages at most ten times a second; only the newest is kept.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal
+from textual.message import Message
+from textual.screen import Screen
+from textual.suggester import SuggestFromList
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    ProgressBar,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tabs,
+)
+
+from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
+from tui_games.engine.arena_games import ARENA_GAMES, arena_game
+from tui_games.engine.compare import (
+    CONFIGS,
+    DEFAULT_NODE_LIMIT,
+    SweepCell,
+    score_words,
+    sweep,
+    values_agree,
+)
+from tui_games.engine.positions import LIBRARY, find_position, library_position
+from tui_games.ui.text import count, short_count
+from tui_games.ui.widgets.sweep_chart import SweepChart
+
+PROGRESS_INTERVAL = 0.1
+MAX_GAMES = 10_000
+MAX_SWEEP_DEPTH = 12
+# (player A, player B, games) a fresh Lab proposes: quick runs with a clear story.
+DEFAULTS = {
+    "tictactoe": ("perfect", "rule-based", 20),
+    "connect4": ("level4", "level2", 10),
+    "checkers": ("level4", "level2", 4),
+}
+RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
+
+
+# -- messages from the worker ---------------------------------------------------------------------
+
+
+class ArenaProgress(Message):
+    def __init__(self, generation: int, done: int, total: int, playing: int, plies: int,
+                 records: list[GameRecord]) -> None:
+        super().__init__()
+        self.generation, self.done, self.total = generation, done, total
+        self.playing, self.plies, self.records = playing, plies, records
+
+    def can_replace(self, message: Message) -> bool:
+        # Only the newest report matters: it carries every game finished so far.
+        return isinstance(message, ArenaProgress) and message.generation == self.generation
+
+
+class ArenaDone(Message):
+    def __init__(self, generation: int, result: ArenaResult | None, error: BaseException | None = None) -> None:
+        super().__init__()
+        self.generation, self.result, self.error = generation, result, error
+
+
+class SweepProgress(Message):
+    def __init__(self, generation: int, cell: SweepCell) -> None:
+        super().__init__()
+        self.generation, self.cell = generation, cell
+
+
+class SweepDone(Message):
+    def __init__(self, generation: int, cells: list[SweepCell] | None, error: BaseException | None = None) -> None:
+        super().__init__()
+        self.generation, self.cells, self.error = generation, cells, error
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+class LabScreen(Screen):
+    TITLE = "Lab"
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("r", "run", "Run"),
+        Binding("x", "cancel", "Cancel"),
+        Binding("e", "export", "CSV"),
+        Binding("a", "tab('arena')", "Arena", show=False),
+        Binding("c", "tab('compare')", "Compare", show=False),
+        Binding("question_mark", "app.help", "Help"),
+    ]
+
+    DEFAULT_CSS = """
+    LabScreen #lab-top { height: 1; padding: 0 1; }
+    LabScreen #lab-top Label { width: 6; }
+    LabScreen #lab-game { width: 20; }
+    LabScreen #lab-top-hint { width: 1fr; padding-left: 2; color: $text-muted; }
+    LabScreen TabbedContent { height: 1fr; }
+    LabScreen TabPane { padding: 0 1; }
+    LabScreen #arena-form {
+        grid-size: 6; grid-columns: 9 1fr 9 1fr 7 10; grid-rows: 1; height: auto; grid-gutter: 0 1;
+    }
+    LabScreen #arena-hint, LabScreen #compare-note { height: 1; color: $text-muted; }
+    LabScreen #arena-progress-row { height: 1; }
+    LabScreen #arena-progress { width: auto; padding-right: 1; }
+    LabScreen #arena-progress Bar { width: 20; }
+    LabScreen #arena-status, LabScreen #compare-status { width: 1fr; height: 1; }
+    LabScreen #arena-results { height: 3; }
+    LabScreen #arena-list { height: 1fr; }
+    LabScreen #compare-form { height: 1; }
+    LabScreen #compare-form Label { width: 9; }
+    LabScreen #compare-position { width: 1fr; }
+    LabScreen #compare-depth { width: 8; }
+    LabScreen #compare-table { height: 1fr; }
+    """
+
+    def __init__(self, game: str | None = None, position: Any = None) -> None:
+        super().__init__()
+        self.game_name = game if game in ARENA_GAMES else "tictactoe"
+        # The position of the game screen the Lab was opened from, for the Compare tab.
+        self.current = position.copy() if position is not None and game in ARENA_GAMES else None
+        self.current_game = game if self.current is not None else None
+        self.variants: list[tuple[str, dict]] = []
+        self.result: ArenaResult | None = None
+        self.cells: list[SweepCell] = []
+        self.sweep_top = 0
+        self.sweep_position: Any = None
+        self.sweep_game: Any = None
+        self.running: str | None = None  # "arena" or "compare" while a worker runs
+        self.generation = 0
+        self.stop: threading.Event | None = None
+        self._shown_games = 0
+
+    # -- layout -----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="lab-top"):
+            yield Label("Game")
+            yield Select([(g.title, g.name) for g in ARENA_GAMES.values()], value=self.game_name,
+                         allow_blank=False, compact=True, id="lab-game")
+            yield Static("", id="lab-top-hint")
+        with TabbedContent(initial="arena", id="lab-tabs"):
+            with TabPane("Arena", id="arena"):
+                with Grid(id="arena-form"):
+                    yield Label("Variant")
+                    yield Select([("-", "-")], value="-", allow_blank=False, compact=True, id="arena-variant")
+                    yield Label("Games")
+                    yield Input("20", type="integer", compact=True, id="arena-count")
+                    yield Label("Seed")
+                    yield Input("1", type="integer", compact=True, id="arena-seed")
+                    yield Label("Player A")
+                    yield Input("", compact=True, id="arena-a")
+                    yield Label("Player B")
+                    yield Input("", compact=True, id="arena-b")
+                    yield Label("s/move")
+                    yield Input("", type="number", compact=True, id="arena-seconds", placeholder="default")
+                yield Static("", id="arena-hint")
+                with Horizontal(id="arena-progress-row"):
+                    yield ProgressBar(total=1, show_eta=False, id="arena-progress")
+                    yield Static("r runs · Enter on a game replays it", id="arena-status")
+                yield DataTable(id="arena-results", show_cursor=False, zebra_stripes=True)
+                yield DataTable(id="arena-list", cursor_type="row", zebra_stripes=True)
+            with TabPane("Compare", id="compare"):
+                with Horizontal(id="compare-form"):
+                    yield Label("Position")
+                    yield Select([("empty", "empty")], value="empty", allow_blank=False, compact=True,
+                                 id="compare-position")
+                    yield Label(" Depth")
+                    yield Input("6", type="integer", compact=True, id="compare-depth")
+                yield Static("", id="compare-note")
+                yield Static("r runs every algorithm at depths 1..D · x cancels", id="compare-status")
+                yield SweepChart(id="compare-chart")
+                yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        for field in self.query(Input):
+            field.cursor_blink = False  # nothing animates while idle (a blink costs bytes over SSH)
+        results = self.query_one("#arena-results", DataTable)
+        results.can_focus = False  # two rows to read, nothing to choose
+        results.add_columns("player", "wins", "draws", "losses", "W 1st", "W 2nd", "moves", "ms/move", "nodes/move")
+        games = self.query_one("#arena-list", DataTable)
+        games.add_columns("#", "A plays", "result", "how", "plies", "opening / moves")
+        compare = self.query_one("#compare-table", DataTable)
+        compare.add_columns("depth", "algorithm", "states", "cutoffs", "TT hits", "time", "value", "move")
+        self._set_game(self.game_name)
+        self.query_one("#compare-chart", SweepChart).show([], 0)
+
+    # -- the game and its choices -----------------------------------------------------------------
+
+    @property
+    def game(self):
+        return arena_game(self.game_name)
+
+    def _set_game(self, name: str) -> None:
+        self.game_name = name
+        game = self.game
+        self.variants = list(game.variants)
+        if self.current is not None and self.current_game == name:
+            # The game the Lab came from comes first, added if it is none of the presets.
+            mine = game.check_variant(game.variant_of(self.current))
+            if all(game.check_variant(v) != mine for _, v in self.variants):
+                self.variants.insert(0, (f"this game's: {game.variant_label(mine)}", mine))
+            else:
+                self.variants.sort(key=lambda lv: game.check_variant(lv[1]) != mine)
+        variant = self.query_one("#arena-variant", Select)
+        # Values differ from game to game, so the Select shows the new label even for the first.
+        variant.set_options([(label, f"{name}:{i}") for i, (label, _) in enumerate(self.variants)])
+        variant.value = f"{name}:0"
+        a, b, n = DEFAULTS[name]
+        self.query_one("#arena-a", Input).value = a
+        self.query_one("#arena-b", Input).value = b
+        self.query_one("#arena-count", Input).value = str(n)
+        self._update_players()
+        positions = []
+        if self.current is not None and self.current_game == name:
+            positions.append(("the game's current position", "current"))
+        positions += [(e.key, e.key) for e in LIBRARY[name]]
+        chooser = self.query_one("#compare-position", Select)
+        chooser.set_options(positions)
+        chooser.value = positions[0][1]
+        self._position_chosen()
+
+    def _variant(self) -> dict:
+        value = self.query_one("#arena-variant", Select).value
+        try:
+            return dict(self.variants[int(str(value).rpartition(":")[2])][1])
+        except (TypeError, ValueError, IndexError):
+            return dict(self.variants[0][1])
+
+    def _update_players(self) -> None:
+        names = self.game.spec_names(self._variant())
+        for field in ("#arena-a", "#arena-b"):
+            # The classic tic-tac-toe players only play 3x3: on another board, random instead.
+            box = self.query_one(field, Input)
+            if box.value.strip().lower() in ("rule-based", "magic-square") and box.value.strip().lower() not in names:
+                box.value = "random"
+        for field in ("#arena-a", "#arena-b"):
+            self.query_one(field, Input).suggester = SuggestFromList(names, case_sensitive=False)
+        shown = " ".join(n for n in names if not n.startswith("level") or n == "level1")
+        levels = [n for n in names if n.startswith("level")]
+        if levels:
+            shown = shown.replace("level1", f"level1-{levels[-1].removeprefix('level')}")
+        self.query_one("#arena-hint", Static).update(f"players: {shown}; {self.game.spec_help}")
+        self.query_one("#lab-top-hint", Static).update(f"{self.game.side_names[0]} moves first; sides alternate")
+
+    @on(Select.Changed, "#lab-game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        if event.value != self.game_name and isinstance(event.value, str):
+            self._set_game(event.value)
+
+    @on(Select.Changed, "#arena-variant")
+    def _variant_changed(self) -> None:
+        self._update_players()
+
+    @on(Select.Changed, "#compare-position")
+    def _position_chosen(self) -> None:
+        key = self.query_one("#compare-position", Select).value
+        if key == "current":
+            note = "the position on the board of the game you came from"
+            depth = 6 if self.game_name != "tictactoe" else min(9, max(1, getattr(self.current, "empties", 6)))
+        else:
+            entry = find_position(self.game_name, str(key))
+            if entry is None:
+                return
+            note, depth = entry.note, entry.depth
+        self.query_one("#compare-note", Static).update(note)
+        self.query_one("#compare-depth", Input).value = str(depth)
+
+    def _compare_position(self) -> Any:
+        key = self.query_one("#compare-position", Select).value
+        if key == "current" and self.current is not None:
+            return self.current.copy()
+        entry = find_position(self.game_name, str(key)) or LIBRARY[self.game_name][0]
+        return library_position(self.game_name, entry)
+
+    # -- actions ----------------------------------------------------------------------------------
+
+    def action_tab(self, tab: str) -> None:
+        tabs = self.query_one(TabbedContent)
+        # Focus leaves the old pane first: a focused widget in a pane being hidden would hand
+        # focus to its neighbour there, and TabbedContent follows focus back to that pane.
+        tabs.query_one(Tabs).focus()
+        tabs.active = tab
+        target = "#compare-position" if tab == "compare" else "#arena-list"
+        self.call_after_refresh(self.query_one(target).focus)
+
+    @on(Input.Submitted)
+    def action_run(self) -> None:
+        if self.running:
+            self.notify("A run is going: x cancels it.", timeout=3)
+            return
+        if self.query_one(TabbedContent).active == "compare":
+            self._start_sweep()
+        else:
+            self._start_arena()
+
+    def action_cancel(self) -> None:
+        if self.running and self.stop is not None:
+            self.stop.set()
+            status = "#arena-status" if self.running == "arena" else "#compare-status"
+            self.query_one(status, Static).update("cancelling…")
+
+    def action_back(self) -> None:
+        if self.running:
+            self.action_cancel()
+            return
+        self.app.pop_screen()
+
+    def on_unmount(self) -> None:
+        if self.stop is not None:
+            self.stop.set()
+
+    def _begin(self, kind: str) -> tuple[int, threading.Event]:
+        self.generation += 1
+        self.running = kind
+        self.stop = threading.Event()
+        return self.generation, self.stop
+
+    # -- the arena ------------------------------------------------------------------------------
+
+    def _arena_config(self) -> tuple[ArenaConfig, dict[str, str]] | None:
+        """The run the form describes and the players' names, or None (with a notice naming
+        the bad field)."""
+        game = self.game
+        variant = self._variant()
+
+        def number(field: str, kind: type, low: float, high: float, name: str) -> Any:
+            text = self.query_one(field, Input).value.strip()
+            try:
+                value = kind(text)
+            except ValueError:
+                raise ValueError(f"{name} {text!r} is not a number") from None
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be from {low:g} to {high:g}")
+            return value
+
+        try:
+            games = number("#arena-count", int, 1, MAX_GAMES, "games")
+            seed = number("#arena-seed", int, -2**31, 2**31, "seed")
+            seconds_text = self.query_one("#arena-seconds", Input).value.strip()
+            seconds = number("#arena-seconds", float, 0.05, 600, "s/move") if seconds_text else None
+            specs, names = {}, {}
+            for who in ("a", "b"):
+                spec = self.query_one(f"#arena-{who}", Input).value.strip()
+                try:
+                    names[who] = game.make_player(spec, seed=0, seconds=seconds, variant=variant).name
+                except ValueError as error:
+                    raise ValueError(f"player {who.upper()} {spec!r}: {error}") from None
+                specs[who] = spec
+        except ValueError as error:
+            self.notify(str(error), severity="error", timeout=6)
+            return None
+        return ArenaConfig(game.name, specs["a"], specs["b"], games, True, seed, seconds, variant), names
+
+    def _start_arena(self) -> None:
+        chosen = self._arena_config()
+        if chosen is None:
+            return
+        config, names = chosen
+        game = self.game
+        openings = None
+        if game.openings_file is not None:
+            from tui_games.resources import read_puzzles
+
+            try:
+                openings = game.parse_openings(read_puzzles(game.openings_file))
+            except (OSError, ValueError) as error:
+                self.notify(f"No openings: {error}", severity="error")
+                return
+        generation, stop = self._begin("arena")
+        # The games so far, as a result: the table and the replay work while the run goes on.
+        self.result = ArenaResult(config, game.title, tuple(game.side_names), names["a"], names["b"],
+                                  config.seed or 0)
+        self._shown_games = 0
+        self.query_one("#arena-list", DataTable).clear()
+        self.query_one("#arena-results", DataTable).clear()
+        self.query_one("#arena-progress", ProgressBar).update(total=config.games, progress=0)
+        self.query_one("#arena-status", Static).update(f"game 1/{config.games}…")
+        self._arena_worker(generation, game, config, openings, stop)
+
+    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
+    def _arena_worker(self, generation: int, game: Any, config: ArenaConfig, openings: list | None,
+                      stop: threading.Event) -> None:
+        last = 0.0
+        done = 0
+        records: list[GameRecord] = []
+
+        def report(playing: int, plies: int, force: bool = False) -> None:
+            nonlocal last
+            now = time.monotonic()
+            if force or now - last >= PROGRESS_INTERVAL:
+                last = now
+                self.post_message(ArenaProgress(generation, done, config.games, playing, plies, list(records)))
+
+        def on_game(record: GameRecord, so_far: ArenaResult) -> None:
+            nonlocal done
+            done = len(so_far.records)
+            records.append(record)
+            report(record.number + 1, 0)
+
+        try:
+            result = run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
+                               on_move=lambda number, plies: report(number, plies))
+        except Exception as error:  # a bug in a player must reach the screen, not kill the app
+            self.post_message(ArenaDone(generation, None, error))
+            return
+        self.post_message(ArenaDone(generation, result))
+
+    def on_arena_progress(self, message: ArenaProgress) -> None:
+        if message.generation != self.generation:
+            return
+        self.query_one("#arena-progress", ProgressBar).update(total=message.total, progress=message.done)
+        playing = min(message.playing, message.total)
+        ply = f", ply {message.plies}" if message.plies else ""
+        self.query_one("#arena-status", Static).update(f"game {playing}/{message.total}{ply}… x cancels")
+        if self.result is not None and len(message.records) > len(self.result.records):
+            self.result.records = message.records
+            self._add_games(message.records)
+            self._fill_results(self.result)
+
+    def _add_games(self, records: list[GameRecord]) -> None:
+        table = self.query_one("#arena-list", DataTable)
+        # The run's own game: the Game choice may have changed since it started.
+        sides = self.result.side_names if self.result is not None else self.game.side_names
+        for record in records[self._shown_games:]:
+            detail = record.opening or " ".join(record.moves)
+            table.add_row(str(record.number), sides[record.a_side], RESULT_WORDS[record.winner], record.reason,
+                          str(record.plies), detail[:60], key=str(record.number))
+        self._shown_games = max(self._shown_games, len(records))
+
+    def on_arena_done(self, message: ArenaDone) -> None:
+        if message.generation != self.generation:
+            return
+        self.running = None
+        if message.error is not None or message.result is None:
+            self.query_one("#arena-status", Static).update("the run failed")
+            self.notify(f"Arena error: {message.error}", severity="error")
+            return
+        result = self.result = message.result
+        self._add_games(result.records)
+        self.query_one("#arena-progress", ProgressBar).update(total=result.config.games, progress=result.games)
+        self._fill_results(result)
+        status = (f"cancelled after {result.games} of {result.config.games} games" if result.cancelled
+                  else f"done: {result.games} games in {result.seconds:.1f} s")
+        if not result.cancelled:
+            if self.app.store.record_arena_run(result.to_dict(with_notes=False)):
+                status += ", saved"
+            for warning in self.app.store.take_warnings():
+                self.notify(warning, title="Data file problem", severity="warning", timeout=10)
+        self.query_one("#arena-status", Static).update(status + (" · Enter replays" if result.records else ""))
+        if result.records:
+            self.query_one("#arena-list", DataTable).focus()
+
+    def _fill_results(self, result: ArenaResult) -> None:
+        table = self.query_one("#arena-results", DataTable)
+        table.clear()
+        for who, name in (("a", result.a_name), ("b", result.b_name)):
+            s = result.side(who)
+            table.add_row(f"{who.upper()} {name}", str(s.wins), str(s.draws), str(s.losses), str(s.wins_first),
+                          str(s.wins_second), f"{s.moves_per_game:.1f}", _ms(s.seconds_per_move),
+                          count(s.nodes_per_move))
+
+    @on(DataTable.RowSelected, "#arena-list")
+    def _replay(self, event: DataTable.RowSelected) -> None:
+        result = self.result
+        number = int(event.row_key.value or 0)
+        if result is None:
+            return
+        record = next((r for r in result.records if r.number == number), None)
+        if record is None:
+            return
+        from tui_games.ui.screens.replay import ReplayScreen
+
+        try:
+            self.app.push_screen(ReplayScreen(result, record))
+        except ValueError as error:
+            self.notify(f"Cannot replay game {number}: {error}", severity="error")
+
+    def action_export(self) -> None:
+        result = self.result
+        if result is None or not result.records:
+            self.notify("Run the arena first: e writes its games as CSV.", timeout=3)
+            return
+        from tui_games.store import atomic_write_text
+        from tui_games.ui.screens.input_dialog import InputDialog
+
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        default = str(self.app.store.root / f"arena-{result.config.game}-{stamp}.csv")
+
+        def write(path: str | None) -> None:
+            if path is None:
+                return
+            from pathlib import Path
+
+            target = Path(path).expanduser()
+            try:
+                atomic_write_text(target, result.csv_text())
+            except OSError as error:
+                self.notify(f"Could not write {target}: {error.strerror or error}", severity="error")
+                return
+            self.notify(f"Wrote {len(result.records)} games to {target}", timeout=6)
+
+        self.app.push_screen(InputDialog("Export CSV", "Write the games (one line each) to:", default), write)
+
+    # -- the comparison -------------------------------------------------------------------------------
+
+    def _start_sweep(self) -> None:
+        text = self.query_one("#compare-depth", Input).value.strip()
+        try:
+            top = int(text)
+        except ValueError:
+            top = 0
+        if not 1 <= top <= MAX_SWEEP_DEPTH:
+            self.notify(f"Depth must be from 1 to {MAX_SWEEP_DEPTH}.", severity="error", timeout=4)
+            return
+        position = self._compare_position()
+        generation, stop = self._begin("compare")
+        self.cells = []
+        self.sweep_top = top
+        # Kept for naming the moves: the Game choice may change while the sweep runs.
+        self.sweep_position, self.sweep_game = position.copy(), self.game
+        self.query_one("#compare-table", DataTable).clear()
+        self.query_one("#compare-chart", SweepChart).show([], top)
+        self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x cancels")
+        self._sweep_worker(generation, position, top, stop)
+
+    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
+    def _sweep_worker(self, generation: int, position: Any, top: int, stop: threading.Event) -> None:
+        try:
+            cells = sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop,
+                          on_cell=lambda cell: self.post_message(SweepProgress(generation, cell)))
+        except Exception as error:
+            self.post_message(SweepDone(generation, None, error))
+            return
+        self.post_message(SweepDone(generation, cells))
+
+    def on_sweep_progress(self, message: SweepProgress) -> None:
+        if message.generation != self.generation:
+            return
+        cell = message.cell
+        self.cells.append(cell)
+        if cell.skipped:
+            cells = ["skipped", "-", "-", "-", "-", "-"]
+        else:
+            move = self.sweep_game.move_text(self.sweep_position, cell.move) if cell.move is not None else "-"
+            value = "node limit" if cell.stopped else score_words(cell.score, cell.exact)
+            cells = [short_count(cell.nodes), short_count(cell.cutoffs), short_count(cell.tt_hits),
+                     f"{cell.seconds * 1000:.0f} ms", value, move]
+        self.query_one("#compare-table", DataTable).add_row(str(cell.depth), cell.config.label, *cells)
+        self.query_one("#compare-chart", SweepChart).show(self.cells, self.sweep_top)
+        index = CONFIGS.index(cell.config) + 1
+        depth, nxt = (cell.depth, CONFIGS[index]) if index < len(CONFIGS) else (cell.depth + 1, CONFIGS[0])
+        if depth <= self.sweep_top:
+            self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x cancels")
+
+    def on_sweep_done(self, message: SweepDone) -> None:
+        if message.generation != self.generation:
+            return
+        self.running = None
+        if message.error is not None or message.cells is None:
+            self.query_one("#compare-status", Static).update("the sweep failed")
+            self.notify(f"Sweep error: {message.error}", severity="error")
+            return
+        cells = message.cells
+        cancelled = self.stop is not None and self.stop.is_set()
+        differ = [d for d, ok in values_agree(cells).items() if not ok]
+        status = "cancelled" if cancelled else f"done, depths 1-{self.sweep_top}"
+        status += (" · root values agree at every depth" if not differ
+                   else f" · values DIFFER at depth {', '.join(map(str, differ))}")
+        self.query_one("#compare-status", Static).update(status)
