@@ -156,7 +156,7 @@ def fake_app(monkeypatch):
     """A stand-in for tui_games.ui.app: records what run_app was asked to start."""
     calls = []
     module = types.ModuleType("tui_games.ui.app")
-    module.run_app = lambda game=None, options=None: calls.append((game, options))
+    module.run_app = lambda game=None, options=None, ascii=None: calls.append((game, options))
     monkeypatch.setitem(sys.modules, "tui_games.ui.app", module)
     return calls
 
@@ -272,3 +272,14 @@ def test_a_closed_pipe_ends_quietly_without_a_traceback(tmp_path):
               f"print(repr(err))\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stdout and "BrokenPipe" not in done.stdout
+
+
+def test_ascii_flag_reaches_the_app(capsys, monkeypatch):
+    calls = []
+    module = types.ModuleType("tui_games.ui.app")
+    module.run_app = lambda game=None, options=None, ascii=None: calls.append((game, ascii))
+    monkeypatch.setitem(sys.modules, "tui_games.ui.app", module)
+    assert cli.main(["--ascii"]) == 0
+    assert cli.main(["play", "--ascii"]) == 0
+    assert cli.main(["play"]) == 0
+    assert calls == [(None, True), (None, True), (None, None)]

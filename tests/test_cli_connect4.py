@@ -219,7 +219,7 @@ def test_bench_errors(capsys, tmp_path):
 def fake_app(monkeypatch):
     calls = []
     module = types.ModuleType("tui_games.ui.app")
-    module.run_app = lambda game=None, options=None: calls.append((game, options))
+    module.run_app = lambda game=None, options=None, ascii=None: calls.append((game, options))
     monkeypatch.setitem(sys.modules, "tui_games.ui.app", module)
     return calls
 

@@ -24,20 +24,23 @@ pytestmark = [
 class Tmux:
     def __init__(self, command: str, env: dict[str, str], width: int = 80, height: int = 24) -> None:
         self.name = f"tui-games-test-{uuid.uuid4().hex[:8]}"
+        # A server of its own per session: a shared one exits when its last session closes,
+        # and a test starting just then would meet a dying server.
+        self.tmux = ["tmux", "-L", self.name]
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
+            [*self.tmux, "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
              f"env {exports} {command}"],
             check=True,
         )
 
     def keys(self, *keys: str) -> None:
         for key in keys:
-            subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+            subprocess.run([*self.tmux, "send-keys", "-t", self.name, key], check=True)
             time.sleep(0.15)
 
     def screen(self) -> str:
-        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], check=True,
+        out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name], check=True,
                              capture_output=True, text=True)
         return out.stdout
 
@@ -52,18 +55,19 @@ class Tmux:
         raise AssertionError(f"{text!r} did not appear on screen:\n{screen}")
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return subprocess.run([*self.tmux, "has-session", "-t", self.name], capture_output=True).returncode == 0
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], capture_output=True)
 
 
 @pytest.fixture
 def tmux_app(tmp_path):
     sessions: list[Tmux] = []
 
-    def start(args: str) -> Tmux:
-        env = {"TUI_GAMES_HOME": str(tmp_path), "TERM": "xterm-256color", "PATH": os.environ.get("PATH", "")}
+    def start(args: str, **extra: str) -> Tmux:
+        env = {"TUI_GAMES_HOME": str(tmp_path), "TERM": "xterm-256color", "PATH": os.environ.get("PATH", ""),
+               **extra}
         session = Tmux(f"{shlex.quote(sys.executable)} -m tui_games {args}", env)
         sessions.append(session)
         return session
@@ -114,3 +118,25 @@ def test_computer_answers_in_tmux(tmux_app):
     marks = "".join(board_rows(screen))
     assert marks.count("O") == 1 and marks.count("X") == 0, screen
     assert "nodes" in screen  # the stats panel shows the search
+
+
+SUDOKU = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+# What each game screen must show at 80×24: its board and its keys.
+SCREENS = [
+    ("play tictactoe --opponent human --size 3x3", ["X to move", "Undo"]),
+    ("play connect4 --opponent human", ["● to move", "Drop"]),
+    ("play checkers --opponent human", ["Black to move", "│    w     w     w     w │", "Draw"]),
+    (f"play sudoku --puzzle {SUDOKU}", ["r1c1", "Pencil"]),
+]
+
+
+@pytest.mark.parametrize("colours", [{"TERM": "xterm"}, {"NO_COLOR": "1"}, {"COLORTERM": "truecolor"}],
+                         ids=["16-colours", "no-colour", "truecolor"])
+@pytest.mark.parametrize("args, expected", SCREENS, ids=["tictactoe", "connect4", "checkers", "sudoku"])
+def test_every_game_screen_draws_at_80x24_in_every_colour_mode(tmux_app, args, expected, colours):
+    app = tmux_app(args, **colours)
+    for text in expected:
+        app.wait_for(text)
+    screen = app.screen()
+    assert "Traceback" not in screen
+    assert len(screen.splitlines()) <= 24

@@ -19,6 +19,7 @@ from typing import Callable
 
 from tui_games.bench_checkers import bench_checkers
 from tui_games.bench_sudoku import bench_sudoku
+from tui_games.bench_terminal import bench_terminal
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.search import (
@@ -300,12 +301,19 @@ BENCHES: dict[str, Callable[..., None]] = {
     "connect4": bench_connect4,
     "checkers": bench_checkers,
     "sudoku": bench_sudoku,
+    "terminal": bench_terminal,
 }
 
 
 def run(game: str, write: Write = print, **options) -> None:
-    """Print the benchmark for ``game``; ValueError names the games that have one."""
-    bench = BENCHES.get(game.strip().lower())
+    """Print the benchmark for ``game``; ValueError names the games that have one. With
+    ``sweep=True``, the algorithm sweep (:mod:`tui_games.bench_sweep`) instead."""
+    if options.pop("sweep", False):
+        from tui_games.bench_sweep import sweep_bench
+
+        bench = sweep_bench(game)
+    else:
+        bench = BENCHES.get(game.strip().lower())
     if bench is None:
         raise ValueError(f"no benchmark for {game!r}; choose one of {', '.join(BENCHES)}")
     accepted = inspect.signature(bench).parameters

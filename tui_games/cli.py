@@ -6,7 +6,9 @@
     tui-games tictactoe solve BOARD       game value, best moves and length of a position
     tui-games connect4 solve [MOVES ...]  exact scores (standard convention), stdin if no MOVES
     tui-games connect4 analyze MOVES      the score of each of the seven columns
-    tui-games bench tictactoe|connect4    search benchmark tables
+    tui-games bench tictactoe|connect4    search benchmark tables (--sweep: every algorithm, depths 1..D)
+    tui-games arena GAME --a P --b P      two computer players play N games: results table or JSON
+    tui-games serve --ssh | --web         host the games: an SSH game server, or in a browser
 
 Only ``play`` imports Textual (lazily, in :func:`launch`): solving and benchmarking stay fast
 to start and work where no terminal UI can run. Every usage error is one line on stderr,
@@ -53,11 +55,11 @@ class _Parser(argparse.ArgumentParser):
 # -- play ------------------------------------------------------------------------------------------
 
 
-def launch(game: str | None, options: dict | None = None) -> None:
+def launch(game: str | None, options: dict | None = None, *, ascii: bool | None = None) -> None:
     """Start the Textual app; imported here so no other command pays for (or needs) Textual."""
     from tui_games.ui.app import run_app
 
-    run_app(game, options)
+    run_app(game, options, ascii=ascii)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -136,16 +138,11 @@ def connect4_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.game is None:
-        launch(None)
-    elif args.game == "tictactoe":
-        launch("tictactoe", tictactoe_options(args))
-    elif args.game == "connect4":
-        launch("connect4", connect4_options(args))
-    elif args.game == "sudoku":
-        launch("sudoku", sudoku_options(args))
-    elif args.game == "checkers":
-        launch("checkers", checkers_options(args))
+    options = {"tictactoe": tictactoe_options, "connect4": connect4_options, "sudoku": sudoku_options,
+               "checkers": checkers_options}
+    game = args.game
+    # --ascii forces ASCII output; without it the saved setting decides.
+    launch(game, options[game](args) if game else None, ascii=True if getattr(args, "ascii", False) else None)
     return 0
 
 
@@ -322,6 +319,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         options["sets"] = sets
     if args.limit is not None:
         options["limit"] = args.limit
+    if args.sweep:
+        options["sweep"] = True
+        for name in ("depth", "position"):
+            if getattr(args, name) is not None:
+                options[name] = getattr(args, name)
+    elif args.depth is not None or args.position is not None:
+        raise UsageError("--depth and --position go with --sweep")
     try:
         bench.run(args.game, lambda line: print(line, flush=True), **options)
     except ValueError as error:
@@ -345,10 +349,14 @@ def positive_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Terminal games with engines you can watch think.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument("--ascii", action="store_true",
+                        help="draw with ASCII characters only (for terminals with poor Unicode fonts)")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = commands.add_parser("play", help="open the game menu, or start a game directly")
     play.set_defaults(handler=cmd_play)
+    play.add_argument("--ascii", action="store_true", default=argparse.SUPPRESS,
+                      help="draw with ASCII characters only")
     games = play.add_subparsers(dest="game", metavar="GAME")
     ttt = games.add_parser("tictactoe", help="tic-tac-toe on an m×n board, k in a row")
     ttt.add_argument("--size", default=None, metavar="RxC",
@@ -418,9 +426,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     sudoku_commands.register(commands)
 
+    from tui_games.commands import arena as arena_commands
+
+    arena_commands.register(commands)
+
+    from tui_games.commands import serve as serve_commands
+
+    serve_commands.register(commands)
+
     bench = commands.add_parser("bench", help="print a search benchmark table for a game")
     bench.set_defaults(handler=cmd_bench)
-    bench.add_argument("game", metavar="GAME", help="the game to measure: tictactoe, connect4, sudoku or checkers")
+    bench.add_argument("game", metavar="GAME", help="what to measure: tictactoe, connect4, sudoku, checkers, or terminal (bytes and latency)")
     bench.add_argument("files", nargs="*", metavar="FILE", help="test sets to run (the same as --set FILE)")
     bench.add_argument("--quick", action="store_true",
                        help="a short run (tic-tac-toe: only the small boards; Connect-4: 20 positions a set)")
@@ -431,6 +447,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "shipped with the package)")
     bench.add_argument("--limit", type=positive_int, default=None, metavar="N",
                        help="connect4: solve only the first N positions of each set")
+    bench.add_argument("--sweep", action="store_true",
+                       help="tictactoe, connect4, checkers: minimax, alpha-beta, + ordering, + TT, + deepening "
+                            "at depths 1..D on one position (states, cutoffs, time, root value)")
+    bench.add_argument("--depth", type=positive_int, default=None, metavar="D",
+                       help="--sweep: the deepest depth (default: the position's, 6-9)")
+    bench.add_argument("--position", default=None, metavar="NAME|POSITION",
+                       help="--sweep: a library position (tictactoe: empty, corners, fork, misere, 4x4-k3; "
+                            "connect4: empty, 4455, middlegame, late-draw; checkers: start, ballot-133, ending) "
+                            "or one in the game's notation")
     return parser
 
 

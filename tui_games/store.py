@@ -5,8 +5,14 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
     settings.json        {"tictactoe": {...}, "engine": {...}, "ui": {...}}
     scores.json          {game: {opponent: {"win": n, "loss": n, "draw": n}}}
     records.json         {game: {category: {"best": seconds, "solved": n}}}  (Sudoku: per grade)
+    arena.json           [{"game", "a", "b", "games", "a_wins", "draws", "b_wins", "seconds", ...}]
+                         finished arena runs (the Lab, ``tui-games arena``), oldest first
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
     .lock                taken (flock) around every read-modify-write
+
+A shared game server (``tui-games serve``) gives each player their own directory and names one
+leaderboard for all of them in ``TUI_GAMES_LEADERBOARD`` (``{game: {user: {"win": n, ...}}}``,
+the user from ``TUI_GAMES_USER``); ``record_result`` counts there too, under that file's own lock.
 
 Why it is built this way:
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import getpass
 import json
 import os
 import re
@@ -50,9 +57,12 @@ import platformdirs
 
 APP_NAME = "tui-games"
 HOME_ENV = "TUI_GAMES_HOME"
+LEADERBOARD_ENV = "TUI_GAMES_LEADERBOARD"
+USER_ENV = "TUI_GAMES_USER"
 SETTINGS_FILE = "settings.json"
 SCORES_FILE = "scores.json"
 RECORDS_FILE = "records.json"
+ARENA_FILE = "arena.json"
 SAVES_DIR = "saves"
 LOCK_FILE = ".lock"
 RESULTS = ("win", "loss", "draw")
@@ -102,6 +112,8 @@ DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
         "coordinates": True,
         # Connect-4 discs: "shapes" (● ○) or "letters" (X O); both read without colour.
         "discs": "shapes",
+        # Only ASCII characters on the screen, for terminals with poor Unicode fonts.
+        "ascii": False,
     },
 }
 
@@ -238,6 +250,31 @@ def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]
     return table
 
 
+# The fields every arena run must have, and their types; the rest (the per-game list, the
+# variant) is kept as written.
+_ARENA_FIELDS = {"game": str, "a": str, "b": str, "a_name": str, "b_name": str, "games": int, "a_wins": int,
+                 "draws": int, "b_wins": int, "seconds": (int, float)}
+
+
+def _validate_arena_runs(data: Any) -> list[dict]:
+    """The list of arena runs, or CorruptFile if the shape is wrong."""
+    if not isinstance(data, list):
+        raise CorruptFile("not a JSON list")
+    for i, run in enumerate(data):
+        if not isinstance(run, dict):
+            raise CorruptFile(f"run {i + 1} is not an object")
+        for key, kind in _ARENA_FIELDS.items():
+            value = run.get(key)
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise CorruptFile(f"run {i + 1}: {key} is missing or of the wrong type")
+        if min(run["games"], run["a_wins"], run["draws"], run["b_wins"]) < 0 or \
+                run["a_wins"] + run["draws"] + run["b_wins"] != run["games"]:
+            raise CorruptFile(f"run {i + 1}: the wins and draws do not add up to the games")
+        if not isinstance(run.get("game_list", []), list):
+            raise CorruptFile(f"run {i + 1}: game_list is not a list")
+    return data
+
+
 def _validate_save(data: Any, game: str) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("state"), dict):
         raise CorruptFile("no saved state in it")
@@ -281,8 +318,13 @@ def atomic_write_text(path: Path, text: str) -> None:
 class Store:
     """Settings, scores and saved games in one directory (see the module docstring)."""
 
-    def __init__(self, root: Path | str | None = None) -> None:
+    def __init__(self, root: Path | str | None = None, leaderboard: Path | str | None = None,
+                 user: str | None = None) -> None:
         self.root = Path(root) if root is not None else data_dir(create=False)
+        if leaderboard is None:
+            leaderboard = os.environ.get(LEADERBOARD_ENV, "").strip() or None
+        self.leaderboard_path = Path(leaderboard).expanduser() if leaderboard else None
+        self.user = user or os.environ.get(USER_ENV, "").strip() or _login_name()
         self.warnings: list[str] = []
         self._reported: set[str] = set()
         # The UI takes warnings on its thread while an engine worker may be recording a result.
@@ -484,7 +526,27 @@ class Store:
             row = table.setdefault(game, {}).setdefault(opponent, dict.fromkeys(RESULTS, 0))
             row[result] += 1
             self._write_json(self.scores_path, table, SCORES_FILE)
+            if self.leaderboard_path is not None:
+                self._add_to_leaderboard(game, result)
         return dict(row)
+
+    def leaderboard(self) -> dict[str, dict[str, dict[str, int]]]:
+        """game -> user -> {"win": n, "loss": n, "draw": n} over every player of a shared
+        server (all opponents together); {} when there is no shared leaderboard."""
+        if self.leaderboard_path is None:
+            return {}
+        return self._load(self.leaderboard_path, "the shared leaderboard", _validate_scores, dict,
+                          "started a new one")
+
+    def _add_to_leaderboard(self, game: str, result: str) -> None:
+        # Other players' sessions write this file too, so it has its own lock beside it; we may
+        # hold our own directory's lock already, always taken first, so the order is fixed.
+        path = self.leaderboard_path
+        with _flocked(path.with_name(f".{path.name}.lock")):
+            table = self.leaderboard()
+            row = table.setdefault(game, {}).setdefault(self.user, dict.fromkeys(RESULTS, 0))
+            row[result] += 1
+            self._write_json(path, table, "the shared leaderboard")
 
     def reset_scores(self, game: str | None = None) -> None:
         """Forget every score, or only those of ``game``."""
@@ -522,6 +584,25 @@ class Store:
         with self._locked():
             self._write_json(self.records_path, {}, RECORDS_FILE)
 
+    # -- arena runs ----------------------------------------------------------------------------
+
+    @property
+    def arena_path(self) -> Path:
+        return self.root / ARENA_FILE
+
+    def arena_runs(self) -> list[dict]:
+        """Every finished arena run (``ArenaResult.to_dict()``), oldest first, as on disk now."""
+        return self._load(self.arena_path, ARENA_FILE, _validate_arena_runs, list, "started a new list")
+
+    def record_arena_run(self, run: dict) -> bool:
+        """Append one run; True if written. The list only grows: runs are results, not settings."""
+        _validate_arena_runs([run])  # a bad run is the caller's bug: CorruptFile, before touching the disk
+        json.dumps(run)
+        with self._locked():
+            runs = self.arena_runs()
+            runs.append(run)
+            return self._write_json(self.arena_path, runs, ARENA_FILE)
+
     # -- saved games ---------------------------------------------------------------------------
 
     def save_game(self, game: str, state: dict) -> bool:
@@ -540,6 +621,14 @@ class Store:
         return self._load(path, f"{SAVES_DIR}/{game}.json", lambda data: _validate_save(data, game),
                           lambda: None, "the game starts afresh")
 
+    def peek_game(self, game: str) -> dict | None:
+        """The saved state of ``game`` like ``load_game``, but only reading: a bad file is
+        neither moved nor reported here (opening the game does that), so the menu can ask freely."""
+        try:
+            return _validate_save(json.loads(self.save_path(game).read_bytes().decode("utf-8")), game)
+        except (OSError, ValueError, RecursionError, CorruptFile):  # ValueError: bad JSON or UTF-8
+            return None
+
     def clear_game(self, game: str) -> None:
         """Forget the saved ``game`` (after it ends or the player starts afresh)."""
         path = self.save_path(game)
@@ -549,6 +638,32 @@ class Store:
             pass
         except OSError as exc:
             self._warn(f"could not remove {SAVES_DIR}/{game}.json: {exc.strerror or exc}")
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a bare container)
+        return str(os.getuid()) if hasattr(os, "getuid") else "player"
+
+
+@contextlib.contextmanager
+def _flocked(lock_path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``lock_path``; unlocked if the file cannot be made (the write
+    that follows fails and says so)."""
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(lock_path, "a+b")
+    except OSError:
+        yield
+        return
+    try:
+        _lock_file(handle)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            _unlock_file(handle)
+        handle.close()
 
 
 def _lock_file(handle) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
 from tui_games.engine.game import Position
+from tui_games.engine.pacing import give_way
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
 WIN = 1_000_000
@@ -181,8 +182,13 @@ class Searcher:
         rng: random.Random | None = None,
         table: dict | None = None,
         exact_root: bool = False,
+        deepen: bool | None = None,
     ) -> None:
         self.algorithm = resolve_algorithm(algorithm)
+        # None: the algorithm's habit (see iterate); with a depth limit, False searches only
+        # that depth and True every depth from 1, so the algorithm comparison can show
+        # what the table and the deepening each buy on their own.
+        self.deepen = deepen
         self.pos = position.copy()
         self.limits = limits
         self.on_progress = on_progress
@@ -213,6 +219,7 @@ class Searcher:
     # -- limits and progress -------------------------------------------------------------
 
     def _check(self) -> None:
+        give_way()
         self._next_check = self.stats.nodes + CHECK_EVERY
         now = time.perf_counter()
         self.stats.seconds = now - self._start
@@ -490,10 +497,12 @@ class Searcher:
         self._fallback_moves = list(self.pos.ordered_moves()) if self.ordered else self.pos.legal_moves()
 
         target = self.limits.depth if self.limits.depth is not None else UNLIMITED_DEPTH
-        if self.use_tt and self.limits.depth is not None:
+        if self.deepen is not None and self.limits.depth is not None:
+            depths: Iterable[int] = range(1, target + 1) if self.deepen else (target,)
+        elif self.use_tt and self.limits.depth is not None:
             # A few cheap iterations give a fallback move and a good table, then straight to the
             # requested depth: the iterations in between cost as much as the last one each.
-            depths: Iterable[int] = [*range(1, min(JUMP_AFTER, target - 1) + 1), target]
+            depths = [*range(1, min(JUMP_AFTER, target - 1) + 1), target]
         elif self.use_tt or self.limits.seconds is not None or self.limits.nodes is not None:
             depths = range(1, target + 1)
         else:
@@ -546,7 +555,8 @@ def search(position: Position, limits: SearchLimits = SearchLimits(), algorithm:
 
     Keyword arguments: ``on_progress(stats)``, ``recorder``, ``stop`` (threading.Event),
     ``rng`` (random.Random, for reproducible tie-breaks), ``table`` (a dict to keep the
-    transposition table between searches) and ``exact_root`` (score every root move exactly).
+    transposition table between searches), ``exact_root`` (score every root move exactly) and
+    ``deepen`` (with a depth limit: True every depth 1..depth, False that depth only).
     """
     result = None
     for result in iterate(position, limits, algorithm, **kw):

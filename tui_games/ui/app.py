@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
+import sys
+
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
+from tui_games.engine import pacing
 from tui_games.store import Store
+from tui_games.ui import partial_updates
+from tui_games.ui.ascii import AsciiFilter
 
 GAME_TITLES = {"tictactoe": "Tic-tac-toe"}
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+SWITCH_INTERVAL = 0.001
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -47,9 +56,18 @@ class TuiGamesApp(App):
     # Below 80 columns the side panels go under the board (see app.tcss).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
 
-    def __init__(self, game: str | None = None, options: dict | None = None, store: Store | None = None) -> None:
+    def __init__(self, game: str | None = None, options: dict | None = None, store: Store | None = None,
+                 *, ascii: bool | None = None) -> None:
         super().__init__()
+        partial_updates.install()
+        # The engine thread and the UI share one interpreter lock; the default 5 ms between
+        # switches adds up over the several hand-offs a keypress needs (input thread, event
+        # loop, repaint) while a search runs. 1 ms keeps the answer to a key quick.
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self.store = store or Store()
+        #: ASCII-only output (the --ascii flag, else the setting): see tui_games.ui.ascii.
+        self.ascii = bool(self.store.load_settings()["ui"]["ascii"]) if ascii is None else ascii
+        self._ascii_filter = AsciiFilter()
         self.start_game = game
         self.start_options = options or {}
 
@@ -60,6 +78,8 @@ class TuiGamesApp(App):
         theme = settings["ui"].get("theme", "textual-dark")
         if theme in self.available_themes:
             self.theme = theme
+            # The ansi themes name the terminal's own 16 colours: let them through as they are.
+            self.ansi_color = theme.startswith("ansi-")
         from tui_games.ui.screens.menu import MenuScreen
 
         self.push_screen(MenuScreen())
@@ -67,14 +87,59 @@ class TuiGamesApp(App):
             self.open_game(self.start_game, self.start_options)
         self._show_store_warnings()
         self.check_size()
+        self._catch_hang_up()
+
+    def _catch_hang_up(self) -> None:
+        """A hang-up (the terminal or the SSH connection closed) or SIGTERM saves every game in
+        progress and exits, so the next start resumes it. The handler runs on the app's own
+        loop, so the saves happen on the UI thread like every other save. Not under run_test:
+        the handlers would outlive the app in the test process."""
+        if self.is_headless or not hasattr(signal, "SIGHUP"):
+            return
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self.call_later, self.hang_up)
+
+    def hang_up(self) -> None:
+        """Save the game in progress of every game screen on the stack, then exit."""
+        from tui_games.ui.screens.game_screen import GameScreen
+        from tui_games.ui.screens.sudoku import SudokuScreen
+
+        try:
+            for screen in self.screen_stack:
+                if isinstance(screen, (GameScreen, SudokuScreen)):
+                    # A screen still being set up (no position yet) has nothing to save.
+                    with contextlib.suppress(AttributeError):
+                        screen._save()
+        finally:
+            self.exit()
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.MouseDown)):
+            # A running search gives way until this input's answer is on the screen.
+            pacing.ui_busy()
+            self.call_after_refresh(pacing.ui_idle)
         await super().on_event(event)
         if isinstance(event, events.Resize):
             # Textual applies a new size a moment later (it coalesces resizes); look then.
             self.set_timer(0.05, self.check_size)
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A blinking text cursor redraws twice a second, forever, while a dialog waits:
+        # bytes over SSH for nothing. The cursor shows steadily instead.
+        if isinstance(event.widget, Input):
+            event.widget.cursor_blink = False
+
+    def get_line_filters(self):
+        filters = list(super().get_line_filters())
+        if self.ascii:
+            filters.append(self._ascii_filter)
+        return filters
+
     def check_size(self) -> None:
+        if not self.screen_stack or not self.is_running:  # a late timer while the app closes
+            return
         width, height = self.size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         showing = isinstance(self.screen, TooSmallScreen)
@@ -132,5 +197,5 @@ class TuiGamesApp(App):
             self.push_screen(HelpScreen())
 
 
-def run_app(game: str | None = None, options: dict | None = None) -> None:
-    TuiGamesApp(game, options).run()
+def run_app(game: str | None = None, options: dict | None = None, *, ascii: bool | None = None) -> None:
+    TuiGamesApp(game, options, ascii=ascii).run()

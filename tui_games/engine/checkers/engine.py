@@ -48,6 +48,7 @@ from tui_games.engine.checkers.position import (
     has_capture,
     has_step,
 )
+from tui_games.engine.pacing import give_way
 from tui_games.engine.search import (
     EXACT,
     INF,
@@ -395,6 +396,7 @@ class _Search:
         fade_span = QUIET_LIMIT - QUIET_FADE
 
         def check() -> None:
+            give_way()
             counters[6] = counters[0] + CHECK_EVERY
             now = time.perf_counter()
             if stop_flag is not None and stop_flag.is_set():

@@ -1,7 +1,8 @@
 """Engine matches: two players, a set of openings, each opening played with both colours.
 
-:func:`play_match` is what ``scripts/checkers_match.py`` (and later ``tui-games arena``)
-runs. A game starts from an opening (a three-move ballot) and goes on until the rules end
+:func:`play_match` is what ``scripts/checkers_match.py`` runs; ``tui-games arena checkers``
+runs the general arena (:mod:`tui_games.engine.arena`), whose move loop :func:`play_game`
+shares. A game starts from an opening (a three-move ballot) and goes on until the rules end
 it or it reaches ``max_plies`` plies, when it is adjudicated a draw (and counted as such,
 so the report can say how many games the rules did not finish).
 """
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tui_games.engine import arena
 from tui_games.engine.checkers.ballots import Ballot
 from tui_games.engine.checkers.evaluation import material
 from tui_games.engine.checkers.notation import CheckersError
@@ -25,8 +27,8 @@ __all__ = ["GameRecord", "MatchResult", "MatchStopped", "play_game", "play_match
 MAX_PLIES = 200
 
 
-class MatchStopped(Exception):
-    """The stop flag was set between moves."""
+# The stop flag was set during a game (the arena's exception: one loop, one way to stop).
+MatchStopped = arena.GameStopped
 
 
 @dataclass
@@ -81,28 +83,16 @@ class MatchResult:
 
 def play_game(black: Player, white: Player, start: CheckersPosition, *, max_plies: int = MAX_PLIES,
               opening: str = "", event: str = "engine match", stop: threading.Event | None = None) -> GameRecord:
-    """Play one game from ``start`` (its moves so far count towards ``max_plies``)."""
-    pos = start.copy()
+    """Play one game from ``start`` (its moves so far count towards ``max_plies``); the move
+    loop is the arena's (:func:`tui_games.engine.arena.play_game`)."""
     began = time.perf_counter()
-    players = (black, white)
-    reason = ""
-    while True:
-        outcome = pos.outcome()
-        if outcome is not None:
-            reason = outcome.reason
-            result = result_for(outcome)
-            winner = outcome.winner
-            break
-        if pos.ply >= max_plies:
-            reason, result, winner = "adjudicated", DRAW, None
-            break
-        if stop is not None and stop.is_set():
-            raise MatchStopped
-        player = players[pos.turn]
-        decision = player.choose(pos, stop=stop)
-        if decision.move is None or decision.move not in pos.legal_moves():
-            raise CheckersError(f"{player.name} chose {decision.move} in {pos.fen()}, not a legal move")
-        pos.push(decision.move)
+    try:
+        played = arena.play_game((black, white), start, max_plies=max_plies, stop=stop)
+    except arena.IllegalMove as error:
+        raise CheckersError(str(error)) from None
+    pos = played.position
+    reason, winner = played.reason, played.winner
+    result = DRAW if played.outcome is None else result_for(played.outcome)
     pdn = write_pdn(pos, event=event, black=black.name, white=white.name, result=result,
                     tags={"Opening": opening or None, "Termination": reason})
     return GameRecord(black.name, white.name, opening, result, winner, reason, pos.ply,

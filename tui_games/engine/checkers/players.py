@@ -29,6 +29,7 @@ from tui_games.engine.players import (
     RandomPlayer,
     SearchPlayer,
     describe_result,
+    lookup_spec,
 )
 from tui_games.engine.search import ALPHABETA, SearchLimits
 from tui_games.engine.tree import TreeRecorder
@@ -101,13 +102,7 @@ OPPONENTS: dict[str, str] = {
 
 def normalize_spec(spec: str) -> str:
     """The registry key for ``spec`` (a spec or a label, any case); ValueError lists the choices."""
-    key = spec.strip().lower()
-    if key in OPPONENTS:
-        return key
-    for name, label in OPPONENTS.items():
-        if key == label:
-            return name
-    raise ValueError(f"unknown opponent {spec!r}; choose one of {', '.join(OPPONENTS)}")
+    return lookup_spec(spec, OPPONENTS)
 
 
 def check_seconds(seconds: float) -> float:

@@ -61,6 +61,7 @@ from tui_games.engine.connect4.bits import (
     has_four,
 )
 from tui_games.engine.connect4.position import Connect4
+from tui_games.engine.pacing import give_way
 from tui_games.engine.search import WIN, SearchStats
 
 MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
@@ -69,7 +70,7 @@ MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
 # A prime near 2^22: 32 MB of table (8 bytes a slot), ample for the test sets.
 DEFAULT_TABLE_SIZE = 4_194_301
 # How often (in nodes, a power of two minus one as a mask) the clock and stop flag are read.
-CHECK_MASK = 4095
+CHECK_MASK = 1023
 PROGRESS_INTERVAL = 0.1
 SOLVER = "exact solver"
 
@@ -462,6 +463,7 @@ class _Run:
         self.negamax, self.counters = _make_negamax(solver, self._check)
 
     def _check(self, nodes: int, cutoffs: int, hits: int) -> None:
+        give_way()
         now = time.perf_counter()
         if self.stop is not None and self.stop.is_set():
             raise SolverStopped("stopped")

@@ -52,6 +52,7 @@ class GameScreen(Screen):
         Binding("c", "compare", "Compare"),  # press again to go back to the statistics
         Binding("s", "toggle_stats", "Stats", show=False),
         Binding("t", "toggle_tree", "Tree"),
+        Binding("L", "lab", "Lab"),
         Binding("question_mark", "app.help", "Help"),
         Binding("escape", "back", "Back", show=False),
     ]
@@ -144,8 +145,10 @@ class GameScreen(Screen):
                     yield self.make_board()
                 yield Static(id="status", classes="status")
                 yield Static(id="scoreline", classes="scoreline")
-                with Center(classes="below-board"):
-                    yield from self.below_board()
+                below = self.below_board()
+                if below:
+                    with Center(classes="below-board"):
+                        yield from below
             with Vertical(id="side-column"):
                 yield StatsPanel(id="stats")
                 yield TreeInspector(id="tree")
@@ -428,6 +431,12 @@ class GameScreen(Screen):
             tree.focus()
         else:
             self.board.focus()
+
+    def action_lab(self) -> None:
+        """The Lab on this game, its Compare tab offering the position on the board."""
+        from tui_games.ui.screens.lab import LabScreen
+
+        self.app.push_screen(LabScreen(self.GAME, self.position))
 
     def action_back(self) -> None:
         self.runner.cancel()

@@ -43,6 +43,15 @@ it — i again plays it; c checks your digits against the solution; S (capital) 
 solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade,
 from the collections, a file, or a pasted line).
 
+**The Lab** (l in the menu, L in a game): *Arena* plays two computer players against each
+other — r (or Enter in a field) runs, x or Escape cancels, Enter on a game replays it with
+← → (Home/End: start/end), e writes the games as CSV. Players as on the command line:
+`perfect`, `level5`, `random`, `rule-based`, `strong`, `baseline` …; Connect-4 adds
+`:simple` or `:aware` for the heuristic, `@2` gives a player 2 s a move. *Compare* (c) runs
+minimax, alpha-beta, + ordering, + TT and + deepening at depths 1..D on the game's position
+or a library one: states, cutoffs, time, root value, and a bar per algorithm (a log scale
+when the counts spread). a goes back to the arena.
+
 # The search panel
 
 *nodes* positions visited, *depth* plies searched (max: the deepest line),

@@ -1,4 +1,4 @@
-"""The main menu: the four games, settings, scores, help."""
+"""The main menu: the four games, the Lab, settings, scores, help."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ class MenuScreen(Screen):
         Binding("2", "pick('connect4')", "Connect-4", show=False),
         Binding("3", "pick('checkers')", "Checkers", show=False),
         Binding("4", "pick('sudoku')", "Sudoku", show=False),
+        Binding("l", "pick('lab')", "Lab", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -39,16 +40,29 @@ class MenuScreen(Screen):
         with Center(id="menu-box"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
-                options = [
-                    Option(f"{title:<13}[dim]{blurb}[/dim]", id=key) for key, title, blurb in GAMES
-                ]
-                options += [None, Option("Settings", id="settings"), Option("Scores", id="scores"),
+                options = [Option(self._game_prompt(key, title, blurb), id=key) for key, title, blurb in GAMES]
+                options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
+                            None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
                 yield OptionList(*options, id="menu-list")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    def _game_prompt(self, key: str, title: str, blurb: str) -> str:
+        # A game left in progress (quit, or the connection dropped) resumes when opened; say so.
+        # Board games save as soon as they open: with no move played there is nothing to resume.
+        saved = self.app.store.peek_game(key)
+        if saved is not None and saved.get("history") != []:
+            return f"{title:<13}[b]resume[/b] [dim]your game in progress[/dim]"
+        return f"{title:<13}[dim]{blurb}[/dim]"
+
+    def on_screen_resume(self) -> None:
+        # Back from a game: it may have ended (nothing to resume) or been left half-played.
+        options = self.query_one(OptionList)
+        for key, title, blurb in GAMES:
+            options.replace_option_prompt(key, self._game_prompt(key, title, blurb))
 
     def action_cursor_down(self) -> None:
         self.query_one(OptionList).action_cursor_down()
@@ -64,6 +78,10 @@ class MenuScreen(Screen):
         app = self.app
         if key in ("tictactoe", "connect4", "checkers", "sudoku"):
             app.open_game(key)
+        elif key == "lab":
+            from tui_games.ui.screens.lab import LabScreen
+
+            app.push_screen(LabScreen())
         elif key == "settings":
             app.action_settings()
         elif key == "scores":

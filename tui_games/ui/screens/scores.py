@@ -1,11 +1,25 @@
-"""Scores per game and opponent, and best times (Sudoku per grade), kept across sessions."""
+"""Scores per game and opponent, best times (Sudoku per grade) and finished arena runs, kept
+across sessions; on a shared server (``tui-games serve``) also the leaderboard of every player."""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+
+# The arena list only grows; the newest runs are the ones worth a screen line.
+ARENA_RUNS_SHOWN = 20
+
+
+def _local_time(iso: str) -> str:
+    """A stored UTC time as the user's clock shows it, to the minute."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16]
 
 
 class ScoresScreen(Screen):
@@ -19,6 +33,10 @@ class ScoresScreen(Screen):
         yield Static("", id="scores-empty")
         yield Static("[b]Best times[/b]", id="records-title")
         yield DataTable(id="records-table", cursor_type="row", zebra_stripes=True)
+        yield Static("[b]Arena runs[/b] [dim]the Lab and tui-games arena, newest first[/dim]", id="arena-runs-title")
+        yield DataTable(id="arena-runs-table", cursor_type="row", zebra_stripes=True)
+        yield Static("[b]Leaderboard[/b] [dim]every player on this server[/dim]", id="leaderboard-title")
+        yield DataTable(id="leaderboard-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -46,6 +64,36 @@ class ScoresScreen(Screen):
                 times.add_row(game, category, f"{minutes}:{secs:02d}", str(record["solved"]))
         self.query_one("#records-title").display = bool(records)
         times.display = bool(records)
+        self._fill_arena_runs()
+        self._fill_leaderboard()
+
+    def _fill_arena_runs(self) -> None:
+        runs = self.app.store.arena_runs()
+        table = self.query_one("#arena-runs-table", DataTable)
+        table.clear(columns=True)
+        table.add_columns("finished", "game", "A", "B", "games", "A won", "drawn", "B won")
+        for run in reversed(runs[-ARENA_RUNS_SHOWN:]):
+            when = _local_time(str(run.get("finished_at", "")))
+            table.add_row(when, run["game"], run["a_name"], run["b_name"], str(run["games"]), str(run["a_wins"]),
+                          str(run["draws"]), str(run["b_wins"]))
+        self.query_one("#arena-runs-title").display = bool(runs)
+        table.display = bool(runs)
+
+    def _fill_leaderboard(self) -> None:
+        store = self.app.store
+        board = self.query_one("#leaderboard-table", DataTable)
+        board.clear(columns=True)
+        board.add_columns("game", "player", "won", "drawn", "lost", "games")
+        for game, players in sorted(store.leaderboard().items()):
+            # Most wins first, then fewest losses; "you" marks this session's player.
+            ranked = sorted(players.items(), key=lambda item: (-item[1]["win"], item[1]["loss"], item[0]))
+            for user, tally in ranked:
+                w, d, l = tally["win"], tally["draw"], tally["loss"]
+                name = f"{user} (you)" if user == store.user else user
+                board.add_row(game, name, str(w), str(d), str(l), str(w + d + l))
+        shared = store.leaderboard_path is not None
+        self.query_one("#leaderboard-title").display = shared
+        board.display = shared
 
     def action_cursor_down(self) -> None:
         self.query_one(DataTable).action_cursor_down()

@@ -31,8 +31,10 @@ class SettingsScreen(Screen):
             yield Static(f"[dim]Saved in {self.app.store.root}[/dim]", id="settings-path")
             with Grid(id="settings-grid"):
                 yield Label("Theme")
-                yield Select([(t, t) for t in themes], value=ui["theme"] if ui["theme"] in themes else "textual-dark",
+                yield Select([(f"{t} (the terminal's own colours)" if t.startswith("ansi-") else t, t) for t in themes], value=ui["theme"] if ui["theme"] in themes else "textual-dark",
                              allow_blank=False, compact=True, id="ui--theme")
+                yield Label("ASCII characters only")
+                yield Switch(ui["ascii"], id="ui--ascii")
                 yield Label("Board coordinates")
                 yield Switch(ui["coordinates"], id="ui--coordinates")
                 yield Label("Connect-4 discs")
@@ -84,6 +86,10 @@ class SettingsScreen(Screen):
         self.app.store.update_settings(section, **{key: value})
         if widget_id == "ui--theme":
             self.app.theme = value
+            self.app.ansi_color = value.startswith("ansi-")
+        elif widget_id == "ui--ascii":
+            self.app.ascii = value
+            self.app.refresh()
 
     @on(Select.Changed)
     def select_changed(self, event: Select.Changed) -> None:

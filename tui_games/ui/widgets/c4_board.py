@@ -11,6 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 
@@ -132,21 +133,23 @@ class Connect4Board(GridBoard):
     # -- input -----------------------------------------------------------------------------
 
     def action_column(self, step: int) -> None:
-        self.column = (self.column + step) % 7
-        self.refresh_header()
+        old, self.column = self.column, (self.column + step) % 7
+        self.refresh_header(old, self.column)
         self.cursor = self._cursor_cell()
 
-    def refresh_header(self) -> None:
-        from textual.geometry import Region
-
-        self.refresh(Region(0, 0, self.size.width, 1))
+    def refresh_header(self, *columns: int) -> None:
+        """Repaint the labels of ``columns`` (the cursor's old and new), or the whole row."""
+        if not columns:
+            self.refresh(Region(0, 0, self.size.width, 1))
+            return
+        self.refresh(*(Region(self.left + 1 + c * (self.cell_w + 1), 0, self.cell_w, 1) for c in columns))
 
     def action_drop(self) -> None:
         self.post_message(self.ColumnChosen(self, self.column))
 
     def action_drop_in(self, column: int) -> None:
-        self.column = column
-        self.refresh_header()
+        old, self.column = self.column, column
+        self.refresh_header(old, column)
         self.cursor = self._cursor_cell()
         self.post_message(self.ColumnChosen(self, column))
 

@@ -57,7 +57,7 @@ class SudokuBoard(Widget, can_focus=True):
     COMPONENT_CLASSES = {
         "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
         "board--mark", "board--conflict", "board--wrong", "board--same", "board--hint",
-        "board--target",
+        "board--target", "board--diagonal",
     }
 
     DEFAULT_CSS = """
@@ -70,6 +70,7 @@ class SudokuBoard(Widget, can_focus=True):
     SudokuBoard > .board--mark { color: $text-muted; text-style: dim; }
     SudokuBoard > .board--conflict { color: $text-error; text-style: bold underline; }
     SudokuBoard > .board--wrong { color: $text-error; text-style: strike; }
+    SudokuBoard > .board--diagonal { background: $foreground 15%; }
     SudokuBoard > .board--same { background: $primary 35%; }
     SudokuBoard > .board--hint { background: $success 35%; text-style: bold; }
     SudokuBoard > .board--target { background: $warning 30%; }
@@ -276,6 +277,10 @@ class SudokuBoard(Widget, can_focus=True):
             mask = self.marks[cell]
             style += self._layer("board--mark")
             text = self._marks_text(mask, sub, is_cursor)
+        if grid.diagonal:
+            row, col = divmod(cell, grid.size)
+            if row == col or row + col == grid.size - 1:  # the X variant's two extra units
+                style += self._layer("board--diagonal")
         if cursor_digit and value == cursor_digit and cell != self.cursor:
             style += self._layer("board--same")
         if cell in self.hint_cells:
