@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_support import assert_usage_error, run
 
-from tui_games import cli
 from tui_games.store import Store
 
 
@@ -17,16 +17,8 @@ def home(tmp_path, monkeypatch):
     return tmp_path
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
-    assert code == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
-    assert fragment in err
 
 
 def test_arena_json_is_one_object(capsys, home):

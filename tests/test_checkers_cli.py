@@ -6,22 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_support import assert_usage_error, run
 
-from tui_games import bench_checkers, cli
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
-    assert fragment in err
-    assert "Traceback" not in err
+from tui_games import bench_checkers
 
 
 @pytest.fixture(autouse=True)

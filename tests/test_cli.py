@@ -12,26 +12,12 @@ import types
 
 import pytest
 import ttt_oracle
+from cli_support import assert_usage_error, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tui_games import cli
 from tui_games.engine.tictactoe import TicTacToe
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
-    assert fragment in err
-    assert "Traceback" not in err
-
 
 # -- tictactoe solve ---------------------------------------------------------------------------
 

@@ -3,7 +3,6 @@ formats, batch behaviour with bad lines, one-line errors, option validation."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -11,26 +10,13 @@ import types
 from pathlib import Path
 
 import pytest
-
-from tui_games import cli
+from cli_support import assert_usage_error, run
 
 DATA = Path(__file__).parent.parent / "puzzles"
 
 
-def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
-    assert fragment in err
-    assert "Traceback" not in err
 
 
 @pytest.fixture(autouse=True)

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import assert_usage_error, run
 
-from tui_games import cli
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import (
     format_euler,
@@ -26,20 +24,8 @@ SEVERAL = (DATA / "bench_sudoku_serg_benchmark_100.txt").read_text().split()[0]
 NONE = "12345678." + "........9" + "." * 63
 
 
-def run(capsys, *argv: str, stdin: str | None = None, monkeypatch=None) -> tuple[int, str, str]:
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def assert_usage_error(code: int, out: str, err: str, fragment: str) -> None:
-    assert code == 2
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("tui-games: error: "), err
-    assert fragment in err
-    assert "Traceback" not in err
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable
 
+from tui_games.bench_text import table
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.perft import perft
 from tui_games.engine.checkers.position import CheckersPosition
@@ -41,23 +42,10 @@ MIDDLEGAMES = (
 ENGINE_SECONDS = 1.0
 
 
-def _table(write: Write, titles: list[str], widths: list[int], left: tuple[int, ...] = (0,)) -> Callable:
-    """Print the title row and a rule; return the function that prints a row (the columns
-    in ``left`` are left-aligned, the others right-aligned)."""
-
-    def row(cells: list[str]) -> None:
-        parts = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-        write("  ".join(parts).rstrip())
-
-    row(titles)
-    write("-" * (sum(widths) + 2 * (len(widths) - 1)))
-    return row
-
-
 def bench_perft(write: Write, depths: range) -> None:
     write("Perft from the start (every capture path its own move; bulk-counted last ply)")
     write("")
-    row = _table(write, ["depth", "leaves", "seconds", "leaves/s", "check"], [5, 12, 8, 11, 6])
+    row = table(write, ["depth", "leaves", "seconds", "leaves/s", "check"], [5, 12, 8, 11, 6])
     start = CheckersPosition()
     for depth in depths:
         began = time.perf_counter()
@@ -72,7 +60,7 @@ def bench_engine(write: Write, seconds: float, positions: tuple[str, ...]) -> No
     write(f"Engine: {seconds:g} s on each middlegame (PVS + TT + killers/history + capture extension)")
     write("")
     widths = [3, 6, 7, 10, 8, 9, 6, 12]
-    row = _table(write, ["pos", "depth", "seldep", "nodes", "seconds", "nodes/s", "score", "move"], widths,
+    row = table(write, ["pos", "depth", "seldep", "nodes", "seconds", "nodes/s", "score", "move"], widths,
                  left=(0, 7))
     total_nodes = 0
     total_seconds = 0.0
@@ -94,7 +82,7 @@ def bench_generic(write: Write, seconds: float, positions: tuple[str, ...]) -> N
     write(f"Generic search (search.search, {TT}) for {seconds:g} s on the same positions")
     write("(speed only: it has no capture extension, so its depths do not compare)")
     write("")
-    row = _table(write, ["pos", "nodes", "nodes/s"], [3, 10, 9])
+    row = table(write, ["pos", "nodes", "nodes/s"], [3, 10, 9])
     total_nodes = 0
     total_seconds = 0.0
     for i, fen in enumerate(positions, 1):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
+from tui_games.bench_text import table
 from tui_games.engine.arena_games import ARENA_GAMES, arena_game
 from tui_games.engine.compare import (
     CONFIGS,
@@ -32,16 +33,6 @@ Write = Callable[[str], None]
 
 QUICK_DEPTH = 4
 MAX_DEPTH = 20
-
-
-def _table(write: Write, titles: list[str], widths: list[int], left: tuple[int, ...]) -> Callable[[list[str]], None]:
-    def row(cells: list[str]) -> None:
-        parts = [c.ljust(w) if i in left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))]
-        write("  ".join(parts).rstrip())
-
-    row(titles)
-    write("-" * (sum(widths) + 2 * (len(widths) - 1)))
-    return row
 
 
 def resolve_position(game: str, position: str | None) -> tuple[LibraryPosition, object]:
@@ -78,7 +69,7 @@ def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int
     write("rows: minimax; alpha-beta; + ordering; + TT (one search at the depth); + deepening (depths 1..d, "
           "counts summed)")
     write("")
-    row = _table(write, ["depth", "algorithm", "states", "cutoffs", "TT hits", "seconds", "value", "move"],
+    row = table(write, ["depth", "algorithm", "states", "cutoffs", "TT hits", "seconds", "value", "move"],
                  [5, 11, 10, 9, 8, 7, 10, 6], left=(1, 6, 7))
 
     def show(cell: SweepCell) -> None:
@@ -108,7 +99,7 @@ def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int
     write("")
     write("States expanded per depth (the with/without pruning table):")
     write("")
-    pivot = _table(write, ["depth", *(c.label for c in CONFIGS)], [5, *([12] * len(CONFIGS))], left=())
+    pivot = table(write, ["depth", *(c.label for c in CONFIGS)], [5, *([12] * len(CONFIGS))], left=())
     for d in range(1, top + 1):
         by_key = {c.config.key: c for c in cells if c.depth == d}
         pivot([str(d), *(("-" if not by_key[c.key].done else f"{by_key[c.key].nodes:,}") for c in CONFIGS)])

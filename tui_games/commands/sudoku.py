@@ -62,6 +62,14 @@ def _comment(entry: PuzzleEntry, problem: str) -> str:
     return f"# line {entry.line}: {problem}"
 
 
+def _report_malformed(entry: PuzzleEntry, as_json: bool) -> None:
+    """A puzzle that could not be read takes its line in the output all the same."""
+    if as_json:
+        print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
+    else:
+        print(_comment(entry, entry.error.problem))
+
+
 # -- solve -------------------------------------------------------------------------------------------
 
 
@@ -70,10 +78,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for entry in _entries(args):
         if entry.error is not None:
             failed = True
-            if args.json:
-                print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
-            else:
-                print(_comment(entry, entry.error.problem))
+            _report_malformed(entry, args.json)
             continue
         result = sat.solve(entry.grid)
         solution = None
@@ -112,10 +117,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     for entry in _entries(args):
         if entry.error is not None:
             failed = True
-            if args.json:
-                print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
-            else:
-                print(_comment(entry, entry.error.problem))
+            _report_malformed(entry, args.json)
             continue
         result = grade(entry.grid)
         if result.level is None:

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -22,6 +21,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_games.engine.checkers.bits import row_col, square_of
+from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS
+from tui_games.ui.widgets.layers import LayeredStyles
 
 PIECES = {
     "letters": {"b": "b", "w": "w", "B": "B", "W": "W"},
@@ -32,13 +33,8 @@ CELL_W = 3
 LEFT = 0
 
 
-class CheckersBoard(Widget, can_focus=True):
-    BINDINGS = [
-        Binding("up,k", "move(-1, 0)", "Up", show=False),
-        Binding("down,j", "move(1, 0)", "Down", show=False),
-        Binding("left,h", "move(0, -1)", "Left", show=False),
-        Binding("right,l", "move(0, 1)", "Right", show=False),
-    ]
+class CheckersBoard(LayeredStyles, Widget, can_focus=True):
+    BINDINGS = CURSOR_BINDINGS
 
     COMPONENT_CLASSES = {
         "board--grid", "board--cursor", "board--dark", "board--light", "board--black",
@@ -126,14 +122,6 @@ class CheckersBoard(Widget, can_focus=True):
             if square:
                 self.cursor = self.display_index(square)
             self.refresh()
-
-    def _layer(self, name: str) -> Style:
-        """A highlight layer: only what its rule sets (so a piece's colour keeps the square's
-        background), with a translucent background already blended over the board's."""
-        partial = self.get_component_rich_style(name, partial=True)
-        if partial.bgcolor is None:
-            return partial
-        return partial + Style(bgcolor=self.get_component_rich_style(name).bgcolor)
 
     # -- drawing ----------------------------------------------------------------------------------
 

@@ -20,16 +20,20 @@ from textual.widget import Widget
 BOX = {"tl": "┌", "tr": "┐", "bl": "└", "br": "┘", "h": "─", "v": "│",
        "t": "┬", "b": "┴", "l": "├", "r": "┤", "x": "┼"}
 LABEL_WIDTH = 2
+# Arrows and vi keys move a board's cursor (every board binds these to its action_move).
+CURSOR_BINDINGS = [
+    Binding("up,k", "move(-1, 0)", "Up", show=False),
+    Binding("down,j", "move(1, 0)", "Down", show=False),
+    Binding("left,h", "move(0, -1)", "Left", show=False),
+    Binding("right,l", "move(0, 1)", "Right", show=False),
+]
 
 
 class GridBoard(Widget, can_focus=True):
     """A cursor-driven grid. Posts ``CellChosen`` on Enter/Space or a click."""
 
     BINDINGS = [
-        Binding("up,k", "move(-1, 0)", "Up", show=False),
-        Binding("down,j", "move(1, 0)", "Down", show=False),
-        Binding("left,h", "move(0, -1)", "Left", show=False),
-        Binding("right,l", "move(0, 1)", "Right", show=False),
+        *CURSOR_BINDINGS,
         Binding("enter,space", "choose", "Play", show=True),
     ]
 

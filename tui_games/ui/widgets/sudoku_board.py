@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -28,6 +27,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
+from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS
+from tui_games.ui.widgets.layers import LayeredStyles
 
 LABEL_WIDTH = 2
 # The large layout needs this much terminal for a 9×9 grid beside the side panel.
@@ -44,15 +45,10 @@ JUNCTIONS = {
 }
 
 
-class SudokuBoard(Widget, can_focus=True):
+class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     """The grid with a cursor. The screen owns the game and sets what to highlight."""
 
-    BINDINGS = [
-        Binding("up,k", "move(-1, 0)", "Up", show=False),
-        Binding("down,j", "move(1, 0)", "Down", show=False),
-        Binding("left,h", "move(0, -1)", "Left", show=False),
-        Binding("right,l", "move(0, 1)", "Right", show=False),
-    ]
+    BINDINGS = CURSOR_BINDINGS
 
     COMPONENT_CLASSES = {
         "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
@@ -198,14 +194,6 @@ class SudokuBoard(Widget, can_focus=True):
         regions = [self.cell_region(c) for c in cells if c is not None and 0 <= c < total]
         if regions:
             self.refresh(*regions)
-
-    def _layer(self, name: str) -> Style:
-        """A highlight layer: only what its rule sets (so a piece's colour keeps the square's
-        background), with a translucent background already blended over the board's."""
-        partial = self.get_component_rich_style(name, partial=True)
-        if partial.bgcolor is None:
-            return partial
-        return partial + Style(bgcolor=self.get_component_rich_style(name).bgcolor)
 
     # -- drawing ----------------------------------------------------------------------------------
 
