@@ -101,6 +101,9 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
     @on(Select.Changed, "#source")
     def _source_changed(self) -> None:
         self._update_fields()
+        if self.query_one("#new-text", Input).display:
+            # A file or a pasted line: the next thing to do is to type it.
+            self.query_one("#new-text", Input).focus()
 
     def _update_fields(self) -> None:
         source = self.query_one("#source", Select).value
