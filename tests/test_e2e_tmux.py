@@ -140,3 +140,14 @@ def test_every_game_screen_draws_at_80x24_in_every_colour_mode(tmux_app, args, e
     screen = app.screen()
     assert "Traceback" not in screen
     assert len(screen.splitlines()) <= 24
+
+
+def test_the_lab_runs_an_arena_from_the_menu(tmux_app):
+    app = tmux_app("")
+    app.wait_for("Lab")
+    app.keys("l")
+    app.wait_for("Player A")
+    app.keys("r")
+    screen = app.wait_for("done: 20 games")
+    assert "A perfect" in screen and "B rule-based" in screen
+    assert "Traceback" not in screen
