@@ -123,6 +123,15 @@ async def test_finished_run_is_saved_and_listed_in_scores(home):
         table = app.screen.query_one("#arena-runs-table", DataTable)
         assert table.row_count == 1
         assert "perfect" in [str(c) for c in table.get_row_at(0)]
+        # A saved run replays from Scores: Enter on it, then page down for the next game.
+        table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.record.number == 1 and "game 1 of 6" in text_of(replay.query_one("#replay-title"))
+        await pilot.press("pagedown", "right")
+        assert replay.record.number == 2 and replay.ply == 1
 
 
 async def test_bad_player_is_named(home):

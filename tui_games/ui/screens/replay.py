@@ -23,6 +23,8 @@ class ReplayScreen(Screen):
         Binding("right,l,space", "step(1)", "Forward"),
         Binding("home,g", "jump(0)", "Start"),
         Binding("end,G", "jump(-1)", "End"),
+        Binding("pageup,left_square_bracket", "game(-1)", "Previous game"),
+        Binding("pagedown,right_square_bracket", "game(1)", "Next game"),
     ]
 
     DEFAULT_CSS = """
@@ -53,13 +55,29 @@ class ReplayScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._show_game()
+
+    def action_game(self, delta: int) -> None:
+        """Another game of the same run (page up/down, [ and ])."""
+        records = self.result.records
+        index = records.index(self.record) + delta if self.record in records else -1
+        if not 0 <= index < len(records):
+            self.app.bell()
+            return
+        self.record = records[index]
+        self.positions = replay_positions(self.game, self.record, self.result.config.variant)
+        self.ply = 0
+        self._show_game()
+
+    def _show_game(self) -> None:
         r, rec = self.result, self.record
         sides = r.side_names
         a_side, b_side = sides[rec.a_side], sides[1 - rec.a_side]
         opening = f" · {rec.opening}" if rec.opening else ""
         self.query_one("#replay-title", Static).update(
             f"Game {rec.number}: A {r.a_name} ({a_side}) vs B {r.b_name} ({b_side}) · "
-            f"{RESULT_WORDS[rec.winner]} ({rec.reason}) · {rec.plies} plies{opening}")
+            f"{RESULT_WORDS[rec.winner]} ({rec.reason}) · {rec.plies} plies{opening}"
+            + (f" · game {r.records.index(rec) + 1} of {len(r.records)}, [ ] for others" if len(r.records) > 1 else ""))
         self.show()
 
     def _mover_name(self, ply: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -72,12 +73,29 @@ class ScoresScreen(Screen):
         table = self.query_one("#arena-runs-table", DataTable)
         table.clear(columns=True)
         table.add_columns("finished", "game", "A", "B", "games", "A won", "drawn", "B won")
-        for run in reversed(runs[-ARENA_RUNS_SHOWN:]):
+        self._shown_runs = list(reversed(runs[-ARENA_RUNS_SHOWN:]))
+        for run in self._shown_runs:
             when = _local_time(str(run.get("finished_at", "")))
             table.add_row(when, run["game"], run["a_name"], run["b_name"], str(run["games"]), str(run["a_wins"]),
                           str(run["draws"]), str(run["b_wins"]))
         self.query_one("#arena-runs-title").display = bool(runs)
         table.display = bool(runs)
+
+    @on(DataTable.RowSelected, "#arena-runs-table")
+    def _replay_run(self, event: DataTable.RowSelected) -> None:
+        """Enter on an arena run opens its first game's replay (page up/down for the others)."""
+        from tui_games.engine.arena import ArenaResult
+        from tui_games.ui.screens.replay import ReplayScreen
+
+        try:
+            result = ArenaResult.from_dict(self._shown_runs[event.cursor_row])
+        except (IndexError, KeyError, TypeError, ValueError):
+            self.notify("This run cannot be replayed (saved by another version).", severity="warning")
+            return
+        if not result.records:
+            self.notify("This run was saved without its games.", timeout=3)
+            return
+        self.app.push_screen(ReplayScreen(result, result.records[0]))
 
     def _fill_leaderboard(self) -> None:
         store = self.app.store
