@@ -15,6 +15,7 @@ Variants are plain dicts of the game's options (tic-tac-toe ``rows``/``cols``/``
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from typing import Any
 
 from tui_games.engine import tictactoe_players
@@ -56,7 +57,9 @@ def _label(name: str, heuristic: str | None, seconds: float | None) -> str:
     return name
 
 
-class _BaseGame:
+class _BaseGame(ABC):
+    """What the arena needs of a game; each game says how to start, who plays, how to read."""
+
     name = ""
     title = ""
     side_names = ("first", "second")
@@ -75,9 +78,17 @@ class _BaseGame:
         """The variant ``position`` is played in (the Lab starts from a game screen's)."""
         return {}
 
+    @abstractmethod
     def spec_names(self, variant: dict) -> list[str]:
         """The player names the game offers for ``variant`` (for menus and completion)."""
-        raise NotImplementedError
+
+    @abstractmethod
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+        """A fresh player for ``spec``; ValueError names a bad one."""
+
+    @abstractmethod
+    def start(self, variant: dict, text: str | None = None) -> Any:
+        """The start position of ``variant``, or the position ``text`` in the game's notation."""
 
     def parse_openings(self, text: str) -> list[tuple[str, Any]]:
         return []

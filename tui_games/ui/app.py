@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 import sys
+import threading
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -94,12 +94,13 @@ class TuiGamesApp(App):
         progress and exits, so the next start resumes it. The handler runs on the app's own
         loop, so the saves happen on the UI thread like every other save. Not under run_test:
         the handlers would outlive the app in the test process."""
-        if self.is_headless or not hasattr(signal, "SIGHUP"):
+        # Signal handlers belong to the main thread's loop, and Windows has no SIGHUP.
+        if (self.is_headless or not hasattr(signal, "SIGHUP")
+                or threading.current_thread() is not threading.main_thread()):
             return
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGHUP, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signum, self.call_later, self.hang_up)
+            loop.add_signal_handler(signum, self.call_later, self.hang_up)
 
     def hang_up(self) -> None:
         """Save the game in progress of every game screen on the stack, then exit."""
@@ -109,9 +110,7 @@ class TuiGamesApp(App):
         try:
             for screen in self.screen_stack:
                 if isinstance(screen, (GameScreen, SudokuScreen)):
-                    # A screen still being set up (no position yet) has nothing to save.
-                    with contextlib.suppress(AttributeError):
-                        screen._save()
+                    screen._save()
         finally:
             self.exit()
 

@@ -1,10 +1,10 @@
 """Send only the changed part of a line, not everything left of it.
 
 When a widget repaints a region, Textual writes each changed line from the left edge of the
-widget's fragment of that line up to the region's right end (its compositor's
-``ChopsUpdate.render_segments`` crops only on the right; the source says "TODO: crop to x
-extents"). On a board that means a cursor step on the right-hand side resends the whole
-row, and two changed cells on one line send it twice: 1.4–1.8 KB per keypress in truecolor
+widget's fragment of that line up to the region's right end: its compositor's
+``ChopsUpdate.render_segments`` crops fragments on the right side only (Textual 8.2). On a
+board that means a cursor step on the right-hand side resends the whole row, and two
+changed cells on one line send it twice: 1.4–1.8 KB per keypress in truecolor
 instead of a few hundred bytes, which is what a player over SSH pays for.
 
 :func:`install` replaces that one method with a version that crops both sides. It checks

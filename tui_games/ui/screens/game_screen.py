@@ -67,6 +67,8 @@ class GameScreen(Screen):
         self.last_search: LastSearch | None = None
         self.game_over_recorded = False
         self.status_note = ""
+        # Who moved first in the game being played; None until one has started (nothing to save).
+        self.first_turn: int | None = None
         # Held directly: on unmount the children are gone but the search must still be stopped.
         self.runner = EngineRunner()
 
@@ -205,6 +207,8 @@ class GameScreen(Screen):
         return True
 
     def _save(self) -> None:
+        if self.first_turn is None:
+            return
         if self.position.outcome() is not None:
             self.app.store.clear_game(self.GAME)
             return
