@@ -137,23 +137,6 @@ def test_real_process_exit_codes(tmp_path):
     assert proc.stderr == "tui-games: error: line 2: move 3 ('8') in '128': column 8 is not 1-7\n"
 
 
-def test_connect4_commands_never_import_textual():
-    code = (
-        "import sys\n"
-        "from tui_games.cli import main\n"
-        "assert main(['connect4', 'solve', '4455']) == 0\n"
-        "assert main(['connect4', 'analyze', '44455554221']) == 0\n"
-        "assert 'textual' not in sys.modules, sorted(m for m in sys.modules if 'textual' in m)\n"
-        "print('clean')\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.endswith("clean\n")
-
-
-# -- bench -----------------------------------------------------------------------------------------------
-
-
 def test_bench_connect4_on_a_set(capsys, tmp_path):
     sample = tmp_path / "sample"
     sample.write_text("".join(line + "\n" for line in (DATA / "bench_connect4_Test_L3_R1.txt").read_text().splitlines()[:5]))

@@ -111,3 +111,14 @@ def test_collection_grades(name, level):
 def test_collection_grades_every_line(name, level):
     for grid in parse_puzzles(read_puzzles(name), name):
         assert grade(grid).level == level
+
+
+def test_generation_stops_when_asked():
+    import threading
+
+    from tui_games.engine.sudoku.generator import GenerationStopped
+
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(GenerationStopped, match="stopped after 0 attempts"):
+        generate("extreme", 1, stop=stop)

@@ -31,11 +31,10 @@ from tui_games.engine.search import (
     MINIMAX,
     ORDERING,
     TT,
-    WIN,
-    WIN_BOUND,
     SearchLimits,
     search,
 )
+from tui_games.engine.search import score_words as search_score_words
 
 __all__ = ["CONFIGS", "Config", "SweepCell", "score_words", "sweep"]
 
@@ -88,17 +87,8 @@ class SweepCell:
 
 
 def score_words(score: int | None, exact: bool = False) -> str:
-    """``win in 5`` / ``loss in 4`` (plies from the position), ``draw`` for a proven 0, else
-    the heuristic value with its sign."""
-    if score is None:
-        return "-"
-    if score >= WIN_BOUND:
-        return f"win in {WIN - score}"
-    if score <= -WIN_BOUND:
-        return f"loss in {WIN + score}"
-    if exact and score == 0:
-        return "draw"
-    return f"{score:+d}"
+    """:func:`search.score_words`, with ``-`` for a configuration that gave no value."""
+    return "-" if score is None else search_score_words(score, exact)
 
 
 def _growth(previous: list[SweepCell], position: Any) -> float:

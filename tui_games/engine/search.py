@@ -82,6 +82,18 @@ def plies_to_end(score: int) -> int | None:
     return WIN - abs(score) if is_win_score(score) else None
 
 
+def score_words(score: int, exact: bool = False) -> str:
+    """``win in 5`` / ``loss in 4`` (plies from the searched position), ``draw`` for an
+    exact 0, else the heuristic value with its sign."""
+    if score >= WIN_BOUND:
+        return f"win in {WIN - score}"
+    if score <= -WIN_BOUND:
+        return f"loss in {WIN + score}"
+    if exact and score == 0:
+        return "draw"
+    return f"{score:+d}"
+
+
 @dataclass(frozen=True)
 class SearchLimits:
     depth: int | None = None

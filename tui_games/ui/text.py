@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_games.engine.search import INF, WIN, WIN_BOUND
+from tui_games.engine.search import INF, score_words
 
 
 def score_text(score: int | None, *, proven: bool = False) -> str:
@@ -14,13 +14,7 @@ def score_text(score: int | None, *, proven: bool = False) -> str:
         return "+∞"
     if score <= -INF:
         return "-∞"
-    if score >= WIN_BOUND:
-        return f"win in {WIN - score}"
-    if score <= -WIN_BOUND:
-        return f"loss in {WIN + score}"
-    if proven and score == 0:
-        return "draw"
-    return f"{score:+d}"
+    return score_words(score, proven)
 
 
 def bound_text(score: int, bound: str, *, proven: bool = False) -> str:

@@ -27,6 +27,7 @@ CPython 3.11): well under a second for trivial to advanced, about a second for e
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass
 
@@ -35,13 +36,17 @@ from tui_games.engine.sudoku.grading import Grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
 from tui_games.engine.sudoku.techniques import BASIC, LEVELS, SEARCH, level_index
 
-__all__ = ["Generated", "GenerationError", "generate", "random_solution"]
+__all__ = ["Generated", "GenerationError", "GenerationStopped", "generate", "random_solution"]
 
 DEFAULT_ATTEMPTS = 500
 
 
 class GenerationError(RuntimeError):
     """No puzzle of the requested grade within the attempts allowed."""
+
+
+class GenerationStopped(GenerationError):
+    """The caller asked to stop (a new puzzle was asked for, or the screen closed)."""
 
 
 @dataclass(frozen=True)
@@ -119,16 +124,19 @@ def _ease(values: list[int], solution: list[int], removed: list[tuple[int, ...]]
 
 
 def generate(level: str, rng: random.Random | int | None = None, *, size: int = 9, diagonal: bool = False,
-             max_attempts: int = DEFAULT_ATTEMPTS) -> Generated:
+             max_attempts: int = DEFAULT_ATTEMPTS, stop: threading.Event | None = None) -> Generated:
     """A puzzle with one solution whose grade is ``level`` (one of :data:`LEVELS`).
 
     ``rng`` is a ``random.Random`` or a seed. Raises GenerationError after ``max_attempts``
-    full grids without the grade (a small grid may have no puzzle of a hard grade at all).
+    full grids without the grade (a small grid may have no puzzle of a hard grade at all),
+    and GenerationStopped when ``stop`` is set (checked before each attempt).
     """
     target = LEVELS[level_index(level)]
     rng = _rng(rng)
     start = time.perf_counter()
     for attempt in range(1, max_attempts + 1):
+        if stop is not None and stop.is_set():
+            raise GenerationStopped(f"stopped after {attempt - 1} attempts")
         solution = random_solution(rng, size=size, diagonal=diagonal)
         values = list(solution)
         if level_index(target) <= level_index(BASIC):

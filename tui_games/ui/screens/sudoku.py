@@ -54,13 +54,14 @@ def minutes_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def load_puzzle(choice: NewPuzzle, rng: random.Random) -> tuple[Grid, list[int], str, str]:
+def load_puzzle(choice: NewPuzzle, rng: random.Random,
+                stop: threading.Event | None = None) -> tuple[Grid, list[int], str, str]:
     """(puzzle, solution, grade, source label) for the player's choice. Runs in the worker.
 
     Raises ValueError with a one-line message for a bad file, line or puzzle.
     """
     if choice.source == "generate":
-        made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal)
+        made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop)
         return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "paste":
         puzzle = parse_grid(choice.text, "pasted puzzle")
@@ -215,7 +216,7 @@ class SudokuScreen(Screen):
 
         def job(stop: threading.Event, progress) -> Any:
             try:
-                return load_puzzle(choice, rng)
+                return load_puzzle(choice, rng, stop)
             except (ValueError, GenerationError) as error:
                 return str(error)
 
