@@ -137,6 +137,9 @@ def test_real_process_exit_codes(tmp_path):
     assert proc.stderr == "tui-games: error: line 2: move 3 ('8') in '128': column 8 is not 1-7\n"
 
 
+# -- bench -----------------------------------------------------------------------------------------------
+
+
 def test_bench_connect4_on_a_set(capsys, tmp_path):
     sample = tmp_path / "sample"
     sample.write_text("".join(line + "\n" for line in (DATA / "bench_connect4_Test_L3_R1.txt").read_text().splitlines()[:5]))
