@@ -18,7 +18,9 @@ from tui_games.engine.arena import (
     replay_positions,
     run_arena,
 )
-from tui_games.engine.arena_games import ARENA_GAMES, arena_game, split_spec
+from tui_games.engine.adapter import split_spec
+from tui_games.games import arena_adapter as arena_game
+from tui_games.games import arena_specs
 from tui_games.engine.players import RandomPlayer
 from tui_games.resources import read_puzzles
 
@@ -128,7 +130,7 @@ def test_move_loop_is_the_checkers_match_loop():
 
 
 def test_registry_specs_and_errors():
-    assert set(ARENA_GAMES) == {"tictactoe", "connect4", "checkers"}
+    assert {spec.key for spec in arena_specs()} == {"tictactoe", "connect4", "checkers"}
     with pytest.raises(ValueError, match="one-player puzzle"):
         arena_game("sudoku")
     assert split_spec("level6:aware@2") == ("level6", "aware", 2.0)

@@ -8,7 +8,7 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games import bench_checkers
+from tui_games.bench import checkers as bench_checkers
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from ttt_oracle import move_results, rank, reachable
 
 from tui_games.engine.players import Decision, RandomPlayer
 from tui_games.engine.tictactoe import O, TicTacToe, X
-from tui_games.engine.tictactoe_players import (
+from tui_games.engine.tictactoe.players import (
     LINES,
     MagicSquarePlayer,
     RuleBasedPlayer,

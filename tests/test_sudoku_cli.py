@@ -223,7 +223,7 @@ def test_hint_bad_puzzle(capsys):
 
 
 def test_bench_sudoku(capsys, monkeypatch):
-    from tui_games import bench_sudoku
+    from tui_games.bench import sudoku as bench_sudoku
 
     monkeypatch.setattr(bench_sudoku, "QUICK_GENERATE_COUNT", 1)
     code, out, err = run(capsys, "bench", "sudoku", str(DATA / "bench_sudoku_norvig_hardest11.txt"), "--quick", "--limit", "3",

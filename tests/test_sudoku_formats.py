@@ -70,7 +70,7 @@ def test_bad_size():
 
 
 def test_grid_edit_candidates_conflicts():
-    grid = Grid.parse(TOP95_1)
+    grid = parse_grid(TOP95_1)
     assert grid.size == 9 and not grid.diagonal
     assert grid[0] == 4 and grid.givens[0] and not grid.givens[1]
     assert grid.candidates(1) == (1, 6, 7, 9)
@@ -82,9 +82,9 @@ def test_grid_edit_candidates_conflicts():
     assert not grid.is_solved()
     grid.clear(1)
     assert grid.conflicts() == set()
-    assert grid.puzzle() == Grid.parse(TOP95_1)
-    assert Grid.parse(SOLVED).is_solved()
-    assert Grid.parse(TOP95_1).agrees_with([int(c) for c in SOLVED])
+    assert grid.puzzle() == parse_grid(TOP95_1)
+    assert parse_grid(SOLVED).is_solved()
+    assert parse_grid(TOP95_1).agrees_with([int(c) for c in SOLVED])
     grid.set(1, 6)
     assert grid.wrong_cells([int(c) for c in SOLVED]) == [1] and not grid.agrees_with([int(c) for c in SOLVED])
     grid.clear(1)
@@ -93,7 +93,7 @@ def test_grid_edit_candidates_conflicts():
     assert grid.cell(8, 0) == 72
     with pytest.raises(GridError):
         grid.cell(9, 0)
-    assert repr(Grid.parse(TOP95_1)) == f"Grid.parse({TOP95_1!r})"
+    assert repr(parse_grid(TOP95_1)) == f"parse_grid({TOP95_1!r})"
 
 
 # -- the line format ------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ def test_lines_with_comments_blank_lines_and_zero_blanks():
     text = f"# a comment\n\n{TOP95_1}\n   \n{TOP95_1.replace('.', '0')}\n# end\n"
     entries = read_puzzles(text, "set.txt")
     assert [(e.number, e.line) for e in entries] == [(1, 3), (2, 5)]
-    assert entries[0].grid == entries[1].grid == Grid.parse(TOP95_1)
+    assert entries[0].grid == entries[1].grid == parse_grid(TOP95_1)
     assert detect_format(text) == "line"
 
 
@@ -170,7 +170,7 @@ def test_parse_grid_wants_exactly_one_puzzle():
 
 
 def test_sdk_with_headers_and_several_grids():
-    grid = Grid.parse(TOP95_1)
+    grid = parse_grid(TOP95_1)
     text = format_sdk(grid, ["Aauthor", "Dtop95 number 1"]) + "\n" + format_sdk(grid)
     assert text.startswith("#Aauthor\n#Dtop95 number 1\n4.....8.5\n")
     assert detect_format(text) == "sdk"
@@ -179,7 +179,7 @@ def test_sdk_with_headers_and_several_grids():
 
 
 def test_pretty_print_reads_back():
-    grid = Grid.parse(TOP95_1)
+    grid = parse_grid(TOP95_1)
     pretty = format_pretty(grid)
     assert pretty.splitlines()[3] == "------+-------+------"
     assert parse_grid(pretty) == grid
@@ -188,7 +188,7 @@ def test_pretty_print_reads_back():
 
 
 def test_sdk_errors():
-    rows = format_sdk(Grid.parse(TOP95_1)).splitlines()
+    rows = format_sdk(parse_grid(TOP95_1)).splitlines()
     short = "\n".join(rows[:4] + [rows[4][:8]] + rows[5:])
     error = read_puzzles(short, "p.sdk")[0].error
     assert str(error) == "p.sdk: puzzle 1: line 5: a row of 8 characters, expected 9"
@@ -202,7 +202,7 @@ def test_sdk_errors():
 
 def test_project_euler_blocks():
     lines = (DATA / "bench_sudoku_project_euler_96.txt").read_text().split()
-    grids = [Grid.parse(line) for line in lines]
+    grids = [parse_grid(line) for line in lines]
     text = format_euler(grids)
     assert text.startswith("Grid 01\n003020600\n")
     assert detect_format(text) == "euler"

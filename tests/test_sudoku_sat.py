@@ -102,7 +102,7 @@ def test_no_solution_that_needs_the_sat_solver():
 
 
 def test_repeated_digit_is_no_solution():
-    grid = Grid.parse(TOP95_1)
+    grid = parse_grid(TOP95_1)
     grid.set(1, 4)
     assert sat.solve(grid).status is sat.Status.NONE
 

@@ -16,9 +16,9 @@ from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
 from tui_games.engine.sudoku.grading import grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
+from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.stepper import Stepper, apply_step, next_step
 from tui_games.engine.sudoku.techniques import (
-    LEVELS,
     TECHNIQUES,
     State,
     box_line_reduction,
@@ -27,7 +27,6 @@ from tui_games.engine.sudoku.techniques import (
     hidden_singles_in_boxes,
     hidden_singles_in_lines,
     hidden_subsets,
-    level_index,
     naked_singles,
     naked_subsets,
     pointing,

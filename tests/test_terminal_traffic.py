@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tui_games.terminal_probe import SCREENS, measure_screen
+from tui_games.bench.terminal_probe import measure_screen, screens
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")]
 
@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.skipif(sys.platform == "win32", reaso
 KEY_LIMIT = 7000
 
 
-@pytest.mark.parametrize("name", list(SCREENS))
+@pytest.mark.parametrize("name", list(screens()))
 def test_a_cursor_key_repaints_a_few_cells_and_idle_sends_nothing(name):
-    figures = measure_screen(name, SCREENS[name], keys=6, idle_seconds=1.0)
+    figures = measure_screen(name, screens()[name], keys=6, idle_seconds=1.0)
     assert figures.first_draw > 5000  # the app really drew its screen
     assert figures.key_median < KEY_LIMIT, figures
     assert figures.idle_bytes == 0, figures

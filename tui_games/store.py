@@ -55,6 +55,8 @@ except ImportError:
 
 import platformdirs
 
+from tui_games.games import GAMES
+
 APP_NAME = "tui-games"
 HOME_ENV = "TUI_GAMES_HOME"
 LEADERBOARD_ENV = "TUI_GAMES_LEADERBOARD"
@@ -67,39 +69,9 @@ SAVES_DIR = "saves"
 LOCK_FILE = ".lock"
 RESULTS = ("win", "loss", "draw")
 
+# Each game's section comes from the game table; "engine" and "ui" are the app's own.
 DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
-    "tictactoe": {
-        "rows": 3,
-        "cols": 3,
-        "k": 3,
-        "misere": False,
-        "opponent": "perfect",
-        "first": "human",
-        "human_mark": "X",
-        "seconds": 10.0,
-    },
-    "connect4": {
-        "opponent": "perfect",
-        "first": "human",
-        "full_board": False,
-        "heuristic": "default",
-        "seconds": 5.0,
-    },
-    "sudoku": {
-        # Where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
-        "source": "generate",
-        "grade": "basic",
-        "count_mistakes": False,
-    },
-    "checkers": {
-        "opponent": "strong",
-        # The side the human plays against the computer: "black" (moves first) or "white".
-        "human": "black",
-        "seconds": 2.0,
-        # Pieces: "letters" (b w, B W for kings) or "glyphs" (● ○, ♛ ♕ for kings).
-        "pieces": "letters",
-        "numbers": False,
-    },
+    **{spec.key: dict(spec.settings) for spec in GAMES},
     "engine": {
         "algorithm": "alphabeta+ordering+tt",
         "tree_plies": 4,

@@ -20,31 +20,31 @@ import sys
 import threading
 from pathlib import Path
 
-from tui_games.cli import UsageError, parse_size, positive_int
-from tui_games.commands.checkers import _positive_seconds
+from tui_games.bench.table import table
+from tui_games.commands.common import UsageError, parse_size, positive_int, positive_seconds
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
-from tui_games.engine.arena_games import ARENA_GAMES, NO_ARENA, arena_game
+from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.resources import read_puzzles
+from tui_games.store import Store
 
 
 def _variant(args: argparse.Namespace) -> dict:
     """The game's options from the flags that apply to it; UsageError for one that does not."""
-    game = args.game
-    given = [flag for flag, value in (("--size", args.size), ("--k", args.k), ("--misere", args.misere),
-                                      ("--full-board", args.full_board)) if value not in (None, False)]
-    own = {"tictactoe": ("--size", "--k", "--misere"), "connect4": ("--full-board",), "checkers": ()}[game]
-    wrong = [flag for flag in given if flag not in own]
-    if wrong:
-        raise UsageError(f"{wrong[0]} does not apply to {game}")
-    if game == "tictactoe":
-        rows, cols = parse_size(args.size) if args.size is not None else (3, 3)
-        variant = {"rows": rows, "cols": cols, "k": args.k if args.k is not None else min(rows, cols),
-                   "misere": args.misere}
-    elif game == "connect4":
-        variant = {"full_board": args.full_board}
-    else:
-        variant = {}
+    given = {"--size": args.size, "--k": args.k, "--misere": args.misere, "--full-board": args.full_board}
+    # Each game's command module names the variant flags that are its own.
+    own = getattr(find_game(args.game).commands_module, "ARENA_VARIANT_FLAGS", ())
+    variant: dict = {}
+    for flag, value in given.items():
+        if value in (None, False):
+            continue
+        if flag not in own:
+            raise UsageError(f"{flag} does not apply to {args.game}")
+        if flag == "--size":
+            variant["rows"], variant["cols"] = parse_size(value)
+        else:
+            variant[flag.lstrip("-").replace("-", "_")] = value
     try:
-        return arena_game(game).check_variant(variant)
+        return arena_adapter(args.game).check_variant(variant)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -53,8 +53,6 @@ def _openings(game, start: str | None) -> list | None:
     """The game's shipped openings (checkers: the ballots), unless a start is given."""
     if start is not None or game.openings_file is None:
         return None
-    from tui_games.resources import read_puzzles
-
     try:
         return game.parse_openings(read_puzzles(game.openings_file))
     except (OSError, ValueError) as error:
@@ -81,26 +79,19 @@ def ms(seconds: float) -> str:
 def result_lines(result: ArenaResult) -> list[str]:
     """The results table: per player wins, draws, losses, length, time and nodes per move."""
     config = result.config
-    game = arena_game(config.game)
+    game = arena_adapter(config.game)
     lines = [f"{result.game_title} ({game.variant_label(config.variant)}): {result.games} games in "
              f"{result.seconds:.1f} s, seed {result.seed}, "
              + ("sides alternate" if config.swap else f"A always {result.side_names[0]}")
              + (" — CANCELLED" if result.cancelled else "")]
     lines.append("")
     # Fits 80 columns: the legend under the table spells the short titles out.
-    titles = ["player", "wins", "draws", "losses", "W 1st", "W 2nd", "moves", "ms/move", "nodes/move"]
-    widths = [16, 4, 5, 6, 5, 5, 5, 7, 10]
-
-    def row(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    lines.append(row(titles))
-    lines.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
+    row = table(lines.append, ["player", "wins", "draws", "losses", "W 1st", "W 2nd", "moves", "ms/move", "nodes/move"],
+                [16, 4, 5, 6, 5, 5, 5, 7, 10])
     for who, name in (("a", result.a_name), ("b", result.b_name)):
         s = result.side(who)
-        lines.append(row([f"{who.upper()} {name}"[:16], str(s.wins), str(s.draws), str(s.losses),
-                          str(s.wins_first), str(s.wins_second), f"{s.moves_per_game:.1f}", ms(s.seconds_per_move),
-                          f"{s.nodes_per_move:,.0f}"]))
+        row([f"{who.upper()} {name}"[:16], str(s.wins), str(s.draws), str(s.losses), str(s.wins_first),
+             str(s.wins_second), f"{s.moves_per_game:.1f}", ms(s.seconds_per_move), f"{s.nodes_per_move:,.0f}"])
     lines.append("")
     lines.append(f"W 1st/2nd: wins as {result.side_names[0]} (moving first) / as {result.side_names[1]}; "
                  "moves: its moves a game;")
@@ -120,13 +111,14 @@ def game_line(record: GameRecord, result: ArenaResult) -> str:
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    name = args.game.strip().lower()
-    if name in NO_ARENA:
-        raise UsageError(f"no arena for {name}: {NO_ARENA[name]}")
-    if name not in ARENA_GAMES:
-        raise UsageError(f"no arena for {args.game!r}; choose one of {', '.join(ARENA_GAMES)}")
-    args.game = name
-    game = arena_game(name)
+    try:
+        spec = find_game(args.game)
+    except ValueError:
+        raise UsageError(f"no arena for {args.game!r}; choose one of {', '.join(s.key for s in arena_specs())}") from None
+    if spec.arena is None:
+        raise UsageError(f"no arena for {spec.key}: {spec.no_arena}")
+    args.game = name = spec.key
+    game = arena_adapter(name)
     config = ArenaConfig(name, args.a, args.b, args.games, args.swap, args.seed, args.seconds, _variant(args),
                          args.start)
     _check(game, config)
@@ -144,8 +136,6 @@ def cmd_arena(args: argparse.Namespace) -> int:
         stop.set()
         raise
     if args.save:
-        from tui_games.store import Store
-
         store = Store()
         store.record_arena_run(result.to_dict(with_notes=False))
         for warning in store.take_warnings():
@@ -165,11 +155,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands) -> None:
-    """Add ``arena`` to the ``tui-games`` subcommands."""
-    arena = commands.add_parser("arena", help="two computer players play N games; results table or JSON")
+def add_arguments(arena: argparse.ArgumentParser) -> None:
+    """The arguments of ``tui-games arena``."""
     arena.set_defaults(handler=cmd_arena)
-    arena.add_argument("game", metavar="GAME", help="tictactoe, connect4 or checkers")
+    arena.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
     arena.add_argument("--a", required=True, metavar="PLAYER",
                        help="player A: the game's opponents (perfect, level5, random, rule-based, strong, "
                             "baseline …); Connect-4 adds :HEURISTIC (level6:aware); @SECONDS sets its budget")
@@ -180,7 +169,7 @@ def register(commands) -> None:
                             "--no-swap: A always plays the side that moves first: X, Black)")
     arena.add_argument("--seed", type=int, default=None, help="seed for openings and tie-breaks (default: random, "
                                                               "printed with the results)")
-    arena.add_argument("--seconds", type=_positive_seconds, default=None, metavar="S",
+    arena.add_argument("--seconds", type=positive_seconds, default=None, metavar="S",
                        help="budget per move of the players that take one (perfect, strong; the levels' cap)")
     arena.add_argument("--start", default=None, metavar="POSITION",
                        help="play every game from this position: tic-tac-toe rows (X../.O./...), Connect-4 "

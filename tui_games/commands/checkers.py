@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import time
+from typing import Any
 
-from tui_games.cli import EXIT_USAGE, PROG, UsageError, positive_int  # noqa: F401  (PROG/EXIT_USAGE: the contract)
+from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.perft import divide, perft
-from tui_games.engine.checkers.players import DEFAULT_SECONDS
+from tui_games.engine.checkers.players import DEFAULT_SECONDS, normalize_spec
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import describe_result
 from tui_games.engine.search import SearchLimits
@@ -38,16 +38,6 @@ def position_from(fen: str, moves: list[str] | None = None) -> CheckersPosition:
     except CheckersError as error:
         raise UsageError(str(error)) from None
     return position
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
-    return value
 
 
 def _game_over(position: CheckersPosition) -> str | None:
@@ -130,10 +120,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands) -> None:
-    """Add ``checkers`` and its tools to the ``tui-games`` subcommands."""
-    checkers = commands.add_parser("checkers", help="checkers tools: legal moves, perft, the engine's move")
-    tools = checkers.add_subparsers(dest="tool", metavar="TOOL", required=True)
+def add_tools(parser: argparse.ArgumentParser) -> None:
+    """The tools of ``tui-games checkers``."""
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
     fen_help = 'position: FEN (B:W21,22,…:B1,2,…; K before a king), [FEN "…"], or start'
 
     moves = tools.add_parser("moves", help="every legal move of a position, one per line")
@@ -153,9 +142,42 @@ def register(commands) -> None:
     play.set_defaults(handler=cmd_play)
     play.add_argument("fen", metavar="FEN", help=fen_help)
     play.add_argument("moves", nargs="*", metavar="MOVE", help="moves to play first (PDN)")
-    play.add_argument("--seconds", type=_positive_seconds, default=None,
+    play.add_argument("--seconds", type=positive_seconds, default=None,
                       help=f"time budget (default {DEFAULT_SECONDS:g} s; with --depth, a cap)")
     play.add_argument("--depth", type=positive_int, default=None, help="search this many plies instead")
     play.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
     play.add_argument("--json", action="store_true",
                       help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note"}')
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--opponent", default=None, metavar="NAME",
+                        help="human (two players), strong, level1..level12, baseline, random")
+    parser.add_argument("--side", choices=("black", "white"), default=None,
+                        help="the side you play against the computer (Black moves first)")
+    parser.add_argument("--fen", default=None, metavar="FEN", help="start from this position (B:W21,…:B1,…)")
+
+
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What ``play checkers`` asks for; the rest comes from the saved settings in the screen."""
+    options: dict[str, Any] = {}
+    if args.opponent is not None:
+        opponent = args.opponent.strip().lower()
+        if opponent != "human":
+            try:
+                opponent = normalize_spec(opponent)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+        options["opponent"] = opponent
+    if args.side is not None:
+        options["human"] = args.side
+    if args.fen is not None:
+        try:
+            position = CheckersPosition(args.fen)
+        except CheckersError as error:
+            raise UsageError(str(error)) from None
+        options["start"], options["opening"] = position.fen(), "from FEN"
+    return options

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+from pathlib import Path
 
-from tui_games.cli import UsageError, positive_int
+from tui_games.commands.common import UsageError, positive_int
+from tui_games.server import ServerError, ssh, web
+from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
@@ -53,15 +57,11 @@ def _megabytes(text: str) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from tui_games.server import ServerError
-
     try:
         if args.web:
             stray = [name for name, default in SSH_ONLY.items() if getattr(args, name) != default]
             if stray:
                 raise UsageError(f"serve: --{stray[0].replace('_', '-')} is for --ssh, not --web")
-            from tui_games.server import web
-
             web.serve(args.host, WEB_PORT if args.port is None else args.port)
             return 0
         return _serve_ssh(args)
@@ -70,13 +70,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _serve_ssh(args: argparse.Namespace) -> int:
-    import os
-
     if os.name != "posix":
         raise UsageError("serve: the SSH server needs a POSIX system (pseudo-terminals, process groups)")
-    from tui_games.server import ssh
-    from tui_games.store import data_dir
-
     ssh.require_asyncssh()
     config = ssh.SSHConfig(
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
@@ -86,11 +81,8 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(commands) -> None:
-    """Add ``serve`` to the ``tui-games`` subcommands."""
-    from pathlib import Path
-
-    serve = commands.add_parser("serve", help="host the games: an SSH game server, or the app in a browser")
+def add_arguments(serve: argparse.ArgumentParser) -> None:
+    """The arguments of ``tui-games serve``."""
     serve.set_defaults(handler=cmd_serve)
     kind = serve.add_mutually_exclusive_group(required=True)
     kind.add_argument("--ssh", action="store_true", help="an SSH server: one game process per login")

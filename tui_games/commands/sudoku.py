@@ -14,13 +14,16 @@ unreadable file is a one-line error and status 2.
 
 from __future__ import annotations
 
+# The grader, the stepper and the generator are imported by the tools that use them, not here:
+# ``sudoku solve`` of one puzzle is a command people script, and its start-up is most of its
+# cost (``tui-games bench startup``).
+
 import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
-from tui_games.cli import UsageError, positive_int
+from tui_games.commands.common import UsageError, positive_int
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import (
     PuzzleEntry,
@@ -28,11 +31,8 @@ from tui_games.engine.sudoku.formats import (
     parse_grid,
     read_puzzles,
 )
-from tui_games.engine.sudoku.generator import GenerationError, generate
-from tui_games.engine.sudoku.grading import grade
 from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
-from tui_games.engine.sudoku.stepper import Stepper
-from tui_games.engine.sudoku.techniques import LEVELS, level_index
+from tui_games.engine.sudoku.levels import LEVELS, level_index
 
 EXIT_NOT_UNIQUE = 1
 
@@ -46,7 +46,8 @@ def read_input(name: str) -> tuple[str, str]:
     if name == "-":
         return sys.stdin.read(), "<stdin>"
     try:
-        return Path(name).read_text(encoding="utf-8"), name
+        with open(name, encoding="utf-8") as file:
+            return file.read(), name
     except OSError as error:
         raise UsageError(f"cannot read {name!r}: {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -113,6 +114,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
+    from tui_games.engine.sudoku.grading import grade
+
     failed = False
     for entry in _entries(args):
         if entry.error is not None:
@@ -137,6 +140,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from tui_games.engine.sudoku.generator import GenerationError, generate
+
     try:
         level = LEVELS[level_index(args.grade)]
     except ValueError as error:
@@ -159,6 +164,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
+    from tui_games.engine.sudoku.stepper import Stepper
+
     if args.puzzle == "-":
         text, source = read_input("-")
     else:
@@ -203,10 +210,9 @@ def _level(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def register(commands) -> None:
-    """Add ``sudoku`` and its tools to the ``tui-games`` subcommands."""
-    sudoku = commands.add_parser("sudoku", help="Sudoku tools: solve, grade, generate, hint")
-    tools = sudoku.add_subparsers(dest="tool", metavar="TOOL", required=True)
+def add_tools(parser: argparse.ArgumentParser) -> None:
+    """The tools of ``tui-games sudoku``."""
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
     file_help = "puzzles: 81-character lines, .sdk grids or Project Euler blocks ('-' or nothing: stdin)"
 
     solve = tools.add_parser("solve", help="solve every puzzle: one solution line per puzzle")
@@ -244,3 +250,33 @@ def register(commands) -> None:
                       help='print {"technique", "level", "explanation", "cells", "digits", "placements", '
                            '"eliminations"}')
     hint.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--grade", default=None, metavar="LEVEL",
+                        help=f"generate a puzzle of this grade: {', '.join(LEVELS)}")
+    parser.add_argument("--size", type=int, choices=(4, 6, 9), default=None, help="grid size for a generated puzzle")
+    parser.add_argument("--diagonal", action="store_true", help="the X variant: the diagonals hold every digit too")
+    parser.add_argument("--puzzle", default=None, metavar="LINE", help="play this puzzle (81 characters, . for a blank)")
+    parser.add_argument("--file", default=None, metavar="PATH", help="play the first puzzle of this file")
+
+
+def play_options(args: argparse.Namespace) -> dict[str, object]:
+    """What "play sudoku" asks for; nothing given: resume the saved puzzle or the last choice."""
+    chosen = [name for name in ("puzzle", "file") if getattr(args, name)]
+    if len(chosen) > 1:
+        raise UsageError("give --puzzle or --file, not both")
+    if args.puzzle:
+        return {"source": "paste", "text": args.puzzle}
+    if args.file:
+        return {"source": "file", "text": args.file}
+    if args.grade is None and args.size is None and not args.diagonal:
+        return {}
+    try:
+        grade = LEVELS[level_index(args.grade or "basic")]
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return {"source": "generate", "grade": grade, "variant": f"{args.size or 9}{'x' if args.diagonal else ''}"}

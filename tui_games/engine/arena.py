@@ -1,9 +1,9 @@
 """The arena: two players play a series of games of one game, and we count.
 
 Game-agnostic: what a game must offer (how to set up its start, build a player from a spec,
-name a move) is the :class:`ArenaGame` interface; :mod:`.arena_games` holds the registry for
-tic-tac-toe, Connect-4 and checkers. :func:`play_game` is the move loop (the checkers match
-runner uses it too), :func:`run_arena` the series.
+name a move) is the :class:`~tui_games.engine.adapter.GameAdapter` each game's package holds;
+the game table (``tui_games.games``) says which games have one. :func:`play_game` is the move
+loop (the checkers match runner uses it too), :func:`run_arena` the series.
 
 Sides: side 0 moves first in every game (X, Connect-4's first player, checkers' Black). With
 ``swap`` (the default) the two players change sides after every game, and each pair of games
@@ -26,14 +26,14 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
+from tui_games.engine.adapter import GameAdapter
 from tui_games.engine.game import Outcome
 from tui_games.engine.players import Player
 
 __all__ = [
     "ArenaConfig",
-    "ArenaGame",
     "ArenaResult",
     "GameRecord",
     "GameStopped",
@@ -53,28 +53,6 @@ class GameStopped(Exception):
 
 class IllegalMove(ValueError):
     """A player chose a move that is not legal (a bug in that player)."""
-
-
-class ArenaGame(Protocol):
-    """What the arena needs from a game (see :mod:`.arena_games`)."""
-
-    name: str
-    title: str
-    # Names of side 0 and side 1 (X/O, Black/White), for tables and the replay.
-    side_names: tuple[str, str]
-    # Games longer than this many plies (the start's own moves included) are drawn by
-    # adjudication; None when the rules always end a game.
-    max_plies: int | None
-
-    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player: ...
-
-    def start(self, variant: dict, text: str | None = None) -> Any: ...
-
-    def format(self, position: Any) -> str: ...
-
-    def move_text(self, position: Any, move: Any) -> str: ...
-
-    def parse_move(self, position: Any, text: str) -> Any: ...
 
 
 # -- one game -----------------------------------------------------------------------------------------
@@ -389,7 +367,7 @@ def _seed_for(rng: random.Random) -> int:
     return rng.randrange(2**32)
 
 
-def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[str, Any]] | None = None,
+def run_arena(game: GameAdapter, config: ArenaConfig, *, openings: Sequence[tuple[str, Any]] | None = None,
               stop: threading.Event | None = None,
               on_game: Callable[[GameRecord, ArenaResult], None] | None = None,
               on_move: Callable[[int, int], None] | None = None) -> ArenaResult:
@@ -449,7 +427,7 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
     return result
 
 
-def _move_texts(game: ArenaGame, start: Any, moves: list) -> list[str]:
+def _move_texts(game: GameAdapter, start: Any, moves: list) -> list[str]:
     """Each move named in the game's notation, in the position it was played from."""
     pos = start.copy()
     texts = []
@@ -459,7 +437,7 @@ def _move_texts(game: ArenaGame, start: Any, moves: list) -> list[str]:
     return texts
 
 
-def replay_positions(game: ArenaGame, record: GameRecord, variant: dict) -> list[Any]:
+def replay_positions(game: GameAdapter, record: GameRecord, variant: dict) -> list[Any]:
     """The position before the first move and after every move of ``record`` (ValueError if
     a move does not parse: a record edited by hand, or from another version)."""
     pos = game.start(variant, record.start)

@@ -15,11 +15,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from tui_games.engine import pacing
+from tui_games.games import find_game
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
+from tui_games.ui.screens.help import HelpScreen
+from tui_games.ui.screens.menu import MenuScreen
+from tui_games.ui.screens.saving import SavingScreen
+from tui_games.ui.screens.scores import ScoresScreen
+from tui_games.ui.screens.settings import SettingsScreen
 
-GAME_TITLES = {"tictactoe": "Tic-tac-toe"}
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -80,8 +85,6 @@ class TuiGamesApp(App):
             self.theme = theme
             # The ansi themes name the terminal's own 16 colours: let them through as they are.
             self.ansi_color = theme.startswith("ansi-")
-        from tui_games.ui.screens.menu import MenuScreen
-
         self.push_screen(MenuScreen())
         if self.start_game:
             self.open_game(self.start_game, self.start_options)
@@ -104,13 +107,10 @@ class TuiGamesApp(App):
 
     def hang_up(self) -> None:
         """Save the game in progress of every game screen on the stack, then exit."""
-        from tui_games.ui.screens.game_screen import GameScreen
-        from tui_games.ui.screens.sudoku import SudokuScreen
-
         try:
             for screen in self.screen_stack:
-                if isinstance(screen, (GameScreen, SudokuScreen)):
-                    screen._save()
+                if isinstance(screen, SavingScreen):
+                    screen.save_progress()
         finally:
             self.exit()
 
@@ -154,44 +154,20 @@ class TuiGamesApp(App):
             self.notify(warning, title="Data file problem", severity="warning", timeout=10)
 
     def open_game(self, game: str, options: dict | None = None) -> None:
-        """Open a game's screen with the saved options, overridden by ``options``."""
-        if game == "sudoku":
-            from tui_games.ui.screens.sudoku import SudokuScreen
-            from tui_games.ui.screens.sudoku_new import NewPuzzle
-
-            choice = NewPuzzle(**options) if options else None
-            self.push_screen(SudokuScreen(choice, fresh=bool(options)))
-            self._show_store_warnings()
-            return
-        if game == "tictactoe":
-            from tui_games.ui.screens.tictactoe import GameOptions as Options
-            from tui_games.ui.screens.tictactoe import TicTacToeScreen as GameScreen
-        elif game == "connect4":
-            from tui_games.ui.screens.connect4 import Connect4Options as Options
-            from tui_games.ui.screens.connect4 import Connect4Screen as GameScreen
-        elif game == "checkers":
-            from tui_games.ui.screens.checkers import CheckersOptions as Options
-            from tui_games.ui.screens.checkers import CheckersScreen as GameScreen
-        else:
-            self.notify(f"{game} is coming soon.")
-            return
-        settings = self.store.load_settings()[game]
-        self.push_screen(GameScreen(Options.from_settings({**settings, **(options or {})})))
+        """Open a game's screen (any name the game table knows) with its saved settings,
+        overridden by ``options``."""
+        spec = find_game(game)
+        settings = self.store.load_settings()[spec.key]
+        self.push_screen(spec.screen_class.for_game(settings, options or {}))
         self._show_store_warnings()
 
     def action_settings(self) -> None:
-        from tui_games.ui.screens.settings import SettingsScreen
-
         self.push_screen(SettingsScreen())
 
     def action_scores(self) -> None:
-        from tui_games.ui.screens.scores import ScoresScreen
-
         self.push_screen(ScoresScreen())
 
     def action_help(self) -> None:
-        from tui_games.ui.screens.help import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 

@@ -24,8 +24,8 @@ bad puzzle and goes on; :func:`parse_puzzles` and :func:`parse_grid` raise on th
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from tui_games.engine.sudoku.grid import BOX_SHAPES, DIGITS, Grid, cell_name, digit_char
 
@@ -60,14 +60,11 @@ class SudokuFormatError(ValueError):
         super().__init__(f"{': '.join(where)}: {problem}")
 
 
-@dataclass(frozen=True)
-class PuzzleEntry:
-    """One puzzle of a text: its number (1-based), its first line, and the grid or the error."""
+class PuzzleEntry(namedtuple("PuzzleEntry", "number line grid error", defaults=(None,))):
+    """One puzzle of a text: its ``number`` (1-based), its first ``line``, and the ``grid``
+    (a :class:`Grid`) or the ``error`` (a :class:`SudokuFormatError`)."""
 
-    number: int
-    line: int
-    grid: Grid | None
-    error: SudokuFormatError | None = None
+    __slots__ = ()
 
 
 def _is_data(line: str) -> bool:

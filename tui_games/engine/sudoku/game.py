@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.grid import DIGITS, Grid
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Step
 
@@ -265,8 +265,6 @@ class SudokuGame:
 
 
 def _grid_from_text(text: str, size: int, diagonal: bool) -> Grid:
-    from tui_games.engine.sudoku.grid import DIGITS
-
     if len(text) != size * size:
         raise ValueError(f"a saved {size}x{size} grid has {size * size} cells, not {len(text)}")
     values = [0 if ch in ".0" else DIGITS.index(ch) + 1 for ch in text]

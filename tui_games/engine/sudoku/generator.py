@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.grading import Grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
-from tui_games.engine.sudoku.techniques import BASIC, LEVELS, SEARCH, level_index
+from tui_games.engine.sudoku.levels import BASIC, LEVELS, SEARCH, level_index
 
 __all__ = ["Generated", "GenerationError", "GenerationStopped", "generate", "random_solution"]
 

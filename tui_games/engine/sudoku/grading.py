@@ -24,15 +24,13 @@ from dataclasses import dataclass, field
 
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import (
-    LEVELS,
-    SEARCH,
     TECHNIQUE_RANK,
-    level_index,
 )
 
-__all__ = ["LEVELS", "Grade", "grade", "logic_grade", "solves_within"]
+__all__ = ["Grade", "grade", "logic_grade", "solves_within"]
 
 
 @dataclass(frozen=True)

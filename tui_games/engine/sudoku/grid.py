@@ -16,8 +16,8 @@ Sizes and boxes: 4×4 (2×2 boxes), 6×6 (boxes of 2 rows × 3 columns), 9×9 (3
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
 __all__ = [
@@ -64,28 +64,30 @@ def cell_name(cell: int, size: int = 9) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
-@dataclass(frozen=True, eq=False)
-class Geometry:
+_GeometryFields = namedtuple("_GeometryFields", "size box_rows box_cols diagonal units unit_kinds unit_names "
+                             "units_of peers peer_sets peer_pairs intersections")
+
+
+class Geometry(_GeometryFields):
     """The static structure of one grid shape; get it from :func:`geometry` (cached).
 
     Units are numbered rows first (``0..size-1``), then columns, then boxes, then the main
     diagonal and the anti-diagonal when ``diagonal`` is set. ``intersections`` lists every
     (box, line) pair sharing two or more cells, with the shared cells and the rest of each
     unit: what pointing and box-line reduction look at.
+
+    Fields: ``size``, ``box_rows``, ``box_cols``, ``diagonal``; ``units`` (cell tuples),
+    ``unit_kinds``, ``unit_names``; per cell ``units_of``, ``peers``, ``peer_sets``;
+    ``peer_pairs``; ``intersections`` as (box, line, shared, rest of box, rest of line).
+    (A named tuple, not a dataclass: this module is on the start-up path of ``sudoku solve``,
+    and ``dataclasses`` costs more to import than the rest of that command.)
     """
 
-    size: int
-    box_rows: int
-    box_cols: int
-    diagonal: bool
-    units: tuple[tuple[int, ...], ...]
-    unit_kinds: tuple[str, ...]
-    unit_names: tuple[str, ...]
-    units_of: tuple[tuple[int, ...], ...]
-    peers: tuple[tuple[int, ...], ...]
-    peer_sets: tuple[frozenset[int], ...]
-    peer_pairs: tuple[tuple[int, int], ...]
-    intersections: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    __slots__ = ()
+    # One geometry per shape (see :func:`geometry`): identity is equality, and cheap.
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
     @property
     def cells(self) -> int:
@@ -209,13 +211,6 @@ class Grid:
 
     # -- reading -------------------------------------------------------------------------------
 
-    @classmethod
-    def parse(cls, text: str, *, diagonal: bool = False) -> Grid:
-        """One puzzle in any format :mod:`.formats` reads; SudokuFormatError if malformed."""
-        from tui_games.engine.sudoku.formats import parse_grid
-
-        return parse_grid(text, diagonal=diagonal)
-
     def format(self, blank: str = ".") -> str:
         """The one-line form: every cell row by row, ``blank`` for an empty one."""
         return "".join(DIGITS[v - 1] if v else blank for v in self.values)
@@ -225,7 +220,7 @@ class Grid:
 
     def __repr__(self) -> str:
         variant = ", diagonal=True" if self.diagonal else ""
-        return f"Grid.parse({self.format()!r}{variant})"
+        return f"parse_grid({self.format()!r}{variant})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Grid) and self.geometry is other.geometry and self.values == other.values

@@ -31,8 +31,8 @@ warm solver, not a second encoding.
 from __future__ import annotations
 
 import time
+from collections import namedtuple
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
@@ -63,30 +63,30 @@ class Status(str, Enum):
     SOLVED = "solved"
 
 
-@dataclass(frozen=True)
-class EncodingStats:
-    """Size of the CNF: variables, clauses and literals (the sum of the clause lengths);
-    ``propagated`` is how many empty cells propagation filled before encoding."""
-
-    variables: int = 0
-    clauses: int = 0
-    literals: int = 0
-    propagated: int = 0
+# Named tuples and plain classes, not dataclasses: this module is on the start-up path of
+# ``sudoku solve``, and importing ``dataclasses`` costs more than the rest of that command.
 
 
-@dataclass
+class EncodingStats(namedtuple("EncodingStats", "variables clauses literals propagated", defaults=(0, 0, 0, 0))):
+    """Size of the CNF: ``variables``, ``clauses`` and ``literals`` (the sum of the clause
+    lengths); ``propagated`` is how many empty cells propagation filled before encoding."""
+
+    __slots__ = ()
+
+
 class Encoding:
     """A puzzle's CNF. ``values`` is the grid after propagation (the cells the variables do not
     cover are final); ``contradiction`` is set when propagation proved there is no solution,
     and then there are no clauses to solve."""
 
-    geometry: Geometry
-    values: list[int]
-    clauses: list[list[int]]
-    var_cell: list[int]
-    var_digit: list[int]
-    contradiction: bool = False
-    stats: EncodingStats = field(default_factory=EncodingStats)
+    __slots__ = ("geometry", "values", "clauses", "var_cell", "var_digit", "contradiction", "stats")
+
+    def __init__(self, geometry: Geometry, values: list[int], clauses: list[list[int]], var_cell: list[int],
+                 var_digit: list[int], contradiction: bool = False, stats: EncodingStats | None = None) -> None:
+        self.geometry, self.values, self.clauses = geometry, values, clauses
+        self.var_cell, self.var_digit = var_cell, var_digit
+        self.contradiction = contradiction
+        self.stats = stats if stats is not None else EncodingStats()
 
     def decode(self, model: Sequence[int]) -> list[int]:
         """The full grid from a pycosat model (a list of signed literals)."""
@@ -98,17 +98,12 @@ class Encoding:
         return values
 
 
-@dataclass(frozen=True)
-class SolveResult:
+class SolveResult(namedtuple("SolveResult", "status solution count stats seconds")):
     """The answer for one puzzle: ``status``; ``solution`` (the first one found, a list of
     digits, or None); ``count`` of solutions found (stops at the limit); the encoding's size
-    and the seconds spent, encoding included."""
+    (``stats``) and the ``seconds`` spent, encoding included."""
 
-    status: Status
-    solution: list[int] | None
-    count: int
-    stats: EncodingStats
-    seconds: float
+    __slots__ = ()
 
     @property
     def unique(self) -> bool:

@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.techniques import (
-    LEVELS,
     TECHNIQUES,
     State,
     Step,
     Technique,
-    level_index,
 )
 
 __all__ = ["Stepper", "apply_step", "next_step"]

@@ -47,23 +47,17 @@ from tui_games.engine.sudoku.grid import (
     digit_char,
     mask_digits,
 )
+from tui_games.engine.sudoku.levels import (
+    ADVANCED,
+    BASIC,
+    EXTREME,
+    INTERMEDIATE,
+    TRIVIAL,
+)
 
 __all__ = [
-    "LEVELS", "TECHNIQUES", "State", "Step", "Technique", "level_index",
+    "TECHNIQUES", "State", "Step", "Technique",
 ]
-
-TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH = (
-    "trivial", "basic", "intermediate", "advanced", "extreme", "needs search")
-LEVELS = (TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH)
-
-
-def level_index(level: str) -> int:
-    """The rank of a level in :data:`LEVELS` (0 for trivial); ValueError names the levels."""
-    key = level.strip().lower().replace("-", " ").replace("_", " ")
-    if key in LEVELS:
-        return LEVELS.index(key)
-    raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-
 
 @dataclass(frozen=True)
 class Step:

@@ -81,7 +81,9 @@ def move_list(position: CheckersPosition) -> str:
 
 class CheckersScreen(GameScreen):
     TITLE = "Checkers"
+    DEFAULT_CLASSES = "flush-board"
     GAME = "checkers"
+    OPTIONS = CheckersOptions
 
     BINDINGS = [
         Binding("enter,space", "choose", "Pick/land", show=False),
@@ -317,7 +319,7 @@ class CheckersScreen(GameScreen):
         if self.opponent is None:
             self.runner.cancel()
             pos.agree_draw()
-            self._save()
+            self.save_progress()
             self._after_move()
             return
         if self._is_computer_turn():
@@ -328,7 +330,7 @@ class CheckersScreen(GameScreen):
         if -pos.evaluate() <= 0:
             pos.agree_draw()
             self.status_note = f"{self.opponent.name} accepted the draw."
-            self._save()
+            self.save_progress()
             self._after_move()
         else:
             self.notify(f"{self.opponent.name} declines: it thinks it is better.", timeout=3)

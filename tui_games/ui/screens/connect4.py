@@ -91,7 +91,9 @@ def column_scores(position: Connect4, stop: threading.Event, deadline: float) ->
 
 class Connect4Screen(GameScreen):
     TITLE = "Connect-4"
+    DEFAULT_CLASSES = "flush-board"
     GAME = "connect4"
+    OPTIONS = Connect4Options
 
     def __init__(self, options: Connect4Options | None = None) -> None:
         settings = self.app.store.load_settings()

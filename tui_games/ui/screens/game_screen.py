@@ -15,13 +15,14 @@ from typing import Any, Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 
 from tui_games.engine.players import Decision, Player
 from tui_games.engine.search import ALGORITHMS, SearchLimits, SearchStats, search
 from tui_games.engine.tree import TreeRecorder
+from tui_games.ui.screens.lab import LabScreen
+from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.stats_panel import StatsPanel
@@ -40,9 +41,11 @@ class LastSearch:
     who: str
 
 
-class GameScreen(Screen):
-    #: the key of this game in the store (scores, saved games, settings)
-    GAME = ""
+class GameScreen(SavingScreen):
+    """A two-sided game against the computer or another person at the same keyboard."""
+
+    #: the screen's options class, with ``from_settings(dict)`` and ``as_dict()``
+    OPTIONS: type = object
 
     BINDINGS = [
         Binding("u", "undo", "Undo"),
@@ -56,6 +59,10 @@ class GameScreen(Screen):
         Binding("question_mark", "app.help", "Help"),
         Binding("escape", "back", "Back", show=False),
     ]
+
+    @classmethod
+    def for_game(cls, settings: dict, options: dict) -> GameScreen:
+        return cls(cls.OPTIONS.from_settings({**settings, **options}))
 
     def __init__(self, options: Any) -> None:
         super().__init__()
@@ -187,33 +194,33 @@ class GameScreen(Screen):
         self.query_one(TreeInspector).show_tree(None, self.move_name)
         self.query_one("#game-title", Static).update(self.title_text())
         self._update_scoreline()
-        self._save()
+        self.save_progress()
         self._after_move()
 
     def _resume(self) -> bool:
         """Pick up the saved game in progress if it was played with these options."""
-        saved = self.app.store.load_game(self.GAME)
+        saved = self.saved_progress()
         if not saved or saved.get("options") != self.options_state():
             return False
         try:
             self._start_game(list(saved["history"]), int(saved["first"]))
         except (KeyError, TypeError, ValueError):
             # A save from another version or edited by hand: start afresh, keep nothing broken.
-            self.app.store.clear_game(self.GAME)
+            self.discard_progress()
             self._start_game()
             return True
         if self.position.history:
             self.notify("Resumed your game in progress; n starts a new one.", timeout=4)
         return True
 
-    def _save(self) -> None:
-        if self.first_turn is None:
-            return
+    def has_progress(self) -> bool:
+        return self.first_turn is not None
+
+    def progress_state(self) -> dict | None:
         if self.position.outcome() is not None:
-            self.app.store.clear_game(self.GAME)
-            return
-        self.app.store.save_game(self.GAME, {"options": self.options_state(), "first": self.first_turn,
-                                             "history": [self.saved_move(m) for m in self.position.history]})
+            return None
+        return {"options": self.options_state(), "first": self.first_turn,
+                "history": [self.saved_move(m) for m in self.position.history]}
 
     def _update_scoreline(self) -> None:
         if self.opponent is None:
@@ -257,7 +264,7 @@ class GameScreen(Screen):
             return
         self.position.push(move)
         self.board_moved(move)
-        self._save()
+        self.save_progress()
         self._after_move()
 
     def human_move(self, move: Any) -> None:
@@ -364,7 +371,7 @@ class GameScreen(Screen):
                 undone.append(pos.pop())
         self.status_note = ""
         self.board_moved(*undone)
-        self._save()
+        self.save_progress()
         if self.human_player is not None and pos.turn != self.human_player:
             # Back at the start with the computer to move: it moves again.
             self._after_move()
@@ -438,8 +445,6 @@ class GameScreen(Screen):
 
     def action_lab(self) -> None:
         """The Lab on this game, its Compare tab offering the position on the board."""
-        from tui_games.ui.screens.lab import LabScreen
-
         self.app.push_screen(LabScreen(self.GAME, self.position))
 
     def action_back(self) -> None:

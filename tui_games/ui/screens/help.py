@@ -8,13 +8,15 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-HELP = """\
+from tui_games.games import GAMES
+
+_HELP = """\
 # Keys
 
 | key | what it does |
 |---|---|
 | arrows, h j k l | move the cursor |
-| Enter, Space, click | play the cell (tic-tac-toe) |
+| Enter, Space, click | play (each game's paragraph below says how) |
 | u | undo (back to your last turn) |
 | n | new game |
 | o | game options (board, variant, opponent, who starts) |
@@ -25,23 +27,7 @@ HELP = """\
 | ? | this help |
 | Escape | back to the menu; q in the menu quits |
 
-**Connect-4**: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop
-straight into a column; the hint lists every column's value counted in your own moves
-("wins in 3", "draw", "loses in 7").
-
-**Checkers**: Enter (or a click) on one of your pieces picks it — only pieces that can move
-are underlined, only capturers when a capture is compulsory — then Enter on each landing
-square in turn (a multi-jump one jump at a time; the squares it may reach are highlighted).
-Escape puts the piece back. You can also type the move in PDN: `11-15`, `15x24x31`, then
-Enter. d offers a draw (the computer accepts when it is not better), f turns the board,
-the key # shows the square numbers, w saves the game as PDN, r loads one.
-
-**Sudoku**: 1–9 write a digit, 0 / Backspace / Delete / x clear; p or Enter switches pencil
-mode (digits then toggle pencil marks), Shift+digit always toggles a mark; m pencils in every
-candidate. u undo, Ctrl+R redo, without limit. i shows the next human step and highlights
-it — i again plays it; c checks your digits against the solution; S (capital) lets the SAT
-solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade,
-from the collections, a file, or a pasted line).
+{games}
 
 **The Lab** (l in the menu, L in a game): *Arena* plays two computer players against each
 other — r (or Enter in a field) runs, x or Escape cancels, Enter on a game replays it with
@@ -69,6 +55,10 @@ its value from the top player's side, and the alpha-beta window it was searched 
 sibling already refuted the position (the cutoffs).
 Press Escape to close this help.
 """
+
+
+# Each game's paragraph comes from the game table.
+HELP = _HELP.replace("{games}", "\n\n".join(spec.help for spec in GAMES))
 
 
 class HelpScreen(ModalScreen[None]):

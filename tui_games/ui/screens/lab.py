@@ -11,7 +11,10 @@ Compare tab: on the game's current position (opened from a game with ``L``) or o
 library's, every search configuration at depths 1..D: states, cutoffs, time and the root
 value, and a bar per configuration on one (log) scale.
 
-Progress comes back as messages at most ten times a second; only the newest is kept.
+Both run on the screen's :class:`~tui_games.ui.widgets.engine_runner.EngineRunner`, as a game
+screen's searches do: progress comes back at most ten times a second (only the newest report
+is kept, and each carries everything so far), ``x`` stops a run early and keeps what it did,
+leaving the screen cancels it.
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ import time
 from datetime import datetime
 from typing import Any
 
-from textual import on, work
+from pathlib import Path
+
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal
-from textual.message import Message
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
@@ -43,7 +47,6 @@ from textual.widgets import (
 )
 
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
-from tui_games.engine.arena_games import ARENA_GAMES, arena_game
 from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
@@ -52,53 +55,20 @@ from tui_games.engine.compare import (
     sweep,
     values_agree,
 )
-from tui_games.engine.positions import LIBRARY, find_position, library_position
+from tui_games.engine.adapter import GameAdapter, find_position
+from tui_games.games import arena_adapter, arena_specs
+from tui_games.resources import read_puzzles
+from tui_games.store import atomic_write_text
+from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, short_count
+from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.sweep_chart import SweepChart
 
 PROGRESS_INTERVAL = 0.1
 MAX_GAMES = 10_000
 MAX_SWEEP_DEPTH = 12
-# (player A, player B, games) a fresh Lab proposes: quick runs with a clear story.
-DEFAULTS = {
-    "tictactoe": ("perfect", "rule-based", 20),
-    "connect4": ("level4", "level2", 10),
-    "checkers": ("level4", "level2", 4),
-}
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
-
-
-# -- messages from the worker ---------------------------------------------------------------------
-
-
-class ArenaProgress(Message):
-    def __init__(self, generation: int, done: int, total: int, playing: int, plies: int,
-                 records: list[GameRecord]) -> None:
-        super().__init__()
-        self.generation, self.done, self.total = generation, done, total
-        self.playing, self.plies, self.records = playing, plies, records
-
-    def can_replace(self, message: Message) -> bool:
-        # Only the newest report matters: it carries every game finished so far.
-        return isinstance(message, ArenaProgress) and message.generation == self.generation
-
-
-class ArenaDone(Message):
-    def __init__(self, generation: int, result: ArenaResult | None, error: BaseException | None = None) -> None:
-        super().__init__()
-        self.generation, self.result, self.error = generation, result, error
-
-
-class SweepProgress(Message):
-    def __init__(self, generation: int, cell: SweepCell) -> None:
-        super().__init__()
-        self.generation, self.cell = generation, cell
-
-
-class SweepDone(Message):
-    def __init__(self, generation: int, cells: list[SweepCell] | None, error: BaseException | None = None) -> None:
-        super().__init__()
-        self.generation, self.cells, self.error = generation, cells, error
 
 
 def _ms(seconds: float) -> str:
@@ -143,9 +113,10 @@ class LabScreen(Screen):
 
     def __init__(self, game: str | None = None, position: Any = None) -> None:
         super().__init__()
-        self.game_name = game if game in ARENA_GAMES else "tictactoe"
+        names = [spec.key for spec in arena_specs()]
+        self.game_name = game if game in names else names[0]
         # The position of the game screen the Lab was opened from, for the Compare tab.
-        self.current = position.copy() if position is not None and game in ARENA_GAMES else None
+        self.current = position.copy() if position is not None and game in names else None
         self.current_game = game if self.current is not None else None
         self.variants: list[tuple[str, dict]] = []
         self.result: ArenaResult | None = None
@@ -153,9 +124,7 @@ class LabScreen(Screen):
         self.sweep_top = 0
         self.sweep_position: Any = None
         self.sweep_game: Any = None
-        self.running: str | None = None  # "arena" or "compare" while a worker runs
-        self.generation = 0
-        self.stop: threading.Event | None = None
+        self.runner = EngineRunner()
         self._shown_games = 0
 
     # -- layout -----------------------------------------------------------------------------------
@@ -164,7 +133,7 @@ class LabScreen(Screen):
         yield Header()
         with Horizontal(id="lab-top"):
             yield Label("Game")
-            yield Select([(g.title, g.name) for g in ARENA_GAMES.values()], value=self.game_name,
+            yield Select([(spec.title, spec.key) for spec in arena_specs()], value=self.game_name,
                          allow_blank=False, compact=True, id="lab-game")
             yield Static("", id="lab-top-hint")
         with TabbedContent(initial="arena", id="lab-tabs"):
@@ -199,6 +168,7 @@ class LabScreen(Screen):
                 yield Static("r runs every algorithm at depths 1..D · x cancels", id="compare-status")
                 yield SweepChart(id="compare-chart")
                 yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        yield self.runner
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -217,8 +187,13 @@ class LabScreen(Screen):
     # -- the game and its choices -----------------------------------------------------------------
 
     @property
-    def game(self):
-        return arena_game(self.game_name)
+    def game(self) -> GameAdapter:
+        return arena_adapter(self.game_name)
+
+    @property
+    def running(self) -> str | None:
+        """"arena" or "compare" while a run goes on."""
+        return self.runner.tag
 
     def _set_game(self, name: str) -> None:
         self.game_name = name
@@ -235,7 +210,7 @@ class LabScreen(Screen):
         # Values differ from game to game, so the Select shows the new label even for the first.
         variant.set_options([(label, f"{name}:{i}") for i, (label, _) in enumerate(self.variants)])
         variant.value = f"{name}:0"
-        a, b, n = DEFAULTS[name]
+        a, b, n = game.lab_defaults
         self.query_one("#arena-a", Input).value = a
         self.query_one("#arena-b", Input).value = b
         self.query_one("#arena-count", Input).value = str(n)
@@ -243,7 +218,7 @@ class LabScreen(Screen):
         positions = []
         if self.current is not None and self.current_game == name:
             positions.append(("the game's current position", "current"))
-        positions += [(e.key, e.key) for e in LIBRARY[name]]
+        positions += [(e.key, e.key) for e in game.positions]
         chooser = self.query_one("#compare-position", Select)
         chooser.set_options(positions)
         chooser.value = positions[0][1]
@@ -286,9 +261,9 @@ class LabScreen(Screen):
         key = self.query_one("#compare-position", Select).value
         if key == "current":
             note = "the position on the board of the game you came from"
-            depth = 6 if self.game_name != "tictactoe" else min(9, max(1, getattr(self.current, "empties", 6)))
+            depth = self.game.sweep_depth(self.current)
         else:
-            entry = find_position(self.game_name, str(key))
+            entry = find_position(self.game, str(key))
             if entry is None:
                 return
             note, depth = entry.note, entry.depth
@@ -299,8 +274,8 @@ class LabScreen(Screen):
         key = self.query_one("#compare-position", Select).value
         if key == "current" and self.current is not None:
             return self.current.copy()
-        entry = find_position(self.game_name, str(key)) or LIBRARY[self.game_name][0]
-        return library_position(self.game_name, entry)
+        entry = find_position(self.game, str(key)) or self.game.positions[0]
+        return self.game.library_position(entry)
 
     # -- actions ----------------------------------------------------------------------------------
 
@@ -324,8 +299,8 @@ class LabScreen(Screen):
             self._start_arena()
 
     def action_cancel(self) -> None:
-        if self.running and self.stop is not None:
-            self.stop.set()
+        if self.running:
+            self.runner.stop()
             status = "#arena-status" if self.running == "arena" else "#compare-status"
             self.query_one(status, Static).update("cancelling…")
 
@@ -336,14 +311,31 @@ class LabScreen(Screen):
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
-        if self.stop is not None:
-            self.stop.set()
+        self.runner.cancel()
 
-    def _begin(self, kind: str) -> tuple[int, threading.Event]:
-        self.generation += 1
-        self.running = kind
-        self.stop = threading.Event()
-        return self.generation, self.stop
+    def on_engine_runner_progress(self, message: EngineRunner.Progress) -> None:
+        if not self.runner.is_current(message):
+            return
+        if message.tag == "arena":
+            self._arena_progress(*message.stats)
+        else:
+            self._sweep_progress(message.stats)
+
+    def on_engine_runner_finished(self, message: EngineRunner.Finished) -> None:
+        stopped = self.runner.stopping
+        if not self.runner.done(message):
+            return
+        if message.tag == "arena":
+            self._arena_done(message.payload)
+        else:
+            self._sweep_done(message.payload, stopped)
+
+    def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
+        if not self.runner.done(message):
+            return
+        what = "run" if message.tag == "arena" else "sweep"
+        self.query_one(f"#{message.tag}-status", Static).update(f"the {what} failed")
+        self.notify(f"{what.capitalize()} error: {message.error}", severity="error")
 
     # -- the arena ------------------------------------------------------------------------------
 
@@ -389,14 +381,11 @@ class LabScreen(Screen):
         game = self.game
         openings = None
         if game.openings_file is not None:
-            from tui_games.resources import read_puzzles
-
             try:
                 openings = game.parse_openings(read_puzzles(game.openings_file))
             except (OSError, ValueError) as error:
                 self.notify(f"No openings: {error}", severity="error")
                 return
-        generation, stop = self._begin("arena")
         # The games so far, as a result: the table and the replay work while the run goes on.
         self.result = ArenaResult(config, game.title, tuple(game.side_names), names["a"], names["b"],
                                   config.seed or 0)
@@ -405,46 +394,41 @@ class LabScreen(Screen):
         self.query_one("#arena-results", DataTable).clear()
         self.query_one("#arena-progress", ProgressBar).update(total=config.games, progress=0)
         self.query_one("#arena-status", Static).update(f"game 1/{config.games}…")
-        self._arena_worker(generation, game, config, openings, stop)
+        self.runner.start("arena", self._arena_job(game, config, openings))
 
-    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
-    def _arena_worker(self, generation: int, game: Any, config: ArenaConfig, openings: list | None,
-                      stop: threading.Event) -> None:
-        last = 0.0
-        done = 0
-        records: list[GameRecord] = []
+    @staticmethod
+    def _arena_job(game: GameAdapter, config: ArenaConfig, openings: list | None):
+        def job(stop: threading.Event, progress) -> ArenaResult:
+            last = 0.0
+            done = 0
+            records: list[GameRecord] = []
 
-        def report(playing: int, plies: int, force: bool = False) -> None:
-            nonlocal last
-            now = time.monotonic()
-            if force or now - last >= PROGRESS_INTERVAL:
-                last = now
-                self.post_message(ArenaProgress(generation, done, config.games, playing, plies, list(records)))
+            def report(playing: int, plies: int) -> None:
+                nonlocal last
+                now = time.monotonic()
+                if now - last >= PROGRESS_INTERVAL:
+                    last = now
+                    progress((done, config.games, playing, plies, list(records)))
 
-        def on_game(record: GameRecord, so_far: ArenaResult) -> None:
-            nonlocal done
-            done = len(so_far.records)
-            records.append(record)
-            report(record.number + 1, 0)
+            def on_game(record: GameRecord, so_far: ArenaResult) -> None:
+                nonlocal done
+                done = len(so_far.records)
+                records.append(record)
+                report(record.number + 1, 0)
 
-        try:
-            result = run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
-                               on_move=lambda number, plies: report(number, plies))
-        except Exception as error:  # a bug in a player must reach the screen, not kill the app
-            self.post_message(ArenaDone(generation, None, error))
-            return
-        self.post_message(ArenaDone(generation, result))
+            return run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
+                             on_move=lambda number, plies: report(number, plies))
 
-    def on_arena_progress(self, message: ArenaProgress) -> None:
-        if message.generation != self.generation:
-            return
-        self.query_one("#arena-progress", ProgressBar).update(total=message.total, progress=message.done)
-        playing = min(message.playing, message.total)
-        ply = f", ply {message.plies}" if message.plies else ""
-        self.query_one("#arena-status", Static).update(f"game {playing}/{message.total}{ply}… x cancels")
-        if self.result is not None and len(message.records) > len(self.result.records):
-            self.result.records = message.records
-            self._add_games(message.records)
+        return job
+
+    def _arena_progress(self, done: int, total: int, playing: int, plies: int, records: list[GameRecord]) -> None:
+        self.query_one("#arena-progress", ProgressBar).update(total=total, progress=done)
+        playing = min(playing, total)
+        ply = f", ply {plies}" if plies else ""
+        self.query_one("#arena-status", Static).update(f"game {playing}/{total}{ply}… x cancels")
+        if self.result is not None and len(records) > len(self.result.records):
+            self.result.records = records
+            self._add_games(records)
             self._fill_results(self.result)
 
     def _add_games(self, records: list[GameRecord]) -> None:
@@ -457,15 +441,8 @@ class LabScreen(Screen):
                           str(record.plies), detail[:60], key=str(record.number))
         self._shown_games = max(self._shown_games, len(records))
 
-    def on_arena_done(self, message: ArenaDone) -> None:
-        if message.generation != self.generation:
-            return
-        self.running = None
-        if message.error is not None or message.result is None:
-            self.query_one("#arena-status", Static).update("the run failed")
-            self.notify(f"Arena error: {message.error}", severity="error")
-            return
-        result = self.result = message.result
+    def _arena_done(self, result: ArenaResult) -> None:
+        self.result = result
         self._add_games(result.records)
         self.query_one("#arena-progress", ProgressBar).update(total=result.config.games, progress=result.games)
         self._fill_results(result)
@@ -498,8 +475,6 @@ class LabScreen(Screen):
         record = next((r for r in result.records if r.number == number), None)
         if record is None:
             return
-        from tui_games.ui.screens.replay import ReplayScreen
-
         try:
             self.app.push_screen(ReplayScreen(result, record))
         except ValueError as error:
@@ -510,17 +485,12 @@ class LabScreen(Screen):
         if result is None or not result.records:
             self.notify("Run the arena first: e writes its games as CSV.", timeout=3)
             return
-        from tui_games.store import atomic_write_text
-        from tui_games.ui.screens.input_dialog import InputDialog
-
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         default = str(self.app.store.root / f"arena-{result.config.game}-{stamp}.csv")
 
         def write(path: str | None) -> None:
             if path is None:
                 return
-            from pathlib import Path
-
             target = Path(path).expanduser()
             try:
                 atomic_write_text(target, result.csv_text())
@@ -543,7 +513,6 @@ class LabScreen(Screen):
             self.notify(f"Depth must be from 1 to {MAX_SWEEP_DEPTH}.", severity="error", timeout=4)
             return
         position = self._compare_position()
-        generation, stop = self._begin("compare")
         self.cells = []
         self.sweep_top = top
         # Kept for naming the moves: the Game choice may change while the sweep runs.
@@ -551,22 +520,27 @@ class LabScreen(Screen):
         self.query_one("#compare-table", DataTable).clear()
         self.query_one("#compare-chart", SweepChart).show([], top)
         self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x cancels")
-        self._sweep_worker(generation, position, top, stop)
+        self.runner.start("compare", self._sweep_job(position, top))
 
-    @work(thread=True, exclusive=True, group="lab", exit_on_error=False)
-    def _sweep_worker(self, generation: int, position: Any, top: int, stop: threading.Event) -> None:
-        try:
-            cells = sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop,
-                          on_cell=lambda cell: self.post_message(SweepProgress(generation, cell)))
-        except Exception as error:
-            self.post_message(SweepDone(generation, None, error))
-            return
-        self.post_message(SweepDone(generation, cells))
+    @staticmethod
+    def _sweep_job(position: Any, top: int):
+        def job(stop: threading.Event, progress) -> list[SweepCell]:
+            done: list[SweepCell] = []
 
-    def on_sweep_progress(self, message: SweepProgress) -> None:
-        if message.generation != self.generation:
-            return
-        cell = message.cell
+            def on_cell(cell: SweepCell) -> None:
+                # Each report carries every cell so far: only the newest need reach the screen.
+                done.append(cell)
+                progress(list(done))
+
+            return sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop, on_cell=on_cell)
+
+        return job
+
+    def _sweep_progress(self, cells: list[SweepCell]) -> None:
+        for cell in cells[len(self.cells):]:
+            self._show_cell(cell)
+
+    def _show_cell(self, cell: SweepCell) -> None:
         self.cells.append(cell)
         if cell.skipped:
             cells = ["skipped", "-", "-", "-", "-", "-"]
@@ -582,16 +556,8 @@ class LabScreen(Screen):
         if depth <= self.sweep_top:
             self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x cancels")
 
-    def on_sweep_done(self, message: SweepDone) -> None:
-        if message.generation != self.generation:
-            return
-        self.running = None
-        if message.error is not None or message.cells is None:
-            self.query_one("#compare-status", Static).update("the sweep failed")
-            self.notify(f"Sweep error: {message.error}", severity="error")
-            return
-        cells = message.cells
-        cancelled = self.stop is not None and self.stop.is_set()
+    def _sweep_done(self, cells: list[SweepCell], cancelled: bool) -> None:
+        self._sweep_progress(cells)
         differ = [d for d, ok in values_agree(cells).items() if not ok]
         status = "cancelled" if cancelled else f"done, depths 1-{self.sweep_top}"
         status += (" · root values agree at every depth" if not differ

@@ -1,4 +1,4 @@
-"""The main menu: the four games, the Lab, settings, scores, help."""
+"""The main menu: every game of the table (digits 1… open them), the Lab, settings, scores, help."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-GAMES = [
-    ("tictactoe", "Tic-tac-toe", "m×n boards, k in a row, normal or reverse"),
-    ("connect4", "Connect-4", "classic or full board, exact solver"),
-    ("checkers", "Checkers", "American rules, PDN, a strong engine"),
-    ("sudoku", "Sudoku", "pencil marks, human hints, SAT solver"),
-]
+from tui_games.games import GAMES, GameSpec, game_keys
+from tui_games.ui.screens.lab import LabScreen
+
 
 BANNER = """\
 [b]tui-games[/b]
@@ -26,10 +23,8 @@ class MenuScreen(Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark", "app.help", "Help"),
-        Binding("1", "pick('tictactoe')", "Tic-tac-toe", show=False),
-        Binding("2", "pick('connect4')", "Connect-4", show=False),
-        Binding("3", "pick('checkers')", "Checkers", show=False),
-        Binding("4", "pick('sudoku')", "Sudoku", show=False),
+        *[Binding(str(number), f"pick({spec.key!r})", spec.title, show=False)
+          for number, spec in enumerate(GAMES[:9], 1)],
         Binding("l", "pick('lab')", "Lab", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
@@ -40,7 +35,7 @@ class MenuScreen(Screen):
         with Center(id="menu-box"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
-                options = [Option(self._game_prompt(key, title, blurb), id=key) for key, title, blurb in GAMES]
+                options = [Option(self._game_prompt(spec), id=spec.key) for spec in GAMES]
                 options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
@@ -50,19 +45,19 @@ class MenuScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
 
-    def _game_prompt(self, key: str, title: str, blurb: str) -> str:
+    def _game_prompt(self, spec: GameSpec) -> str:
         # A game left in progress (quit, or the connection dropped) resumes when opened; say so.
         # Board games save as soon as they open: with no move played there is nothing to resume.
-        saved = self.app.store.peek_game(key)
+        saved = self.app.store.peek_game(spec.key)
         if saved is not None and saved.get("history") != []:
-            return f"{title:<13}[b]resume[/b] [dim]your game in progress[/dim]"
-        return f"{title:<13}[dim]{blurb}[/dim]"
+            return f"{spec.title:<13}[b]resume[/b] [dim]your game in progress[/dim]"
+        return f"{spec.title:<13}[dim]{spec.blurb}[/dim]"
 
     def on_screen_resume(self) -> None:
         # Back from a game: it may have ended (nothing to resume) or been left half-played.
         options = self.query_one(OptionList)
-        for key, title, blurb in GAMES:
-            options.replace_option_prompt(key, self._game_prompt(key, title, blurb))
+        for spec in GAMES:
+            options.replace_option_prompt(spec.key, self._game_prompt(spec))
 
     def action_cursor_down(self) -> None:
         self.query_one(OptionList).action_cursor_down()
@@ -76,11 +71,9 @@ class MenuScreen(Screen):
 
     def action_pick(self, key: str) -> None:
         app = self.app
-        if key in ("tictactoe", "connect4", "checkers", "sudoku"):
+        if key in game_keys():
             app.open_game(key)
         elif key == "lab":
-            from tui_games.ui.screens.lab import LabScreen
-
             app.push_screen(LabScreen())
         elif key == "settings":
             app.action_settings()

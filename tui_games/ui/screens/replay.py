@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tui_games.engine.arena import ArenaResult, GameRecord, replay_positions
-from tui_games.engine.arena_games import arena_game
+from tui_games.games import arena_adapter
 
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
@@ -39,7 +39,7 @@ class ReplayScreen(Screen):
         super().__init__()
         self.result = result
         self.record = record
-        self.game = arena_game(result.config.game)
+        self.game = arena_adapter(result.config.game)
         # Every position of the game, built once: stepping is then just an index.
         self.positions = replay_positions(self.game, record, result.config.variant)
         self.ply = 0

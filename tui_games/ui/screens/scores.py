@@ -11,6 +11,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from tui_games.engine.arena import ArenaResult
+from tui_games.ui.screens.replay import ReplayScreen
+
 # The arena list only grows; the newest runs are the ones worth a screen line.
 ARENA_RUNS_SHOWN = 20
 
@@ -84,9 +87,6 @@ class ScoresScreen(Screen):
     @on(DataTable.RowSelected, "#arena-runs-table")
     def _replay_run(self, event: DataTable.RowSelected) -> None:
         """Enter on an arena run opens its first game's replay (page up/down for the others)."""
-        from tui_games.engine.arena import ArenaResult
-        from tui_games.ui.screens.replay import ReplayScreen
-
         try:
             result = ArenaResult.from_dict(self._shown_runs[event.cursor_row])
         except (IndexError, KeyError, TypeError, ValueError):

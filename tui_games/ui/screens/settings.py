@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any, Iterator
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Label, Select, Static, Switch
 
 from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
+from tui_games.games import GAMES, SettingRow
 
-SECONDS = [1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
-CHECKERS_SECONDS = [0.5, 1.0, 2.0, 5.0, 10.0]
 TREE_PLIES = [2, 3, 4, 5, 6, 8]
 TREE_NODES = [2_000, 5_000, 20_000, 100_000]
 
@@ -24,7 +26,7 @@ class SettingsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         settings = self.app.store.load_settings()
-        ui, engine, ttt = settings["ui"], settings["engine"], settings["tictactoe"]
+        ui, engine = settings["ui"], settings["engine"]
         themes = sorted(self.app.available_themes)
         yield Header()
         with VerticalScroll(id="settings-body"):
@@ -37,17 +39,6 @@ class SettingsScreen(Screen):
                 yield Switch(ui["ascii"], id="ui--ascii")
                 yield Label("Board coordinates")
                 yield Switch(ui["coordinates"], id="ui--coordinates")
-                yield Label("Connect-4 discs")
-                yield Select([("shapes ● ○", "shapes"), ("letters X O", "letters")], value=ui["discs"],
-                             allow_blank=False, compact=True, id="ui--discs")
-                yield Label("Checkers pieces")
-                yield Select([("letters b w, kings B W", "letters"), ("glyphs ● ○, kings ◆ ◇", "glyphs")],
-                             value=settings["checkers"]["pieces"], allow_blank=False, compact=True,
-                             id="checkers--pieces")
-                yield Label("Checkers square numbers")
-                yield Switch(settings["checkers"]["numbers"], id="checkers--numbers")
-                yield Label("Sudoku mistakes counter")
-                yield Switch(settings["sudoku"]["count_mistakes"], id="sudoku--count_mistakes")
                 yield Label("Stats panel shown")
                 yield Switch(ui["show_stats"], id="ui--show_stats")
                 yield Label("Tree inspector shown")
@@ -55,23 +46,15 @@ class SettingsScreen(Screen):
                 yield Label("Search algorithm")
                 yield Select([(ALGORITHM_LABELS[a], a) for a in ALGORITHMS], value=engine["algorithm"],
                              allow_blank=False, compact=True, id="engine--algorithm")
-                yield Label("Tic-tac-toe perfect time")
-                yield Select([(f"{s:g} s per move", s) for s in SECONDS], value=_nearest(ttt["seconds"], SECONDS),
-                             allow_blank=False, compact=True, id="tictactoe--seconds")
-                yield Label("Connect-4 perfect time")
-                yield Select([(f"{s:g} s per move", s) for s in SECONDS],
-                             value=_nearest(settings["connect4"]["seconds"], SECONDS),
-                             allow_blank=False, compact=True, id="connect4--seconds")
-                yield Label("Checkers strong time")
-                yield Select([(f"{s:g} s per move", s) for s in CHECKERS_SECONDS],
-                             value=_nearest(settings["checkers"]["seconds"], CHECKERS_SECONDS),
-                             allow_blank=False, compact=True, id="checkers--seconds")
                 yield Label("Tree: plies kept")
                 yield Select([(str(n), n) for n in TREE_PLIES], value=_nearest(engine["tree_plies"], TREE_PLIES),
                              allow_blank=False, compact=True, id="engine--tree_plies")
                 yield Label("Tree: nodes kept")
                 yield Select([(f"{n:,}", n) for n in TREE_NODES], value=_nearest(engine["tree_nodes"], TREE_NODES),
                              allow_blank=False, compact=True, id="engine--tree_nodes")
+                for spec in GAMES:
+                    for row in spec.setting_rows:
+                        yield from _setting_row(row, settings[row.section][row.key])
             yield Static("[dim]The search algorithm is the one the level players use; the perfect player "
                          "always uses negamax with a transposition table. Changes apply to the next game.[/dim]",
                          id="settings-help")
@@ -104,3 +87,18 @@ class SettingsScreen(Screen):
 
 def _nearest(value, choices):
     return min(choices, key=lambda c: abs(c - value))
+
+
+def _setting_row(row: SettingRow, value: Any) -> Iterator[Widget]:
+    """A game's setting: its label, then a switch, or a choice of the row's values (a number
+    shows as the nearest choice)."""
+    yield Label(row.label)
+    widget_id = f"{row.section}--{row.key}"
+    if not row.choices:
+        yield Switch(bool(value), id=widget_id)
+        return
+    values = [v for _, v in row.choices]
+    if value not in values:
+        numeric = all(isinstance(v, (int, float)) for v in values) and isinstance(value, (int, float))
+        value = _nearest(value, values) if numeric else values[0]
+    yield Select(list(row.choices), value=value, allow_blank=False, compact=True, id=widget_id)

@@ -20,7 +20,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from tui_games.engine.sudoku import sat
@@ -31,6 +30,7 @@ from tui_games.engine.sudoku.grading import grade as grade_puzzle
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.techniques import Step
 from tui_games.resources import read_puzzles as read_collection
+from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
@@ -95,8 +95,10 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
     return puzzle, list(result.solution or []), graded.level or "unrated", label
 
 
-class SudokuScreen(Screen):
+class SudokuScreen(SavingScreen):
     TITLE = "Sudoku"
+    DEFAULT_CLASSES = "flush-board wide-board"
+    GAME = GAME
 
     BINDINGS = [
         *[Binding(str(d), f"digit({d})", show=False) for d in range(1, 10)],
@@ -115,6 +117,11 @@ class SudokuScreen(Screen):
         Binding("question_mark", "app.help", "Help"),
         Binding("escape", "back", "Back", show=False),
     ]
+
+    @classmethod
+    def for_game(cls, settings: dict, options: dict) -> SudokuScreen:
+        # Options name a puzzle to start at once; none: resume, or what the settings choose.
+        return cls(NewPuzzle(**options) if options else None, fresh=bool(options))
 
     def __init__(self, choice: NewPuzzle | None = None, *, fresh: bool = False) -> None:
         """``choice``: what "new game" makes; ``fresh`` starts it even if a game was saved."""
@@ -195,7 +202,7 @@ class SudokuScreen(Screen):
 
     def on_screen_suspend(self) -> None:
         self._stop_clock()
-        self._save()
+        self.save_progress()
 
     def on_screen_resume(self) -> None:
         self._start_clock()
@@ -231,16 +238,16 @@ class SudokuScreen(Screen):
         self.panel.show_text("Puzzle", self._puzzle_info())
         self._refresh_all()
         self._start_clock()
-        self._save()
+        self.save_progress()
 
     def _resume(self) -> bool:
-        saved = self.app.store.load_game(GAME)
+        saved = self.saved_progress()
         if not saved:
             return False
         try:
             game = SudokuGame.from_dict(saved)
         except (KeyError, TypeError, ValueError):
-            self.app.store.clear_game(GAME)
+            self.discard_progress()
             return False
         self.game = game
         self.board.set_grid(game.grid, game.marks)
@@ -250,16 +257,16 @@ class SudokuScreen(Screen):
         self.notify("Resumed your puzzle in progress; n starts a new one.", timeout=4)
         return True
 
-    def _save(self) -> None:
+    def has_progress(self) -> bool:
+        return self.game is not None
+
+    def progress_state(self) -> dict | None:
         game = self.game
-        if game is None:
-            return
-        if game.is_solved():
-            self.app.store.clear_game(GAME)
-            return
+        if game is None or game.is_solved():
+            return None
         state = game.to_dict()
         state["elapsed"] = round(self.elapsed(), 1)
-        self.app.store.save_game(GAME, state)
+        return state
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -350,7 +357,7 @@ class SudokuScreen(Screen):
             self._finished()
         else:
             self._start_clock()
-        self._save()
+        self.save_progress()
         self._show_title()
         self._show_status(note)
 
@@ -358,7 +365,7 @@ class SudokuScreen(Screen):
         game = self.game
         assert game is not None
         self._stop_clock()
-        self.app.store.clear_game(GAME)
+        self.discard_progress()
         if game.revealed:
             return
         record, best = self.app.store.record_time(GAME, game.grade or "unrated", game.elapsed)
@@ -422,7 +429,7 @@ class SudokuScreen(Screen):
         self.pending_hint = None
         self._refresh_all()
         self._show_status(f"Undid: {action.label}.")
-        self._save()
+        self.save_progress()
 
     def action_redo(self) -> None:
         if not self._editable():
@@ -436,7 +443,7 @@ class SudokuScreen(Screen):
         if self.game.is_solved():
             self._finished()
         self._show_status(f"Redid: {action.label}.")
-        self._save()
+        self.save_progress()
 
     # -- hint, check, solve ----------------------------------------------------------------------
 
@@ -531,7 +538,7 @@ class SudokuScreen(Screen):
             self._refresh_all()
             if game.is_solved():
                 self._finished()
-            self._save()
+            self.save_progress()
 
     def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
         if self.runner.done(message):
@@ -569,7 +576,7 @@ class SudokuScreen(Screen):
         paused = self.query_one("#paused", Static)
         if self.paused:
             self._stop_clock()
-            self._save()
+            self.save_progress()
             paused.update(f"\n\n[b]Paused[/b] at {minutes_text(self.elapsed())}\n\nspace resumes")
         else:
             self._start_clock()
@@ -585,10 +592,10 @@ class SudokuScreen(Screen):
     def action_back(self) -> None:
         self.runner.cancel()
         self._stop_clock()
-        self._save()
+        self.save_progress()
         self.app.pop_screen()
 
     def on_unmount(self) -> None:
         self.runner.cancel()
         self._stop_clock()
-        self._save()
+        self.save_progress()

@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tui_games.engine.sudoku.techniques import LEVELS, SEARCH
+from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.resources import puzzle_names
 
 GRADES = [level for level in LEVELS if level != SEARCH]

@@ -3,61 +3,26 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Callable
 
 from textual import on
 
 from tui_games.engine.players import Decision
 from tui_games.engine.search import ALGORITHMS, SearchStats
-from tui_games.engine.tictactoe import MARKS, MAX_SIZE, MIN_SIZE, TicTacToe
-from tui_games.engine.tictactoe_players import make_player, opponents_for
+from tui_games.engine.tictactoe import MARKS, TicTacToe
+from tui_games.engine.tictactoe.players import make_player
 from tui_games.engine.tree import TreeRecorder
 from tui_games.ui.screens.game_screen import GameScreen
+from tui_games.ui.screens.ttt_options import GameOptions, TicTacToeOptionsScreen
 from tui_games.ui.widgets.ttt_board import TicTacToeBoard
 
 HINT_SECONDS = 10.0
 
 
-@dataclass
-class GameOptions:
-    rows: int = 3
-    cols: int = 3
-    k: int = 3
-    misere: bool = False
-    opponent: str = "perfect"  # a player spec, or "human" for two people at one keyboard
-    first: str = "human"  # "human" or "computer" (with two humans: who has the first mark)
-    human_mark: str = "X"
-
-    @classmethod
-    def from_settings(cls, values: dict) -> "GameOptions":
-        known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
-        return cls(**known).fitted()
-
-    def fitted(self) -> "GameOptions":
-        """The options made consistent: sizes in range, k no longer than the board, an
-        opponent that plays this board (the classic players only know 3×3), valid choices."""
-        rows = min(max(int(self.rows), MIN_SIZE), MAX_SIZE)
-        cols = min(max(int(self.cols), MIN_SIZE), MAX_SIZE)
-        k = min(max(int(self.k), MIN_SIZE), rows, cols)
-        board = TicTacToe(rows, cols, k, bool(self.misere))
-        allowed = {spec for spec, _ in opponents_for(board)} | {"human"}
-        return GameOptions(rows, cols, k, bool(self.misere),
-                           self.opponent if self.opponent in allowed else "perfect",
-                           self.first if self.first in ("human", "computer") else "human",
-                           self.human_mark if self.human_mark in ("X", "O") else "X")
-
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
-    def describe(self) -> str:
-        variant = " misère" if self.misere else ""
-        return f"{self.rows}×{self.cols}, {self.k} in a row{variant}"
-
-
 class TicTacToeScreen(GameScreen):
     TITLE = "Tic-tac-toe"
     GAME = "tictactoe"
+    OPTIONS = GameOptions
 
     def __init__(self, options: GameOptions | None = None) -> None:
         settings = self.app.store.load_settings()
@@ -131,8 +96,6 @@ class TicTacToeScreen(GameScreen):
         self.board.show_hint(decision.move)
 
     def action_options(self) -> None:
-        from tui_games.ui.screens.ttt_options import TicTacToeOptionsScreen
-
         def chosen(options: GameOptions | None) -> None:
             if options is None:
                 return

@@ -1,16 +1,54 @@
-"""New-game options for tic-tac-toe: board, k, variant, opponent, who starts, your mark."""
+"""Tic-tac-toe's game options and the dialog that chooses them: board, k, variant, opponent,
+who starts, your mark."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from textual import on
 from textual.widgets import Select
 
 from tui_games.engine.tictactoe import MAX_SIZE, MIN_SIZE, TicTacToe
-from tui_games.engine.tictactoe_players import opponents_for
+from tui_games.engine.tictactoe.players import opponents_for
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
-from tui_games.ui.screens.tictactoe import GameOptions
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
+
+
+@dataclass
+class GameOptions:
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
+    misere: bool = False
+    opponent: str = "perfect"  # a player spec, or "human" for two people at one keyboard
+    first: str = "human"  # "human" or "computer" (with two humans: who has the first mark)
+    human_mark: str = "X"
+
+    @classmethod
+    def from_settings(cls, values: dict) -> "GameOptions":
+        known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
+        return cls(**known).fitted()
+
+    def fitted(self) -> "GameOptions":
+        """The options made consistent: sizes in range, k no longer than the board, an
+        opponent that plays this board (the classic players only know 3×3), valid choices."""
+        rows = min(max(int(self.rows), MIN_SIZE), MAX_SIZE)
+        cols = min(max(int(self.cols), MIN_SIZE), MAX_SIZE)
+        k = min(max(int(self.k), MIN_SIZE), rows, cols)
+        board = TicTacToe(rows, cols, k, bool(self.misere))
+        allowed = {spec for spec, _ in opponents_for(board)} | {"human"}
+        return GameOptions(rows, cols, k, bool(self.misere),
+                           self.opponent if self.opponent in allowed else "perfect",
+                           self.first if self.first in ("human", "computer") else "human",
+                           self.human_mark if self.human_mark in ("X", "O") else "X")
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    def describe(self) -> str:
+        variant = " misère" if self.misere else ""
+        return f"{self.rows}×{self.cols}, {self.k} in a row{variant}"
 
 
 def _k_choices(rows: int, cols: int) -> list[tuple[str, int]]:

@@ -2,7 +2,11 @@
 
 One job at a time: starting a job cancels the one before. Every message carries the
 generation it belongs to, so a result that arrives after a cancel (the job finished just
-as the user pressed undo) is recognised as stale and ignored.
+as the user pressed undo) is recognised as stale and ignored. :meth:`EngineRunner.stop` is
+the other way to end a job early: it asks the job to wrap up, and what it returns (a
+search's best so far, an arena's games so far) still arrives as ``Finished``.
+
+Game screens and the Lab run every engine job through it.
 """
 
 from __future__ import annotations
@@ -58,6 +62,15 @@ class EngineRunner(Widget):
         self._stop = threading.Event()
         self._run(self.generation, tag, job, self._stop)
 
+    def stop(self) -> None:
+        """Ask the running job to finish early; its result still counts."""
+        if self._stop is not None:
+            self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop is not None and self._stop.is_set()
+
     def cancel(self) -> None:
         """Stop the running job at once; its result, if any still arrives, is stale."""
         if self._stop is not None:
@@ -86,5 +99,5 @@ class EngineRunner(Widget):
         except Exception as error:  # a bug in a job must reach the screen, not kill the app
             self.post_message(self.Failed(generation, tag, error))
             return
-        if not stop.is_set():
-            self.post_message(self.Finished(generation, tag, payload))
+        # After a cancel the generation has moved on and the handler drops this as stale.
+        self.post_message(self.Finished(generation, tag, payload))

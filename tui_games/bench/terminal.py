@@ -12,7 +12,7 @@ import statistics
 import sys
 from collections.abc import Callable
 
-from tui_games.terminal_probe import SCREENS, measure_latency, measure_screen
+from tui_games.bench.terminal_probe import measure_latency, measure_screen, screens
 
 Write = Callable[[str], None]
 
@@ -27,7 +27,7 @@ def bench_terminal(write: Write, *, quick: bool = False) -> None:
     title = f"{'screen':<12} {'first draw':>11} {'per key (median)':>17} {'per key (max)':>14} {'idle bytes/s':>13}"
     write(title)
     write("-" * len(title))
-    for name, args in SCREENS.items():
+    for name, args in screens().items():
         f = measure_screen(name, args, keys=keys, idle_seconds=idle)
         write(f"{name:<12} {f.first_draw:>11,} {f.key_median:>17,.0f} {f.key_max:>14,} "
               f"{f.idle_bytes / f.idle_seconds:>13,.0f}")

@@ -19,7 +19,7 @@ from tui_games.engine.players import (
     lookup_spec,
 )
 from tui_games.engine.search import TT, SearchLimits, SearchResult, resolve_algorithm
-from tui_games.engine.tictactoe import MARKS, O, TicTacToe, X
+from tui_games.engine.tictactoe.position import MARKS, O, TicTacToe, X
 
 LEVELS = range(1, 10)
 # Empty cells up to which the perfect player searches straight to the end of the game (4×4

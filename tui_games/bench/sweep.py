@@ -12,8 +12,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from tui_games.bench_text import table
-from tui_games.engine.arena_games import ARENA_GAMES, arena_game
+from tui_games.bench.table import table
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, find_position
 from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
@@ -22,12 +22,7 @@ from tui_games.engine.compare import (
     sweep,
     values_agree,
 )
-from tui_games.engine.positions import (
-    LIBRARY,
-    LibraryPosition,
-    find_position,
-    library_position,
-)
+from tui_games.games import arena_adapter, arena_specs
 
 Write = Callable[[str], None]
 
@@ -35,32 +30,32 @@ QUICK_DEPTH = 4
 MAX_DEPTH = 20
 
 
-def resolve_position(game: str, position: str | None) -> tuple[LibraryPosition, object]:
+def resolve_position(game: GameAdapter, position: str | None) -> tuple[LibraryPosition, object]:
     """The library entry named ``position`` (default: the game's first), or a position given as
     text in the game's notation; ValueError names the library's entries."""
     if position is None:
-        entry = LIBRARY[game][0]
-        return entry, library_position(game, entry)
+        entry = game.positions[0]
+        return entry, game.library_position(entry)
     entry = find_position(game, position)
     if entry is not None:
-        return entry, library_position(game, entry)
+        return entry, game.library_position(entry)
     try:
-        default = LIBRARY[game][0]
-        built = arena_game(game).start(default.variant, position)
+        default = game.positions[0]
+        built = game.start(default.variant, position)
     except ValueError as error:
-        names = ", ".join(e.key for e in LIBRARY[game])
+        names = ", ".join(e.key for e in game.positions)
         raise ValueError(f"--position {position!r} is neither a library position ({names}) nor a "
-                         f"{game} position: {error}") from None
+                         f"{game.name} position: {error}") from None
     return LibraryPosition("given", position, "the position given", default.variant, default.depth), built
 
 
 def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
                 depth: int | None = None, position: str | None = None) -> None:
-    entry, pos = resolve_position(game, position)
+    arena = arena_adapter(game)
+    entry, pos = resolve_position(arena, position)
     if depth is not None and not 1 <= depth <= MAX_DEPTH:
         raise ValueError(f"--depth {depth} is not from 1 to {MAX_DEPTH}")
     top = depth if depth is not None else min(entry.depth, QUICK_DEPTH) if quick else entry.depth
-    arena = arena_game(game)
     shown = entry.text or "(empty board)"
     write(f"Algorithm sweep: {arena.title}, {entry.key} {shown}")
     write(f"({entry.note}; {arena.side_names[pos.turn]} to move)")
@@ -108,7 +103,8 @@ def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int
 def sweep_bench(game: str) -> Callable[..., None]:
     """The sweep for ``game`` as a bench function; ValueError for a game without a search tree."""
     key = game.strip().lower()
-    if key not in ARENA_GAMES:
+    names = [spec.key for spec in arena_specs()]
+    if key not in names:
         raise ValueError(f"no algorithm sweep for {game!r}: it has no game-tree search; "
-                         f"choose one of {', '.join(ARENA_GAMES)}")
+                         f"choose one of {', '.join(names)}")
     return partial(bench_sweep, game=key)

@@ -7,9 +7,6 @@ puzzles of each. Every puzzle is solved twice: once stopping at the first soluti
 and once asking for a second one ("unique check", what ``sudoku solve`` does); both times
 include building the CNF. Each solution found is checked (every unit complete, the givens
 kept). Speed is measured here, never in the tests (see DESIGN.md).
-
-Kept apart from :mod:`tui_games.bench` (which imports it) so that module stays one game's
-worth of code per section; it shares nothing with it but the ``write`` callable.
 """
 
 from __future__ import annotations
@@ -25,6 +22,7 @@ from tui_games.engine.sudoku.formats import read_puzzles
 from tui_games.engine.sudoku.generator import generate
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.norvig import solve_values
+from tui_games.bench.table import write_table
 from tui_games.resources import puzzle_path
 
 Write = Callable[[str], None]
@@ -48,20 +46,6 @@ GENERATE_COUNT = 10
 QUICK_GENERATE_COUNT = 3
 
 PuzzleSet = tuple[str, list[Grid]]
-
-
-def _table(write: Write, titles: list[str], rows: list[list[str]], left: int = 1) -> None:
-    """Columns as wide as their widest cell; the first ``left`` columns left-aligned."""
-    widths = [max(len(t), *(len(r[i]) for r in rows)) if rows else len(t) for i, t in enumerate(titles)]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    title = line(titles)
-    write(title)
-    write("-" * len(title))
-    for row in rows:
-        write(line(row))
 
 
 def default_sets() -> list[Path]:
@@ -138,12 +122,12 @@ def sat_tables(write: Write, loaded: list[PuzzleSet]) -> dict[str, float]:
     write("(solve: stop at the first solution; check: look for a second one too, as `sudoku solve` does;")
     write(" valid: solutions checked complete and keeping the givens)")
     write("")
-    _table(write, ["set", "puzzles", "unique", "several", "none", "valid", "solve mean", "median", "max",
+    write_table(write, ["set", "puzzles", "unique", "several", "none", "valid", "solve mean", "median", "max",
                    "check mean", "median", "max", "check/solve"], timing_rows)
     write("")
     write("CNF size, mean per puzzle (variables only for candidates left after propagation)")
     write("")
-    _table(write, ["set", "puzzles", "variables", "clauses", "literals", "cells propagated"], size_rows)
+    write_table(write, ["set", "puzzles", "variables", "clauses", "literals", "cells propagated"], size_rows)
     return means
 
 
@@ -170,7 +154,7 @@ def norvig_table(write: Write, loaded: list[PuzzleSet], sat_means: dict[str, flo
     if not rows:
         write("(no hard set given: none has 'hardest' or 'top' in its file name)")
         return
-    _table(write, ["set", "puzzles", "agree", "Norvig mean", "median", "max", "SAT mean", "Norvig/SAT"], rows)
+    write_table(write, ["set", "puzzles", "agree", "Norvig mean", "median", "max", "SAT mean", "Norvig/SAT"], rows)
 
 
 def generation_table(write: Write, count: int) -> None:
@@ -183,7 +167,7 @@ def generation_table(write: Write, count: int) -> None:
         seconds.append(made.seconds)
         attempts.append(made.attempts)
         clues.append(sum(1 for v in made.puzzle.values if v))
-    _table(write, ["grade", "puzzles", "mean s", "median s", "max s", "mean attempts", "mean clues"],
+    write_table(write, ["grade", "puzzles", "mean s", "median s", "max s", "mean attempts", "mean clues"],
            [[GENERATE_LEVEL, str(count), f"{statistics.mean(seconds):.2f}", f"{statistics.median(seconds):.2f}",
              f"{max(seconds):.2f}", f"{statistics.mean(attempts):.1f}", f"{statistics.mean(clues):.1f}"]])
 

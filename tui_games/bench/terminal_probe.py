@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui_games.games import GAMES
+
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
 # A screen counts as settled when it has been quiet this long.
 QUIET = 0.4
@@ -138,14 +140,10 @@ class App:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-# The four boards, each opened straight into a game with a cursor to move.
-SUDOKU = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
-SCREENS = {
-    "tic-tac-toe": ["play", "tictactoe", "--opponent", "human", "--size", "3x3"],
-    "Connect-4": ["play", "connect4", "--opponent", "human"],
-    "checkers": ["play", "checkers", "--opponent", "human"],
-    "Sudoku": ["play", "sudoku", "--puzzle", SUDOKU],
-}
+def screens() -> dict[str, list[str]]:
+    """Every game's board, opened straight into a game with a cursor to move (the game
+    table's ``probe`` arguments), by title."""
+    return {spec.title: list(spec.probe) for spec in GAMES}
 
 
 @dataclass

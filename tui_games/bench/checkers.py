@@ -15,7 +15,7 @@ import random
 import time
 from collections.abc import Callable
 
-from tui_games.bench_text import table
+from tui_games.bench.table import table
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.perft import perft
 from tui_games.engine.checkers.position import CheckersPosition

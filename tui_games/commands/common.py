@@ -1,0 +1,52 @@
+"""What every command-line tool shares: the program's name, exit codes, the one-line usage
+error, the parser class that raises it, and argument types used by more than one tool."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+PROG = "tui-games"
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A bad command line; ``tui_games.cli.main`` prints it as one line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    # argparse's own error() prints the whole usage block and exits; we want one line
+    # and a return code from main() (tests call main directly).
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix(PROG).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
+    return value
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``4x5`` (or ``4×5``) -> (4, 5); UsageError for anything else."""
+    match = re.fullmatch(r"\s*(\d+)\s*[x×]\s*(\d+)\s*", text, re.IGNORECASE)
+    if match is None:
+        raise UsageError(f"--size {text!r} is not ROWSxCOLS, e.g. 4x4")
+    return int(match[1]), int(match[2])

@@ -1,0 +1,156 @@
+"""``tui-games connect4 solve|analyze`` and ``tui-games play connect4``.
+
+    tui-games connect4 solve [MOVES ...]   exact scores (standard convention), stdin if no MOVES
+    tui-games connect4 analyze MOVES       the score of each of the seven columns
+
+A position is the string of 1-based column digits played from the empty board; scores follow
+Pascal Pons' convention (see the README). A bad line of a batch is one line on stderr naming
+it, and the exit status is 2 at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import Any
+
+from tui_games.commands.common import EXIT_USAGE, PROG, UsageError
+from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
+from tui_games.engine.connect4.players import normalize_spec
+from tui_games.engine.connect4.position import Connect4, Connect4Error
+from tui_games.engine.connect4.solver import Solver
+from tui_games.store import Store
+
+# The flags of ``tui-games arena`` that set this game's variant.
+ARENA_VARIANT_FLAGS = ("--full-board",)
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--opponent", default=None, metavar="NAME",
+                        help="human (two players), perfect, level1..level12, random")
+    parser.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
+    parser.add_argument("--full-board", action="store_true",
+                        help="variant: play to a full board, the player with more fours wins")
+    parser.add_argument("--heuristic", default=None, metavar="NAME",
+                        help=f"evaluation for the searches: {', '.join(HEURISTICS)}")
+
+
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options for a Connect-4 game, validated, as the app expects them: ``opponent``,
+    ``first``, ``full_board`` and ``heuristic``. What the command line leaves out comes from
+    the saved settings; the variant is full-board only with ``--full-board``."""
+    saved = Store().load_settings()["connect4"]
+    opponent = args.opponent if args.opponent is not None else saved["opponent"]
+    if opponent.strip().lower() == "human":
+        opponent = "human"
+    else:
+        try:
+            opponent = normalize_spec(opponent)
+        except ValueError as error:
+            if args.opponent is None:
+                opponent = "perfect"  # a saved opponent this version does not know
+            else:
+                raise UsageError(f"{error}, or human") from None
+    heuristic = args.heuristic if args.heuristic is not None else saved["heuristic"]
+    try:
+        heuristic = resolve_heuristic(heuristic)
+    except ValueError as error:
+        if args.heuristic is not None:
+            raise UsageError(str(error)) from None
+        heuristic = "default"
+    first = args.first if args.first is not None else saved["first"]
+    return {"opponent": opponent, "first": first, "full_board": args.full_board, "heuristic": heuristic}
+
+
+# -- solve / analyze -------------------------------------------------------------------------------
+
+
+def _positions(args: argparse.Namespace):
+    """(label for errors, move string, problem) triples: the arguments, or the lines of stdin.
+
+    A stdin line is ``MOVES`` or ``MOVES SCORE`` (the test-set format; the score is ignored);
+    blank lines and ``#`` comments are skipped; ``problem`` is a message for a malformed line.
+    """
+    if args.moves:
+        for moves in args.moves:
+            yield "", moves, None
+        return
+    for number, raw in enumerate(sys.stdin, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split()
+        label = f"line {number}: "
+        if len(fields) > 2:
+            yield label, fields[0], f"expected MOVES or MOVES SCORE, got {len(fields)} fields"
+        elif len(fields) == 2 and not re.fullmatch(r"[+-]?\d+", fields[1]):
+            yield label, fields[0], f"{fields[1]!r} is not a score"
+        else:
+            yield label, fields[0], None
+
+
+def _solve_lines(args: argparse.Namespace, answer) -> int:
+    """Answer every position; errors go to stderr as they come, one line each, and the exit
+    status is 2 at the end if any position failed."""
+    solver = Solver()
+    failed = 0
+    for label, moves, problem in _positions(args):
+        try:
+            if problem is not None:
+                raise Connect4Error(problem)
+            position = Connect4.parse(moves)
+        except Connect4Error as error:
+            failed += 1
+            print(f"{PROG}: error: {label}{error}", file=sys.stderr, flush=True)
+            continue
+        # A fresh table generation per position: node counts that do not depend on the order.
+        solver.reset()
+        print(answer(solver, position), flush=True)
+    return EXIT_USAGE if failed else 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    def answer(solver: Solver, position: Connect4) -> str:
+        result = solver.solve(position, weak=args.weak)
+        if args.json:
+            return json.dumps({"moves": position.format(), "score": result.score, "nodes": result.nodes,
+                               "seconds": round(result.seconds, 6)})
+        return f"{position.format()} {result.score}"
+
+    return _solve_lines(args, answer)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    try:
+        position = Connect4.parse(args.position)
+    except Connect4Error as error:
+        raise UsageError(str(error)) from None
+    scores, stats = Solver().analyze_run(position, weak=args.weak)
+    if args.json:
+        print(json.dumps({"moves": position.format(), "scores": scores, "nodes": stats.nodes,
+                          "seconds": round(stats.seconds, 6)}))
+    else:
+        print(" ".join("-" if s is None else str(s) for s in scores))
+    return 0
+
+
+def add_tools(parser: argparse.ArgumentParser) -> None:
+    """The tools of ``tui-games connect4``."""
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    solve = tools.add_parser("solve", help="exact scores of positions (standard convention)")
+    solve.set_defaults(handler=cmd_solve)
+    solve.add_argument("moves", nargs="*", metavar="MOVES",
+                       help="1-based column digits from the empty board; none: one position per line on stdin "
+                            "(a trailing score field is ignored)")
+    solve.add_argument("--weak", action="store_true", help="only win/draw/loss: print 1, 0 or -1")
+    solve.add_argument("--json", action="store_true", help='one {"moves", "score", "nodes", "seconds"} object per line')
+    analyze = tools.add_parser("analyze", help="the score of each column, '-' for a full one")
+    analyze.set_defaults(handler=cmd_analyze)
+    analyze.add_argument("position", metavar="MOVES", help="1-based column digits from the empty board")
+    analyze.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0 or -1 per column")
+    analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds"}')

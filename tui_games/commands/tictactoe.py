@@ -1,0 +1,128 @@
+"""``tui-games tictactoe solve`` and ``tui-games play tictactoe``.
+
+    tui-games tictactoe solve BOARD [--k K] [--misere] [--to-move X|O] [--json]
+
+BOARD is rows of ``X``, ``O`` and ``.`` joined by ``/``. The answer is the game value for the
+side to move, every move that keeps it, and the plies to the end under perfect play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from tui_games.commands.common import UsageError, parse_size
+from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
+from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
+from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
+from tui_games.store import Store
+
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+# The flags of ``tui-games arena`` that set this game's variant.
+ARENA_VARIANT_FLAGS = ("--size", "--k", "--misere")
+
+
+# -- play ------------------------------------------------------------------------------------------
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--size", default=None, metavar="RxC",
+                        help="board size, 3x3 to 7x7 (default: the last game's)")
+    parser.add_argument("--k", type=int, default=None, help="marks in a row to win (default: the shorter side)")
+    parser.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
+    parser.add_argument("--opponent", default=None, metavar="NAME",
+                        help="human (two players), perfect, level1..level9, random, rule-based, magic-square")
+    parser.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
+
+
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options for a tic-tac-toe game, validated, as the app expects them.
+
+    What the command line leaves out comes from the saved settings (the last game's options);
+    with ``--size`` and no ``--k``, k is the shorter side. The variant is misère only with
+    ``--misere``.
+    """
+    saved = Store().load_settings()["tictactoe"]
+    if args.size is not None:
+        rows, cols = parse_size(args.size)
+        k = args.k if args.k is not None else min(rows, cols)
+    else:
+        rows, cols = saved["rows"], saved["cols"]
+        k = args.k if args.k is not None else saved["k"]
+    try:
+        geometry(rows, cols, k)
+    except BoardError as error:
+        raise UsageError(str(error)) from None
+    opponent = args.opponent if args.opponent is not None else saved["opponent"]
+    if opponent.strip().lower() == "human":
+        opponent = "human"
+    else:
+        try:
+            opponent = normalize_spec(opponent)
+        except ValueError as error:
+            raise UsageError(f"{error}, or human") from None
+        allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, args.misere))]
+        if opponent not in allowed:
+            if args.opponent is None:
+                opponent = "perfect"  # the saved opponent does not play this board
+            else:
+                raise UsageError(f"opponent {opponent!r} only plays 3x3, k=3, normal rules; "
+                                 f"on this board choose one of {', '.join(allowed)}, or human")
+    first = args.first if args.first is not None else saved["first"]
+    return {"rows": rows, "cols": cols, "k": k, "misere": args.misere, "opponent": opponent, "first": first}
+
+
+# -- solve -----------------------------------------------------------------------------------------
+
+
+def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
+    """Exact value for the side to move, every move that keeps it, and the plies to the end.
+
+    Under perfect play the winner wins as fast as possible and the loser holds out as long as
+    possible (the search's ``WIN - ply`` scores do exactly that); a drawn game is played to
+    the full board. ``exact_root`` gives every root move an exact score, not just the best.
+    """
+    outcome = position.outcome()
+    if outcome is not None:
+        return {"value": outcome.value_for(position.turn), "best_moves": [], "plies": 0}
+    pos = position.copy()
+    pos.symmetry = True
+    result = search(pos, SearchLimits(depth=pos.empties), TT, exact_root=True)
+    # Depth = empties reaches the end of every line, so this cannot fail short of a bug.
+    assert result.exact and not result.stopped, "a full-depth search must be exact"
+    value = game_value(result.score)
+    moves = sorted(rm.move for rm in result.root_moves if game_value(rm.score) == value)
+    plies = plies_to_end(result.score) if value != 0 else pos.empties
+    return {"value": value, "best_moves": [divmod(m, pos.cols) for m in moves], "plies": plies}
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    try:
+        position = TicTacToe.parse(args.board, k=args.k, misere=args.misere, to_move=args.to_move)
+    except BoardError as error:
+        raise UsageError(f"bad board {args.board!r}: {error}") from None
+    solution = solve_tictactoe(position)
+    if args.json:
+        solution["best_moves"] = [list(rc) for rc in solution["best_moves"]]
+        print(json.dumps(solution))
+    else:
+        moves = " ".join(f"{r},{c}" for r, c in solution["best_moves"]) or "none"
+        print(f"value: {VALUE_WORDS[solution['value']]}")
+        print(f"best moves: {moves}")
+        print(f"plies: {solution['plies']}")
+    return 0
+
+
+def add_tools(parser: argparse.ArgumentParser) -> None:
+    """The tools of ``tui-games tictactoe``."""
+    tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    solve = tools.add_parser("solve", help="exact value, best moves and game length of a position")
+    solve.set_defaults(handler=cmd_solve)
+    solve.add_argument("board", metavar="BOARD", help="rows of X, O and . joined by '/', e.g. X.O/.X./...")
+    solve.add_argument("--k", type=int, default=None, help="marks in a row to win (default: the shorter side)")
+    solve.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
+    solve.add_argument("--to-move", type=str.upper, choices=("X", "O"), default=None,
+                       help="side to move (default: from the counts; X when they are equal)")
+    solve.add_argument("--json", action="store_true", help='print {"value", "best_moves", "plies"} as JSON')

@@ -1,0 +1,140 @@
+"""The one interface every two-player game offers to what plays it without a screen.
+
+The arena (bot against bot), the Lab, the algorithm sweep and the lobby all drive a game
+through its :class:`GameAdapter`, so none of them knows a game's rules: how to set up a
+variant's start, build a player from a spec, read and name a move. Each game's engine package
+holds its adapter (``tictactoe/arena.py``, ``connect4/arena.py``, ``checkers/arena.py``); the
+game table (``tui_games.games``) says which game has one.
+
+Player specs may add to the name:
+
+- ``:HEURISTIC`` — Connect-4's evaluation for that player's search (``level6:aware``);
+- ``@SECONDS`` — that player's budget per move (``perfect@1``, ``strong@0.5``), overriding
+  the series' ``seconds``.
+
+Variants are plain dicts of the game's options (tic-tac-toe ``rows``/``cols``/``k``/
+``misere``, Connect-4 ``full_board``), checked by :meth:`GameAdapter.check_variant`.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui_games.engine.players import Player
+
+__all__ = ["GameAdapter", "LibraryPosition", "find_position", "player_label", "split_spec"]
+
+
+@dataclass(frozen=True)
+class LibraryPosition:
+    """A position worth searching, in the game's own notation, with the variant it belongs to."""
+
+    key: str
+    text: str
+    note: str
+    variant: dict = field(default_factory=dict)
+    # The deepest sweep that is still quick here (every configuration, pure Python).
+    depth: int = 6
+
+
+def split_spec(spec: str) -> tuple[str, str | None, float | None]:
+    """``level6:aware@2`` -> ("level6", "aware", 2.0); ValueError for a bad budget."""
+    text = spec.strip()
+    seconds = None
+    if "@" in text:
+        text, _, budget = text.rpartition("@")
+        try:
+            seconds = float(budget)
+        except ValueError:
+            raise ValueError(f"{budget!r} after '@' is not a number of seconds") from None
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"{budget!r} after '@' must be a positive number of seconds")
+    name, _, heuristic = text.partition(":")
+    return name.strip(), heuristic.strip() or None, seconds
+
+
+def player_label(name: str, heuristic: str | None, seconds: float | None) -> str:
+    if heuristic is not None and heuristic != "default":
+        name = f"{name} ({heuristic})"
+    if seconds is not None:
+        name = f"{name} @{seconds:g}s"
+    return name
+
+
+class GameAdapter(ABC):
+    """A game as the arena, the Lab, the sweep and the lobby see it: how to start a variant, build
+    a player from a spec, read and name a move. Each game's package has one (``<game>/arena.py``)."""
+
+    name = ""
+    title = ""
+    side_names = ("first", "second")
+    max_plies: int | None = None
+    # A shipped file of openings (read by the caller, parsed by parse_openings), or None.
+    openings_file: str | None = None
+    # (label, variant) presets the Lab offers; the first is the default.
+    variants: tuple[tuple[str, dict], ...] = (("standard", {}),)
+    # What the spec grammar allows beyond the name, for help texts.
+    spec_help = "@S: seconds/move"
+    # (player A, player B, games) a fresh Lab proposes: a quick run with a clear story.
+    lab_defaults: tuple[str, str, int] = ("random", "random", 10)
+    # Positions worth searching (the sweep, the Lab's Compare tab); the first is the default.
+    positions: tuple[LibraryPosition, ...] = ()
+
+    def check_variant(self, variant: dict) -> dict:
+        return {}
+
+    def variant_of(self, position: Any) -> dict:
+        """The variant ``position`` is played in (the Lab starts from a game screen's)."""
+        return {}
+
+    @abstractmethod
+    def spec_names(self, variant: dict) -> list[str]:
+        """The player names the game offers for ``variant`` (for menus and completion)."""
+
+    @abstractmethod
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+        """A fresh player for ``spec``; ValueError names a bad one."""
+
+    @abstractmethod
+    def start(self, variant: dict, text: str | None = None) -> Any:
+        """The start position of ``variant``, or the position ``text`` in the game's notation."""
+
+    @abstractmethod
+    def parse_move(self, position: Any, text: str) -> Any:
+        """The move ``text`` (the game's notation) in ``position``; ValueError names a bad one."""
+
+    def parse_openings(self, text: str) -> list[tuple[str, Any]]:
+        return []
+
+    def diagram(self, position: Any) -> str:
+        return position.diagram()
+
+    def format(self, position: Any) -> str:
+        return position.format()
+
+    def move_text(self, position: Any, move: Any) -> str:
+        return position.move_name(move)
+
+    def variant_label(self, variant: dict) -> str:
+        variant = self.check_variant(variant)
+        for label, preset in self.variants:
+            if self.check_variant(preset) == variant:
+                return label
+        return ", ".join(f"{k}={v}" for k, v in variant.items())
+
+    def sweep_depth(self, position: Any) -> int:
+        """The depth the Lab's comparison proposes for ``position`` (quick in pure Python)."""
+        return 6
+
+    def library_position(self, entry: LibraryPosition) -> Any:
+        """A fresh position for the library entry ``entry``."""
+        return self.start(entry.variant, entry.text or None)
+
+
+def find_position(adapter: GameAdapter, key: str) -> LibraryPosition | None:
+    """The library entry ``key`` (any case) of the game ``adapter`` plays, or None."""
+    want = key.strip().lower()
+    return next((entry for entry in adapter.positions if entry.key == want), None)

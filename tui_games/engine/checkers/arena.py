@@ -1,0 +1,75 @@
+"""Checkers for the arena, the Lab, the sweep and the lobby (see :mod:`tui_games.engine.adapter`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
+from tui_games.engine.checkers import ballots as checkers_ballots
+from tui_games.engine.checkers import players as checkers_players
+from tui_games.engine.checkers.bits import square_of
+from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.players import Player
+
+
+class CheckersArena(GameAdapter):
+    name = "checkers"
+    title = "checkers"
+    lab_defaults = ("level4", "level2", 4)
+    side_names = ("Black", "White")
+    max_plies = CHECKERS_MAX_PLIES
+    openings_file = checkers_ballots.BALLOTS_FILE
+    variants = (("three-move ballots", {}),)
+    positions = (
+        LibraryPosition("start", "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                        "the standard starting position", {}, 6),
+        LibraryPosition("ballot-133", "W:W19,23,25,26,27,29,30,31,32:B1,2,3,4,8,11,12,14,20",
+                        "a middlegame from ballot 133 (11-16 21-17 7-11) after ten engine moves", {}, 6),
+        LibraryPosition("ending", "W:WK19,K26,31:BK3,K7,12", "an ending: two kings and a man "
+                        "each, White to move", {}, 7),
+    )
+
+    def spec_names(self, variant: dict) -> list[str]:
+        return list(checkers_players.OPPONENTS)
+
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+        name, heuristic, own_seconds = split_spec(spec)
+        if heuristic is not None:
+            raise ValueError(f"{spec!r}: checkers players take no heuristic (':{heuristic}')")
+        key = checkers_players.normalize_spec(name)
+        budget = own_seconds if own_seconds is not None else seconds
+        if key == "strong" and budget is not None:
+            checkers_players.check_seconds(budget)
+        player = checkers_players.make_player(key, seed=seed, seconds=budget)
+        player.name = player_label(player.name, None, own_seconds)
+        return player
+
+    def parse_openings(self, text: str) -> list[tuple[str, Any]]:
+        """The standard three-move ballots (the barred ones are known losses)."""
+        return [(str(b), b.position()) for b in checkers_ballots.parse_ballots(text) if b.standard]
+
+    def start(self, variant: dict, text: str | None = None) -> CheckersPosition:
+        return CheckersPosition(text) if text and text.strip() else CheckersPosition()
+
+    def format(self, position: CheckersPosition) -> str:
+        return position.fen()
+
+    def diagram(self, position: CheckersPosition) -> str:
+        """Black at the top; an empty dark square shows its number, so the moves (11-15) read
+        off the board: b/w men, B/W kings."""
+        lines = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                sq = square_of(row, col)
+                cells.append("  " if sq is None else f" {position.piece_at(sq)}" if position.piece_at(sq)
+                             else f"{sq:>2}")
+            lines.append(" ".join(cells))
+        return "\n".join(lines)
+
+    def move_text(self, position: CheckersPosition, move: Any) -> str:
+        return str(move)
+
+    def parse_move(self, position: CheckersPosition, text: str) -> Any:
+        return position.parse_move(text)

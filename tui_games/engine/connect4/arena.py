@@ -1,0 +1,56 @@
+"""Connect-4 for the arena, the Lab, the sweep and the lobby (see :mod:`tui_games.engine.adapter`)."""
+
+from __future__ import annotations
+
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
+from tui_games.engine.connect4 import players as connect4_players
+from tui_games.engine.connect4.heuristics import resolve_heuristic
+from tui_games.engine.connect4.position import COLUMNS, Connect4, Connect4Error
+from tui_games.engine.players import Player
+
+
+class Connect4Arena(GameAdapter):
+    name = "connect4"
+    title = "Connect-4"
+    lab_defaults = ("level4", "level2", 10)
+    side_names = ("X", "O")
+    variants = (("standard", {"full_board": False}), ("full board", {"full_board": True}))
+    spec_help = ":simple/:aware heuristic, @S s/move"
+    positions = (
+        LibraryPosition("empty", "", "the empty board: the course reports' states-per-depth table",
+                        {"full_board": False}, 6),
+        LibraryPosition("4455", "4455", "both players stacked the middle: the first player wins "
+                        "(solver score +18)", {"full_board": False}, 6),
+        LibraryPosition("middlegame", "52753311433677442422121", "Test_L2_R1: the side to move wins "
+                        "with its 3rd disc from here (score +8)", {"full_board": False}, 8),
+        LibraryPosition("late-draw", "2737772244262123677516643354", "Test_L2_R1: a late position, "
+                        "a draw with best play", {"full_board": False}, 8),
+    )
+
+    def check_variant(self, variant: dict) -> dict:
+        return {"full_board": bool(variant.get("full_board", False))}
+
+    def variant_of(self, position: Connect4) -> dict:
+        return {"full_board": position.full_board}
+
+    def spec_names(self, variant: dict) -> list[str]:
+        return list(connect4_players.OPPONENTS)
+
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+        name, heuristic, own_seconds = split_spec(spec)
+        key = connect4_players.normalize_spec(name)
+        heuristic = resolve_heuristic(heuristic or "default")
+        budget = own_seconds if own_seconds is not None else seconds
+        player = connect4_players.make_player(key, seed=seed, seconds=budget, heuristic=heuristic,
+                                              full_board=self.check_variant(variant)["full_board"])
+        player.name = player_label(player.name, heuristic if key != "random" else None, own_seconds)
+        return player
+
+    def start(self, variant: dict, text: str | None = None) -> Connect4:
+        return Connect4.parse(text or "", self.check_variant(variant)["full_board"])
+
+    def parse_move(self, position: Connect4, text: str) -> int:
+        t = text.strip()
+        if len(t) != 1 or not "1" <= t <= str(COLUMNS) or not position.can_play(int(t) - 1):
+            raise Connect4Error(f"move {text!r} is not a playable column in {position.format()!r}")
+        return int(t) - 1

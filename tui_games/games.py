@@ -1,0 +1,224 @@
+"""The game table: one :class:`GameSpec` per game, and the one lookup, :func:`find_game`.
+
+Everything that offers a choice of game reads :data:`GAMES` — the menu, the app's screen
+routing, the command line's sub-commands and ``play``, the arena and the Lab, the store's
+settings, the benchmarks, the terminal probe and the help — so a new game is one engine
+package, one screen, one board widget, its tests and one entry here (python-chess's
+``chess/variant.py`` is the model). A test walks the table and checks every place.
+
+This module imports nothing of the games themselves: the parts of an entry that live in other
+layers are named as ``"module:attribute"`` strings and loaded on use (:func:`load`), so the
+command line never imports Textual, and ``tui-games sudoku solve`` never imports checkers.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import namedtuple
+from collections.abc import Mapping
+from types import MappingProxyType
+
+__all__ = ["GAMES", "GameSpec", "SettingRow", "arena_adapter", "arena_specs", "find_game", "game_keys", "load"]
+
+# Plain classes, not dataclasses: this module is on every command's start-up path, and
+# ``dataclasses`` costs more to import than a one-puzzle ``sudoku solve`` (bench startup).
+
+
+class SettingRow(namedtuple("SettingRow", "section key label choices", defaults=((),))):
+    """One row of the Settings screen: ``section.key`` of settings.json, its ``label``, and its
+    ``choices`` (``(label, value)`` pairs) or, with none, an on/off switch."""
+
+    __slots__ = ()
+
+
+class GameSpec:
+    """A game of the suite, and where each of its parts lives.
+
+    - ``key``: the name everywhere — CLI, store, saves (``connect4``); ``aliases`` also find it;
+      ``title`` as a person reads it (``Connect-4``); ``blurb``: one line for the menu.
+    - ``engine``: its engine package (pure Python, no Textual).
+    - ``screen``: ``"module:Class"``, a screen with a ``for_game(settings, options)`` class
+      method; imported only by the app.
+    - ``commands``: a module with ``add_tools(parser)`` (``tui-games KEY …``),
+      ``add_play_arguments(parser)`` and ``play_options(args)`` (``tui-games play KEY …``);
+      ``tools_help`` and ``play_help`` are their help lines.
+    - ``bench``: ``"module:function"`` printing ``tui-games bench KEY``.
+    - ``settings``: the defaults of its section of settings.json; ``setting_rows``: what the
+      Settings screen offers of them.
+    - ``help``: its paragraph in the help screen (Markdown).
+    - ``probe``: ``play`` arguments opening its board for the terminal probe.
+    - ``arena``: ``"module:Class"``, its GameAdapter (arena, Lab, sweep, lobby), or None with the
+      reason in ``no_arena``.
+    """
+
+    __slots__ = ("key", "title", "blurb", "engine", "screen", "commands", "tools_help", "play_help", "bench",
+                 "settings", "help", "probe", "setting_rows", "arena", "no_arena", "aliases")
+
+    def __init__(self, *, key: str, title: str, blurb: str, engine: str, screen: str, commands: str,
+                 tools_help: str, play_help: str, bench: str, settings: Mapping, help: str,
+                 probe: tuple[str, ...], setting_rows: tuple[SettingRow, ...] = (), arena: str | None = None,
+                 no_arena: str | None = None, aliases: tuple[str, ...] = ()) -> None:
+        if (arena is None) == (no_arena is None):
+            raise ValueError(f"{key}: give either an arena adapter or the reason it has none")
+        self.key, self.title, self.blurb, self.aliases = key, title, blurb, tuple(aliases)
+        self.engine, self.screen, self.commands, self.bench = engine, screen, commands, bench
+        self.tools_help, self.play_help, self.help, self.probe = tools_help, play_help, help, tuple(probe)
+        # The defaults are shared by every Store: nobody may change them in place.
+        self.settings = MappingProxyType(dict(settings))
+        self.setting_rows = tuple(setting_rows)
+        self.arena, self.no_arena = arena, no_arena
+
+    def __repr__(self) -> str:
+        return f"GameSpec(key={self.key!r})"
+
+    @property
+    def screen_class(self):
+        return load(self.screen)
+
+    @property
+    def commands_module(self):
+        return importlib.import_module(self.commands)
+
+    @property
+    def bench_function(self):
+        return load(self.bench)
+
+
+def load(path: str) -> object:
+    """The object a ``"package.module:name"`` string names."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+_SECONDS = tuple((f"{s:g} s per move", s) for s in (1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
+
+GAMES: tuple[GameSpec, ...] = (
+    GameSpec(
+        key="tictactoe",
+        title="Tic-tac-toe",
+        blurb="m×n boards, k in a row, normal or reverse",
+        aliases=("ttt", "tic-tac-toe"),
+        engine="tui_games.engine.tictactoe",
+        screen="tui_games.ui.screens.tictactoe:TicTacToeScreen",
+        commands="tui_games.commands.tictactoe",
+        tools_help="tic-tac-toe tools: the exact value of a position",
+        play_help="tic-tac-toe on an m×n board, k in a row",
+        bench="tui_games.bench.tictactoe:bench_tictactoe",
+        arena="tui_games.engine.tictactoe.arena:TicTacToeArena",
+        settings={"rows": 3, "cols": 3, "k": 3, "misere": False, "opponent": "perfect", "first": "human",
+                  "human_mark": "X", "seconds": 10.0},
+        setting_rows=(SettingRow("tictactoe", "seconds", "Tic-tac-toe perfect time", _SECONDS),),
+        help="**Tic-tac-toe**: the arrows move the cursor, Enter / Space / a click plays the cell; o sets "
+             "the board (3×3 to 7×7), k in a row, normal or reverse rules, the opponent and who starts.",
+        probe=("play", "tictactoe", "--opponent", "human", "--size", "3x3"),
+    ),
+    GameSpec(
+        key="connect4",
+        title="Connect-4",
+        blurb="classic or full board, exact solver",
+        aliases=("c4", "connect-4"),
+        engine="tui_games.engine.connect4",
+        screen="tui_games.ui.screens.connect4:Connect4Screen",
+        commands="tui_games.commands.connect4",
+        tools_help="Connect-4 tools: exact scores of positions and of each column",
+        play_help="Connect-4 (7×6)",
+        bench="tui_games.bench.connect4:bench_connect4",
+        arena="tui_games.engine.connect4.arena:Connect4Arena",
+        settings={"opponent": "perfect", "first": "human", "full_board": False, "heuristic": "default",
+                  "seconds": 5.0},
+        setting_rows=(
+            SettingRow("ui", "discs", "Connect-4 discs", (("shapes ● ○", "shapes"), ("letters X O", "letters"))),
+            SettingRow("connect4", "seconds", "Connect-4 perfect time", _SECONDS),
+        ),
+        help="**Connect-4**: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop "
+             "straight into a column; the hint lists every column's value counted in your own moves "
+             '("wins in 3", "draw", "loses in 7").',
+        probe=("play", "connect4", "--opponent", "human"),
+    ),
+    GameSpec(
+        key="checkers",
+        title="Checkers",
+        blurb="American rules, PDN, a strong engine",
+        aliases=("draughts",),
+        engine="tui_games.engine.checkers",
+        screen="tui_games.ui.screens.checkers:CheckersScreen",
+        commands="tui_games.commands.checkers",
+        tools_help="checkers tools: legal moves, perft, the engine's move",
+        play_help="American checkers (English draughts)",
+        bench="tui_games.bench.checkers:bench_checkers",
+        arena="tui_games.engine.checkers.arena:CheckersArena",
+        # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
+        # the computer, "black" (moves first) or "white".
+        settings={"opponent": "strong", "human": "black", "seconds": 2.0, "pieces": "letters", "numbers": False},
+        setting_rows=(
+            SettingRow("checkers", "pieces", "Checkers pieces",
+                       (("letters b w, kings B W", "letters"), ("glyphs ● ○, kings ◆ ◇", "glyphs"))),
+            SettingRow("checkers", "numbers", "Checkers square numbers"),
+            SettingRow("checkers", "seconds", "Checkers strong time",
+                       tuple((f"{s:g} s per move", s) for s in (0.5, 1.0, 2.0, 5.0, 10.0))),
+        ),
+        help="**Checkers**: Enter (or a click) on one of your pieces picks it — only pieces that can move "
+             "are underlined, only capturers when a capture is compulsory — then Enter on each landing "
+             "square in turn (a multi-jump one jump at a time; the squares it may reach are highlighted). "
+             "Escape puts the piece back. You can also type the move in PDN: `11-15`, `15x24x31`, then "
+             "Enter. d offers a draw (the computer accepts when it is not better), f turns the board, "
+             "the key # shows the square numbers, w saves the game as PDN, r loads one.",
+        probe=("play", "checkers", "--opponent", "human"),
+    ),
+    GameSpec(
+        key="sudoku",
+        title="Sudoku",
+        blurb="pencil marks, human hints, SAT solver",
+        engine="tui_games.engine.sudoku",
+        screen="tui_games.ui.screens.sudoku:SudokuScreen",
+        commands="tui_games.commands.sudoku",
+        tools_help="Sudoku tools: solve, grade, generate, hint",
+        play_help="Sudoku: a generated puzzle, or one you give",
+        bench="tui_games.bench.sudoku:bench_sudoku",
+        no_arena="Sudoku is a one-player puzzle: there is no opponent to play against",
+        # source: where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
+        settings={"source": "generate", "grade": "basic", "count_mistakes": False},
+        setting_rows=(SettingRow("sudoku", "count_mistakes", "Sudoku mistakes counter"),),
+        help="**Sudoku**: 1–9 write a digit, 0 / Backspace / Delete / x clear; p or Enter switches pencil "
+             "mode (digits then toggle pencil marks), Shift+digit always toggles a mark; m pencils in every "
+             "candidate. u undo, Ctrl+R redo, without limit. i shows the next human step and highlights "
+             "it — i again plays it; c checks your digits against the solution; S (capital) lets the SAT "
+             "solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade, "
+             "from the collections, a file, or a pasted line).",
+        probe=("play", "sudoku", "--puzzle",
+               "003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
+    ),
+)
+
+
+def game_keys() -> list[str]:
+    return [spec.key for spec in GAMES]
+
+
+def find_game(name: str) -> GameSpec:
+    """The game called ``name`` (its key or an alias, any case); ValueError names the games."""
+    want = name.strip().lower()
+    for spec in GAMES:
+        if want == spec.key or want in spec.aliases:
+            return spec
+    raise ValueError(f"no game called {name!r}; choose one of {', '.join(game_keys())}")
+
+
+def arena_specs() -> list[GameSpec]:
+    """The games two computer players can play against each other."""
+    return [spec for spec in GAMES if spec.arena is not None]
+
+
+_adapters: dict = {}
+
+
+def arena_adapter(name: str):
+    """The :class:`~tui_games.engine.adapter.GameAdapter` of ``name`` (one instance per game);
+    ValueError names the games that have one, or says why this one has none."""
+    spec = find_game(name)
+    if spec.arena is None:
+        raise ValueError(f"{spec.no_arena}; the arena plays {', '.join(s.key for s in arena_specs())}")
+    adapter = _adapters.get(spec.key)
+    if adapter is None:
+        adapter = _adapters[spec.key] = load(spec.arena)()
+    return adapter
