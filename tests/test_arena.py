@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from tui_games.engine.adapter import split_spec
 from tui_games.engine.arena import (
     ArenaConfig,
     ArenaResult,
@@ -18,10 +19,9 @@ from tui_games.engine.arena import (
     replay_positions,
     run_arena,
 )
-from tui_games.engine.adapter import split_spec
+from tui_games.engine.players import RandomPlayer
 from tui_games.games import arena_adapter as arena_game
 from tui_games.games import arena_specs
-from tui_games.engine.players import RandomPlayer
 from tui_games.resources import read_puzzles
 
 TTT = arena_game("tictactoe")

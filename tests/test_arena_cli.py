@@ -8,17 +8,7 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games.store import Store
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
-
-
-
-
+from tui_games.store import CorruptFile, Store
 
 
 def test_arena_json_is_one_object(capsys, home):
@@ -147,6 +137,6 @@ def test_corrupt_arena_file_is_set_aside(home, content):
 
 
 def test_a_bad_run_is_refused_before_writing(home):
-    with pytest.raises(Exception):
+    with pytest.raises(CorruptFile):
         Store().record_arena_run(good_run(games="two"))
     assert not (home / "arena.json").exists()

@@ -10,11 +10,7 @@ from cli_support import assert_usage_error, run
 
 from tui_games.bench import checkers as bench_checkers
 
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("home")  # never the user's real data directory
 
 
 # -- moves ----------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 from tui_games import cli
 from tui_games.engine.tictactoe import TicTacToe
 
+pytestmark = pytest.mark.usefixtures("home")  # never the user's real data directory
+
 # -- tictactoe solve ---------------------------------------------------------------------------
 
 
@@ -153,13 +155,6 @@ def fake_app(monkeypatch):
     module.run_app = lambda game=None, options=None, ascii=None: calls.append((game, options))
     monkeypatch.setitem(sys.modules, "tui_games.ui.app", module)
     return calls
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    """Never the user's real settings: play reads the saved options."""
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
 
 
 def test_play_uses_saved_options(capsys, fake_app, home):

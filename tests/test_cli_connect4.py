@@ -19,10 +19,7 @@ DATA = Path(__file__).parent.parent / "puzzles"
 
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("home")  # never the user's real data directory
 
 
 # -- solve ---------------------------------------------------------------------------------------------

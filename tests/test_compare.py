@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from tui_games.engine.compare import CONFIGS, score_words, sweep, values_agree
 from tui_games.engine.adapter import find_position
-from tui_games.games import arena_adapter, arena_specs
+from tui_games.engine.compare import CONFIGS, score_words, sweep, values_agree
 from tui_games.engine.search import TT, SearchLimits, search
+from tui_games.games import arena_adapter, arena_specs
 
 SINGLE_DEPTH = [c.key for c in CONFIGS if not c.deepen and c.key != "minimax"]
 

@@ -74,7 +74,7 @@ def test_plies_and_search_scores():
     assert to_search_score(18, 4) == WIN - 3 and to_search_score(-15, 11) == -(WIN - 2)
     assert to_search_score(0, 20) == 0
     # The mapping keeps the order of scores at any disc count.
-    for n in range(0, 41):
+    for n in range(41):
         values = [to_search_score(s, n) for s in range(MIN_SCORE, MAX_SCORE + 1)]
         assert values == sorted(values)
 

@@ -21,12 +21,6 @@ from tui_games.server import ssh as ssh_module
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
-
-
 def one_line_error(capsys) -> str:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("tui-games: error: serve"), err

@@ -25,13 +25,6 @@ from tui_games.ui.screens.menu import MenuScreen
 posix_only = pytest.mark.skipif(os.name != "posix", reason="ptys and process groups are POSIX")
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch) -> Path:
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    monkeypatch.delenv("TUI_GAMES_LEADERBOARD", raising=False)
-    return tmp_path
-
-
 def menu_text(app: TuiGamesApp) -> str:
     from textual.widgets import OptionList
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tui_games import store as store_module
-from tui_games.store import DEFAULT_SETTINGS, Store, data_dir
+from tui_games.store import Store, data_dir, default_settings
 
 CORRUPT_NAME = re.compile(r"^(?P<base>[\w.]+)\.corrupt-\d{8}-\d{6}(-\d+)?$")
 
@@ -70,9 +70,9 @@ def test_store_uses_env_home_and_writes_lazily(home):
 
 def test_defaults_when_no_file(store):
     settings = store.load_settings()
-    assert settings == DEFAULT_SETTINGS
+    assert settings == default_settings()
     settings["tictactoe"]["rows"] = 7  # a copy: the defaults are untouched
-    assert DEFAULT_SETTINGS["tictactoe"]["rows"] == 3
+    assert default_settings()["tictactoe"]["rows"] == 3
     assert store.take_warnings() == []
 
 
@@ -94,7 +94,7 @@ def test_update_settings_changes_only_the_given_keys(store):
     assert settings["tictactoe"]["rows"] == 4 and settings["tictactoe"]["misere"] is True
     assert settings["tictactoe"]["seconds"] == 3.0 and isinstance(settings["tictactoe"]["seconds"], float)
     assert settings["ui"]["show_tree"] is True
-    assert settings["engine"] == DEFAULT_SETTINGS["engine"]
+    assert settings["engine"] == default_settings()["engine"]
 
 
 def test_update_settings_refuses_programming_errors(store):
@@ -122,9 +122,9 @@ def test_merge_keeps_known_keys_of_the_right_type(store, home):
     assert ttt["seconds"] == 5.0
     assert ttt["cols"] == 3 and ttt["misere"] is False and ttt["k"] == 3  # wrong types: defaults
     assert "future" not in ttt and "chess" not in settings  # unknown keys dropped
-    assert settings["engine"] == DEFAULT_SETTINGS["engine"]
-    assert settings["ui"] == {**DEFAULT_SETTINGS["ui"], "theme": "nord", "show_stats": False}
-    assert set(settings) == set(DEFAULT_SETTINGS)
+    assert settings["engine"] == default_settings()["engine"]
+    assert settings["ui"] == {**default_settings()["ui"], "theme": "nord", "show_stats": False}
+    assert set(settings) == set(default_settings())
 
     warnings = store.take_warnings()
     assert len(warnings) == 4, warnings
@@ -144,7 +144,7 @@ def test_merge_keeps_known_keys_of_the_right_type(store, home):
 def test_corrupt_settings_are_moved_aside_and_reported_once(store, home, content):
     home.mkdir()
     (home / "settings.json").write_bytes(content)
-    assert store.load_settings() == DEFAULT_SETTINGS
+    assert store.load_settings() == default_settings()
 
     copies = corrupt_copies(home, "settings.json")
     assert len(copies) == 1
@@ -154,7 +154,7 @@ def test_corrupt_settings_are_moved_aside_and_reported_once(store, home, content
 
     warnings = store.take_warnings()
     assert warnings == [f"settings.json was corrupt; kept it as {copies[0].name} and started from defaults"]
-    assert store.load_settings() == DEFAULT_SETTINGS
+    assert store.load_settings() == default_settings()
     assert store.take_warnings() == []
     assert store.warnings == []
 
@@ -402,7 +402,7 @@ def test_failed_write_keeps_the_old_file_and_removes_the_temp(store, home, monke
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(store_module.os, "replace", broken_replace)
-    assert store.save_settings(DEFAULT_SETTINGS) is False
+    assert store.save_settings(default_settings()) is False
     store.record_result("tictactoe", "perfect", "win")
     monkeypatch.undo()
 
@@ -420,7 +420,7 @@ def test_unwritable_directory_warns_instead_of_crashing(tmp_path, monkeypatch):
     blocker.write_text("not a directory")
     monkeypatch.setenv("TUI_GAMES_HOME", str(blocker / "tui-games"))
     s = Store()
-    assert s.load_settings() == DEFAULT_SETTINGS
+    assert s.load_settings() == default_settings()
     s.update_settings("ui", show_tree=True)
     s.record_result("tictactoe", "perfect", "draw")
     s.reset_scores()

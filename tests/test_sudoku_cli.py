@@ -28,10 +28,7 @@ NONE = "12345678." + "........9" + "." * 63
 
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("home")  # never the user's real data directory
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ compulsory capture, draws, and PDN save/load."""
 
 from __future__ import annotations
 
-import pytest
 from test_ui_tictactoe import SIZE, settle, text_of
 
 from tui_games.engine.checkers.pdn import read_pdn_game
@@ -15,12 +14,6 @@ from tui_games.ui.widgets.checkers_board import CheckersBoard
 # Black to move must take 9x18x27: a double jump over 14 and 23. The man on 1 could step,
 # but the capture is compulsory.
 DOUBLE_JUMP = "B:W14,23,30:B1,9"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
 
 
 def make_app(**options) -> TuiGamesApp:

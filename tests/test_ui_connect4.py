@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
 from test_ui_tictactoe import SIZE, settle, text_of
 
 from tui_games.engine.connect4.position import Connect4
@@ -13,12 +12,6 @@ from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.connect4 import Connect4Screen, column_words
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.stats_panel import StatsPanel
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
 
 
 def make_app(**options) -> TuiGamesApp:

@@ -3,7 +3,6 @@ replay; the comparison; the Lab from a game screen; finished runs in Scores."""
 
 from __future__ import annotations
 
-import pytest
 from test_ui_tictactoe import SIZE, text_of
 from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
 
@@ -12,12 +11,6 @@ from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.scores import ScoresScreen
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
 
 
 async def until(pilot, condition, timeout: float = 30.0) -> None:

@@ -3,7 +3,6 @@ conflicts, check, solve, resume, new-game dialog errors, best times."""
 
 from __future__ import annotations
 
-import pytest
 from test_ui_tictactoe import SIZE, text_of
 
 from tui_games.store import Store
@@ -16,12 +15,6 @@ from tui_games.ui.widgets.sudoku_board import SudokuBoard
 # Project Euler's grid 01 and its solution.
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
 
 
 def make_app(puzzle: str = PUZZLE) -> TuiGamesApp:

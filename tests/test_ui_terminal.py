@@ -10,12 +10,6 @@ from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.ascii import AsciiFilter, ascii_text
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
-
-
 def screen_text(app) -> str:
     """The screen as the terminal receives it: every line through the app's filters."""
     lines = []

@@ -21,12 +21,6 @@ from tui_games.ui.widgets.ttt_board import TicTacToeBoard
 SIZE = (80, 24)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    return tmp_path
-
-
 def make_app(game=None, **options) -> TuiGamesApp:
     return TuiGamesApp(game, options or None)
 

@@ -92,7 +92,8 @@ def load(path: str) -> object:
 
 _SECONDS = tuple((f"{s:g} s per move", s) for s in (1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
 
-GAMES: tuple[GameSpec, ...] = (
+# A list, like python-chess's VARIANTS: everything reads it when it runs, never a copy.
+GAMES: list[GameSpec] = [
     GameSpec(
         key="tictactoe",
         title="Tic-tac-toe",
@@ -188,7 +189,7 @@ GAMES: tuple[GameSpec, ...] = (
         probe=("play", "sudoku", "--puzzle",
                "003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
     ),
-)
+]
 
 
 def game_keys() -> list[str]:

@@ -69,9 +69,8 @@ SAVES_DIR = "saves"
 LOCK_FILE = ".lock"
 RESULTS = ("win", "loss", "draw")
 
-# Each game's section comes from the game table; "engine" and "ui" are the app's own.
-DEFAULT_SETTINGS: dict[str, dict[str, Any]] = {
-    **{spec.key: dict(spec.settings) for spec in GAMES},
+# The app's own sections; each game's comes from the game table (see default_settings()).
+APP_SETTINGS: dict[str, dict[str, Any]] = {
     "engine": {
         "algorithm": "alphabeta+ordering+tt",
         "tree_plies": 4,
@@ -116,8 +115,9 @@ def data_dir(create: bool = True) -> Path:
 
 
 def default_settings() -> dict[str, dict[str, Any]]:
-    """A fresh, independent copy of the default settings."""
-    return copy.deepcopy(DEFAULT_SETTINGS)
+    """A fresh, independent copy of the default settings: a section per game of the table,
+    then "engine" and "ui"."""
+    return {**{spec.key: copy.deepcopy(dict(spec.settings)) for spec in GAMES}, **copy.deepcopy(APP_SETTINGS)}
 
 
 def _type_name(default: Any) -> str:
@@ -442,7 +442,7 @@ class Store:
             if not isinstance(data, dict):
                 raise CorruptFile("not a JSON object")
             problems: list[str] = []
-            merged = _merge(DEFAULT_SETTINGS, data, "", problems)
+            merged = _merge(default_settings(), data, "", problems)
             for problem in problems:
                 self._warn(f"{SETTINGS_FILE}: {problem}")
             return merged
@@ -452,7 +452,7 @@ class Store:
     def save_settings(self, settings: dict) -> bool:
         """Save ``settings`` (merged over the defaults, as loading would). True if written."""
         problems: list[str] = []
-        merged = _merge(DEFAULT_SETTINGS, settings, "", problems)
+        merged = _merge(default_settings(), settings, "", problems)
         if problems:
             raise TypeError("bad settings: " + "; ".join(problems))
         with self._locked():
@@ -465,9 +465,10 @@ class Store:
         Unknown sections or keys raise ValueError, a wrong type TypeError: those are bugs in
         the caller, not damage on disk.
         """
-        if section not in DEFAULT_SETTINGS:
-            raise ValueError(f"unknown settings section {section!r}; known: {', '.join(DEFAULT_SETTINGS)}")
-        defaults = DEFAULT_SETTINGS[section]
+        all_defaults = default_settings()
+        if section not in all_defaults:
+            raise ValueError(f"unknown settings section {section!r}; known: {', '.join(all_defaults)}")
+        defaults = all_defaults[section]
         checked = {}
         for key, value in values.items():
             if key not in defaults:

@@ -17,12 +17,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from tui_games.bench.table import write_table
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import read_puzzles
 from tui_games.engine.sudoku.generator import generate
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.norvig import solve_values
-from tui_games.bench.table import write_table
 from tui_games.resources import puzzle_path
 
 Write = Callable[[str], None]
@@ -46,6 +46,10 @@ GENERATE_COUNT = 10
 QUICK_GENERATE_COUNT = 3
 
 PuzzleSet = tuple[str, list[Grid]]
+
+
+def _mean(values: list[float]) -> str:
+    return f"{statistics.mean(values):,.0f}" if values else "-"
 
 
 def default_sets() -> list[Path]:
@@ -116,8 +120,7 @@ def sat_tables(write: Write, loaded: list[PuzzleSet]) -> dict[str, float]:
         timing_rows.append([name, str(len(grids)), str(counts[sat.Status.UNIQUE]), str(counts[sat.Status.SEVERAL]),
                             str(counts[sat.Status.NONE]), str(valid), *_ms(solve_ms), *_ms(check_ms),
                             f"{ratio:.2f}" if solve_ms else "-"])
-        mean = (lambda xs: f"{statistics.mean(xs):,.0f}" if xs else "-")
-        size_rows.append([name, str(len(grids)), mean(variables), mean(clauses), mean(literals), mean(filled)])
+        size_rows.append([name, str(len(grids)), _mean(variables), _mean(clauses), _mean(literals), _mean(filled)])
     write("SAT solver (pycosat), ms per puzzle, building the CNF included")
     write("(solve: stop at the first solution; check: look for a second one too, as `sudoku solve` does;")
     write(" valid: solutions checked complete and keeping the givens)")

@@ -18,7 +18,7 @@ Row = Callable[[Sequence[str]], None]
 
 DEFAULT_NODE_LIMIT = 1_000_000
 TITLES = ("board", "algorithm", "nodes", "leaves", "cutoffs", "TT hits", "depth", "seconds", "nodes/s", "result")
-WIDTHS = (14, 27, 11, 11, 10, 9, 5, 8, 9, 0)
+WIDTHS = (14, 27, 11, 11, 10, 9, 5, 8, 9, 6)
 
 
 def result_text(result: SearchResult, position: TicTacToe, limits: SearchLimits) -> str:

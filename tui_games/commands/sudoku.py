@@ -17,7 +17,6 @@ from __future__ import annotations
 # The grader, the stepper and the generator are imported by the tools that use them, not here:
 # ``sudoku solve`` of one puzzle is a command people script, and its start-up is most of its
 # cost (``tui-games bench startup``).
-
 import argparse
 import json
 import random

@@ -97,7 +97,7 @@ class SearchPlayer(Player):
     def __init__(
         self,
         name: str,
-        limits: SearchLimits = SearchLimits(),
+        limits: SearchLimits = SearchLimits(),  # noqa: B008 - frozen, so one shared default is safe
         algorithm: str = TT,
         *,
         seed: int | None = None,

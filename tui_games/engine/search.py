@@ -571,7 +571,8 @@ def search(position: Position, limits: SearchLimits = SearchLimits(), algorithm:
     ``deepen`` (with a depth limit: True every depth 1..depth, False that depth only).
     """
     result = None
-    for result in iterate(position, limits, algorithm, **kw):
-        pass
+    # The last report is the answer: each iteration's is better founded than the one before.
+    for report in iterate(position, limits, algorithm, **kw):
+        result = report
     assert result is not None
     return result

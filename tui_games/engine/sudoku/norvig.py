@@ -73,7 +73,7 @@ def _search(values: Values | None) -> Values | None:
 
 def solve_values(puzzle: Sequence[int]) -> list[int] | None:
     """A solution of a 9×9 puzzle given as 81 digits (0 for blank), or None."""
-    values: Values | None = {s: DIGITS for s in SQUARES}
+    values: Values | None = dict.fromkeys(SQUARES, DIGITS)
     for s, v in zip(SQUARES, puzzle):
         if v and values is not None:
             values = _assign(values, s, str(v))

@@ -6,6 +6,6 @@
 - :mod:`.arena` — the arena's adapter (variants, player specs, library positions)
 """
 
-from tui_games.engine.tictactoe.position import MARKS, MAX_SIZE, MIN_SIZE, O, X, BoardError, TicTacToe, geometry
+from tui_games.engine.tictactoe.position import MARKS, MAX_SIZE, MIN_SIZE, BoardError, O, TicTacToe, X, geometry
 
 __all__ = ["MARKS", "MAX_SIZE", "MIN_SIZE", "O", "X", "BoardError", "TicTacToe", "geometry"]

@@ -57,8 +57,9 @@ Press Escape to close this help.
 """
 
 
-# Each game's paragraph comes from the game table.
-HELP = _HELP.replace("{games}", "\n\n".join(spec.help for spec in GAMES))
+def help_text() -> str:
+    """The help, with each game's paragraph from the game table."""
+    return _HELP.replace("{games}", "\n\n".join(spec.help for spec in GAMES))
 
 
 class HelpScreen(ModalScreen[None]):
@@ -70,7 +71,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(HELP)
+            yield Markdown(help_text())
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

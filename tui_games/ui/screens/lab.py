@@ -22,9 +22,8 @@ from __future__ import annotations
 import threading
 import time
 from datetime import datetime
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -46,6 +45,7 @@ from textual.widgets import (
     Tabs,
 )
 
+from tui_games.engine.adapter import GameAdapter, find_position
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.engine.compare import (
     CONFIGS,
@@ -55,7 +55,6 @@ from tui_games.engine.compare import (
     sweep,
     values_agree,
 )
-from tui_games.engine.adapter import GameAdapter, find_position
 from tui_games.games import arena_adapter, arena_specs
 from tui_games.resources import read_puzzles
 from tui_games.store import atomic_write_text

@@ -13,7 +13,6 @@ from textual.widgets.option_list import Option
 from tui_games.games import GAMES, GameSpec, game_keys
 from tui_games.ui.screens.lab import LabScreen
 
-
 BANNER = """\
 [b]tui-games[/b]
 [dim]games with engines you can watch think[/dim]"""
@@ -23,8 +22,8 @@ class MenuScreen(Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark", "app.help", "Help"),
-        *[Binding(str(number), f"pick({spec.key!r})", spec.title, show=False)
-          for number, spec in enumerate(GAMES[:9], 1)],
+        # Digits open the games in the table's order (read when pressed: the table may grow).
+        *[Binding(str(number), f"pick_number({number})", show=False) for number in range(1, 10)],
         Binding("l", "pick('lab')", "Lab", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
@@ -68,6 +67,10 @@ class MenuScreen(Screen):
     @on(OptionList.OptionSelected)
     def chosen(self, event: OptionList.OptionSelected) -> None:
         self.action_pick(event.option.id or "")
+
+    def action_pick_number(self, number: int) -> None:
+        if number <= len(GAMES):
+            self.action_pick(GAMES[number - 1].key)
 
     def action_pick(self, key: str) -> None:
         app = self.app

@@ -89,7 +89,7 @@ class Connect4Board(GridBoard):
         """Discs were dropped or taken back in ``columns``: repaint those columns."""
         before = self.win_cells
         self.win_cells = set(self.position.winning_cells())
-        changed = {c for c in columns}
+        changed = set(columns)
         changed |= {col for _, col in before ^ self.win_cells}
         if self.position.history:
             changed.add(self.position.history[-1])
