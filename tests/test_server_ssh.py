@@ -175,7 +175,8 @@ async def test_play_resize_drop_and_resume(start_server, tmp_path):
     (alice_home / "saves" / "connect4.json").unlink()  # so only the hang-up can bring it back
     await alice.close()
     await wait_until(lambda: not group_alive(pgid), server.config.grace_seconds + 5, "the session's group to end")
-    assert not server.sessions
+    # The group ends before the server has heard of it: wait for the server's own view.
+    await wait_until(lambda: not server.sessions, 5, "the server to drop the session")
     assert saved_history(alice_home) == [3, 4]
 
     # Back again: the menu offers the game and it resumes where it was.
@@ -241,7 +242,8 @@ async def test_idle_player_is_hung_up_with_a_message(start_server):
         await asyncio.wait_for(player.closed.wait(), APP_START)
         assert "no keys for 1 second; your game is saved" in player.text
         await player.close()
-    assert not server.sessions and not any(group_alive(pgid) for pgid in pgids)
+    await wait_until(lambda: not server.sessions, 5, "the server to drop the sessions")
+    assert not any(group_alive(pgid) for pgid in pgids)
 
 
 async def test_odd_requests_get_a_line_not_a_hang(start_server):

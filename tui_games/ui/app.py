@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import sys
 import threading
@@ -11,6 +10,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
+from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -19,6 +19,7 @@ from tui_games.games import find_game
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
+from tui_games.ui.driver import HangUpSafeDriver, catch_hang_up
 from tui_games.ui.screens.help import HelpScreen
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.ui.screens.saving import SavingScreen
@@ -92,18 +93,23 @@ class TuiGamesApp(App):
         self.check_size()
         self._catch_hang_up()
 
+    def get_driver_class(self):
+        driver = super().get_driver_class()
+        # A real terminal gets the driver that cannot wedge the app when the terminal goes away
+        # (see tui_games.ui.driver); the web's and the tests' drivers stay as they are.
+        return HangUpSafeDriver if driver is LinuxDriver else driver
+
     def _catch_hang_up(self) -> None:
         """A hang-up (the terminal or the SSH connection closed) or SIGTERM saves every game in
-        progress and exits, so the next start resumes it. The handler runs on the app's own
-        loop, so the saves happen on the UI thread like every other save. Not under run_test:
-        the handlers would outlive the app in the test process."""
-        # Signal handlers belong to the main thread's loop, and Windows has no SIGHUP.
+        progress and exits within three seconds, so the next start resumes it. The save runs on
+        the app's own loop, like every other save (see tui_games.ui.driver for how the signal
+        gets through a stuck terminal). Not under run_test: the handlers would outlive the app
+        in the test process."""
+        # Signal handlers belong to the main thread, and Windows has no SIGHUP.
         if (self.is_headless or not hasattr(signal, "SIGHUP")
                 or threading.current_thread() is not threading.main_thread()):
             return
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGHUP, signal.SIGTERM):
-            loop.add_signal_handler(signum, self.call_later, self.hang_up)
+        catch_hang_up(self.hang_up, lambda: getattr(self._driver, "output", None))
 
     def hang_up(self) -> None:
         """Save the game in progress of every game screen on the stack, then exit."""

@@ -1,0 +1,153 @@
+"""A terminal driver that lets the app exit when its terminal is gone or stuck.
+
+Textual's ``LinuxDriver`` hands every write to a ``WriterThread`` through a queue of 30
+items. Two ways that wedges the app for good (seen after tmux was killed, and under an SSH
+client that stopped reading):
+
+- the terminal is gone: the writer's ``write`` raises (EIO), the thread dies, the queue fills,
+  and the next ``Queue.put`` on the app's thread blocks forever;
+- the terminal is alive but nobody reads it: the writer blocks in ``write``, the queue fills,
+  and the app's thread blocks in ``Queue.put`` — so the event loop never runs the SIGTERM or
+  SIGHUP handler that would save and exit.
+
+:class:`HangUpSafeDriver` keeps the writer thread and the queue, and makes both waits end:
+
+- the writer writes through :class:`TerminalOutput`, which never raises, writes in small
+  pieces only when the terminal can take them, and drops everything once the terminal is
+  gone (an error, or :meth:`TerminalOutput.give_up`);
+- the app's writes wait for room in the queue a tenth of a second at a time and return at once
+  when the terminal is gone; closing does not wait for a terminal that is gone.
+
+:func:`catch_hang_up` installs SIGHUP and SIGTERM handlers that work even while the app's
+thread is stuck: they run on the main thread between two waits, tell the output the terminal
+is gone (SIGHUP) or give it one second to drain (SIGTERM), and ask the app to save and exit;
+a last-resort timer ends the process if that has not happened within :data:`EXIT_DEADLINE`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import select
+import signal
+import threading
+from collections.abc import Callable
+
+from textual.drivers.linux_driver import LinuxDriver
+
+# Bytes written at once: a write the terminal cannot take whole blocks until it can, so keep
+# each one small and ask select() first.
+CHUNK = 1024
+POLL = 0.1
+# After SIGTERM the terminal may still be there: it gets this long to take the last frames.
+DRAIN_SECONDS = 1.0
+# After a hang-up signal the process is gone within this many seconds, whatever happens.
+EXIT_DEADLINE = 2.8
+
+
+class TerminalOutput:
+    """The file the writer thread writes to: the terminal's descriptor, written with
+    ``os.write`` in pieces it can take, and silent once the terminal is gone."""
+
+    def __init__(self, file) -> None:
+        self._file = file
+        self._fd = file.fileno()
+        self.gone = threading.Event()
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return True
+
+    def give_up(self) -> None:
+        """Drop every write from now on (the terminal is gone, or is not worth waiting for)."""
+        self.gone.set()
+
+    def write(self, text: str) -> int:
+        data = memoryview(text.encode("utf-8", "replace"))
+        while data and not self.gone.is_set():
+            try:
+                _, ready, _ = select.select([], [self._fd], [], POLL)
+                if ready:
+                    data = data[os.write(self._fd, data[:CHUNK]):]
+            except InterruptedError:
+                continue
+            except (OSError, ValueError):  # EIO, EPIPE, EBADF: the terminal is gone
+                self.give_up()
+        return len(text)
+
+    def flush(self) -> None:
+        """Nothing to flush: every write goes straight to the descriptor."""
+
+
+class HangUpSafeDriver(LinuxDriver):
+    """``LinuxDriver`` whose writes never wait for a terminal that is gone (see the module)."""
+
+    def __init__(self, app, **kwargs) -> None:
+        super().__init__(app, **kwargs)
+        self.output = TerminalOutput(self._file)
+        self._file = self.output
+
+    def write(self, data: str) -> None:
+        writer = self._writer_thread
+        assert writer is not None, "Driver must be in application mode"
+        # Textual's WriterThread keeps its queue in ``_queue``; waiting on it in short steps is
+        # the one change that matters here (the hang-up tests fail without it).
+        while not self.output.gone.is_set():
+            try:
+                writer._queue.put(data, timeout=POLL)
+                return
+            except queue.Full:
+                continue
+
+    def close(self) -> None:
+        writer = self._writer_thread
+        if writer is None or self.output.gone.is_set():
+            return  # a daemon thread: it ends with the process
+        while not self.output.gone.is_set():
+            try:
+                writer._queue.put(None, timeout=POLL)
+                break
+            except queue.Full:
+                continue
+        writer.join(timeout=DRAIN_SECONDS)
+
+
+def catch_hang_up(hang_up: Callable[[], None], output: Callable[[], TerminalOutput | None]) -> None:
+    """On SIGHUP or SIGTERM: stop waiting for the terminal, call ``hang_up`` on the app's loop
+    (it saves and exits), and make sure the process ends within :data:`EXIT_DEADLINE`.
+
+    ``output`` returns the driver's :class:`TerminalOutput` (None before the driver exists).
+    Call from the main thread, with the app's loop running."""
+    loop = asyncio.get_running_loop()
+    fired = threading.Event()
+
+    def handler(signum: int, frame) -> None:
+        terminal = output()
+        if terminal is not None:
+            if signum == signal.SIGHUP:
+                terminal.give_up()
+            else:
+                drained = threading.Timer(DRAIN_SECONDS, terminal.give_up)
+                drained.daemon = True
+                drained.start()
+        if fired.is_set():
+            return
+        fired.set()
+        # The process goes, even if the app cannot get to its own exit (its saves are on disk
+        # after every change; the hang-up save is the last one).
+        deadline = threading.Timer(EXIT_DEADLINE, os._exit, (0,))
+        deadline.daemon = True
+        deadline.start()
+        try:
+            loop.call_soon_threadsafe(hang_up)
+        except RuntimeError:  # the loop has closed: the app is on its way out already
+            pass
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, handler)
+
+
+__all__ = ["DRAIN_SECONDS", "EXIT_DEADLINE", "HangUpSafeDriver", "TerminalOutput", "catch_hang_up"]
