@@ -53,8 +53,13 @@ class Connect4Board(GridBoard):
         self.position = position
         self.discs = DISCS.get(discs, DISCS["shapes"])
         self.win_cells: set[tuple[int, int]] = set()
+        # The column whose top disc carries the last-move cue: it repaints when the cue moves.
+        self.cued: int | None = self._last_column()
         self.column = 3
         self.cursor = self._cursor_cell()
+
+    def _last_column(self) -> int | None:
+        return self.position.history[-1] if self.position.history else None
 
     @staticmethod
     def cell_size(rows: int, cols: int) -> tuple[int, int]:
@@ -76,6 +81,7 @@ class Connect4Board(GridBoard):
     def set_position(self, position) -> None:
         self.position = position
         self.win_cells = set()
+        self.cued = self._last_column()
         self.cursor = self._cursor_cell()
         self.refresh()
 
@@ -89,10 +95,9 @@ class Connect4Board(GridBoard):
         """Discs were dropped or taken back in ``columns``: repaint those columns."""
         before = self.win_cells
         self.win_cells = set(self.position.winning_cells())
-        changed = set(columns)
+        previous_cue, self.cued = self.cued, self._last_column()
+        changed = set(columns) | {c for c in (previous_cue, self.cued) if c is not None}
         changed |= {col for _, col in before ^ self.win_cells}
-        if self.position.history:
-            changed.add(self.position.history[-1])
         for col in changed:
             self.refresh_cell(*(r * 7 + col for r in range(6)))
         self.cursor = self._cursor_cell()
@@ -109,10 +114,11 @@ class Connect4Board(GridBoard):
         style = Style()
         if owner is not None:
             style = self.get_component_rich_style("board--first" if owner == 0 else "board--second")
+        # Layers add only what their rule sets: an underlined disc keeps its colour.
         if (row, col) in self.win_cells:
-            style += self.get_component_rich_style("board--win")
-        elif self.position.history and col == self.position.history[-1] and row == self.position.height(col) - 1:
-            style += self.get_component_rich_style("board--last")
+            style += self._layer("board--win")
+        elif col == self.cued and row == self.position.height(col) - 1:
+            style += self._layer("board--last")
         return style
 
     def render_line(self, y: int) -> Strip:

@@ -17,6 +17,8 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui_games.ui.widgets.layers import LayeredStyles
+
 BOX = {"tl": "┌", "tr": "┐", "bl": "└", "br": "┘", "h": "─", "v": "│",
        "t": "┬", "b": "┴", "l": "├", "r": "┤", "x": "┼"}
 LABEL_WIDTH = 2
@@ -29,7 +31,7 @@ CURSOR_BINDINGS = [
 ]
 
 
-class GridBoard(Widget, can_focus=True):
+class GridBoard(LayeredStyles, Widget, can_focus=True):
     """A cursor-driven grid. Posts ``CellChosen`` on Enter/Space or a click."""
 
     BINDINGS = [
@@ -171,7 +173,8 @@ class GridBoard(Widget, can_focus=True):
             segments.append(Segment(f"{row + 1:<{self.left}}" if number else " " * self.left, label))
         segments.append(Segment(BOX["v"], grid))
         middle = sub == (ch + 1) // 2
-        cursor_style = self.get_component_rich_style("board--cursor")
+        # A layer: the cursor on a mark shows the mark's own colour, reversed.
+        cursor_style = self._layer("board--cursor")
         for c in range(self.cols):
             cell = row * self.cols + c
             style = base + self.cell_style(cell)

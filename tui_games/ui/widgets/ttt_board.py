@@ -25,6 +25,8 @@ class TicTacToeBoard(GridBoard):
         self.position = position
         self.win_cells: set[int] = set()
         self.hint: int | None = None
+        # The cell drawn with the last-move cue: when another move takes the cue, it repaints too.
+        self.cued: int | None = None
         self.cursor = position.geo.centre_order[0]
 
     def set_position(self, position: TicTacToe) -> None:
@@ -32,6 +34,7 @@ class TicTacToeBoard(GridBoard):
         self.position = position
         self.win_cells = set()
         self.hint = None
+        self.cued = position.history[-1] if position.history else None
         self.resize_board(position.rows, position.cols)
         self.cursor = position.geo.centre_order[0]
         self.refresh()
@@ -41,9 +44,8 @@ class TicTacToeBoard(GridBoard):
         previous_hint = self.hint
         self.hint = None
         history = self.position.history
-        changed = set(cells) | ({history[-1]} if history else set())
-        if previous_hint is not None:
-            changed.add(previous_hint)
+        previous_cue, self.cued = self.cued, history[-1] if history else None
+        changed = set(cells) | {c for c in (previous_cue, self.cued, previous_hint) if c is not None}
         was_won = self.win_cells
         self.win_cells = set(self.position.cells_of(self.position.winning_line()))
         changed |= was_won ^ self.win_cells
@@ -64,10 +66,11 @@ class TicTacToeBoard(GridBoard):
             style = self.get_component_rich_style("board--x")
         elif mark == "O":
             style = self.get_component_rich_style("board--o")
+        # Layers add only what their rule sets: an underlined O keeps its colour.
         if cell in self.win_cells:
-            style += self.get_component_rich_style("board--win")
-        elif self.position.history and cell == self.position.history[-1]:
-            style += self.get_component_rich_style("board--last")
+            style += self._layer("board--win")
+        elif cell == self.cued:
+            style += self._layer("board--last")
         if cell == self.hint:
-            style += self.get_component_rich_style("board--hint")
+            style += self._layer("board--hint")
         return style
