@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games.server import EXTRA_HINT, ServerError
+from tui_games.server import EXTRA_HINT, ServerError, paths
 from tui_games.server.sessions import PtyApp
 
 try:
@@ -117,6 +117,8 @@ def session_env(config: SSHConfig, user: str, term: str | None, client_env: dict
         "TUI_GAMES_HOME": str(home),
         "TUI_GAMES_LEADERBOARD": str(config.root / LEADERBOARD_FILE),
         "TUI_GAMES_USER": user,
+        # Every file the player names stays in their own folder (server/paths.py).
+        paths.SERVED_ENV: "1",
         # So `-m tui_games` finds the package even when the server runs from a source tree.
         "PYTHONPATH": str(package_root),
         "PYTHONUTF8": "1",

@@ -27,6 +27,7 @@ from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.resources import read_puzzles
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
+from tui_games.ui.screens.file_dialogs import ask_to_load, ask_to_save
 from tui_games.ui.screens.game_screen import GameScreen
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.widgets.checkers_board import CheckersBoard
@@ -347,49 +348,27 @@ class CheckersScreen(GameScreen):
     # -- PDN files ------------------------------------------------------------------------------------
 
     def action_save_pdn(self) -> None:
-        default = str(Path.home() / f"checkers-{date.today():%Y%m%d}.pdn")
-
-        def chosen(path: str | None) -> None:
-            if path is None:
-                return
-            target = Path(path).expanduser()
+        def content() -> str:
             names = {0: "?", 1: "?"}
             if self.opponent is not None:
                 names[self.human_player] = "You"
                 names[1 - self.human_player] = f"tui-games {self.opponent.name}"
-            text = write_pdn(self.position, event="tui-games", date=f"{date.today():%Y.%m.%d}",
+            return write_pdn(self.position, event="tui-games", date=f"{date.today():%Y.%m.%d}",
                              black=names[0], white=names[1])
-            try:
-                target.write_text(text, encoding="utf-8")
-            except OSError as error:
-                self.notify(f"Could not save {target}: {error.strerror or error}", severity="error")
-                return
-            self.notify(f"Saved the game to {target}.", timeout=4)
 
-        self.app.push_screen(InputDialog("Save the game as PDN", "File to write:", default), chosen)
+        ask_to_save(self, "Save the game as PDN", f"checkers-{date.today():%Y%m%d}.pdn", content,
+                    lambda shown: self.notify(f"Saved the game to {shown}.", timeout=4))
 
     def action_load_pdn(self) -> None:
-        def check(path: str) -> str | None:
-            try:
-                read_pdn_game(Path(path).expanduser().read_text(encoding="utf-8"))
-            except OSError as error:
-                return f"Cannot read {path}: {error.strerror or error}"
-            except (CheckersError, UnicodeDecodeError) as error:
-                return f"{path}: {error}"
-            return None
-
-        def chosen(path: str | None) -> None:
-            if path is None:
-                return
-            game = read_pdn_game(Path(path).expanduser().read_text(encoding="utf-8"))
+        def loaded(game, shown: str) -> None:
             self._cancel_search()
             self.options.start = "" if game.start_fen == CheckersPosition().start_fen else game.start_fen
-            self.options.opening = Path(path).name
+            self.options.opening = Path(shown).name
             self._start_game([str(m) for m in game.moves], CheckersPosition(self.options.start or None).turn)
-            self.notify(f"Loaded {len(game.moves)} moves from {Path(path).name}.", timeout=4)
+            self.notify(f"Loaded {len(game.moves)} moves from {shown}.", timeout=4)
 
-        self.app.push_screen(InputDialog("Load a PDN game", "File to read (the first game in it):",
-                                         check=check), chosen)
+        ask_to_load(self, "Load a PDN game", "File to read (the first game in it).",
+                    lambda text, shown: read_pdn_game(text), loaded)
 
     # -- options: opponent, side, start ----------------------------------------------------------------
 

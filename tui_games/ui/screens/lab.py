@@ -22,7 +22,6 @@ from __future__ import annotations
 import threading
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from textual import on
@@ -57,8 +56,7 @@ from tui_games.engine.compare import (
 )
 from tui_games.games import arena_adapter, arena_specs
 from tui_games.resources import read_puzzles
-from tui_games.store import atomic_write_text
-from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, short_count
 from tui_games.ui.widgets.engine_runner import EngineRunner
@@ -485,20 +483,9 @@ class LabScreen(Screen):
             self.notify("Run the arena first: e writes its games as CSV.", timeout=3)
             return
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        default = str(self.app.store.root / f"arena-{result.config.game}-{stamp}.csv")
-
-        def write(path: str | None) -> None:
-            if path is None:
-                return
-            target = Path(path).expanduser()
-            try:
-                atomic_write_text(target, result.csv_text())
-            except OSError as error:
-                self.notify(f"Could not write {target}: {error.strerror or error}", severity="error")
-                return
-            self.notify(f"Wrote {len(result.records)} games to {target}", timeout=6)
-
-        self.app.push_screen(InputDialog("Export CSV", "Write the games (one line each) to:", default), write)
+        ask_to_save(self, "Export CSV", f"arena-{result.config.game}-{stamp}.csv", result.csv_text,
+                    lambda shown: self.notify(f"Wrote {len(result.records)} games to {shown}", timeout=6),
+                    local_folder=self.app.store.root)
 
     # -- the comparison -------------------------------------------------------------------------------
 

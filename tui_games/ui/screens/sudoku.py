@@ -30,6 +30,7 @@ from tui_games.engine.sudoku.grading import grade as grade_puzzle
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.techniques import Step
 from tui_games.resources import read_puzzles as read_collection
+from tui_games.server import paths
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
@@ -67,18 +68,17 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
         puzzle = parse_grid(choice.text, "pasted puzzle")
         label = "pasted"
     elif choice.source == "file":
-        path = Path(choice.text).expanduser()
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise ValueError(f"cannot read {path}: {reason}") from None
-        entries = read_puzzles(text, str(path))
+            text = paths.read_text(choice.text)
+        except paths.FileRefused as refused:
+            raise ValueError(str(refused)) from None
+        shown = paths.label(choice.text)
+        entries = read_puzzles(text, shown)
         good = [e for e in entries if e.grid is not None]
         if not good:
-            raise entries[0].error if entries else SudokuFormatError("no puzzle in the file", source=str(path))
+            raise entries[0].error if entries else SudokuFormatError("no puzzle in the file", source=shown)
         puzzle = good[0].grid
-        label = f"{path.name} #{good[0].number}"
+        label = f"{Path(shown).name} #{good[0].number}"
     else:
         entries = [e for e in read_puzzles(read_collection(choice.source), choice.source) if e.grid is not None]
         if not entries:

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.resources import puzzle_names
+from tui_games.server import paths
 
 GRADES = [level for level in LEVELS if level != SEARCH]
 VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4")]
@@ -109,7 +110,11 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
         source = self.query_one("#source", Select).value
         text = self.query_one("#new-text", Input)
         text.display = source in ("file", "paste")
-        text.placeholder = "path of the puzzle file" if source == "file" else "81 characters, . or 0 for a blank"
+        if source == "file":
+            text.placeholder = "file name (in your folder)" if paths.served() else "path of the puzzle file"
+            text.tooltip = paths.where()
+        else:
+            text.placeholder, text.tooltip = "81 characters, . or 0 for a blank", None
         grade = self.query_one("#grade", Select)
         grade.disabled = source != "generate"
         self.query_one("#variant", Select).disabled = source != "generate"
@@ -128,7 +133,10 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
         choice = self.result()
         if choice.source in ("file", "paste") and not choice.text:
             self.query_one("#new-error", Static).update(
-                "Give a file path." if choice.source == "file" else "Paste a puzzle line.")
+                f"Give a file. {paths.where()}" if choice.source == "file" else "Paste a puzzle line.")
+            return
+        if choice.source == "file" and (problem := paths.refusal(choice.text)):
+            self.query_one("#new-error", Static).update(problem)
             return
         self.dismiss(choice)
 
