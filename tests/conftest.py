@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+from tui_games.server.ssh import GameServer, SSHConfig
 
 
 @pytest.fixture
@@ -14,3 +17,38 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
     monkeypatch.delenv("TUI_GAMES_LEADERBOARD", raising=False)
     return tmp_path
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@pytest.fixture
+async def start_server(tmp_path):
+    """Start GameServers on free ports of 127.0.0.1 (``await start_server(**SSHConfig options)``);
+    ``start_server.logs`` collects their log lines. At the end every server is closed and no
+    session's processes may outlive it."""
+    servers: list[GameServer] = []
+    logs: list[str] = []
+
+    async def start(**options) -> GameServer:
+        # Keys, open registration: each test player's key claims their name at the first login.
+        options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, **options}
+        config = SSHConfig(root=tmp_path / "server", port=0, log=logs.append, **options)
+        server = GameServer(config)
+        await server.start()
+        servers.append(server)
+        return server
+
+    start.logs = logs
+    yield start
+    pgids = [s.app.pgid for server in servers for s in server.sessions if s.app and s.app.pgid]
+    for server in servers:
+        await server.close()
+    assert not [pgid for pgid in pgids if group_alive(pgid)], "a session's processes outlived the server"

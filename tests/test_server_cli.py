@@ -96,16 +96,20 @@ def apps_playing_in(user_home: Path) -> list[int]:
 
 @pytest.mark.e2e
 @pytest.mark.skipif(os.name != "posix", reason="the SSH server needs POSIX")
-async def test_serve_command_runs_and_sigterm_hangs_up_every_session(home):
+async def test_serve_command_runs_and_sigterm_hangs_up_every_session(home, capsys):
     asyncssh = pytest.importorskip("asyncssh")
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    (home / "hana.pub").write_bytes(key.export_public_key())
+    assert main(["serve", "add-key", "Hana", str(home / "hana.pub")]) == 0
+    assert f"added {key.get_fingerprint('sha256')} for hana" in capsys.readouterr().out
     server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui_games", "serve", "--ssh", "--auth", "none", "--port", "0",
+        sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0",
         stderr=asyncio.subprocess.PIPE, env={**os.environ, "TUI_GAMES_HOME": str(home)}, cwd=ROOT)
     try:
         line = (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
-        port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", line)[1])
+        port = int(re.search(r"listening address=127\.0\.0\.1:(\d+)", line)[1])
         async with asyncssh.connect("127.0.0.1", port, username="hana", known_hosts=None, config=None,
-                                    agent_path=None, client_keys=None) as conn:
+                                    agent_path=None, client_keys=[key]) as conn:
             process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
             output = b""
             while b"Sudoku" not in output:
@@ -117,7 +121,10 @@ async def test_serve_command_runs_and_sigterm_hangs_up_every_session(home):
             assert b"the server is shutting down; your game is saved" in rest
         assert await asyncio.wait_for(server.wait(), 15) == 0
         log = (await server.stderr.read()).decode()
-        assert "hana@127.0.0.1 hung up: the server is shutting down" in log
+        assert re.search(r"^\S+T\S+ tui-games\[\d+\]: login user=hana from=127\.0\.0\.1 port=\d+ "
+                         r"key=SHA256:\S+ sessions=1/\d+ session=\w+$", log, re.M), log
+        assert re.search(r"hangup user=hana from=127\.0\.0\.1 reason=\"the server is shutting down\" after=\S+ session=\w+",
+                         log), log
         assert not apps_playing_in(home / "server" / "users" / "hana")
     finally:
         if server.returncode is None:

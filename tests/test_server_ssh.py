@@ -19,7 +19,7 @@ import pytest
 
 asyncssh = pytest.importorskip("asyncssh", reason='the SSH tests need asyncssh: pip install ".[test]"')
 
-from tui_games.server.ssh import GameServer, SSHConfig  # noqa: E402
+from conftest import group_alive  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(os.name != "posix", reason="the SSH server needs POSIX ptys")]
 
@@ -74,22 +74,27 @@ class Player:
         await asyncio.gather(self._reader, return_exceptions=True)
 
 
+KEYS: dict[str, object] = {}
+
+
+def key_for(user: str):
+    """Each test player's own key, the same for every login of theirs."""
+    if user not in KEYS:
+        KEYS[user] = asyncssh.generate_private_key("ssh-ed25519")
+    return KEYS[user]
+
+
+NO_KEY = object()
+
+
 async def connect(port: int, user: str, key=None, env: dict | None = None, size=(80, 24)) -> Player:
+    """Log in as ``user`` with their own key (or ``key``; NO_KEY: none at all)."""
+    key = key_for(user) if key is None else key
     conn = await asyncssh.connect(
         "127.0.0.1", port, username=user, known_hosts=None, config=None, agent_path=None,
-        client_keys=[key] if key is not None else None)
+        client_keys=None if key is NO_KEY else [key])
     process = await conn.create_process(term_type="xterm-256color", term_size=size, env=env or {}, encoding=None)
     return Player(conn, process)
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 async def wait_until(predicate, timeout: float, what: str) -> None:
@@ -114,27 +119,6 @@ def saved_history(home: Path) -> list | None:
         return json.loads((home / "saves" / "connect4.json").read_text())["state"]["history"]
     except (OSError, ValueError, KeyError):
         return None
-
-
-@pytest.fixture
-async def start_server(tmp_path):
-    servers: list[GameServer] = []
-    logs: list[str] = []
-
-    async def start(**options) -> GameServer:
-        options = {"auth": "none", "grace_seconds": 3.0, **options}
-        config = SSHConfig(root=tmp_path / "server", port=0, log=logs.append, **options)
-        server = GameServer(config)
-        await server.start()
-        servers.append(server)
-        return server
-
-    start.logs = logs
-    yield start
-    pgids = [s.app.pgid for server in servers for s in server.sessions if s.app and s.app.pgid]
-    for server in servers:
-        await server.close()
-    assert not [pgid for pgid in pgids if group_alive(pgid)], "a session's processes outlived the server"
 
 
 async def test_play_resize_drop_and_resume(start_server, tmp_path):
@@ -223,11 +207,11 @@ async def test_wrong_key_is_refused_and_right_key_plays(start_server, tmp_path):
     wrong = asyncssh.generate_private_key("ssh-ed25519")
     keys = tmp_path / "players.keys"
     keys.write_bytes(right.export_public_key())
-    server = await start_server(auth="keys", authorized_keys=keys)
+    server = await start_server(auth="keys", register="closed", authorized_keys=keys)
     with pytest.raises(asyncssh.PermissionDenied):
         await asyncio.wait_for(connect(server.port, "erin", key=wrong), 10)
     with pytest.raises(asyncssh.PermissionDenied):
-        await asyncio.wait_for(connect(server.port, "erin"), 10)  # no key at all
+        await asyncio.wait_for(connect(server.port, "erin", key=NO_KEY), 10)
     player = await connect(server.port, "erin", key=right)
     await player.wait_for("tui-games", timeout=APP_START)
     await player.close()
@@ -248,14 +232,22 @@ async def test_idle_player_is_hung_up_with_a_message(start_server):
 
 async def test_odd_requests_get_a_line_not_a_hang(start_server):
     server = await start_server()
-    conn = await asyncssh.connect("127.0.0.1", server.port, username="gina", known_hosts=None, config=None,
-                                  agent_path=None, client_keys=None)
-    async with conn:
+
+    async def fresh():
+        return await asyncssh.connect("127.0.0.1", server.port, username="gina", known_hosts=None, config=None,
+                                      agent_path=None, client_keys=[key_for("gina")])
+
+    async with await fresh() as conn:
         result = await asyncio.wait_for(conn.run("ls /", encoding=None), 10)
         assert result.exit_status == 1 and b"only plays games" in result.stdout
+        # One game per connection: a second channel is refused with a reason.
+        with pytest.raises(asyncssh.ChannelOpenError, match="one game per connection"):
+            await asyncio.wait_for(conn.run("ls /", encoding=None), 10)
+    async with await fresh() as conn:
         result = await asyncio.wait_for(conn.run(encoding=None, term_type=None), 10)  # a shell, no pty
         assert result.exit_status == 1 and b"need a terminal" in result.stdout
-    bad = await connect(server.port, "../etc")
-    await bad.wait_for("cannot be a player name")
-    await asyncio.wait_for(bad.closed.wait(), 5)
-    await bad.close()
+    # A name that cannot be a directory is refused at authentication, and the log says why.
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncio.wait_for(connect(server.port, "../etc"), 10)
+    await wait_until(lambda: any("cannot be a player name" in line for line in start_server.logs), 5,
+                     "the refusal to be logged")

@@ -1,9 +1,10 @@
 """``tui-games serve``: host the games for others.
 
-    tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none]
+    tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
-                          [--memory-mb 1024]
+                          [--memory-mb 1024] [--memory-total-mb MB] [--log FILE]
     tui-games serve --web [--host 127.0.0.1] [--port 8000]
+    tui-games serve add-key NAME FILE     let the public key in FILE log in as NAME
 
 The server itself never imports Textual (each player's app is a process of its own), and
 asyncssh / textual-serve only when asked for: without them the command is one line naming
@@ -19,11 +20,14 @@ from pathlib import Path
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, ssh, web
+from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
+from tui_games.server.log import make_logger
 from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
-SSH_ONLY = {"auth": "keys", "authorized_keys": None, "max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024}
+SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "max_sessions": 32,
+            "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None}
 
 
 def _port(text: str) -> int:
@@ -58,6 +62,10 @@ def _megabytes(text: str) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
+        if args.serve_action == "add-key":
+            return _add_key(args)
+        if not (args.ssh or args.web):
+            raise UsageError("serve: give --ssh or --web (or add-key NAME FILE)")
         if args.web:
             stray = [name for name, default in SSH_ONLY.items() if getattr(args, name) != default]
             if stray:
@@ -73,18 +81,41 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     if os.name != "posix":
         raise UsageError("serve: the SSH server needs a POSIX system (pseudo-terminals, process groups)")
     ssh.require_asyncssh()
+    if args.register == "open" and args.auth == "none":
+        raise UsageError("serve: --register open is for --auth keys; with --auth none everyone is a guest")
+    options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = ssh.SSHConfig(
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
-        auth=args.auth, authorized_keys=args.authorized_keys, max_sessions=args.max_sessions,
-        idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None)
+        auth=args.auth, register=args.register, authorized_keys=args.authorized_keys,
+        max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
+        log=make_logger(args.log), **options)
     ssh.serve(config)
+    return 0
+
+
+def _add_key(args: argparse.Namespace) -> int:
+    try:
+        name = canonical(args.name)
+    except IdentityError as error:
+        raise UsageError(f"serve add-key: {error}") from None
+    key = ssh.read_public_key(args.key_file)
+    registry = Registry(data_dir() / "server")
+    added = registry.add_key(name, key)
+    where = registry.home(name) / KEYS_FILE
+    print(f"{'added' if added else 'already there:'} {fingerprint(key)} for {name} ({where})")
     return 0
 
 
 def add_arguments(serve: argparse.ArgumentParser) -> None:
     """The arguments of ``tui-games serve``."""
-    serve.set_defaults(handler=cmd_serve)
-    kind = serve.add_mutually_exclusive_group(required=True)
+    serve.set_defaults(handler=cmd_serve, serve_action=None)
+    actions = serve.add_subparsers(dest="serve_action", metavar="add-key")
+    add_key = actions.add_parser("add-key", help="let a public key log in as a player name",
+                                 description="Register the public key in FILE (one line as in ~/.ssh/id_ed25519.pub) "
+                                             "for the player NAME; a player may have several keys.")
+    add_key.add_argument("name", metavar="NAME", help="the player name (case-insensitive)")
+    add_key.add_argument("key_file", type=Path, metavar="FILE", help="the public key file")
+    kind = serve.add_mutually_exclusive_group()
     kind.add_argument("--ssh", action="store_true", help="an SSH server: one game process per login")
     kind.add_argument("--web", action="store_true", help="a web server (textual-serve): one process per tab")
     serve.add_argument("--host", default="127.0.0.1",
@@ -92,11 +123,19 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--port", type=_port, default=None, help=f"default {SSH_PORT} (--ssh) or {WEB_PORT} (--web)")
     serve.add_argument("--auth", choices=("keys", "none"), default=SSH_ONLY["auth"],
                        help="keys: public keys from --authorized-keys (default); none: anyone (a trusted LAN)")
+    serve.add_argument("--register", choices=("closed", "open"), default=SSH_ONLY["register"],
+                       help="closed: keys added with add-key (default); open: any key may claim a free name")
     serve.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
-                       help="the players' public keys (default: authorized_keys in the server's data directory)")
+                       help="an old shared key list whose keys may each claim a free name "
+                            "(default: authorized_keys in the server's data directory)")
     serve.add_argument("--max-sessions", type=positive_int, default=SSH_ONLY["max_sessions"], metavar="N",
                        help="players at once; the next is told the server is full (default 32)")
     serve.add_argument("--idle-minutes", type=_minutes, default=SSH_ONLY["idle_minutes"], metavar="M",
                        help="hang up (saving the game) after M minutes without a key; 0: never (default 30)")
     serve.add_argument("--memory-mb", type=_megabytes, default=SSH_ONLY["memory_mb"], metavar="MB",
                        help="address-space cap per session where the OS allows; 0: none (default 1024)")
+    serve.add_argument("--memory-total-mb", type=_megabytes, default=SSH_ONLY["memory_total_mb"], metavar="MB",
+                       help="what all sessions' caps may add up to; past it a login is told the server is busy "
+                            "(default: 75%% of the machine's memory; 0: no total)")
+    serve.add_argument("--log", type=Path, default=SSH_ONLY["log"], metavar="FILE",
+                       help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")

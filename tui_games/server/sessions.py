@@ -30,6 +30,20 @@ except ImportError:  # pragma: no cover - not on every platform
     resource = None  # type: ignore[assignment]
 
 READ_CHUNK = 65536
+# Keys held for an app that is not reading them; past INPUT_HIGH the caller is told to stop
+# reading its client (back-pressure), and told again once they are down to INPUT_LOW.
+INPUT_HIGH = 64 * 1024
+INPUT_LOW = 16 * 1024
+# A window bigger than any screen is an attack on the app's memory (a 10000×10000 window made
+# a 100 MB first frame): sizes are clamped to this.
+MAX_COLUMNS, MAX_ROWS = 500, 200
+
+
+def clamp_size(columns: int, rows: int) -> tuple[int, int]:
+    """A window size the app may be given: 80×24 for an unknown (0) size, at most 500×200."""
+    columns = columns if columns and columns > 0 else 80
+    rows = rows if rows and rows > 0 else 24
+    return min(columns, MAX_COLUMNS), min(rows, MAX_ROWS)
 
 
 def set_size(fd: int, columns: int, rows: int) -> None:
@@ -55,15 +69,20 @@ class PtyApp:
     """A command on a fresh pty: feed it keys, get its screen bytes, resize it, hang it up.
 
     ``on_output(data)`` receives everything the program writes; ``on_output`` may be swapped
-    (to a no-op once the player is gone) at any time.
+    (to a no-op once the player is gone) at any time. ``on_input_pressure(True)`` says the keys
+    waiting for the program passed INPUT_HIGH (stop reading the player), ``(False)`` that they
+    are down to INPUT_LOW.
     """
 
     def __init__(self, argv: Sequence[str], env: dict[str, str], columns: int, rows: int,
                  on_output: Callable[[bytes], None], cwd: str | None = None,
-                 memory_bytes: int | None = None) -> None:
+                 memory_bytes: int | None = None,
+                 on_input_pressure: Callable[[bool], None] | None = None) -> None:
         self.argv, self.env, self.cwd = list(argv), env, cwd
-        self.size = (columns, rows)
+        self.size = clamp_size(columns, rows)
         self.on_output = on_output
+        self.on_input_pressure = on_input_pressure
+        self._pressed = False
         self.memory_bytes = memory_bytes
         self.process: asyncio.subprocess.Process | None = None
         self.pgid: int | None = None
@@ -156,11 +175,20 @@ class PtyApp:
             loop.remove_writer(self._master)
         if self._pending and self._master is not None:
             loop.add_writer(self._master, self._flush_input)
+        self._tell_pressure()
+
+    def _tell_pressure(self) -> None:
+        waiting = len(self._pending)
+        pressed = waiting > INPUT_HIGH if not self._pressed else waiting > INPUT_LOW
+        if pressed != self._pressed:
+            self._pressed = pressed
+            if self.on_input_pressure is not None:
+                self.on_input_pressure(pressed)
 
     def resize(self, columns: int, rows: int) -> None:
         if columns <= 0 or rows <= 0 or self._master is None:
             return
-        self.size = (columns, rows)
+        self.size = columns, rows = clamp_size(columns, rows)
         with contextlib.suppress(OSError):
             set_size(self._master, columns, rows)
 

@@ -1,27 +1,37 @@
 """``tui-games serve --ssh``: a game server anyone can ``ssh -p 2222 host`` into.
 
 Each login gets the full app (``python -m tui_games``) as its own process on its own pty (see
-sessions.py), with the client's terminal type and size, its resizes, and its ``COLORTERM``,
-``NO_COLOR`` and ``LANG`` if it sent them. Each SSH user name has a data directory of its own
-(settings, scores, saved games) under the server's, and all of them share one leaderboard.
+sessions.py), with the client's terminal type and size (clamped), its resizes, and its
+``COLORTERM``, ``NO_COLOR`` and ``LANG`` if it sent them. Identity is the key (identity.py):
+each player name has a data directory of its own (settings, scores, saved games, and the
+``files/`` folder their file dialogs are confined to, see paths.py), and all of them share
+one leaderboard. Guests (``--auth none``) get a directory that is deleted when they leave.
 
 Layout of the server's directory (``<data dir>/server``)::
 
-    ssh_host_ed25519_key   made on first start, mode 0600
-    authorized_keys        the players' public keys (``--auth keys``, the default)
-    leaderboard.json       every player's results, per game
-    users/NAME/            a player's TUI_GAMES_HOME
+    ssh_host_ed25519_key       made on first start, mode 0600
+    authorized_keys            the old shared key list: its keys may claim a free name
+    leaderboard.json           every player's results, per game
+    users/NAME/                a player's TUI_GAMES_HOME; users/NAME/authorized_keys their keys
+    guests/guest-XXXX/         a guest's, removed when the session ends
 
-A connection that cannot be served (server full, no terminal, a command given, a user name
-we will not use as a directory) gets one line saying why and is closed: never a hang. A wrong
-key is refused by SSH itself ("Permission denied (publickey)").
+Everything a stranger can make the server hold is bounded (DESIGN.md, "Serving others"):
+connections before a game starts (limits.py: sshd's MaxStartups, per-source caps and
+penalties), time to authenticate (30 s) and to open a session (10 s more), one session per
+connection, input buffered (back-pressure to the client), window size, memory per session and
+in total, and the log (failures and accept errors at most once a second).
+
+A connection that cannot be served (server full or busy, no terminal, a command given, a name
+that is not a player's) gets one line saying why and is closed: never a hang.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import re
+import secrets
+import shutil
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,27 +39,67 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.server import EXTRA_HINT, ServerError, paths
-from tui_games.server.sessions import PtyApp
+from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
+from tui_games.server.limits import Admission, Limits
+from tui_games.server.log import RateLimit, event, make_logger
+from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
 try:
     import asyncssh
+    from asyncssh.encryption import get_encryption_algs
+    from asyncssh.kex import get_kex_algs
+    from asyncssh.mac import get_mac_algs
+    from asyncssh.public_key import get_public_key_algs
 except ImportError:  # the CLI turns this into one line naming the extra
     asyncssh = None  # type: ignore[assignment]
 
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
+
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-AUTHORIZED_KEYS_FILE = "authorized_keys"
+AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
-USERS_DIR = "users"
+GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
+LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
+SESSION_SECONDS = 10.0  # to ask for a game, once authenticated
+MAX_AUTH_TRIES = 6  # keys offered on one connection, as sshd's MaxAuthTries
 # What a client may pass to the app; anything else it sends (SSH clients send LC_* and more)
 # is dropped, so a player cannot set PYTHONPATH or TUI_GAMES_HOME for their session.
 CLIENT_ENV = ("COLORTERM", "NO_COLOR", "LANG")
-# User names become directory names: no dots in front, no slashes, nothing odd.
-USER_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$")
+# What the client's terminal needs to be itself again if the app could not say it (it was
+# killed, or the server is going): main screen, cursor on, no mouse reports, no bracketed
+# paste, plain text. Harmless when the app has already restored it.
+TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
+                  b"\x1b[?1049l\x1b[?25h\x1b[0m")
+
+# Only algorithms without SHA-1 or CBC, in order of preference; each list is cut to what the
+# installed asyncssh offers.
+KEX_ALGS = ("mlkem768x25519-sha256", "sntrup761x25519-sha512", "sntrup761x25519-sha512@openssh.com",
+            "curve25519-sha256", "curve25519-sha256@libssh.org", "ecdh-sha2-nistp521", "ecdh-sha2-nistp384",
+            "ecdh-sha2-nistp256", "diffie-hellman-group-exchange-sha256", "diffie-hellman-group18-sha512",
+            "diffie-hellman-group16-sha512", "diffie-hellman-group14-sha256")
+ENCRYPTION_ALGS = ("chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com",
+                   "aes256-ctr", "aes192-ctr", "aes128-ctr")
+MAC_ALGS = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "umac-128-etm@openssh.com",
+            "hmac-sha2-256", "hmac-sha2-512", "umac-128@openssh.com")
+SIGNATURE_ALGS = ("ssh-ed25519", "sk-ssh-ed25519@openssh.com", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
+                  "ecdsa-sha2-nistp521", "sk-ecdsa-sha2-nistp256@openssh.com", "rsa-sha2-512", "rsa-sha2-256")
 
 
-def _stderr(line: str) -> None:
-    print(f"tui-games serve: {line}", file=sys.stderr, flush=True)
+def machine_memory_mb() -> int | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_memory_total_mb() -> int | None:
+    """75% of the machine's memory: what all sessions together may reserve."""
+    total = machine_memory_mb()
+    return total * 3 // 4 if total else None
 
 
 @dataclass
@@ -58,13 +108,16 @@ class SSHConfig:
     host: str = "127.0.0.1"
     port: int = 2222  # 0: any free port (tests); GameServer.port tells which
     auth: str = "keys"  # "keys" or "none"
-    authorized_keys: Path | None = None  # default: root / authorized_keys
+    register: str = "closed"  # "closed": keys added by the operator; "open": a free name goes to the first key
+    authorized_keys: Path | None = None  # the old shared list; default: root / authorized_keys
     max_sessions: int = 32
     idle_seconds: float = 30 * 60
     memory_mb: int | None = 1024  # per session (RLIMIT_AS); None or 0: no cap
+    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)
     grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    limits: Limits = field(default_factory=Limits)
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
-    log: Callable[[str], None] = _stderr
+    log: Callable[[str], None] = field(default_factory=make_logger)
 
     @property
     def keys_path(self) -> Path:
@@ -96,27 +149,66 @@ def load_host_key(root: Path):
         raise ServerError(f"cannot read the host key {path}: {error}") from None
 
 
-def read_authorized_keys(path: Path):
+def read_public_key(path: Path):
+    """One public key from ``path`` (the first in an authorized_keys-style file)."""
+    require_asyncssh()
     try:
-        return asyncssh.read_authorized_keys(str(path))
+        return asyncssh.read_public_key(str(path))
     except FileNotFoundError:
-        raise ServerError(f"no {path}: put the players' public keys there (one per line, as in "
-                          f"~/.ssh/authorized_keys), or use --auth none on a trusted network") from None
-    except (OSError, ValueError) as error:
-        raise ServerError(f"cannot use {path}: {error}") from None
+        raise ServerError(f"no such key file: {path}") from None
+    except (OSError, ValueError, asyncssh.KeyImportError) as error:
+        raise ServerError(f"{path} holds no public key: {error}") from None
 
 
-def session_env(config: SSHConfig, user: str, term: str | None, client_env: dict[str, str]) -> dict[str, str]:
+def _supported(wanted: tuple[str, ...], available) -> list[str]:
+    have = {name.decode() if isinstance(name, bytes) else name for name in available}
+    return [name for name in wanted if name in have]
+
+
+def algorithms() -> dict[str, list[str]]:
+    """The server's algorithm lists: modern only."""
+    return {"kex_algs": _supported(KEX_ALGS, get_kex_algs()),
+            "encryption_algs": _supported(ENCRYPTION_ALGS, get_encryption_algs()),
+            "mac_algs": _supported(MAC_ALGS, get_mac_algs()),
+            "signature_algs": _supported(SIGNATURE_ALGS, get_public_key_algs())}
+
+
+def raise_open_file_limit() -> tuple[int, int] | None:
+    """Raise this process's open-file limit to its hard limit; the (old, new) soft limits."""
+    if resource is None:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > 1 << 20:
+        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
+    if soft == resource.RLIM_INFINITY or soft >= hard:
+        return soft, soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    except (ValueError, OSError):
+        return soft, soft
+    return soft, hard
+
+
+@dataclass
+class Player:
+    """Who a session plays as: ``name`` owns the data directory ``home``."""
+
+    name: str
+    home: Path
+    key: str | None = None  # the key's SHA-256 fingerprint
+    guest: bool = False
+    typed: str = ""  # the name the client gave (a guest's display name)
+
+
+def session_env(config: SSHConfig, player: Player, term: str | None, client_env: dict[str, str]) -> dict[str, str]:
     """The environment of a player's app: built afresh, never the server's own."""
-    home = config.root / USERS_DIR / user
     package_root = Path(__file__).resolve().parents[2]
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(home),
+        "HOME": str(player.home),
         "TERM": term or DEFAULT_TERM,
-        "TUI_GAMES_HOME": str(home),
-        "TUI_GAMES_LEADERBOARD": str(config.root / LEADERBOARD_FILE),
-        "TUI_GAMES_USER": user,
+        "TUI_GAMES_HOME": str(player.home),
+        "TUI_GAMES_USER": player.name,
         # Every file the player names stays in their own folder (server/paths.py).
         paths.SERVED_ENV: "1",
         # So `-m tui_games` finds the package even when the server runs from a source tree.
@@ -126,6 +218,8 @@ def session_env(config: SSHConfig, user: str, term: str | None, client_env: dict
         # to 8 a core): under the --memory-mb cap that reserve, not real use, would run out.
         "MALLOC_ARENA_MAX": "2",
     }
+    if not player.guest:  # a guest's results count nowhere
+        env["TUI_GAMES_LEADERBOARD"] = str(config.root / LEADERBOARD_FILE)
     env.update({name: client_env[name] for name in CLIENT_ENV if name in client_env})
     return env
 
@@ -135,13 +229,24 @@ def _duration(seconds: float) -> str:
     return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
 
 
+def _elapsed(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
 class GameServer:
-    """The listening server and its live sessions."""
+    """The listening server, its connections and its live sessions."""
 
     def __init__(self, config: SSHConfig) -> None:
         require_asyncssh()
         self.config = config
         self.sessions: set[GameSession] = set()
+        self.connections: set[_Connection] = set()
+        self.admission = Admission(config.limits)
+        self.registry = Registry(config.root, register_open=config.register == "open",
+                                 legacy_keys=config.keys_path)
+        self.limited = RateLimit(config.log)
         self._listener = None
         self._idle_task: asyncio.Task | None = None
 
@@ -149,27 +254,57 @@ class GameServer:
     def port(self) -> int:
         return self._listener.get_port() if self._listener else self.config.port
 
+    @property
+    def most_sessions(self) -> int:
+        """Sessions at once: --max-sessions, or fewer if their memory caps would pass the total."""
+        config = self.config
+        if config.memory_mb and config.memory_total_mb:
+            return max(1, min(config.max_sessions, config.memory_total_mb // config.memory_mb))
+        return config.max_sessions
+
     async def start(self) -> None:
         config = self.config
         config.root.mkdir(parents=True, exist_ok=True)
         host_key = load_host_key(config.root)
-        if config.auth == "keys":
-            read_authorized_keys(config.keys_path)  # fail now, not at the first login
+        if config.auth == "keys" and not self.registry.anyone_can_log_in():
+            raise ServerError(
+                f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
+                f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
+                f"on a trusted network")
+        files = raise_open_file_limit()
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_error)
         try:
             self._listener = await asyncssh.create_server(
                 lambda: _Connection(self), config.host, config.port,
                 server_host_keys=[host_key], encoding=None, line_editor=False,
                 password_auth=False, kbdint_auth=False, allow_scp=False,
                 agent_forwarding=False, x11_forwarding=False,
-                login_timeout=30,
+                login_timeout=LOGIN_SECONDS,
                 # A client that vanished without a word (network gone) is noticed in ~90 s.
-                keepalive_interval=30, keepalive_count_max=3)
+                keepalive_interval=30, keepalive_count_max=3,
+                **algorithms())
         except OSError as error:
             raise ServerError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
         self._idle_task = asyncio.create_task(self._watch_idle())
-        auth = "no authentication" if config.auth == "none" else f"keys from {config.keys_path}"
-        config.log(f"listening on {config.host}:{self.port} ({auth}; {config.max_sessions} players at a time; "
-                   f"data in {config.root})")
+        if config.auth == "none":
+            auth = "no authentication: everyone is a guest"
+        else:
+            auth = f"keys in {config.root / USERS_DIR}/NAME/{KEYS_FILE}"
+            auth += "; any key may register a free name" if config.register == "open" else ""
+        memory = (f"{config.memory_mb} MB a session, {config.memory_total_mb} MB in all"
+                  if config.memory_mb and config.memory_total_mb else "no memory cap")
+        config.log(event("listening", address=f"{config.host}:{self.port}", auth=auth,
+                         players=f"{self.most_sessions} at a time", memory=memory,
+                         open_files=files[1] if files else None, data=config.root))
+
+    def _loop_error(self, loop, context: dict) -> None:
+        """asyncio's reports (a failed accept when out of file descriptors, above all): one line
+        a second at most, never a traceback per attempt."""
+        error = context.get("exception")
+        message = context.get("message", "error")
+        detail = f"{type(error).__name__}: {error}" if error else ""
+        self.limited(f"loop:{message}", event("server-error", what=message, error=detail or None))
 
     async def close(self) -> None:
         """Stop listening, hang up every session (each saves its game) and wait for them."""
@@ -180,6 +315,8 @@ class GameServer:
             await self._listener.wait_closed()
         await asyncio.gather(*(session.end("the server is shutting down") for session in list(self.sessions)),
                              return_exceptions=True)
+        for connection in list(self.connections):
+            connection.close()
 
     async def _watch_idle(self) -> None:
         limit = self.config.idle_seconds
@@ -194,60 +331,195 @@ class GameServer:
 
     def refusal(self, session: "GameSession") -> str | None:
         """Why this session cannot be served, or None."""
+        if session.connection.refusal:
+            return session.connection.refusal
         if session.command:
             return "this server only plays games; connect without a command"
         if not session.has_pty:
             return "the games need a terminal; connect with ssh -t"
-        if not USER_NAME.match(session.user):
-            return f"{session.user!r} cannot be a player name here; use letters, digits, '.', '_' or '-'"
-        most = self.config.max_sessions
+        most = self.most_sessions
         if len(self.sessions) >= most:
-            return f"the server is full ({most} player{'s' if most != 1 else ''} at a time); try again later"
+            busy = "busy" if most < self.config.max_sessions else "full"
+            return f"the server is {busy} ({most} player{'s' if most != 1 else ''} at a time); try again later"
         return None
 
 
 class _Connection(asyncssh.SSHServer if asyncssh else object):
-    """One SSH connection: authentication, then a GameSession per session channel."""
+    """One SSH connection: admission, authentication (identity.py), then one GameSession."""
 
     def __init__(self, server: GameServer) -> None:
         self.server = server
         self.conn = None
-        self.peer = "?"
+        self.address, self.port = "?", 0
+        self.counted = False  # admitted, so counted in server.admission
+        self.startup = True  # not yet playing (or refused): counts towards MaxStartups
+        self.typed = ""  # the user name the client gave
+        self.tried_auth = False
+        self.failures = 0
+        self.banner_sent = False
+        self.candidate: tuple[str, object] | None = None  # (name, key) last accepted
+        self.player: Player | None = None
+        self.refusal: str | None = None  # authenticated, but may not play (told at session start)
+        self.session: GameSession | None = None
+        self.opened = time.monotonic()
+        self._session_timer: asyncio.TimerHandle | None = None
+
+    # -- admission -----------------------------------------------------------------------------
 
     def connection_made(self, conn) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.peer = peer[0] if peer else "?"
+        if peer:
+            self.address, self.port = peer[0], peer[1]
+        server = self.server
+        reason = server.admission.admit(self.address)
+        if reason is not None:
+            server.limited(f"refused:{self.address}", event("refused", **{"from": self.address}, port=self.port,
+                                                           reason=reason))
+            # Raised here, asyncssh closes the connection before it sends a byte.
+            raise ConnectionRefusedError(reason)
+        self.counted = True
+        server.connections.add(self)
+
+    def connection_lost(self, exc) -> None:
+        server = self.server
+        self._cancel_session_timer()
+        if not self.counted:
+            return
+        self.counted = False
+        server.connections.discard(self)
+        authenticated = self.player is not None
+        failed = self.tried_auth and not authenticated
+        server.admission.closed(self.address, was_startup=self.startup, failed_auth=failed,
+                                tried_auth=self.tried_auth)
+        if not authenticated:
+            server.limited(f"noauth:{self.address}", event(
+                "auth-failed" if failed else "dropped", user=self.typed or None, **{"from": self.address},
+                port=self.port, reason="no accepted key" if failed else "never authenticated",
+                after=f"{time.monotonic() - self.opened:.1f}s"))
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+    # -- authentication ------------------------------------------------------------------------
 
     def begin_auth(self, username: str) -> bool:
-        config = self.server.config
-        if config.auth == "none":
+        self.typed = username
+        self.tried_auth = True
+        if self.server.config.auth == "none":
             return False
-        # Read afresh for every login: adding a player needs no restart.
-        try:
-            self.conn.set_authorized_keys(read_authorized_keys(config.keys_path))
-        except ServerError as error:
-            config.log(f"refusing {username}@{self.peer}: {error}")
         return True
 
+    def public_key_auth_supported(self) -> bool:
+        return self.server.config.auth == "keys"
+
+    def validate_public_key(self, username: str, key) -> bool:
+        server, registry = self.server, self.server.registry
+        self.typed = username
+        try:
+            name = canonical(username)
+        except IdentityError as error:
+            return self._failed(username, key, str(error))
+        if registry.allows(name, key):
+            self.candidate = (name, key)
+            return True
+        if registry.keys_of(name):
+            why = f"the name {name!r} belongs to another key"
+        elif server.config.register == "open" or registry.legacy():
+            why = f"this key may not claim {name!r}"
+        else:
+            why = f"no key is registered for {name!r}; ask the server's operator to add yours"
+        return self._failed(username, key, why)
+
+    def _failed(self, username: str, key, why: str) -> bool:
+        self.failures += 1
+        self.server.limited(f"authfail:{self.address}", event(
+            "auth-failed", user=username, **{"from": self.address}, port=self.port, key=fingerprint(key),
+            reason=why))
+        if not self.banner_sent:
+            # OpenSSH shows a banner before "Permission denied": the one line saying why.
+            self.banner_sent = True
+            try:
+                self.conn.send_auth_banner(f"tui-games: {why}\r\n")
+            except (OSError, asyncssh.Error):
+                pass
+        if self.failures >= MAX_AUTH_TRIES:
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many keys tried")
+        return False
+
+    def auth_completed(self) -> None:
+        server, config = self.server, self.server.config
+        if config.auth == "none":
+            taken = {session.connection.player.name for session in server.sessions if session.connection.player}
+            name = guest_name(taken | {c.player.name for c in server.connections if c.player})
+            self.player = Player(name, config.root / GUESTS_DIR / name, guest=True, typed=self.typed)
+        else:
+            name, key = self.candidate
+            self.player = Player(name, server.registry.home(name), key=fingerprint(key), typed=self.typed)
+            try:
+                server.registry.claim(name, key)
+            except (IdentityError, OSError) as error:
+                self.refusal = str(error)
+        config.log(event("auth", user=self.player.name, typed=self.typed if self.typed != self.player.name else None,
+                         **{"from": self.address}, port=self.port, key=self.player.key,
+                         guest="yes" if self.player.guest else None))
+        self._session_timer = asyncio.get_running_loop().call_later(SESSION_SECONDS, self._no_session)
+
+    def _no_session(self) -> None:
+        self._session_timer = None
+        if self.session is None or not self.session.started:
+            self.server.config.log(event("dropped", user=self.player.name if self.player else None,
+                                         **{"from": self.address}, port=self.port,
+                                         reason=f"no session within {SESSION_SECONDS:g} s"))
+            self.close()
+
+    def _cancel_session_timer(self) -> None:
+        if self._session_timer is not None:
+            self._session_timer.cancel()
+            self._session_timer = None
+
+    # -- the session ---------------------------------------------------------------------------
+
     def session_requested(self):
-        return GameSession(self.server, self.conn.get_extra_info("username") or "", self.peer)
+        if self.session is not None or self.player is None:
+            # OpenSSH prints this as "open failed: administratively prohibited: ...".
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            "one game per connection: connect again for another")
+        self.session = GameSession(self.server, self)
+        return self.session
+
+    def session_began(self) -> None:
+        """The client asked for its game (accepted or refused): no longer a startup."""
+        self._cancel_session_timer()
+        if self.startup:
+            self.startup = False
+            self.server.admission.started(self.address)
 
 
 class GameSession(asyncssh.SSHServerSession if asyncssh else object):
     """One player's session channel, bridged to their app on a pty."""
 
-    def __init__(self, server: GameServer, user: str, peer: str) -> None:
-        self.server, self.user, self.peer = server, user, peer
+    def __init__(self, server: GameServer, connection: _Connection) -> None:
+        self.server, self.connection = server, connection
+        self.player: Player = connection.player
+        self.user, self.peer = self.player.name, connection.address
+        self.id = secrets.token_hex(4)
         self.chan = None
         self.app: PtyApp | None = None
         self.has_pty = False
         self.command: str | None = None
+        self.started = False
+        self.began = time.monotonic()
         self.last_input = time.monotonic()
         self.accepted = False
         self._typeahead = bytearray()  # keys that came before the app
+        self._reading_paused = False
         self._runner: asyncio.Task | None = None
         self._ending: asyncio.Task | None = None
+
+    def _log(self, name: str, **fields) -> None:
+        self.server.config.log(event(name, user=self.user, **{"from": self.peer}, **fields, session=self.id))
 
     # -- what the client asks for --------------------------------------------------------------
 
@@ -269,9 +541,11 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         return False
 
     def session_started(self) -> None:
+        self.started = True
+        self.connection.session_began()
         reason = self.server.refusal(self)
         if reason is not None:
-            self.server.config.log(f"refused {self.user}@{self.peer}: {reason}")
+            self._log("session-refused", reason=reason, command=self.command[:40] if self.command else None)
             self._close(1, reason)
             return
         # Counted from now, so two logins at once cannot both take the last place.
@@ -283,17 +557,18 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     async def _run(self) -> None:
         server, config = self.server, self.server.config
-        home = config.root / USERS_DIR / self.user
+        home = self.player.home
         if self._ending is not None or self.chan is None:  # gone before we began
             server.sessions.discard(self)
+            self._forget_guest()
             return
         try:
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
-            columns, rows, *_ = self.chan.get_terminal_size()
-            env = session_env(config, self.user, self.chan.get_terminal_type(), dict(self.chan.get_environment()))
+            columns, rows = clamp_size(*self.chan.get_terminal_size()[:2])
+            env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()))
             memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
-            self.app = PtyApp(config.app_argv, env, columns or 80, rows or 24, self._output,
-                              cwd=str(home), memory_bytes=memory)
+            self.app = PtyApp(config.app_argv, env, columns, rows, self._output,
+                              cwd=str(home), memory_bytes=memory, on_input_pressure=self._input_pressure)
             await self.app.start()
             if self._ending is not None:  # the player left while the app was starting
                 await self.app.hang_up(config.grace_seconds)
@@ -303,17 +578,27 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.last_input = time.monotonic()  # idle time counts from a running game
         except OSError as error:
             server.sessions.discard(self)
-            config.log(f"could not start a game for {self.user}: {error}")
+            self._log("failed", reason=f"could not start the app: {error}")
             self._close(1, "the server could not start a game; try again later")
+            self._forget_guest()
             return
-        config.log(f"{self.user}@{self.peer} playing ({len(server.sessions)} of {config.max_sessions})")
+        self._log("login", port=self.connection.port, key=self.player.key,
+                  guest=self.player.typed if self.player.guest else None,
+                  sessions=f"{len(server.sessions)}/{server.most_sessions}")
         try:
             status = await self.app.wait()
         finally:
             server.sessions.discard(self)
         if self._ending is None:  # the player quit: pass the app's exit status on
-            config.log(f"{self.user}@{self.peer} quit")
-            self._close(status if status >= 0 else 1)
+            self._log("quit", status=status, after=_elapsed(time.monotonic() - self.began))
+            self._close(status if status >= 0 else 1,
+                        None if status == 0 else "the game ended unexpectedly; your last save is kept")
+        self._forget_guest()
+
+    def _forget_guest(self) -> None:
+        """A guest leaves nothing behind."""
+        if self.player.guest:
+            shutil.rmtree(self.player.home, ignore_errors=True)
 
     def _output(self, data: bytes) -> None:
         # Once the player is gone the app's last frames go nowhere.
@@ -329,6 +614,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         if self.chan is None:
             return
         try:
+            if self.app is not None:
+                self.chan.write(TERMINAL_RESET)
             if line:
                 # The client's terminal is in raw mode: a bare \n would not return the carriage.
                 self.chan.write(f"\r\ntui-games: {line}\r\n".encode())
@@ -345,14 +632,16 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     async def _end(self, reason: str) -> None:
         config = self.server.config
-        config.log(f"{self.user}@{self.peer} hung up: {reason}")
+        self._log("hangup", reason=reason, after=_elapsed(time.monotonic() - self.began))
         if self.app is not None:
             if self.chan is None:
                 # A paused reader would leave the app stuck writing its last frames.
                 self.app.resume_output()
             await self.app.hang_up(config.grace_seconds)
         self.server.sessions.discard(self)
-        self._close(0, f"{reason}; your game is saved. Goodbye.")
+        self._close(0, f"{reason}; your game is saved. Goodbye." if not self.player.guest else f"{reason}. Goodbye.")
+        if self._runner is None or self._runner.done():
+            self._forget_guest()
 
     # -- traffic -------------------------------------------------------------------------------
 
@@ -362,10 +651,24 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.app.write(data)
         else:
             self._typeahead += data
+            if len(self._typeahead) > INPUT_HIGH:
+                self._input_pressure(True)
+
+    def _input_pressure(self, full: bool) -> None:
+        """The app is not taking keys as fast as they come: stop reading the channel (the
+        client's window fills and it waits) until it catches up. The server holds at most
+        about INPUT_HIGH bytes of a player's keys."""
+        if self.chan is None or full == self._reading_paused:
+            return
+        self._reading_paused = full
+        try:
+            self.chan.pause_reading() if full else self.chan.resume_reading()
+        except (OSError, asyncssh.Error):
+            pass
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if self.app is not None:
-            self.app.resize(width, height)
+            self.app.resize(*clamp_size(width, height))
 
     def pause_writing(self) -> None:
         if self.app is not None:
@@ -394,8 +697,6 @@ def serve(config: SSHConfig) -> None:
 
 
 async def _serve(config: SSHConfig) -> None:
-    import signal
-
     server = GameServer(config)
     await server.start()
     stop = asyncio.Event()
@@ -405,5 +706,5 @@ async def _serve(config: SSHConfig) -> None:
     try:
         await stop.wait()
     finally:
-        config.log(f"stopping: hanging up {len(server.sessions)} session(s)")
+        config.log(event("stopping", sessions=len(server.sessions)))
         await server.close()
