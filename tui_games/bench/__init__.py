@@ -18,6 +18,7 @@ from tui_games.games import GAMES, find_game, load
 PROGRAM_BENCHES = {
     "terminal": "tui_games.bench.terminal:bench_terminal",
     "startup": "tui_games.bench.startup:bench_startup",
+    "server": "tui_games.bench.server:bench_server",
 }
 
 

@@ -65,6 +65,10 @@ GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
 SESSION_SECONDS = 10.0  # to ask for a game, once authenticated
+# While more connections than MaxStartups' start are not yet playing, one that has not
+# authenticated in this long is dropped (a login takes well under a second): a storm that
+# opens connections once and holds them frees its places in seconds, not LOGIN_SECONDS.
+PRESSED_LOGIN_SECONDS = 8.0
 MAX_AUTH_TRIES = 6  # keys offered on one connection, as sshd's MaxAuthTries
 # What a client may pass to the app; anything else it sends (SSH clients send LC_* and more)
 # is dropped, so a player cannot set PYTHONPATH or TUI_GAMES_HOME for their session.
@@ -249,6 +253,7 @@ class GameServer:
         self.limited = RateLimit(config.log)
         self._listener = None
         self._idle_task: asyncio.Task | None = None
+        self._pressure_task: asyncio.Task | None = None
 
     @property
     def port(self) -> int:
@@ -287,6 +292,7 @@ class GameServer:
         except OSError as error:
             raise ServerError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
         self._idle_task = asyncio.create_task(self._watch_idle())
+        self._pressure_task = asyncio.create_task(self._watch_startups())
         if config.auth == "none":
             auth = "no authentication: everyone is a guest"
         else:
@@ -308,8 +314,9 @@ class GameServer:
 
     async def close(self) -> None:
         """Stop listening, hang up every session (each saves its game) and wait for them."""
-        if self._idle_task:
-            self._idle_task.cancel()
+        for task in (self._idle_task, self._pressure_task):
+            if task:
+                task.cancel()
         if self._listener:
             self._listener.close()
             await self._listener.wait_closed()
@@ -328,6 +335,20 @@ class GameServer:
             for session in list(self.sessions):
                 if session.app is not None and now - session.last_input > limit:
                     session.end(f"no keys for {_duration(limit)}")
+
+    async def _watch_startups(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            if self.admission.startups < self.config.limits.start:
+                continue
+            cutoff = time.monotonic() - PRESSED_LOGIN_SECONDS
+            slow = [c for c in self.connections if c.player is None and c.opened < cutoff]
+            for connection in slow:
+                connection.close()
+            if slow:
+                self.limited("pressure", event("dropped", count=len(slow),
+                                               reason=f"not logged in within {PRESSED_LOGIN_SECONDS:g} s "
+                                                      f"while {self.admission.startups} connections wait"))
 
     def refusal(self, session: "GameSession") -> str | None:
         """Why this session cannot be served, or None."""
@@ -374,8 +395,10 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         server = self.server
         reason = server.admission.admit(self.address)
         if reason is not None:
-            server.limited(f"refused:{self.address}", event("refused", **{"from": self.address}, port=self.port,
-                                                           reason=reason))
+            # Penalty refusals per address (fail2ban's material); caps and drops are one line a
+            # second whatever the number of addresses, so a storm cannot flood the log.
+            kind = f"refused:{self.address}" if reason.startswith("penalised") else "refused"
+            server.limited(kind, event("refused", **{"from": self.address}, port=self.port, reason=reason))
             # Raised here, asyncssh closes the connection before it sends a byte.
             raise ConnectionRefusedError(reason)
         self.counted = True
@@ -393,7 +416,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         server.admission.closed(self.address, was_startup=self.startup, failed_auth=failed,
                                 tried_auth=self.tried_auth)
         if not authenticated:
-            server.limited(f"noauth:{self.address}", event(
+            server.limited(f"noauth:{self.address}" if failed else "noauth", event(
                 "auth-failed" if failed else "dropped", user=self.typed or None, **{"from": self.address},
                 port=self.port, reason="no accepted key" if failed else "never authenticated",
                 after=f"{time.monotonic() - self.opened:.1f}s"))

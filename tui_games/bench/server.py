@@ -1,0 +1,255 @@
+"""``tui-games bench server``: the SSH server under attack, on loopback, bounded in count and time.
+
+A real server (``tui-games serve --ssh`` as a subprocess, its open-file limit held at 1024 as
+under systemd's default) with one registered player, then:
+
+- **input flood**: the player's keys as fast as SSH carries them for 20 s (5 s with --quick),
+  the server's resident memory before, at its peak, and after;
+- **idle TCP storm**: 1,100 connections from 127.0.0.2 that never say a word, and meanwhile a
+  real login from 127.0.0.1 (time to authenticate, time to the menu);
+- **unauthenticated storm**: 1,030 connections from 127.0.0.3 that send SSH's greeting and
+  stop, and meanwhile the same real login (retrying when turned away, as a person would);
+- **distributed storm**: the same from 206 addresses (127.0.1.1-206), five each, so the
+  per-source cap does not help and only MaxStartups' random early drop stands in the way;
+- **wrong keys**: 300 logins with a key that is not the player's, from 127.0.0.4: how many
+  were refused by SSH, how many turned away by the penalty, and what the log holds;
+- the log's size at the end.
+
+Nothing leaves 127.0.0.0/8; every socket is closed at the end, and the server is stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tui_games.bench.table import Write, write_table
+from tui_games.server.identity import Registry
+
+try:
+    import asyncssh
+except ImportError:  # the bench says which extra it needs
+    asyncssh = None  # type: ignore[assignment]
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
+
+OPEN_FILES = 1024
+SCREEN = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def _limit_open_files() -> None:
+    if resource is not None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+
+
+class _Server:
+    def __init__(self, home: Path) -> None:
+        self.home, self.log = home, home / "server.log"
+        self.process: asyncio.subprocess.Process | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log),
+            env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(r"listening address=\S+:(\d+)", self.log.read_text() if self.log.exists() else "")
+            if found:
+                self.port = int(found[1])
+                return
+            await asyncio.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    @property
+    def rss(self) -> float:
+        return _rss_mb(self.process.pid)
+
+    async def stop(self) -> None:
+        if self.process and self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 15)
+            except asyncio.TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+async def _login(port: int, key) -> tuple[float, float, object, object]:
+    """(seconds to authenticate, seconds to the menu, connection, process) of a real player."""
+    started = time.monotonic()
+    conn = await asyncio.wait_for(asyncssh.connect(
+        "127.0.0.1", port, username="player", known_hosts=None, config=None, agent_path=None,
+        client_keys=[key]), 60)
+    authenticated = time.monotonic() - started
+    process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+    screen = b""
+    while b"Sudoku" not in SCREEN.sub(b"", screen):
+        screen += await asyncio.wait_for(process.stdout.read(65536), 60)
+    return authenticated, time.monotonic() - started, conn, process
+
+
+async def _flood(server: _Server, key, seconds: float) -> list[list[str]]:
+    _, _, conn, process = await _login(server.port, key)
+    before = peak = server.rss
+    sent, block = 0, b"jjjjkkkk" * 8192
+    deadline = time.monotonic() + seconds
+
+    async def drain_screen() -> None:
+        while await process.stdout.read(65536):
+            pass
+
+    reader = asyncio.create_task(drain_screen())
+    while time.monotonic() < deadline:
+        process.stdin.write(block)
+        sent += len(block)
+        try:
+            await asyncio.wait_for(process.stdin.drain(), 0.5)
+        except asyncio.TimeoutError:
+            pass  # held back by the server: exactly what should happen
+        peak = max(peak, server.rss)
+    conn.abort()
+    reader.cancel()
+    await asyncio.sleep(3)
+    after = server.rss
+    return [["input flood", f"{seconds:g} s of keys, {sent / 1e6:,.1f} MB offered",
+             f"RSS {before:.0f} MB → peak {peak:.0f} MB → after {after:.0f} MB"]]
+
+
+def _storm_sockets(count: int, sources: list[str], port: int, greeting: bytes) -> tuple[list[socket.socket], int]:
+    sockets, failed = [], 0
+    for number in range(count):
+        sock = socket.socket()
+        try:
+            sock.bind((sources[number % len(sources)], 0))
+            sock.connect(("127.0.0.1", port))
+            if greeting:
+                sock.sendall(greeting)
+            sock.setblocking(False)
+            sockets.append(sock)
+        except OSError:
+            failed += 1
+            sock.close()
+    return sockets, failed
+
+
+def _closed_by_server(sockets: list[socket.socket]) -> int:
+    closed = 0
+    for sock in sockets:
+        try:
+            while True:
+                data = sock.recv(4096)
+                if not data:
+                    closed += 1
+                    break
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+    return closed
+
+
+async def _storm(server: _Server, key, name: str, count: int, sources: list[str],
+                 greeting: bytes) -> list[list[str]]:
+    sockets, failed = await asyncio.to_thread(_storm_sockets, count, sources, server.port, greeting)
+    tries = 0
+    try:
+        await asyncio.sleep(1.0)
+        started = time.monotonic()
+        while True:  # as a person would: try again when turned away
+            tries += 1
+            try:
+                authenticated, menu, conn, _ = await _login(server.port, key)
+                break
+            except (OSError, asyncssh.Error) as error:
+                if time.monotonic() - started > 40:
+                    raise RuntimeError(f"no real login during the storm: {error}") from None
+                await asyncio.sleep(0.2)
+        conn.close()
+        waited = time.monotonic() - started
+        closed = _closed_by_server(sockets)
+    finally:
+        for sock in sockets:
+            sock.close()
+    opened = len(sockets)
+    where = sources[0] if len(sources) == 1 else f"{len(sources)} sources"
+    login = (f"real login: authenticated in {authenticated:.2f} s, menu in {menu:.2f} s"
+             if tries == 1 else f"real login: {tries} tries, menu after {waited:.1f} s")
+    return [[name, f"{count:,} from {where}: {opened:,} opened, {closed:,} closed by the server", login]] + \
+        ([[name, f"{failed:,} could not connect", ""]] if failed else [])
+
+
+async def _wrong_keys(server: _Server, count: int, source: str) -> list[list[str]]:
+    wrong = asyncssh.generate_private_key("ssh-ed25519")
+    denied = turned_away = 0
+    started = time.monotonic()
+    for _ in range(count):
+        try:
+            conn = await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", server.port, username="player", known_hosts=None, config=None, agent_path=None,
+                client_keys=[wrong], local_addr=(source, 0)), 30)
+            conn.close()
+        except asyncssh.PermissionDenied:
+            denied += 1
+        except (OSError, asyncssh.Error, asyncio.TimeoutError):
+            turned_away += 1
+    seconds = time.monotonic() - started
+    log = server.log.read_text()
+    failures = len(re.findall(rf"auth-failed .*from={re.escape(source)}\s", log))
+    refusals = len(re.findall(rf"refused from={re.escape(source)}\s.*penalised", log))
+    return [["wrong keys", f"{count} logins from {source} in {seconds:.1f} s",
+             f"{denied} denied by SSH, {turned_away} turned away by the penalty"],
+            ["wrong keys", "log lines", f"{failures} auth-failed, {refusals} penalty refusals (at most 1/s each)"]]
+
+
+async def _bench(write: Write, quick: bool) -> None:
+    with tempfile.TemporaryDirectory(prefix="tui-games-bench-") as folder:
+        home = Path(folder)
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        Registry(home / "server").add_key("player", key)
+        server = _Server(home)
+        await server.start()
+        rows: list[list[str]] = []
+        try:
+            rows += await _flood(server, key, 5.0 if quick else 20.0)
+            greeting = b"SSH-2.0-storm\r\n"
+            rows += await _storm(server, key, "idle TCP storm", 1100, ["127.0.0.2"], b"")
+            rows += await _storm(server, key, "unauthenticated storm", 1030, ["127.0.0.3"], greeting)
+            # Many sources: the per-source cap cannot help; MaxStartups' random early drop does.
+            many = [f"127.0.1.{n}" for n in range(1, 207)]
+            rows += await _storm(server, key, "distributed storm", 1030, many, greeting)
+            rows += await _wrong_keys(server, 60 if quick else 300, "127.0.0.4")
+            size = server.log.stat().st_size
+            lines = server.log.read_text().count("\n")
+            rows.append(["log", "after everything above", f"{size / 1024:,.1f} KiB, {lines:,} lines"])
+        finally:
+            await server.stop()
+        write(f"tui-games serve --ssh on 127.0.0.1, open-file limit {OPEN_FILES} (soft and hard)")
+        write("")
+        write_table(write, ["phase", "what", "result"], rows, left=(0, 1, 2))
+
+
+def bench_server(write: Write, *, quick: bool = False) -> None:
+    if asyncssh is None or os.name != "posix":
+        raise ValueError('the server benchmark needs asyncssh on a POSIX system: pip install "tui-games[server]"')
+    asyncio.run(_bench(write, quick))
