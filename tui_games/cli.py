@@ -22,7 +22,6 @@ from collections.abc import Sequence
 
 from tui_games import __version__
 from tui_games.commands.common import EXIT_INTERRUPTED, EXIT_USAGE, PROG, Parser, UsageError
-from tui_games.commands.play import cmd_play
 from tui_games.games import GAMES
 
 # The commands that are not a game's tools: name -> (module with add_arguments(parser), help).
@@ -93,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: the menu
             args.game = None
-            handler = cmd_play
+            handler = importlib.import_module(COMMANDS["play"][0]).cmd_play
         return handler(args)
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)

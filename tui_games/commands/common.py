@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
+import sys
 
 PROG = "tui-games"
 EXIT_USAGE = 2
@@ -16,7 +18,25 @@ class UsageError(Exception):
     """A bad command line; ``tui_games.cli.main`` prints it as one line and exits 2."""
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, told the terminal's width up front: left to find it, it imports
+    shutil (and with it bz2, lzma, fnmatch) for every parser, help or not."""
+
+    def __init__(self, prog: str, **options) -> None:
+        if options.get("width") is None:
+            try:
+                columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size(sys.__stdout__.fileno()).columns
+            except (ValueError, OSError, AttributeError):
+                columns = 80
+            options["width"] = max(columns - 2, 11)
+        super().__init__(prog, **options)
+
+
 class Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **options) -> None:
+        options.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **options)
+
     # argparse's own error() prints the whole usage block and exits; we want one line
     # and a return code from main() (tests call main directly).
     def error(self, message: str) -> None:  # type: ignore[override]

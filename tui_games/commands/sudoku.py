@@ -18,8 +18,6 @@ from __future__ import annotations
 # ``sudoku solve`` of one puzzle is a command people script, and its start-up is most of its
 # cost (``tui-games bench startup``).
 import argparse
-import json
-import random
 import sys
 
 from tui_games.commands.common import UsageError, positive_int
@@ -38,6 +36,14 @@ EXIT_NOT_UNIQUE = 1
 # JSON status words: short and stable for scripts.
 STATUS_WORDS = {sat.Status.UNIQUE: "unique", sat.Status.NONE: "none", sat.Status.SEVERAL: "several",
                 sat.Status.SOLVED: "solved"}
+
+
+def _print_json(record: dict) -> None:
+    # json is imported here, not at the top: a one-puzzle solve without --json should not pay
+    # for it (the start-up benchmark counts every module).
+    import json
+
+    print(json.dumps(record))
 
 
 def read_input(name: str) -> tuple[str, str]:
@@ -65,7 +71,7 @@ def _comment(entry: PuzzleEntry, problem: str) -> str:
 def _report_malformed(entry: PuzzleEntry, as_json: bool) -> None:
     """A puzzle that could not be read takes its line in the output all the same."""
     if as_json:
-        print(json.dumps({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
+        _print_json(({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
     else:
         print(_comment(entry, entry.error.problem))
 
@@ -97,7 +103,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                       "solution": solution if result.unique or args.first else None,
                       "ms": round(result.seconds * 1000, 3), "variables": s.variables, "clauses": s.clauses,
                       "literals": s.literals}
-            print(json.dumps(record))
+            _print_json((record))
         elif result.unique:
             print(solution)
         elif result.status is sat.Status.SEVERAL and args.first:
@@ -125,7 +131,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         if result.level is None:
             failed = True
         if args.json:
-            print(json.dumps({"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
+            _print_json(({"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
                               "level": result.level, "technique": result.technique, "steps": result.steps,
                               "counts": result.counts}))
         elif result.level is None:
@@ -139,6 +145,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    import random
+
     from tui_games.engine.sudoku.generator import GenerationError, generate
 
     try:
@@ -187,7 +195,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return EXIT_NOT_UNIQUE
     n = grid.size
     if args.json:
-        print(json.dumps({
+        _print_json(({
             "technique": step.technique, "level": step.level, "explanation": step.explanation,
             "cells": [cell_name(c, n) for c in step.cells], "digits": [digit_char(d) for d in step.digits],
             "placements": [[cell_name(c, n), digit_char(d)] for c, d in step.placements],
