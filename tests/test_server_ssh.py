@@ -238,8 +238,9 @@ async def test_odd_requests_get_a_line_not_a_hang(start_server):
                                       agent_path=None, client_keys=[key_for("gina")])
 
     async with await fresh() as conn:
+        # A command is for the lobby: one that is not its own gets one line and exit status 2.
         result = await asyncio.wait_for(conn.run("ls /", encoding=None), 10)
-        assert result.exit_status == 1 and b"only plays games" in result.stdout
+        assert result.exit_status == 2 and b"'ls' is not a command" in result.stderr
         # One game per connection: a second channel is refused with a reason.
         with pytest.raises(asyncssh.ChannelOpenError, match="one game per connection"):
             await asyncio.wait_for(conn.run("ls /", encoding=None), 10)

@@ -125,6 +125,15 @@ class GameAdapter(ABC):
                 return label
         return ", ".join(f"{k}={v}" for k, v in variant.items())
 
+    # How export() separates moves: Connect-4's move strings are digits run together ("4455").
+    move_separator = " "
+
+    def export(self, position: Any, moves: list[str], *, players: tuple[str, str], result: int | None | str,
+               event: str, date: str) -> str:
+        """A finished or running game in the field's own format: by default its moves in the
+        game's notation (``result``: the winner 0/1, None for a draw, "*" if it goes on)."""
+        return self.move_separator.join(moves) + "\n"
+
     def sweep_depth(self, position: Any) -> int:
         """The depth the Lab's comparison proposes for ``position`` (quick in pure Python)."""
         return 6

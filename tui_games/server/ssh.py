@@ -41,6 +41,9 @@ from typing import Callable
 from tui_games.server import EXTRA_HINT, ServerError, paths
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
 from tui_games.server.limits import Admission, Limits
+from tui_games.server.lobby import commands as lobby_commands
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.storage import Storage
 from tui_games.server.log import RateLimit, event, make_logger
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
@@ -61,6 +64,7 @@ except ImportError:  # pragma: no cover - not on every platform
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
+LOBBY_FILE = "lobby.sqlite3"
 GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
@@ -251,6 +255,7 @@ class GameServer:
         self.registry = Registry(config.root, register_open=config.register == "open",
                                  legacy_keys=config.keys_path)
         self.limited = RateLimit(config.log)
+        self.lobby: Lobby | None = None
         self._listener = None
         self._idle_task: asyncio.Task | None = None
         self._pressure_task: asyncio.Task | None = None
@@ -276,6 +281,10 @@ class GameServer:
                 f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
                 f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
                 f"on a trusted network")
+        try:
+            self.lobby = Lobby(Storage(config.root / LOBBY_FILE))
+        except Exception as error:  # sqlite3.Error, a newer schema: the operator must look
+            raise ServerError(f"cannot open the lobby's database {config.root / LOBBY_FILE}: {error}") from None
         files = raise_open_file_limit()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
@@ -324,6 +333,14 @@ class GameServer:
                              return_exceptions=True)
         for connection in list(self.connections):
             connection.close()
+        if self.lobby is not None:
+            self.lobby.storage.close()
+            self.lobby = None
+
+    def online(self) -> list[tuple[str, str]]:
+        """(player, what they are doing) of everyone playing now."""
+        return sorted((session.user, "guest in the app" if session.player.guest else "in the app")
+                      for session in self.sessions)
 
     async def _watch_idle(self) -> None:
         limit = self.config.idle_seconds
@@ -354,8 +371,6 @@ class GameServer:
         """Why this session cannot be served, or None."""
         if session.connection.refusal:
             return session.connection.refusal
-        if session.command:
-            return "this server only plays games; connect without a command"
         if not session.has_pty:
             return "the games need a terminal; connect with ssh -t"
         most = self.most_sessions
@@ -566,6 +581,9 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
     def session_started(self) -> None:
         self.started = True
         self.connection.session_began()
+        if self.command is not None and not self.connection.refusal:
+            self._run_command(self.command)
+            return
         reason = self.server.refusal(self)
         if reason is not None:
             self._log("session-refused", reason=reason, command=self.command[:40] if self.command else None)
@@ -575,6 +593,23 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.server.sessions.add(self)
         self.accepted = True
         self._runner = asyncio.create_task(self._run())  # held: the loop keeps only weak references
+
+    def _run_command(self, command: str) -> None:
+        """``ssh host COMMAND``: the lobby's command interface (lobby/commands.py)."""
+        result = lobby_commands.run(self.server.lobby, self.user, command, guest=self.player.guest,
+                                    online=self.server.online)
+        words = command.split(maxsplit=1)
+        self._log("command", command=words[0][:20] if words else "", status=result.status)
+        if self.chan is None:
+            return
+        try:
+            self.chan.write(result.stdout.replace("\n", "\r\n" if self.has_pty else "\n").encode())
+            if result.stderr:
+                self.chan.write_stderr(result.stderr.encode())
+            self.chan.exit(result.status)
+        except (BrokenPipeError, OSError):
+            pass
+        self.chan = None
 
     # -- the app -------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
 from tui_games.engine.checkers.bits import square_of
 from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
+from tui_games.engine.checkers.pdn import write_pdn
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import Player
 
@@ -67,6 +68,12 @@ class CheckersArena(GameAdapter):
                              else f"{sq:>2}")
             lines.append(" ".join(cells))
         return "\n".join(lines)
+
+    def export(self, position: CheckersPosition, moves: list[str], *, players: tuple[str, str],
+               result: int | None | str, event: str, date: str) -> str:
+        """PDN, as other checkers programs read it (Black moves first)."""
+        pdn_result = result if result == "*" else {None: "1/2-1/2", 0: "1-0", 1: "0-1"}[result]
+        return write_pdn(position, event=event, date=date, black=players[0], white=players[1], result=pdn_result)
 
     def move_text(self, position: CheckersPosition, move: Any) -> str:
         return str(move)

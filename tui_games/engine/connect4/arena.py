@@ -14,6 +14,7 @@ class Connect4Arena(GameAdapter):
     title = "Connect-4"
     lab_defaults = ("level4", "level2", 10)
     side_names = ("X", "O")
+    move_separator = ""  # the solvers' test sets write games as "4455…"
     variants = (("standard", {"full_board": False}), ("full board", {"full_board": True}))
     spec_help = ":simple/:aware heuristic, @S s/move"
     positions = (

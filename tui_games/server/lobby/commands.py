@@ -1,0 +1,255 @@
+"""``ssh -p PORT NAME@host COMMAND``: the lobby for scripts and bots, each command with --json.
+
+    who                                   who is online and what they are doing
+    games                                 your live games (whose move, clocks) and open offers
+    show GAME                             one game: players, moves, the board, whose move
+    seek GAME [--variant V] [--clock C] [--casual] [--colour first|second|random]
+    challenge PLAYER GAME [same options]
+    accept ID | decline ID                an offer (a seek, or a challenge to you)
+    move GAME MOVE                        in the game's own notation: a column, a cell, PDN
+    resign GAME
+    draw GAME offer|accept|decline
+    ratings [GAME]
+    history [PLAYER]
+    export GAME                           PDN for checkers, move strings for the others
+
+A bad command, a move out of turn, an illegal move, an unknown game or someone else's game:
+one line on stderr naming the problem, exit status 2, nothing changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tui_games.games import arena_adapter
+from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
+from tui_games.server.lobby.storage import GameRow, Offer
+
+MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+class _Refused(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix("tui-games").strip()
+        raise _Refused(f"{command}: {message}" if command else message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> None:  # type: ignore[override]
+        raise _Refused(message.strip() if message else "")
+
+
+@dataclass
+class Result:
+    status: int = EXIT_OK
+    out: list[str] = field(default_factory=list)
+    err: list[str] = field(default_factory=list)
+
+    @property
+    def stdout(self) -> str:
+        return "".join(line + "\n" for line in self.out)
+
+    @property
+    def stderr(self) -> str:
+        return "".join(line + "\n" for line in self.err)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="tui-games", add_help=False)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    def add(name: str, *arguments: tuple[str, dict]) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, add_help=False)
+        for argument, options in arguments:
+            sub.add_argument(argument, **options)
+        sub.add_argument("--json", action="store_true")
+        return sub
+
+    add("who")
+    add("games")
+    add("show", ("game_id", {}))
+    for name, extra in (("seek", ()), ("challenge", (("player", {}),))):
+        sub = add(name, *extra, ("game", {}))
+        sub.add_argument("--variant", default=None)
+        sub.add_argument("--clock", default="none")
+        sub.add_argument("--casual", action="store_true")
+        sub.add_argument("--colour", "--color", default="random", choices=("first", "second", "random"))
+    add("accept", ("offer_id", {}))
+    add("decline", ("offer_id", {}))
+    add("move", ("game_id", {}), ("move", {}))
+    add("resign", ("game_id", {}))
+    add("draw", ("game_id", {}), ("action", {"choices": ("offer", "accept", "decline")}))
+    add("ratings", ("game", {"nargs": "?"}))
+    add("history", ("player", {"nargs": "?"}))
+    add("export", ("game_id", {}))
+    return parser
+
+
+def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
+        online: Callable[[], list[tuple[str, str]]] = list) -> Result:
+    """Run one command line for ``player``; never raises for anything a client can send."""
+    result = Result()
+    if len(command) > MAX_COMMAND:
+        return _refuse(result, f"a command has at most {MAX_COMMAND} characters")
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        return _refuse(result, f"cannot read the command: {error}")
+    if not words:
+        return _refuse(result, "no command given; try: " + ", ".join(_COMMANDS))
+    if words[0] not in _COMMANDS:
+        return _refuse(result, f"{words[0][:40]!r} is not a command; try: " + ", ".join(_COMMANDS))
+    try:
+        args = _parser().parse_args(words)
+    except _Refused as refused:
+        return _refuse(result, str(refused) or "bad command")
+    try:
+        _COMMANDS[args.command](lobby, player, args, result, guest=guest, online=online)
+    except LobbyError as error:
+        return _refuse(result, str(error))
+    return result
+
+
+def _refuse(result: Result, line: str) -> Result:
+    result.status = EXIT_USAGE
+    result.err.append("tui-games: " + "".join(ch if ch.isprintable() else "?" for ch in line))
+    return result
+
+
+def _say(result: Result, args, data, text: str) -> None:
+    result.out.append(json.dumps(data) if args.json else text)
+
+
+# -- what each command prints ----------------------------------------------------------------------
+
+def _game_data(lobby: Lobby, row: GameRow) -> dict:
+    to_move = lobby.to_move(row)
+    return {"id": row.id, "game": row.game, "variant": row.variant, "players": list(row.players),
+            "clock": row.clock, "rated": row.rated, "moves": row.moves, "status": row.status,
+            "to_move": to_move, "winner": None if row.winner is None else row.players[row.winner],
+            "reason": row.reason, "draw_offer": row.draw_offer,
+            "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
+
+
+def _game_line(lobby: Lobby, row: GameRow, player: str | None = None) -> str:
+    first, second = row.players
+    head = f"{row.id}  {row.game:<9} {first} v {second}  {row.clock}{'' if row.rated else ' casual'}"
+    if row.status != "live":
+        winner = "draw" if row.winner is None else f"{row.players[row.winner]} won"
+        return f"{head}  {winner} ({row.reason}), {len(row.moves)} moves"
+    to_move = lobby.to_move(row)
+    whose = "your move" if to_move == player else f"{to_move} to move"
+    return f"{head}  {whose}, {len(row.moves)} moves"
+
+
+def _offer_data(offer: Offer) -> dict:
+    return {"id": offer.id, "kind": offer.kind, "owner": offer.owner, "target": offer.target, "game": offer.game,
+            "variant": offer.variant, "clock": offer.clock, "rated": offer.rated, "colour": offer.colour}
+
+
+def _offer_line(offer: Offer) -> str:
+    to = f" to {offer.target}" if offer.target else ""
+    return (f"{offer.id}  {offer.kind}{to} by {offer.owner}: {offer.game} {offer.clock}"
+            f"{' rated' if offer.rated else ' casual'}, {offer.owner} plays {offer.colour}")
+
+
+def _who(lobby, player, args, result, *, guest, online) -> None:
+    people = online()
+    if args.json:
+        result.out.append(json.dumps([{"player": name, "doing": doing} for name, doing in people]))
+    else:
+        result.out.extend(f"{name}  {doing}" for name, doing in people) if people else result.out.append("nobody")
+
+
+def _games(lobby, player, args, result, *, guest, online) -> None:
+    rows, offers = lobby.games(player), lobby.offers(player)
+    if args.json:
+        result.out.append(json.dumps({"games": [_game_data(lobby, r) for r in rows],
+                                      "offers": [_offer_data(o) for o in offers]}))
+        return
+    result.out.extend(_game_line(lobby, row, player) for row in rows)
+    result.out.extend(_offer_line(offer) for offer in offers)
+    if not rows and not offers:
+        result.out.append(f"no games and no offers; start one with: seek {lobby_games()[0]}")
+
+
+def _show(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.game(args.game_id)
+    if args.json:
+        result.out.append(json.dumps(_game_data(lobby, row)))
+        return
+    result.out.append(_game_line(lobby, row, player))
+    result.out.append("moves: " + (" ".join(row.moves) or "none yet"))
+    result.out.extend(arena_adapter(row.game).diagram(lobby.position(row)).splitlines())
+
+
+def _seek(lobby, player, args, result, *, guest, online) -> None:
+    offer = lobby.seek(player, args.game, variant=args.variant, clock=args.clock, rated=not args.casual,
+                       colour=args.colour, guest=guest, target=getattr(args, "player", None))
+    _say(result, args, _offer_data(offer), _offer_line(offer))
+
+
+def _accept(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.accept(player, args.offer_id, guest=guest)
+    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _decline(lobby, player, args, result, *, guest, online) -> None:
+    offer = lobby.decline(player, args.offer_id)
+    _say(result, args, _offer_data(offer), f"{offer.id} withdrawn" if offer.owner == player else f"{offer.id} declined")
+
+
+def _move(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.move(player, args.game_id, args.move)
+    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _resign(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.resign(player, args.game_id)
+    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _draw(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.draw(player, args.game_id, args.action)
+    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _ratings(lobby, player, args, result, *, guest, online) -> None:
+    rows = lobby.ratings(args.game)
+    if args.json:
+        result.out.append(json.dumps([{"player": p, "game": g, "rating": round(r.rating, 1), "rd": round(r.rd, 1),
+                                       "games": n} for p, g, r, n in rows]))
+        return
+    result.out.extend(f"{g:<9} {p:<20} {r} (±{r.rd:.0f}, {n} games)" for p, g, r, n in rows)
+    if not rows:
+        result.out.append("no rated games yet")
+
+
+def _history(lobby, player, args, result, *, guest, online) -> None:
+    rows = lobby.history(args.player or player)
+    if args.json:
+        result.out.append(json.dumps([_game_data(lobby, r) for r in rows]))
+        return
+    result.out.extend(_game_line(lobby, row) for row in rows)
+    if not rows:
+        result.out.append("no finished games")
+
+
+def _export(lobby, player, args, result, *, guest, online) -> None:
+    text = lobby.export(args.game_id)
+    if args.json:
+        result.out.append(json.dumps({"id": args.game_id, "text": text}))
+    else:
+        result.out.append(text.rstrip("\n"))
+
+
+_COMMANDS = {"who": _who, "games": _games, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
+             "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "ratings": _ratings,
+             "history": _history, "export": _export}

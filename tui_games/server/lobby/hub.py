@@ -1,0 +1,281 @@
+"""The lobby's authority: seeks, challenges and games between players, with clocks and ratings.
+
+Every move is checked against the game's own rules by replaying the game with the engine's
+adapter (the game table's ``arena_adapter``): a client is never trusted. A problem is a
+LobbyError with one line naming it, and nothing is changed.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.server.lobby.glicko2 import after_game
+from tui_games.server.lobby.storage import GameRow, Offer, Storage
+
+MAX_OFFERS_PER_PLAYER = 10
+MAX_LIVE_GAMES_PER_PLAYER = 30
+CLOCK = re.compile(r"^(?:(?P<none>none)|corr:(?P<days>\d{1,2})|(?P<minutes>\d{1,3})\+(?P<increment>\d{1,3}))$")
+
+
+class LobbyError(ValueError):
+    """A request the lobby refuses: the message is one line for the player."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """``none``; ``corr:D`` (D days per move); ``M+S`` (Fischer: M minutes, S seconds a move)."""
+
+    text: str
+    kind: str  # "none", "corr" or "fischer"
+    base: float = 0.0  # seconds on each clock at the start (Fischer) or per move (corr)
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "Clock":
+        found = CLOCK.fullmatch(text.strip().lower())
+        if not found:
+            raise LobbyError(f"{text!r} is not a clock: give none, corr:DAYS (1-14) or MINUTES+SECONDS (e.g. 5+3)")
+        if found["none"]:
+            return cls("none", "none")
+        if found["days"]:
+            days = int(found["days"])
+            if not 1 <= days <= 14:
+                raise LobbyError("a correspondence clock gives 1 to 14 days a move")
+            return cls(f"corr:{days}", "corr", days * 86400.0)
+        minutes, increment = int(found["minutes"]), int(found["increment"])
+        if not (0 < minutes <= 180 and increment <= 180):
+            raise LobbyError("a Fischer clock gives 1 to 180 minutes and 0 to 180 seconds a move")
+        return cls(f"{minutes}+{increment}", "fischer", minutes * 60.0, float(increment))
+
+
+def lobby_games() -> list[str]:
+    """The games two players can play here: those of the game table with an arena adapter."""
+    return [spec.key for spec in arena_specs()]
+
+
+def _game_key(name: str) -> str:
+    try:
+        spec = find_game(name)
+    except ValueError:
+        spec = None
+    if spec is None or spec.key not in lobby_games():
+        raise LobbyError(f"{name!r} is not a game to play against someone; choose one of {', '.join(lobby_games())}")
+    return spec.key
+
+
+def _variant(game: str, label: str | None) -> dict:
+    adapter = arena_adapter(game)
+    if label is None:
+        return adapter.check_variant(adapter.variants[0][1])
+    for name, variant in adapter.variants:
+        if name.lower() == label.strip().lower():
+            return adapter.check_variant(variant)
+    names = ", ".join(repr(name) for name, _ in adapter.variants)
+    raise LobbyError(f"{game} has no variant {label!r}; choose one of {names}")
+
+
+class Lobby:
+    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.rng = rng or random.Random()
+
+    # -- offers --------------------------------------------------------------------------------
+
+    def seek(self, player: str, game: str, *, variant: str | None = None, clock: str = "none",
+             rated: bool = True, colour: str = "random", guest: bool = False,
+             target: str | None = None) -> Offer:
+        """Open a seek (or, with ``target``, a challenge to that player)."""
+        key = _game_key(game)
+        if colour not in ("first", "second", "random"):
+            raise LobbyError(f"{colour!r} is not a side: give first, second or random")
+        if guest and rated:
+            raise LobbyError("guests play casual games only: add --casual")
+        if target is not None and target == player:
+            raise LobbyError("you cannot challenge yourself")
+        if sum(offer.owner == player for offer in self.storage.offers()) >= MAX_OFFERS_PER_PLAYER:
+            raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already; cancel one first")
+        offer = Offer(self._new_id(), "challenge" if target else "seek", player, target, key,
+                      _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock())
+        self.storage.add_offer(offer)
+        return offer
+
+    def offers(self, player: str | None = None) -> list[Offer]:
+        """Open seeks, and the challenges to or from ``player``."""
+        return [o for o in self.storage.offers()
+                if o.kind == "seek" or player is None or player in (o.owner, o.target)]
+
+    def accept(self, player: str, offer_id: str, *, guest: bool = False) -> GameRow:
+        offer = self._offer(offer_id)
+        if offer.owner == player:
+            raise LobbyError("that is your own offer; cancel it with decline")
+        if offer.kind == "challenge" and offer.target != player:
+            raise LobbyError(f"offer {offer_id} is a challenge to {offer.target}, not to you")
+        if guest and offer.rated:
+            raise LobbyError("guests play casual games only: this offer is rated")
+        if len(self.storage.games(player=player, status="live")) >= MAX_LIVE_GAMES_PER_PLAYER:
+            raise LobbyError(f"you have {MAX_LIVE_GAMES_PER_PLAYER} games going already; finish one first")
+        if not self.storage.remove_offer(offer.id):  # someone accepted it a moment ago
+            raise LobbyError(f"offer {offer_id} is gone")
+        owner_first = {"first": True, "second": False}.get(offer.colour, self.rng.random() < 0.5)
+        players = (offer.owner, player) if owner_first else (player, offer.owner)
+        clock = Clock.parse(offer.clock)
+        now = self.clock()
+        left = [clock.base, clock.base] if clock.kind != "none" else [None, None]
+        row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
+                      left=left, last_move=now, created=now)
+        self.storage.add_game(row)
+        return row
+
+    def decline(self, player: str, offer_id: str) -> Offer:
+        """Cancel your own offer, or decline a challenge to you."""
+        offer = self._offer(offer_id)
+        if player not in (offer.owner, offer.target):
+            raise LobbyError(f"offer {offer_id} is not yours to decline")
+        self.storage.remove_offer(offer.id)
+        return offer
+
+    def _offer(self, offer_id: str) -> Offer:
+        offer = self.storage.offer(offer_id.strip().lower())
+        if offer is None:
+            raise LobbyError(f"there is no offer {offer_id!r}")
+        return offer
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow:
+        row = self.storage.game(game_id.strip().lower())
+        if row is None:
+            raise LobbyError(f"there is no game {game_id!r}")
+        self._check_time(row)
+        return row
+
+    def position(self, row: GameRow) -> Any:
+        """The game's position, every move replayed by the rules."""
+        adapter = arena_adapter(row.game)
+        position = adapter.start(row.variant)
+        for text in row.moves:
+            position.push(adapter.parse_move(position, text))
+        return position
+
+    def to_move(self, row: GameRow) -> str | None:
+        return None if row.status != "live" else row.players[self.position(row).turn]
+
+    def move(self, player: str, game_id: str, text: str) -> GameRow:
+        row = self._own_live_game(player, game_id)
+        adapter = arena_adapter(row.game)
+        position = self.position(row)
+        side = row.players.index(player) if row.players[0] != row.players[1] else position.turn
+        if position.turn != side:
+            raise LobbyError(f"it is {row.players[position.turn]}'s move in game {row.id}")
+        try:
+            move = adapter.parse_move(position, text)
+        except ValueError as error:
+            raise LobbyError(f"{text!r} in game {row.id}: {error}") from None
+        now = self.clock()
+        clock = Clock.parse(row.clock)
+        if clock.kind == "fischer":
+            row.left[side] = row.left[side] - (now - row.last_move) + clock.increment
+        elif clock.kind == "corr":
+            row.left[side] = clock.base
+        row.moves.append(adapter.move_text(position, move))
+        position.push(move)
+        row.last_move = now
+        row.draw_offer = None
+        outcome = position.outcome()
+        if outcome is not None:
+            self._end(row, outcome.winner, outcome.reason)
+        else:
+            self.storage.save_game(row)
+        return row
+
+    def resign(self, player: str, game_id: str) -> GameRow:
+        row = self._own_live_game(player, game_id)
+        self._end(row, 1 - row.players.index(player), "resignation")
+        return row
+
+    def draw(self, player: str, game_id: str, action: str) -> GameRow:
+        row = self._own_live_game(player, game_id)
+        if action == "offer":
+            if row.draw_offer == player:
+                raise LobbyError("you have offered a draw already")
+            if row.draw_offer is not None:  # both offered: that is an agreement
+                self._end(row, None, "agreement")
+                return row
+            row.draw_offer = player
+        elif action == "accept":
+            if row.draw_offer is None or row.draw_offer == player:
+                raise LobbyError(f"there is no draw offer to accept in game {row.id}")
+            self._end(row, None, "agreement")
+            return row
+        elif action == "decline":
+            if row.draw_offer is None or row.draw_offer == player:
+                raise LobbyError(f"there is no draw offer to decline in game {row.id}")
+            row.draw_offer = None
+        else:
+            raise LobbyError(f"{action!r}: say offer, accept or decline")
+        self.storage.save_game(row)
+        return row
+
+    def games(self, player: str | None = None, live: bool = True) -> list[GameRow]:
+        rows = self.storage.games(player=player, status="live" if live else None)
+        for row in rows:
+            self._check_time(row)
+        return [row for row in rows if not live or row.status == "live"]
+
+    def history(self, player: str | None = None, limit: int = 50) -> list[GameRow]:
+        return self.storage.games(player=player, status="over", limit=limit)
+
+    def ratings(self, game: str | None = None):
+        return self.storage.ratings(_game_key(game) if game else None)
+
+    def export(self, game_id: str) -> str:
+        """The game in its field's format: PDN for checkers, move strings for the others."""
+        row = self.game(game_id)
+        result: int | None | str = row.winner if row.status == "over" else "*"
+        return arena_adapter(row.game).export(
+            self.position(row), row.moves, players=row.players, result=result,
+            event=f"tui-games lobby {row.id}", date=time.strftime("%Y.%m.%d", time.gmtime(row.created)))
+
+    # -- the end of a game ---------------------------------------------------------------------
+
+    def _own_live_game(self, player: str, game_id: str) -> GameRow:
+        row = self.game(game_id)
+        if player not in row.players:
+            raise LobbyError(f"game {row.id} is between {row.players[0]} and {row.players[1]}, not yours")
+        if row.status != "live":
+            raise LobbyError(f"game {row.id} is over ({row.reason})")
+        return row
+
+    def _check_time(self, row: GameRow) -> None:
+        """A clock that ran out ends the game, whoever asks first."""
+        if row.status != "live" or Clock.parse(row.clock).kind == "none":
+            return
+        turn = self.position(row).turn
+        if self.clock() - row.last_move > row.left[turn]:
+            row.left[turn] = 0.0
+            self._end(row, 1 - turn, "time")
+
+    def _end(self, row: GameRow, winner: int | None, reason: str) -> None:
+        row.status, row.winner, row.reason, row.ended = "over", winner, reason, self.clock()
+        row.draw_offer = None
+        ratings = None
+        if row.rated and row.moves and row.players[0] != row.players[1]:
+            (first, n_first), (second, n_second) = (self.storage.rating(p, row.game) for p in row.players)
+            score = {0: 1.0, 1: 0.0, None: 0.5}[winner]
+            new_first, new_second = after_game(first, second, score)
+            ratings = {row.players[0]: (new_first, n_first + 1), row.players[1]: (new_second, n_second + 1)}
+        self.storage.finish(row, ratings)
+
+    def _new_id(self) -> str:
+        while True:
+            new = secrets.token_hex(3)
+            if self.storage.game(new) is None and self.storage.offer(new) is None:
+                return new
