@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from tui_games.ui.widgets.ordered_input import OrderedInput
+
 
 class InputDialog(ModalScreen[str | None]):
     """Dismisses with the text on Enter/OK once ``check`` (text -> problem or None) passes;
@@ -42,7 +44,7 @@ class InputDialog(ModalScreen[str | None]):
         with Vertical(id="input-dialog") as dialog:
             dialog.border_title = self.title_text
             yield Static(self.prompt, id="input-prompt")
-            yield Input(self.value, id="input-text", compact=True)
+            yield OrderedInput(self.value, id="input-text", compact=True)
             yield Static("", id="input-error")
             with Horizontal(id="input-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)

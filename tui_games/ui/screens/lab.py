@@ -60,6 +60,7 @@ from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, short_count
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.ui.widgets.sweep_chart import SweepChart
 
 PROGRESS_INTERVAL = 0.1
@@ -139,15 +140,15 @@ class LabScreen(Screen):
                     yield Label("Variant")
                     yield Select([("-", "-")], value="-", allow_blank=False, compact=True, id="arena-variant")
                     yield Label("Games")
-                    yield Input("20", type="integer", compact=True, id="arena-count")
+                    yield OrderedInput("20", type="integer", compact=True, id="arena-count")
                     yield Label("Seed")
-                    yield Input("1", type="integer", compact=True, id="arena-seed")
+                    yield OrderedInput("1", type="integer", compact=True, id="arena-seed")
                     yield Label("Player A")
-                    yield Input("", compact=True, id="arena-a")
+                    yield OrderedInput("", compact=True, id="arena-a")
                     yield Label("Player B")
-                    yield Input("", compact=True, id="arena-b")
+                    yield OrderedInput("", compact=True, id="arena-b")
                     yield Label("s/move")
-                    yield Input("", type="number", compact=True, id="arena-seconds", placeholder="default")
+                    yield OrderedInput("", type="number", compact=True, id="arena-seconds", placeholder="default")
                 yield Static("", id="arena-hint")
                 with Horizontal(id="arena-progress-row"):
                     yield ProgressBar(total=1, show_eta=False, id="arena-progress")
@@ -160,7 +161,7 @@ class LabScreen(Screen):
                     yield Select([("empty", "empty")], value="empty", allow_blank=False, compact=True,
                                  id="compare-position")
                     yield Label(" Depth")
-                    yield Input("6", type="integer", compact=True, id="compare-depth")
+                    yield OrderedInput("6", type="integer", compact=True, id="compare-depth")
                 yield Static("", id="compare-note")
                 yield Static("r runs every algorithm at depths 1..D · x cancels", id="compare-status")
                 yield SweepChart(id="compare-chart")

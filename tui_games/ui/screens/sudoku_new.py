@@ -16,6 +16,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.resources import puzzle_names
 from tui_games.server import paths
+from tui_games.ui.widgets.ordered_input import OrderedInput
 
 GRADES = [level for level in LEVELS if level != SEARCH]
 VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4")]
@@ -89,7 +90,7 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
                 yield Label("Grid")
                 yield Select(VARIANTS, value=self.last.variant if self.last.variant in dict(map(reversed, VARIANTS))
                              else "9", allow_blank=False, compact=True, id="variant")
-            yield Input(self.last.text, placeholder="", id="new-text", compact=True)
+            yield OrderedInput(self.last.text, placeholder="", id="new-text", compact=True)
             yield Static(self.error, id="new-error")
             with Horizontal(id="new-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
