@@ -33,6 +33,7 @@ import secrets
 import shutil
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,9 @@ from tui_games.server import EXTRA_HINT, ServerError, paths
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
 from tui_games.server.limits import Admission, Limits
 from tui_games.server.lobby import commands as lobby_commands
+from tui_games.server.lobby.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
 from tui_games.server.log import RateLimit, event, make_logger
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
@@ -65,6 +68,7 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
 LOBBY_FILE = "lobby.sqlite3"
+LOBBY_SOCKET = "lobby.sock"
 GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
@@ -208,8 +212,10 @@ class Player:
     typed: str = ""  # the name the client gave (a guest's display name)
 
 
-def session_env(config: SSHConfig, player: Player, term: str | None, client_env: dict[str, str]) -> dict[str, str]:
-    """The environment of a player's app: built afresh, never the server's own."""
+def session_env(config: SSHConfig, player: Player, term: str | None, client_env: dict[str, str],
+                lobby: tuple[str, str] | None = None) -> dict[str, str]:
+    """The environment of a player's app: built afresh, never the server's own. ``lobby`` is
+    the lobby socket's path and this session's secret for it."""
     package_root = Path(__file__).resolve().parents[2]
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
@@ -228,6 +234,8 @@ def session_env(config: SSHConfig, player: Player, term: str | None, client_env:
     }
     if not player.guest:  # a guest's results count nowhere
         env["TUI_GAMES_LEADERBOARD"] = str(config.root / LEADERBOARD_FILE)
+    if lobby is not None:
+        env[LOBBY_ENV], env[LOBBY_TOKEN_ENV] = lobby
     env.update({name: client_env[name] for name in CLIENT_ENV if name in client_env})
     return env
 
@@ -256,6 +264,7 @@ class GameServer:
                                  legacy_keys=config.keys_path)
         self.limited = RateLimit(config.log)
         self.lobby: Lobby | None = None
+        self.hub: HubSocket | None = None
         self._listener = None
         self._idle_task: asyncio.Task | None = None
         self._pressure_task: asyncio.Task | None = None
@@ -285,6 +294,14 @@ class GameServer:
             self.lobby = Lobby(Storage(config.root / LOBBY_FILE))
         except Exception as error:  # sqlite3.Error, a newer schema: the operator must look
             raise ServerError(f"cannot open the lobby's database {config.root / LOBBY_FILE}: {error}") from None
+        socket_path = config.root / LOBBY_SOCKET
+        if len(str(socket_path)) > 100:  # a Unix socket's path has room for about 107 bytes
+            socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET
+        self.hub = HubSocket(self.lobby, socket_path, online=self.online)
+        try:
+            await self.hub.start()
+        except OSError as error:
+            raise ServerError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
         files = raise_open_file_limit()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
@@ -333,6 +350,9 @@ class GameServer:
                              return_exceptions=True)
         for connection in list(self.connections):
             connection.close()
+        if self.hub is not None:
+            await self.hub.close()
+            self.hub = None
         if self.lobby is not None:
             self.lobby.storage.close()
             self.lobby = None
@@ -552,6 +572,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.last_input = time.monotonic()
         self.accepted = False
         self._typeahead = bytearray()  # keys that came before the app
+        self.token: str | None = None  # this session's secret for the lobby socket
         self._reading_paused = False
         self._runner: asyncio.Task | None = None
         self._ending: asyncio.Task | None = None
@@ -618,12 +639,18 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         home = self.player.home
         if self._ending is not None or self.chan is None:  # gone before we began
             server.sessions.discard(self)
-            self._forget_guest()
+            self._forget()
             return
         try:
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
             columns, rows = clamp_size(*self.chan.get_terminal_size()[:2])
-            env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()))
+            lobby = None
+            if server.hub is not None:
+                self.token = secrets.token_urlsafe(24)
+                server.hub.issue(self.token, self.user, self.player.guest)
+                lobby = (str(server.hub.path), self.token)
+            env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()),
+                              lobby)
             memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
             self.app = PtyApp(config.app_argv, env, columns, rows, self._output,
                               cwd=str(home), memory_bytes=memory, on_input_pressure=self._input_pressure)
@@ -638,7 +665,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             server.sessions.discard(self)
             self._log("failed", reason=f"could not start the app: {error}")
             self._close(1, "the server could not start a game; try again later")
-            self._forget_guest()
+            self._forget()
             return
         self._log("login", port=self.connection.port, key=self.player.key,
                   guest=self.player.typed if self.player.guest else None,
@@ -651,10 +678,13 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self._log("quit", status=status, after=_elapsed(time.monotonic() - self.began))
             self._close(status if status >= 0 else 1,
                         None if status == 0 else "the game ended unexpectedly; your last save is kept")
-        self._forget_guest()
+        self._forget()
 
-    def _forget_guest(self) -> None:
-        """A guest leaves nothing behind."""
+    def _forget(self) -> None:
+        """A guest leaves nothing behind (and no session keeps its lobby secret)."""
+        if self.token is not None and self.server.hub is not None:
+            self.server.hub.revoke(self.token)
+            self.token = None
         if self.player.guest:
             shutil.rmtree(self.player.home, ignore_errors=True)
 
@@ -699,7 +729,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.server.sessions.discard(self)
         self._close(0, f"{reason}; your game is saved. Goodbye." if not self.player.guest else f"{reason}. Goodbye.")
         if self._runner is None or self._runner.done():
-            self._forget_guest()
+            self._forget()
 
     # -- traffic -------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from typing import Callable
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.storage import GameRow, Offer
+from tui_games.server.lobby.views import game_data, offer_data
 
 MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -129,15 +130,6 @@ def _say(result: Result, args, data, text: str) -> None:
 
 # -- what each command prints ----------------------------------------------------------------------
 
-def _game_data(lobby: Lobby, row: GameRow) -> dict:
-    to_move = lobby.to_move(row)
-    return {"id": row.id, "game": row.game, "variant": row.variant, "players": list(row.players),
-            "clock": row.clock, "rated": row.rated, "moves": row.moves, "status": row.status,
-            "to_move": to_move, "winner": None if row.winner is None else row.players[row.winner],
-            "reason": row.reason, "draw_offer": row.draw_offer,
-            "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
-
-
 def _game_line(lobby: Lobby, row: GameRow, player: str | None = None) -> str:
     first, second = row.players
     head = f"{row.id}  {row.game:<9} {first} v {second}  {row.clock}{'' if row.rated else ' casual'}"
@@ -147,11 +139,6 @@ def _game_line(lobby: Lobby, row: GameRow, player: str | None = None) -> str:
     to_move = lobby.to_move(row)
     whose = "your move" if to_move == player else f"{to_move} to move"
     return f"{head}  {whose}, {len(row.moves)} moves"
-
-
-def _offer_data(offer: Offer) -> dict:
-    return {"id": offer.id, "kind": offer.kind, "owner": offer.owner, "target": offer.target, "game": offer.game,
-            "variant": offer.variant, "clock": offer.clock, "rated": offer.rated, "colour": offer.colour}
 
 
 def _offer_line(offer: Offer) -> str:
@@ -171,8 +158,8 @@ def _who(lobby, player, args, result, *, guest, online) -> None:
 def _games(lobby, player, args, result, *, guest, online) -> None:
     rows, offers = lobby.games(player), lobby.offers(player)
     if args.json:
-        result.out.append(json.dumps({"games": [_game_data(lobby, r) for r in rows],
-                                      "offers": [_offer_data(o) for o in offers]}))
+        result.out.append(json.dumps({"games": [game_data(lobby, r) for r in rows],
+                                      "offers": [offer_data(o) for o in offers]}))
         return
     result.out.extend(_game_line(lobby, row, player) for row in rows)
     result.out.extend(_offer_line(offer) for offer in offers)
@@ -183,7 +170,7 @@ def _games(lobby, player, args, result, *, guest, online) -> None:
 def _show(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.game(args.game_id)
     if args.json:
-        result.out.append(json.dumps(_game_data(lobby, row)))
+        result.out.append(json.dumps(game_data(lobby, row)))
         return
     result.out.append(_game_line(lobby, row, player))
     result.out.append("moves: " + (" ".join(row.moves) or "none yet"))
@@ -193,32 +180,32 @@ def _show(lobby, player, args, result, *, guest, online) -> None:
 def _seek(lobby, player, args, result, *, guest, online) -> None:
     offer = lobby.seek(player, args.game, variant=args.variant, clock=args.clock, rated=not args.casual,
                        colour=args.colour, guest=guest, target=getattr(args, "player", None))
-    _say(result, args, _offer_data(offer), _offer_line(offer))
+    _say(result, args, offer_data(offer), _offer_line(offer))
 
 
 def _accept(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.accept(player, args.offer_id, guest=guest)
-    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
 
 
 def _decline(lobby, player, args, result, *, guest, online) -> None:
     offer = lobby.decline(player, args.offer_id)
-    _say(result, args, _offer_data(offer), f"{offer.id} withdrawn" if offer.owner == player else f"{offer.id} declined")
+    _say(result, args, offer_data(offer), f"{offer.id} withdrawn" if offer.owner == player else f"{offer.id} declined")
 
 
 def _move(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.move(player, args.game_id, args.move)
-    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
 
 
 def _resign(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.resign(player, args.game_id)
-    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
 
 
 def _draw(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.draw(player, args.game_id, args.action)
-    _say(result, args, _game_data(lobby, row), _game_line(lobby, row, player))
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
 
 
 def _ratings(lobby, player, args, result, *, guest, online) -> None:
@@ -235,7 +222,7 @@ def _ratings(lobby, player, args, result, *, guest, online) -> None:
 def _history(lobby, player, args, result, *, guest, online) -> None:
     rows = lobby.history(args.player or player)
     if args.json:
-        result.out.append(json.dumps([_game_data(lobby, r) for r in rows]))
+        result.out.append(json.dumps([game_data(lobby, r) for r in rows]))
         return
     result.out.extend(_game_line(lobby, row) for row in rows)
     if not rows:

@@ -86,6 +86,9 @@ class Lobby:
         self.storage = storage
         self.clock = clock
         self.rng = rng or random.Random()
+        # Told of every change (kind "game" with the row, "offers" with the new offer or None),
+        # so that the socket (hub_socket.py) can push it to the players' apps.
+        self.on_change: Callable[[str, Any], None] = lambda kind, payload: None
 
     # -- offers --------------------------------------------------------------------------------
 
@@ -105,6 +108,7 @@ class Lobby:
         offer = Offer(self._new_id(), "challenge" if target else "seek", player, target, key,
                       _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock())
         self.storage.add_offer(offer)
+        self.on_change("offers", offer)
         return offer
 
     def offers(self, player: str | None = None) -> list[Offer]:
@@ -132,6 +136,8 @@ class Lobby:
         row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
                       left=left, last_move=now, created=now)
         self.storage.add_game(row)
+        self.on_change("offers", None)
+        self.on_change("game", row)
         return row
 
     def decline(self, player: str, offer_id: str) -> Offer:
@@ -140,6 +146,7 @@ class Lobby:
         if player not in (offer.owner, offer.target):
             raise LobbyError(f"offer {offer_id} is not yours to decline")
         self.storage.remove_offer(offer.id)
+        self.on_change("offers", None)
         return offer
 
     def _offer(self, offer_id: str) -> Offer:
@@ -194,6 +201,7 @@ class Lobby:
             self._end(row, outcome.winner, outcome.reason)
         else:
             self.storage.save_game(row)
+            self.on_change("game", row)
         return row
 
     def resign(self, player: str, game_id: str) -> GameRow:
@@ -222,6 +230,7 @@ class Lobby:
         else:
             raise LobbyError(f"{action!r}: say offer, accept or decline")
         self.storage.save_game(row)
+        self.on_change("game", row)
         return row
 
     def games(self, player: str | None = None, live: bool = True) -> list[GameRow]:
@@ -273,6 +282,7 @@ class Lobby:
             new_first, new_second = after_game(first, second, score)
             ratings = {row.players[0]: (new_first, n_first + 1), row.players[1]: (new_second, n_second + 1)}
         self.storage.finish(row, ratings)
+        self.on_change("game", row)
 
     def _new_id(self) -> str:
         while True:

@@ -1,0 +1,125 @@
+"""The lobby socket between the server and the players' apps: a session secret decides who you
+are, changes are pushed to players and spectators, chat reaches no terminal raw, and a client
+that floods or breaks the protocol is refused or dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from tui_games.server.lobby.client import LobbyClient, LobbyUnavailable
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub_socket import BURST, MAX_LINE, HubSocket
+from tui_games.server.lobby.storage import Storage
+
+
+class Events:
+    def __init__(self) -> None:
+        self.seen: list[dict] = []
+
+    def __call__(self, event: dict) -> None:
+        self.seen.append(event)
+
+    async def wait(self, kind: str, test=lambda data: True, timeout: float = 5.0) -> dict:
+        for _ in range(int(timeout / 0.02)):
+            for event in self.seen:
+                if event["event"] == kind and test(event.get("data")):
+                    return event.get("data")
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no {kind} event; saw {[e['event'] for e in self.seen]}")
+
+
+@pytest.fixture
+async def hub(tmp_path):
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
+    await hub.start()
+    yield hub
+    await hub.close()
+    storage.close()
+
+
+async def join(hub: HubSocket, player: str, guest: bool = False) -> tuple[LobbyClient, Events]:
+    token = f"secret-{player}"
+    hub.issue(token, player, guest)
+    events = Events()
+    client = LobbyClient(str(hub.path), token, events)
+    await client.connect()
+    return client, events
+
+
+async def test_a_game_between_two_apps_and_a_spectator(hub):
+    alice, alice_events = await join(hub, "alice")
+    bob, bob_events = await join(hub, "bob")
+    carol, carol_events = await join(hub, "carol")
+    assert alice.player == "alice" and (hub.path.stat().st_mode & 0o777) == 0o600
+    offer = await alice.request("seek", game="connect4", clock="5+3", colour="first")
+    await bob_events.wait("offers", lambda data: [o["id"] for o in data] == [offer["id"]])
+    game = await bob.request("accept", offer=offer["id"])
+    await alice_events.wait("game", lambda data: data["id"] == game["id"] and data["to_move"] == "alice")
+    await carol.request("watch", game=game["id"])
+    with pytest.raises(LobbyUnavailable, match="it is alice's move"):
+        await bob.request("move", game=game["id"], move="4")
+    await alice.request("move", game=game["id"], move="4")
+    await bob_events.wait("game", lambda data: data["moves"] == ["4"])
+    await carol_events.wait("game", lambda data: data["moves"] == ["4"])
+    # A spectator cannot move, in any notation.
+    with pytest.raises(LobbyUnavailable, match="not yours"):
+        await carol.request("move", game=game["id"], move="5")
+    # Chat in a game reaches its players and spectators, cleaned.
+    said = await carol.request("chat", game=game["id"], text="nice\x1b[2J move\x07 " + "x" * 500)
+    assert "\x1b" not in said["text"] and len(said["text"]) <= 200
+    heard = await alice_events.wait("chat", lambda data: data["from"] == "carol")
+    assert heard["text"].startswith("nice [2J move")
+    with pytest.raises(LobbyUnavailable, match="one line a second"):
+        await carol.request("chat", game=game["id"], text="again")
+    for client in (alice, bob, carol):
+        await client.close()
+
+
+async def test_a_challenge_reaches_its_target_only(hub):
+    alice, _ = await join(hub, "alice")
+    bob, bob_events = await join(hub, "bob")
+    carol, carol_events = await join(hub, "carol")
+    offer = await alice.request("seek", game="checkers", target="bob", rated=False)
+    challenge = await bob_events.wait("challenge")
+    assert challenge["id"] == offer["id"] and challenge["owner"] == "alice"
+    await asyncio.sleep(0.2)
+    assert not [e for e in carol_events.seen if e["event"] == "challenge"]
+    state = await carol.request("state")
+    assert state["offers"] == []  # someone else's challenge is not listed either
+    for client in (alice, bob, carol):
+        await client.close()
+
+
+async def test_a_wrong_secret_is_refused_and_a_revoked_one_ends_the_connection(hub):
+    with pytest.raises(LobbyUnavailable, match="not a session of this server"):
+        await LobbyClient(str(hub.path), "guess", Events()).connect()
+    alice, events = await join(hub, "alice")
+    hub.revoke("secret-alice")
+    await events.wait("closed", lambda data: True)
+    with pytest.raises(LobbyUnavailable):
+        await alice.request("state")
+
+
+async def test_floods_and_garbage_are_bounded(hub):
+    alice, _ = await join(hub, "alice")
+    results = await asyncio.gather(*(alice.request("who") for _ in range(BURST + 30)), return_exceptions=True)
+    refused = [r for r in results if isinstance(r, LobbyUnavailable)]
+    assert refused and all("slow down" in str(r) for r in refused)
+    await alice.close()
+    # An oversized line or one that is not JSON closes the connection; the hub goes on.
+    for garbage in (b"x" * (MAX_LINE * 2) + b"\n", b"not json\n", b"[1, 2]\n"):
+        reader, writer = await asyncio.open_unix_connection(str(hub.path))
+        hub.issue("secret-mallory", "mallory", False)
+        writer.write(json.dumps({"op": "hello", "token": "secret-mallory", "id": 1}).encode() + b"\n" + garbage)
+        await writer.drain()
+        await reader.readline()  # the hello's reply
+        rest = await asyncio.wait_for(reader.read(), 5)  # returns only at the end of the connection
+        assert b'"ok"' not in rest  # no answer to the garbage: the connection was closed
+        writer.close()
+    bob, _ = await join(hub, "bob")
+    assert await bob.request("who") == [{"player": "alice", "doing": "in the app"}]
+    await bob.close()

@@ -1,0 +1,288 @@
+"""The lobby's door for the players' apps: a Unix socket in the server's directory, JSON lines.
+
+Each app gets a secret in its environment (``TUI_GAMES_LOBBY_TOKEN``) that the SSH server
+issued for that session and revokes when it ends; the first line an app sends must carry it,
+and from then on every request acts as that session's player — an app never says who it is.
+
+Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
+
+- request ``{"id": 7, "op": "move", "game": "3fa9c1", "move": "4"}`` →
+  reply ``{"id": 7, "ok": true, "data": {...}}`` or ``{"id": 7, "ok": false, "error": "one line"}``;
+- pushes ``{"event": "game", "data": {...}}`` (a game you play or watch changed),
+  ``{"event": "offers", "data": [...]}``, ``{"event": "challenge", "data": {...}}`` (to you),
+  ``{"event": "online", "data": [...]}``, ``{"event": "chat", "data": {...}}``.
+
+Requests are rate-limited per connection, chat is bounded and stripped of control characters,
+and a connection that breaks the protocol is closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tui_games.server.lobby.hub import Lobby, LobbyError
+from tui_games.server.lobby.storage import GameRow, Offer
+from tui_games.server.lobby.views import game_data, offer_data
+
+PROTOCOL = 1
+MAX_LINE = 16 * 1024
+RATE = 20.0  # requests a second, with bursts up to BURST
+BURST = 40
+MAX_CHAT = 200
+CHAT_EVERY = 1.0  # seconds between one player's chat lines
+
+
+def clean_chat(text: str) -> str:
+    """One line of chat as it may reach other terminals: no control characters or escape
+    sequences (a terminal must never receive a client's ESC), at most MAX_CHAT characters."""
+    line = "".join(ch if ch.isprintable() else " " for ch in str(text))
+    return " ".join(line.split())[:MAX_CHAT]
+
+
+@dataclass(eq=False)  # each connection is its own: hashed by identity
+class _Client:
+    player: str
+    guest: bool
+    writer: asyncio.StreamWriter
+    token: str = ""
+    watching: set[str] = field(default_factory=set)
+    tokens: float = BURST
+    refilled: float = field(default_factory=time.monotonic)
+    last_chat: float = 0.0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def send(self, message: dict) -> None:
+        if self.writer.is_closing():
+            return
+        # A reader that stopped reading gets dropped rather than buffered without end.
+        transport = self.writer.transport
+        if transport.get_write_buffer_size() > 1024 * 1024:
+            transport.abort()
+            return
+        self.writer.write(json.dumps(message).encode() + b"\n")
+
+
+class HubSocket:
+    def __init__(self, lobby: Lobby, path: Path, online: Callable[[], list[tuple[str, str]]] = list) -> None:
+        self.lobby, self.path, self.online = lobby, path, online
+        self.tokens: dict[str, tuple[str, bool]] = {}
+        self.clients: set[_Client] = set()
+        self._server: asyncio.AbstractServer | None = None
+        lobby.on_change = self._changed
+
+    async def start(self) -> None:
+        if self.path.exists() or self.path.is_symlink():
+            self.path.unlink()
+        old = os.umask(0o177)  # the socket is the server account's alone
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
+        finally:
+            os.umask(old)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for client in list(self.clients):
+                client.writer.close()
+            await self._server.wait_closed()
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+    def issue(self, token: str, player: str, guest: bool) -> None:
+        self.tokens[token] = (player, guest)
+
+    def revoke(self, token: str) -> None:
+        self.tokens.pop(token, None)
+        for client in [c for c in self.clients if c.token == token]:
+            client.writer.close()
+
+    # -- a connection ----------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        client = None
+        try:
+            hello = await asyncio.wait_for(self._read(reader), 10)
+            token = hello.get("token") if isinstance(hello, dict) else None
+            if hello is None or hello.get("op") != "hello" or token not in self.tokens:
+                writer.write(json.dumps({"ok": False, "error": "not a session of this server"}).encode() + b"\n")
+                return
+            player, guest = self.tokens[token]
+            client = _Client(player, guest, writer, token)
+            self.clients.add(client)
+            client.send({"id": hello.get("id"), "ok": True, "data": {"player": player, "guest": guest,
+                                                                      "protocol": PROTOCOL}})
+            for row in self.lobby.games(player):
+                client.watching.add(row.id)
+            self._broadcast_online()
+            while True:
+                request = await self._read(reader)
+                if request is None:
+                    return
+                if not client.allow():
+                    client.send({"id": request.get("id"), "ok": False, "error": "too many requests; slow down"})
+                    continue
+                client.send(self._answer(client, request))
+        except (asyncio.TimeoutError, ConnectionError, ValueError, asyncio.LimitOverrunError):
+            return  # a slow, broken or oversized line: the connection goes, nothing else
+        finally:
+            if client is not None:
+                self.clients.discard(client)
+                self._broadcast_online()
+            writer.close()
+
+    async def _read(self, reader: asyncio.StreamReader) -> dict | None:
+        line = await reader.readline()
+        if not line:
+            return None
+        message = json.loads(line)
+        if not isinstance(message, dict):
+            raise ValueError("not an object")
+        return message
+
+    def _answer(self, client: _Client, request: dict) -> dict:
+        ident = request.get("id")
+        op = request.get("op")
+        handler = _OPS.get(op) if isinstance(op, str) else None
+        if handler is None:
+            return {"id": ident, "ok": False, "error": f"unknown request {str(op)[:30]!r}"}
+        try:
+            return {"id": ident, "ok": True, "data": handler(self, client, request)}
+        except LobbyError as error:
+            return {"id": ident, "ok": False, "error": str(error)}
+        except (KeyError, TypeError, ValueError) as error:
+            return {"id": ident, "ok": False, "error": f"bad request: {error}"[:200]}
+
+    # -- what changes reach whom ---------------------------------------------------------------------
+
+    def _changed(self, kind: str, payload: Any) -> None:
+        if kind == "game":
+            row: GameRow = payload
+            data = game_data(self.lobby, row)
+            for client in self.clients:
+                if client.player in row.players:
+                    client.watching.add(row.id)
+                if row.id in client.watching:
+                    client.send({"event": "game", "data": data})
+        elif kind == "offers":
+            offers = self.lobby.offers()
+            for client in self.clients:
+                mine = [offer_data(o) for o in offers if o.kind == "seek" or client.player in (o.owner, o.target)]
+                client.send({"event": "offers", "data": mine})
+            new: Offer | None = payload
+            if new is not None and new.kind == "challenge":
+                for client in self.clients:
+                    if client.player == new.target:
+                        client.send({"event": "challenge", "data": offer_data(new)})
+
+    def _broadcast_online(self) -> None:
+        data = self._online_data()
+        for client in self.clients:
+            client.send({"event": "online", "data": data})
+
+    def _online_data(self) -> list[dict]:
+        in_lobby = {client.player for client in self.clients}
+        return [{"player": name, "doing": "in the lobby" if name in in_lobby else doing}
+                for name, doing in self.online()]
+
+
+def _text(request: dict, name: str, limit: int = 100) -> str:
+    value = request[name]
+    if not isinstance(value, str) or len(value) > limit:
+        raise ValueError(f"{name} must be a short string")
+    return value
+
+
+def _op_who(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
+    return hub._online_data()
+
+
+def _op_state(hub: HubSocket, client: _Client, request: dict) -> dict:
+    lobby = hub.lobby
+    live = lobby.games(live=True, player=None)
+    return {"games": [game_data(lobby, r) for r in lobby.games(client.player)],
+            "live": [game_data(lobby, r) for r in live[:100]],
+            "offers": [offer_data(o) for o in lobby.offers(client.player)],
+            "online": hub._online_data()}
+
+
+def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
+    target = request.get("target")
+    offer = hub.lobby.seek(client.player, _text(request, "game"), variant=request.get("variant"),
+                           clock=_text(request, "clock") if "clock" in request else "none",
+                           rated=bool(request.get("rated", True)), colour=request.get("colour", "random"),
+                           guest=client.guest, target=_text(request, "target") if target else None)
+    return offer_data(offer)
+
+
+def _op_accept(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return game_data(hub.lobby, hub.lobby.accept(client.player, _text(request, "offer"), guest=client.guest))
+
+
+def _op_decline(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return offer_data(hub.lobby.decline(client.player, _text(request, "offer")))
+
+
+def _op_move(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return game_data(hub.lobby, hub.lobby.move(client.player, _text(request, "game"), _text(request, "move")))
+
+
+def _op_resign(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return game_data(hub.lobby, hub.lobby.resign(client.player, _text(request, "game")))
+
+
+def _op_draw(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return game_data(hub.lobby, hub.lobby.draw(client.player, _text(request, "game"), _text(request, "action")))
+
+
+def _op_watch(hub: HubSocket, client: _Client, request: dict) -> dict:
+    row = hub.lobby.game(_text(request, "game"))
+    if len(client.watching) >= 50:
+        raise LobbyError("you are watching 50 games already")
+    client.watching.add(row.id)
+    return game_data(hub.lobby, row)
+
+
+def _op_unwatch(hub: HubSocket, client: _Client, request: dict) -> None:
+    client.watching.discard(_text(request, "game"))
+
+
+def _op_chat(hub: HubSocket, client: _Client, request: dict) -> dict:
+    text = clean_chat(_text(request, "text", 1000))
+    if not text:
+        raise LobbyError("say something first")
+    now = time.monotonic()
+    if now - client.last_chat < CHAT_EVERY:
+        raise LobbyError("one line a second, please")
+    client.last_chat = now
+    game = request.get("game")
+    if game is not None:
+        row = hub.lobby.game(_text(request, "game"))
+        game = row.id
+    message = {"event": "chat", "data": {"from": client.player, "game": game, "text": text}}
+    for other in hub.clients:
+        if game is None or game in other.watching or other.player in hub.lobby.game(game).players:
+            other.send(message)
+    return message["data"]
+
+
+_OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
+    "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
+    "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
+    "chat": _op_chat,
+}
