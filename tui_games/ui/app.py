@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from typing import Callable
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -16,6 +17,7 @@ from textual.widgets import Input, Static
 
 from tui_games.engine import pacing
 from tui_games.games import find_game
+from tui_games.server.lobby.client import LobbyClient, LobbyUnavailable
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
@@ -76,6 +78,10 @@ class TuiGamesApp(App):
         self._ascii_filter = AsciiFilter()
         self.start_game = game
         self.start_options = options or {}
+        # Under the SSH server: the connection to the lobby (games against other players), and
+        # the screens that want its pushed events (the lobby, a live game).
+        self.lobby: LobbyClient | None = LobbyClient.from_env(self._lobby_event)
+        self.lobby_listeners: list[Callable[[dict], None]] = []
 
     def on_mount(self) -> None:
         settings = self.store.load_settings()
@@ -92,6 +98,24 @@ class TuiGamesApp(App):
         self._show_store_warnings()
         self.check_size()
         self._catch_hang_up()
+        if self.lobby is not None:
+            self.run_worker(self._connect_lobby(), group="lobby", exit_on_error=False)
+
+    async def _connect_lobby(self) -> None:
+        try:
+            await self.lobby.connect()
+        except LobbyUnavailable as error:
+            self.notify(f"Online play is not available now: {error}", severity="warning", timeout=6)
+
+    def _lobby_event(self, event: dict) -> None:
+        """An event the lobby pushed: a challenge is announced wherever the player is."""
+        data = event.get("data") or {}
+        if event.get("event") == "challenge":
+            kind = "rated" if data.get("rated") else "casual"
+            self.notify(f"{data.get('owner')} challenges you to {data.get('game')} ({data.get('clock')}, {kind}). "
+                        f"Play online (o on the menu) to accept or decline.", title="Challenge", timeout=15)
+        for listener in list(self.lobby_listeners):
+            listener(event)
 
     def get_driver_class(self):
         driver = super().get_driver_class()

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from tui_games.games import GAMES, GameSpec, game_keys
 from tui_games.ui.screens.lab import LabScreen
+from tui_games.ui.screens.lobby import LobbyScreen
 
 BANNER = """\
 [b]tui-games[/b]
@@ -25,6 +26,7 @@ class MenuScreen(Screen):
         # Digits open the games in the table's order (read when pressed: the table may grow).
         *[Binding(str(number), f"pick_number({number})", show=False) for number in range(1, 10)],
         Binding("l", "pick('lab')", "Lab", show=False),
+        Binding("o", "pick('lobby')", "Online", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -35,6 +37,9 @@ class MenuScreen(Screen):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
                 options = [Option(self._game_prompt(spec), id=spec.key) for spec in GAMES]
+                if self.app.lobby is not None:
+                    options += [None, Option(f"{'Play online':<13}[dim]seek, challenge, watch other players[/dim]",
+                                             id="lobby")]
                 options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
@@ -78,6 +83,8 @@ class MenuScreen(Screen):
             app.open_game(key)
         elif key == "lab":
             app.push_screen(LabScreen())
+        elif key == "lobby" and app.lobby is not None:
+            app.push_screen(LobbyScreen())
         elif key == "settings":
             app.action_settings()
         elif key == "scores":

@@ -1,0 +1,296 @@
+"""A game against another player (or watched), on the game's own screen and board.
+
+The screen of the game table (tic-tac-toe, Connect-4, checkers) is reused as it is, with
+:class:`LiveGame` in front of it: a move on the board goes to the lobby, which checks it and
+sends the game back to both players and the spectators; only then does it appear. Nothing is
+saved locally (the server keeps the game); undo, new game and options do not apply; the
+engine's help (hint, compare, stats and tree panels) is off for the players of a rated game
+and on for spectators and casual games. R resigns, D offers or accepts a draw, ! says
+something to the game.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from textual import work
+from textual.binding import Binding
+
+from tui_games.games import arena_adapter, find_game, load
+from tui_games.server.lobby.client import LobbyUnavailable
+from tui_games.ui.screens.confirm import ConfirmDialog
+from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.tree_inspector import TreeInspector
+
+
+def clock_text(seconds: float | None) -> str:
+    if seconds is None:
+        return ""
+    seconds = max(0.0, seconds)
+    if seconds >= 86400:
+        return f"{seconds / 86400:.1f} d"
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)}:{int(seconds % 3600 // 60):02d} h"
+    return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
+
+
+class LiveGame:
+    """Put in front of a game screen class (see :func:`live_screen_class`)."""
+
+    LIVE_BINDINGS = [
+        Binding("R", "resign", "Resign"),
+        Binding("D", "draw", "Draw"),
+        Binding("exclamation_mark", "chat", "Say"),
+    ]
+
+    def __init__(self, options: Any, game: dict, me: str) -> None:
+        self.live = game
+        self.me = me
+        self.side = game["players"].index(me) if me in game["players"] else None  # None: watching
+        self.adapter = arena_adapter(game["game"])
+        super().__init__(options)
+
+    # -- the game comes from the lobby, not from the screen ---------------------------------------
+
+    def make_opponent(self):
+        return None
+
+    def first_player(self) -> int:
+        return 0
+
+    def _resume(self) -> bool:
+        return False
+
+    def save_progress(self) -> None:
+        """Nothing to save here: the server keeps the game."""
+
+    def has_progress(self) -> bool:
+        return False
+
+    # Textual calls on_mount and on_unmount of every class in the MRO, this one first: the game
+    # screen's own set-up (which starts the game, see _start_game) follows.
+    def on_mount(self) -> None:
+        self.app.lobby_listeners.append(self._event)
+        self.set_interval(0.5, self._tick)
+        self.call_after_refresh(self._hide_engine_help)
+
+    def _hide_engine_help(self) -> None:
+        if self.engine_help_barred:
+            self.query_one(StatsPanel).display = False
+            self.query_one(TreeInspector).display = False
+
+    def on_unmount(self) -> None:
+        if self._event in self.app.lobby_listeners:
+            self.app.lobby_listeners.remove(self._event)
+        lobby = self.app.lobby
+        if self.side is None and lobby is not None and lobby.connected:
+            game_id = self.live["id"]
+
+            async def unwatch() -> None:
+                await lobby.request("unwatch", game=game_id)
+
+            # The app's worker: this screen's own are cancelled as it goes.
+            self.app.run_worker(unwatch, group="lobby", exit_on_error=False)
+
+    def _start_game(self, history: list | None = None, first: int | None = None) -> None:
+        """A fresh board, then every move the lobby has for this game."""
+        super()._start_game()
+        for text in self.live["moves"]:
+            move = self.adapter.parse_move(self.position, text)
+            self.position.push(move)
+            self.board_moved(move)
+        self._show_state()
+
+    @property
+    def engine_help_barred(self) -> bool:
+        return self.side is not None and self.live["rated"] and self.live["status"] == "live"
+
+    def title_text(self) -> str:
+        first, second = self.live["players"]
+        kind = "rated" if self.live["rated"] else "casual"
+        role = "" if self.side is not None else " · watching"
+        return (f"{first} ({self.side_name(0)}) v {second} ({self.side_name(1)}) · "
+                f"{self.live['clock']} {kind}{role}")
+
+    def _event(self, event: dict) -> None:
+        data = event.get("data") or {}
+        if event.get("event") == "game" and data.get("id") == self.live["id"]:
+            self._sync(data)
+        elif event.get("event") == "chat" and data.get("game") == self.live["id"]:
+            self.notify(f"{data['from']}: {data['text']}", timeout=8)
+        elif event.get("event") == "closed":
+            self._set_status("[b]The lobby closed the connection.[/b] Esc goes back.")
+
+    def _sync(self, data: dict) -> None:
+        """Show the game as the lobby has it: new moves played on the board, the end if it came."""
+        if data["status"] != self.live["status"]:
+            self.refresh_bindings()  # resign and draw go when the game ends; engine help comes back
+        self.live = data
+        played = [self.adapter.move_text(*pair) for pair in self._moves_with_positions()]
+        if played != data["moves"][:len(played)]:  # cannot happen with one authority; rebuild all
+            self._start_game()
+            return
+        for text in data["moves"][len(played):]:
+            move = self.adapter.parse_move(self.position, text)
+            self.position.push(move)
+            self.board_moved(move)
+        self._show_state()
+
+    def _moves_with_positions(self):
+        replay = self.new_position()
+        replay.turn = 0
+        for move in self.position.history:
+            yield replay.copy(), move
+            replay.push(move)
+
+    def _show_state(self) -> None:
+        data = self.live
+        if data["status"] != "live":
+            winner = data.get("winner")
+            result = "Draw" if winner is None else f"{winner} wins"
+            if self.side is not None and winner is not None:
+                result = "You win" if winner == self.me else "You lose"
+            self._set_status(f"[b]{result}[/b] ({data['reason']}). Esc: back to the lobby")
+            return
+        to_move = data["to_move"]
+        whose = "your move" if to_move == self.me else f"{to_move} to move"
+        if data.get("draw_offer") and data["draw_offer"] != self.me and self.side is not None:
+            whose += f" · {data['draw_offer']} offers a draw: D accepts"
+        self._set_status(f"{self._clocks()}{whose}")
+
+    def _clocks(self) -> str:
+        left = self.live.get("seconds_left") or [None, None]
+        if left[0] is None:
+            return ""
+        shown = list(left)
+        turn = self.position.turn
+        shown[turn] = left[turn] - (time.time() - self.live["last_move"])
+        first, second = self.live["players"]
+        return f"{first} {clock_text(shown[0])} · {second} {clock_text(shown[1])} · "
+
+    def _tick(self) -> None:
+        if self.live["status"] == "live" and (self.live.get("seconds_left") or [None])[0] is not None:
+            self._show_state()
+
+    def _after_move(self) -> None:
+        """Turns are the lobby's business: no engine to start, only the state to show."""
+        if self.live["status"] == "live":
+            self._show_state()
+
+    # -- moves go to the lobby -------------------------------------------------------------------
+
+    def human_move(self, move: Any) -> None:
+        if self.side is None:
+            self.notify("You are watching this game.", timeout=2)
+            return
+        if self.live["status"] != "live":
+            self.app.bell()
+            return
+        if self.position.turn != self.side:
+            self.notify(f"It is {self.live['to_move']}'s move.", timeout=2)
+            return
+        if move not in self.position.legal_moves():
+            self.app.bell()
+            return
+        self._send("move", move=self.adapter.move_text(self.position, move))
+
+    @work(group="live-request")
+    async def _send(self, op: str, **args: Any) -> None:
+        try:
+            await self.app.lobby.request(op, game=self.live["id"], **args)
+        except (LobbyUnavailable, AttributeError) as error:
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+
+    def action_resign(self) -> None:
+        if self.side is None or self.live["status"] != "live":
+            return
+        self.app.push_screen(ConfirmDialog("Resign?", "Resign this game?", yes="Resign"),
+                             lambda yes: self._send("resign") if yes else None)
+
+    def action_draw(self) -> None:
+        if self.side is None or self.live["status"] != "live":
+            return
+        offer = self.live.get("draw_offer")
+        self._send("draw", action="accept" if offer and offer != self.me else "offer")
+
+    def action_chat(self) -> None:
+        def said(text: str | None) -> None:
+            if text:
+                self._send("chat", text=text)
+
+        self.app.push_screen(InputDialog("Say to this game", "One line (at most 200 characters):"), said)
+
+    # -- what does not apply to a game between people ------------------------------------------------
+
+    NOT_LIVE = {"undo", "new_game", "options", "lab"}
+    ENGINE_HELP = {"hint", "compare", "toggle_stats", "toggle_tree"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that do nothing here leave the footer."""
+        if action in self.NOT_LIVE:
+            return False
+        if action in self.ENGINE_HELP:
+            return not self.engine_help_barred
+        if action in ("resign", "draw"):
+            return self.side is not None and self.live["status"] == "live"
+        return super().check_action(action, parameters)
+
+    def _not_here(self, what: str) -> None:
+        self.notify(f"{what} does not apply to a game against a person.", timeout=3)
+
+    def action_undo(self) -> None:
+        self._not_here("Undo")
+
+    def action_new_game(self) -> None:
+        self._not_here("A new game")
+
+    def action_options(self) -> None:
+        self._not_here("Changing the options")
+
+    def action_lab(self) -> None:
+        self._not_here("The Lab")
+
+    def _barred(self) -> bool:
+        if self.engine_help_barred:
+            self.notify("No engine help for the players of a rated game.", timeout=3)
+            return True
+        return False
+
+    def action_hint(self) -> None:
+        if not self._barred():
+            super().action_hint()
+
+    def action_compare(self) -> None:
+        if not self._barred():
+            super().action_compare()
+
+    def action_toggle_stats(self) -> None:
+        if not self._barred():
+            super().action_toggle_stats()
+
+    def action_toggle_tree(self) -> None:
+        if not self._barred():
+            super().action_toggle_tree()
+
+
+_CLASSES: dict[str, type] = {}
+
+
+def live_screen_class(game: str) -> type:
+    """The game's own screen class with LiveGame in front (made once per game)."""
+    if game not in _CLASSES:
+        base = load(find_game(game).screen)
+        # Textual merges the BINDINGS of every class in the MRO: these add to the game's own.
+        _CLASSES[game] = type(f"Live{base.__name__}", (LiveGame, base), {"BINDINGS": LiveGame.LIVE_BINDINGS})
+    return _CLASSES[game]
+
+
+def open_live_game(app, game: dict) -> None:
+    """Push the screen of a live (or watched) game from the lobby's view of it."""
+    cls = live_screen_class(game["game"])
+    settings = app.store.load_settings().get(game["game"], {})
+    options = cls.OPTIONS.from_settings({**settings, **game["variant"], "opponent": "human"})
+    me = app.lobby.player if app.lobby else ""
+    app.push_screen(cls(options, game, me))

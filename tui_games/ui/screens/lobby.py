@@ -1,0 +1,239 @@
+"""Play online: who is here, open seeks and challenges, your games, live games to watch, and a
+chat line. Only under the SSH server (the app then has a lobby connection, see app.py).
+
+Enter on a row does the obvious thing: accept an offer, open your game, watch a live game,
+challenge a player. s seeks a game, x cancels or declines the offer under the cursor, ! says
+something to everyone in the lobby.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+
+from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.server.lobby.client import LobbyUnavailable
+from tui_games.ui.screens.choices import Choice, ChoicesDialog
+from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.screens.live_game import open_live_game
+
+CLOCKS = [("no clock", "none"), ("3+2 (blitz)", "3+2"), ("5+3", "5+3"), ("10+5 (rapid)", "10+5"),
+          ("15+10", "15+10"), ("1 day a move", "corr:1"), ("3 days a move", "corr:3"), ("7 days a move", "corr:7")]
+
+
+def seek_dialog(title: str, games: list[str]) -> ChoicesDialog:
+    variants: list[tuple[str, str]] = []
+    for key in games:
+        variants += [(f"{find_game(key).title}: {label}", f"{key}/{label}") for label, _ in arena_adapter(key).variants]
+    return ChoicesDialog(title, [
+        Choice("variant", "Game", variants, variants[0][1]),
+        Choice("clock", "Clock", CLOCKS, "5+3"),
+        Choice("rated", "Rated", [("rated", True), ("casual", False)], True),
+        Choice("colour", "You play", [("either side", "random"), ("first", "first"), ("second", "second")],
+               "random"),
+    ])
+
+
+class LobbyScreen(Screen):
+    BINDINGS = [
+        Binding("s", "seek", "Seek"),
+        Binding("x", "withdraw", "Cancel/decline"),
+        Binding("exclamation_mark", "chat", "Say"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("escape", "app.pop_screen", "Back"),
+    ]
+
+    DEFAULT_CSS = """
+    LobbyScreen #lobby-status { height: auto; padding: 0 1; color: $text-muted; }
+    LobbyScreen #lobby-chat { height: 3; padding: 0 1; color: $text-muted; }
+    LobbyScreen DataTable { height: 1fr; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state: dict = {"games": [], "live": [], "offers": [], "online": []}
+        self.chat_lines: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            yield Static("Connecting to the lobby…", id="lobby-status")
+            with TabbedContent(id="lobby-tabs"):
+                with TabPane("Offers", id="tab-offers"):
+                    yield DataTable(id="offers", cursor_type="row", zebra_stripes=True)
+                with TabPane("Your games", id="tab-games"):
+                    yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+                with TabPane("Watch", id="tab-live"):
+                    yield DataTable(id="live", cursor_type="row", zebra_stripes=True)
+                with TabPane("Players", id="tab-online"):
+                    yield DataTable(id="online", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="lobby-chat")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#offers", DataTable).add_columns("id", "from", "game", "clock", "", "plays")
+        self.query_one("#games", DataTable).add_columns("id", "game", "players", "clock", "state")
+        self.query_one("#live", DataTable).add_columns("id", "game", "players", "clock", "moves")
+        self.query_one("#online", DataTable).add_columns("player", "doing")
+        self.app.lobby_listeners.append(self._event)
+        self.query_one("#offers", DataTable).focus()
+        self.action_refresh()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
+        # Keys go to the list of the tab in view: Enter on a row, arrows to move.
+        event.pane.query_one(DataTable).focus()
+
+    def on_unmount(self) -> None:
+        if self._event in self.app.lobby_listeners:
+            self.app.lobby_listeners.remove(self._event)
+
+    @property
+    def me(self) -> str:
+        return self.app.lobby.player or "" if self.app.lobby else ""
+
+    # -- what the lobby says -------------------------------------------------------------------------
+
+    def _event(self, event: dict) -> None:
+        kind, data = event.get("event"), event.get("data")
+        if kind == "offers":
+            self.state["offers"] = data
+        elif kind == "online":
+            self.state["online"] = data
+        elif kind == "game":
+            games = [g for g in self.state["games"] if g["id"] != data["id"]]
+            if data["status"] == "live" and self.me in data["players"]:
+                games.insert(0, data)
+            self.state["games"] = games
+            if data["status"] == "live" and self.me in data["players"] and len(data["moves"]) == 0:
+                # A game just began for us (someone took our seek): go to it.
+                if not isinstance(self.app.screen, ChoicesDialog):
+                    open_live_game(self.app, data)
+        elif kind == "chat" and data.get("game") is None:
+            self.chat_lines = (self.chat_lines + [f"{data['from']}: {data['text']}"])[-3:]
+            self.query_one("#lobby-chat", Static).update("\n".join(self.chat_lines))
+            return
+        elif kind == "closed":
+            self.query_one("#lobby-status", Static).update("The lobby closed the connection.")
+            return
+        else:
+            return
+        self._fill()
+
+    @work(exclusive=True, group="lobby-refresh")
+    async def action_refresh(self) -> None:
+        lobby = self.app.lobby
+        if lobby is None:
+            self.query_one("#lobby-status", Static).update("Online play needs the game server (ssh).")
+            return
+        try:
+            if not lobby.connected:
+                await lobby.connect()
+            self.state = await lobby.request("state")
+        except LobbyUnavailable as error:
+            self.query_one("#lobby-status", Static).update(f"Online play is not available: {error}")
+            return
+        self._fill()
+
+    def _fill(self) -> None:
+        me = self.me
+        status = f"You are [b]{me}[/b]" + (" (a guest: casual games only)" if self.app.lobby.guest else "")
+        status += f" · {len(self.state['online'])} online · s: seek a game · Enter: accept, open, watch, challenge"
+        self.query_one("#lobby-status", Static).update(status)
+        offers = self.query_one("#offers", DataTable)
+        offers.clear()
+        for o in self.state["offers"]:
+            to = f"→ {o['target']}" if o.get("target") else ""
+            offers.add_row(o["id"], f"{o['owner']} {to}".strip(), o["game"], o["clock"],
+                           "rated" if o["rated"] else "casual", o["colour"], key=o["id"])
+        games = self.query_one("#games", DataTable)
+        games.clear()
+        for g in self.state["games"]:
+            whose = "your move" if g.get("to_move") == me else f"{g.get('to_move')} to move"
+            games.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], whose, key=g["id"])
+        live = self.query_one("#live", DataTable)
+        live.clear()
+        for g in self.state.get("live", []):
+            live.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], str(len(g["moves"])), key=g["id"])
+        online = self.query_one("#online", DataTable)
+        online.clear()
+        for person in self.state["online"]:
+            online.add_row(person["player"], person["doing"], key=person["player"])
+
+    # -- what the player does ---------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        key = event.row_key.value
+        table = event.data_table.id
+        if table == "offers":
+            self._request("accept", offer=key)
+        elif table == "games":
+            game = next((g for g in self.state["games"] if g["id"] == key), None)
+            if game:
+                open_live_game(self.app, game)
+        elif table == "live":
+            self._watch(key)
+        elif table == "online" and key != self.me:
+            self._challenge(key)
+
+    def action_seek(self) -> None:
+        self._offer_dialog("Seek a game", None)
+
+    def _challenge(self, player: str) -> None:
+        self._offer_dialog(f"Challenge {player}", player)
+
+    def _offer_dialog(self, title: str, target: str | None) -> None:
+        def chosen(values: dict | None) -> None:
+            if values is None:
+                return
+            game, variant = values["variant"].split("/", 1)
+            rated = bool(values["rated"]) and not self.app.lobby.guest
+            args = {"game": game, "variant": variant, "clock": values["clock"], "rated": rated,
+                    "colour": values["colour"]}
+            if target:
+                args["target"] = target
+            self._request("seek", **args)
+
+        games = [spec.key for spec in arena_specs()]
+        self.app.push_screen(seek_dialog(title, games), chosen)
+
+    def action_withdraw(self) -> None:
+        table = self.query_one("#offers", DataTable)
+        if not self.state["offers"] or table.cursor_row is None:
+            return
+        offer = self.state["offers"][min(table.cursor_row, len(self.state["offers"]) - 1)]
+        self._request("decline", offer=offer["id"])
+
+    def action_chat(self) -> None:
+        def said(text: str | None) -> None:
+            if text:
+                self._request("chat", text=text)
+
+        self.app.push_screen(InputDialog("Say to the lobby", "One line (at most 200 characters):"), said)
+
+    @work(group="lobby-request")
+    async def _request(self, op: str, **args) -> None:
+        try:
+            data = await self.app.lobby.request(op, **args)
+        except LobbyUnavailable as error:
+            self.notify(str(error), severity="error", timeout=6)
+            return
+        if op == "accept":
+            open_live_game(self.app, data)
+        elif op == "seek":
+            who = f"{args['target']}" if args.get("target") else "anyone"
+            self.notify(f"Offer {data['id']} is open to {who}; x cancels it.", timeout=5)
+
+    @work(group="lobby-request")
+    async def _watch(self, game_id: str) -> None:
+        try:
+            data = await self.app.lobby.request("watch", game=game_id)
+        except LobbyUnavailable as error:
+            self.notify(str(error), severity="error", timeout=6)
+            return
+        open_live_game(self.app, data)
