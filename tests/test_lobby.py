@@ -211,3 +211,20 @@ async def test_a_game_over_ssh_commands(start_server, tmp_path):
     assert "alice won" in out
     status, out, _ = await ssh("bob", "history --json")
     assert json.loads(out)[0]["winner"] == "alice"
+
+
+def test_takeback_and_rematch_by_command(lobby):
+    offer = json.loads(commands.run(lobby, "alice", "seek tictactoe --casual --colour first --json").stdout)
+    game = json.loads(commands.run(lobby, "bob", f"accept {offer['id']} --json").stdout)["id"]
+    assert commands.run(lobby, "alice", f"move {game} b2").status == 0
+    assert commands.run(lobby, "bob", f"takeback {game} offer").status == 2  # bob has no move yet
+    assert commands.run(lobby, "bob", f"move {game} a1").status == 0
+    assert commands.run(lobby, "bob", f"takeback {game} offer").status == 0
+    out = commands.run(lobby, "bob", f"takeback {game} accept")
+    assert out.status == 2 and "no takeback request to accept" in out.stderr
+    shown = json.loads(commands.run(lobby, "alice", f"takeback {game} accept --json").stdout)
+    assert shown["moves"] == ["b2"] and shown["to_move"] == "bob"
+    assert commands.run(lobby, "alice", f"rematch {game}").status == 2  # still being played
+    commands.run(lobby, "bob", f"resign {game}")
+    rematch = json.loads(commands.run(lobby, "bob", f"rematch {game} --json").stdout)
+    assert rematch["target"] == "alice" and rematch["colour"] == "first" and not rematch["rated"]

@@ -123,3 +123,33 @@ async def test_floods_and_garbage_are_bounded(hub):
     bob, _ = await join(hub, "bob")
     assert await bob.request("who") == [{"player": "alice", "doing": "in the app"}]
     await bob.close()
+
+
+async def test_a_player_who_left_can_be_claimed_against_after_a_while(hub, monkeypatch):
+    from tui_games.server.lobby import hub_socket
+
+    alice, alice_events = await join(hub, "alice")
+    bob, _ = await join(hub, "bob")
+    offer = await alice.request("seek", game="connect4", clock="5+3", colour="first")
+    game = await bob.request("accept", offer=offer["id"])
+    with pytest.raises(LobbyUnavailable, match="bob is here"):
+        await alice.request("claim", game=game["id"])
+    await alice.request("move", game=game["id"], move="4")
+    await bob.close()
+    left = await alice_events.wait("game", lambda data: "bob" in data.get("away", {}))
+    assert left["away"]["bob"] < 5
+    with pytest.raises(LobbyUnavailable, match="after 60 s away"):
+        await alice.request("claim", game=game["id"])
+    monkeypatch.setattr(hub_socket, "CLAIM_SECONDS", 0.0)
+    won = await alice.request("claim", game=game["id"])
+    assert won["status"] == "over" and won["winner"] == "alice" and won["reason"] == "abandoned"
+    # Back again, bob finds the game over; a rematch swaps the sides.
+    bob, bob_events = await join(hub, "bob")
+    history = await bob.request("history")
+    assert history[0]["id"] == game["id"] and history[0]["winner"] == "alice"
+    rematch = await bob.request("rematch", game=game["id"])
+    assert rematch["target"] == "alice" and rematch["colour"] == "first"
+    ratings = await bob.request("ratings", game="connect4")
+    assert [r["player"] for r in ratings] == ["alice", "bob"]
+    await alice.close()
+    await bob.close()

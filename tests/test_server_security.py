@@ -167,14 +167,19 @@ async def test_checkers_save_over_ssh_cannot_reach_the_server_files(start_server
     root = server.config.root
     (root / "users" / "alice").mkdir(parents=True)
     (root / "users" / "alice" / "settings.json").write_text(json.dumps({"checkers": {"opponent": "human"}}))
-    before = {p.name: p.read_bytes() for p in root.iterdir() if p.is_file()}
+    (root / "authorized_keys").write_text("# the old shared list: a target worth protecting\n")
+
+    def server_files() -> dict[str, bytes]:  # the lobby's database changes on its own
+        return {p.name: p.read_bytes() for p in root.iterdir() if p.is_file() and not p.name.startswith("lobby.")}
+
+    before = server_files()
     # Menu: 3 is checkers; w opens the save dialog; the path goes to the server's key lists.
     keys = b"3|w|\x15|../../authorized_keys|\r|\x1b|w|\x15|/tmp/tui-games-x.pdn|\r|\x1b|\x11"
     status, screen, err = await openssh(server.port, "alice", alice_file, keys=keys, wait_for=b"Sudoku")
     shown = " ".join(text(screen).split())
     at = shown.find("authorized_keys")
     assert "not a plain" in shown, shown[at - 200:at + 600]
-    assert {p.name: p.read_bytes() for p in root.iterdir() if p.is_file() and p.name in before} == before
+    assert server_files() == before
     assert not os.path.exists("/tmp/tui-games-x.pdn")
 
 

@@ -62,7 +62,7 @@ async def test_accept_a_seek_and_play_it_on_the_board(hub):
         assert game.side == 0 and "alice (●) v bob (○)" in text_of(game.query_one("#game-title"))
         # Rated: no engine help for the players.
         await until(pilot, lambda: not game.query_one(StatsPanel).display)
-        assert game.check_action("hint", ()) is False and game.check_action("undo", ()) is False
+        assert game.check_action("hint", ()) is False and game.check_action("options", ()) is False
         await pilot.press("i", "s", "t")
         assert not game.query_one(StatsPanel).display
         # Alice drops a disc in column 4: it shows once the lobby has taken it.
@@ -73,13 +73,23 @@ async def test_accept_a_seek_and_play_it_on_the_board(hub):
         await until(pilot, lambda: len(game.position.history) == 2)
         assert "your move" in text_of(game.query_one("#status"))
         assert re.search(r"alice \d:\d\d · bob \d:\d\d · your move", text_of(game.query_one("#status")))
-        # Out of turn and undo do nothing to the game.
+        # u asks to take a move back: bob grants it, and the game is back at alice's last turn.
         await pilot.press("u")
-        assert len(game.position.history) == 2
+        await bob_events.wait("game", lambda data: data["takeback_offer"] == "alice")
+        await bob.request("takeback", game=game.live["id"], action="accept")
+        await until(pilot, lambda: len(game.position.history) == 0)
+        await pilot.press("4")
+        await until(pilot, lambda: len(game.position.history) == 1)
+        await bob.request("move", game=game.live["id"], move="4")
+        await until(pilot, lambda: len(game.position.history) == 2)
         await pilot.press("R")
         await pilot.press("y")
         await until(pilot, lambda: game.live["status"] == "over")
         assert "You lose" in text_of(game.query_one("#status"))
+        # n after the end: a rematch, sides swapped, reaches bob as a challenge.
+        await pilot.press("n")
+        rematch = await bob_events.wait("challenge")
+        assert rematch["owner"] == "alice" and rematch["colour"] == "second" and rematch["clock"] == "5+3"
     await bob.close()
 
 
@@ -112,3 +122,33 @@ async def test_a_challenge_is_announced_anywhere_and_a_spectator_cannot_move(hub
         assert len(watched.position.history) == 1
     await bob.close()
     await carol.close()
+
+
+async def test_history_replays_and_ratings_are_listed(hub):
+    from tui_games.ui.screens.replay import ReplayScreen
+
+    bob, _ = await join(hub, "bob")
+    alice, _ = await join(hub, "alice")
+    offer = await bob.request("seek", game="connect4", colour="second")
+    game = await alice.request("accept", offer=offer["id"])
+    for player, column in zip([alice, bob] * 4, "4455667"):
+        await player.request("move", game=game["id"], move=column)
+    await alice.close()
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        lobby.query_one("#lobby-tabs").active = "tab-ratings"
+        ratings = lobby.query_one("#ratings", DataTable)
+        await until(pilot, lambda: ratings.row_count == 2)
+        assert [str(ratings.get_row_at(i)[1]) for i in range(2)] == ["alice", "bob"]
+        lobby.query_one("#lobby-tabs").active = "tab-history"
+        history = lobby.query_one("#history", DataTable)
+        await until(pilot, lambda: history.row_count == 1)
+        history.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        assert "A wins" in text_of(app.screen.query_one("#replay-status"))
+    await bob.close()

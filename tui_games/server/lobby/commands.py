@@ -9,6 +9,8 @@
     move GAME MOVE                        in the game's own notation: a column, a cell, PDN
     resign GAME
     draw GAME offer|accept|decline
+    takeback GAME offer|accept|decline    ask to take your last move back, or answer the asking
+    rematch GAME                          after the end: the same game again, sides swapped
     ratings [GAME]
     history [PLAYER]
     export GAME                           PDN for checkers, move strings for the others
@@ -87,6 +89,8 @@ def _parser() -> _Parser:
     add("move", ("game_id", {}), ("move", {}))
     add("resign", ("game_id", {}))
     add("draw", ("game_id", {}), ("action", {"choices": ("offer", "accept", "decline")}))
+    add("takeback", ("game_id", {}), ("action", {"choices": ("offer", "accept", "decline")}))
+    add("rematch", ("game_id", {}))
     add("ratings", ("game", {"nargs": "?"}))
     add("history", ("player", {"nargs": "?"}))
     add("export", ("game_id", {}))
@@ -208,6 +212,16 @@ def _draw(lobby, player, args, result, *, guest, online) -> None:
     _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
 
 
+def _takeback(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.takeback(player, args.game_id, args.action)
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _rematch(lobby, player, args, result, *, guest, online) -> None:
+    offer = lobby.rematch(player, args.game_id)
+    _say(result, args, offer_data(offer), _offer_line(offer))
+
+
 def _ratings(lobby, player, args, result, *, guest, online) -> None:
     rows = lobby.ratings(args.game)
     if args.json:
@@ -238,5 +252,5 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
 
 
 _COMMANDS = {"who": _who, "games": _games, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
-             "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "ratings": _ratings,
-             "history": _history, "export": _export}
+             "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
+             "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export}

@@ -195,7 +195,7 @@ class Lobby:
         row.moves.append(adapter.move_text(position, move))
         position.push(move)
         row.last_move = now
-        row.draw_offer = None
+        row.draw_offer = row.takeback_offer = None
         outcome = position.outcome()
         if outcome is not None:
             self._end(row, outcome.winner, outcome.reason)
@@ -231,6 +231,49 @@ class Lobby:
             raise LobbyError(f"{action!r}: say offer, accept or decline")
         self.storage.save_game(row)
         self.on_change("game", row)
+        return row
+
+    def takeback(self, player: str, game_id: str, action: str) -> GameRow:
+        """Ask to take back your last move; the opponent accepts or declines. Accepted, the
+        game goes back to the asker's last turn (one move or two)."""
+        row = self._own_live_game(player, game_id)
+        side = row.players.index(player)
+        if action == "offer":
+            mine = [ply for ply in range(len(row.moves)) if ply % 2 == side]
+            if not mine:
+                raise LobbyError("you have no move to take back")
+            row.takeback_offer = player
+        elif action in ("accept", "decline"):
+            if row.takeback_offer is None or row.takeback_offer == player:
+                raise LobbyError(f"there is no takeback request to {action} in game {row.id}")
+            if action == "accept":
+                asker = row.players.index(row.takeback_offer)
+                del row.moves[max(i for i in range(len(row.moves)) if i % 2 == asker):]
+                row.last_move = self.clock()
+            row.takeback_offer = None
+        else:
+            raise LobbyError(f"{action!r}: say offer, accept or decline")
+        self.storage.save_game(row)
+        self.on_change("game", row)
+        return row
+
+    def rematch(self, player: str, game_id: str) -> Offer:
+        """After a game: challenge the same opponent to the same game, sides swapped."""
+        row = self.game(game_id)
+        if player not in row.players:
+            raise LobbyError(f"game {row.id} is not yours")
+        if row.status == "live":
+            raise LobbyError(f"game {row.id} is still being played")
+        opponent = row.players[1 - row.players.index(player)]
+        colour = "second" if row.players[0] == player else "first"
+        label = arena_adapter(row.game).variant_label(row.variant)
+        return self.seek(player, row.game, variant=label, clock=row.clock, rated=row.rated, colour=colour,
+                         target=opponent)
+
+    def claim(self, player: str, game_id: str) -> GameRow:
+        """The opponent left a live game: win it (the caller checks how long they have been away)."""
+        row = self._own_live_game(player, game_id)
+        self._end(row, row.players.index(player), "abandoned")
         return row
 
     def games(self, player: str | None = None, live: bool = True) -> list[GameRow]:
@@ -274,7 +317,7 @@ class Lobby:
 
     def _end(self, row: GameRow, winner: int | None, reason: str) -> None:
         row.status, row.winner, row.reason, row.ended = "over", winner, reason, self.clock()
-        row.draw_offer = None
+        row.draw_offer = row.takeback_offer = None
         ratings = None
         if row.rated and row.moves and row.players[0] != row.players[1]:
             (first, n_first), (second, n_second) = (self.storage.rating(p, row.game) for p in row.players)

@@ -36,6 +36,9 @@ RATE = 20.0  # requests a second, with bursts up to BURST
 BURST = 40
 MAX_CHAT = 200
 CHAT_EVERY = 1.0  # seconds between one player's chat lines
+# A player gone from a live game (no app connected) for this long may be claimed against; a
+# correspondence game never is (a move may take days anyway).
+CLAIM_SECONDS = 60.0
 
 
 def clean_chat(text: str) -> str:
@@ -81,6 +84,8 @@ class HubSocket:
         self.lobby, self.path, self.online = lobby, path, online
         self.tokens: dict[str, tuple[str, bool]] = {}
         self.clients: set[_Client] = set()
+        self.started = time.time()
+        self.left_at: dict[str, float] = {}  # when a player's last app went
         self._server: asyncio.AbstractServer | None = None
         lobby.on_change = self._changed
 
@@ -129,6 +134,8 @@ class HubSocket:
                                                                       "protocol": PROTOCOL}})
             for row in self.lobby.games(player):
                 client.watching.add(row.id)
+            self.left_at.pop(player, None)
+            self._presence_changed(player)
             self._broadcast_online()
             while True:
                 request = await self._read(reader)
@@ -143,6 +150,9 @@ class HubSocket:
         finally:
             if client is not None:
                 self.clients.discard(client)
+                if not self.connected(client.player):
+                    self.left_at[client.player] = time.time()
+                    self._presence_changed(client.player)
                 self._broadcast_online()
             writer.close()
 
@@ -168,12 +178,36 @@ class HubSocket:
         except (KeyError, TypeError, ValueError) as error:
             return {"id": ident, "ok": False, "error": f"bad request: {error}"[:200]}
 
+    # -- presence ------------------------------------------------------------------------------
+
+    def connected(self, player: str) -> bool:
+        return any(client.player == player for client in self.clients)
+
+    def away(self, player: str) -> float | None:
+        """Seconds since ``player``'s last app went (since the server started if never seen), or
+        None while one is connected."""
+        if self.connected(player):
+            return None
+        return time.time() - self.left_at.get(player, self.started)
+
+    def game(self, row: GameRow) -> dict:
+        """A game as the apps see it: the lobby's view and who of its players is away."""
+        data = game_data(self.lobby, row)
+        data["away"] = {player: round(seconds, 1) for player in row.players
+                        if row.status == "live" and (seconds := self.away(player)) is not None}
+        data["claim_after"] = CLAIM_SECONDS
+        return data
+
+    def _presence_changed(self, player: str) -> None:
+        for row in self.lobby.games(player):
+            self._changed("game", row)
+
     # -- what changes reach whom ---------------------------------------------------------------------
 
     def _changed(self, kind: str, payload: Any) -> None:
         if kind == "game":
             row: GameRow = payload
-            data = game_data(self.lobby, row)
+            data = self.game(row)
             for client in self.clients:
                 if client.player in row.players:
                     client.watching.add(row.id)
@@ -215,8 +249,8 @@ def _op_who(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
 def _op_state(hub: HubSocket, client: _Client, request: dict) -> dict:
     lobby = hub.lobby
     live = lobby.games(live=True, player=None)
-    return {"games": [game_data(lobby, r) for r in lobby.games(client.player)],
-            "live": [game_data(lobby, r) for r in live[:100]],
+    return {"games": [hub.game(r) for r in lobby.games(client.player)],
+            "live": [hub.game(r) for r in live[:100]],
             "offers": [offer_data(o) for o in lobby.offers(client.player)],
             "online": hub._online_data()}
 
@@ -231,7 +265,7 @@ def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 
 def _op_accept(hub: HubSocket, client: _Client, request: dict) -> dict:
-    return game_data(hub.lobby, hub.lobby.accept(client.player, _text(request, "offer"), guest=client.guest))
+    return hub.game(hub.lobby.accept(client.player, _text(request, "offer"), guest=client.guest))
 
 
 def _op_decline(hub: HubSocket, client: _Client, request: dict) -> dict:
@@ -239,15 +273,49 @@ def _op_decline(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 
 def _op_move(hub: HubSocket, client: _Client, request: dict) -> dict:
-    return game_data(hub.lobby, hub.lobby.move(client.player, _text(request, "game"), _text(request, "move")))
+    return hub.game(hub.lobby.move(client.player, _text(request, "game"), _text(request, "move")))
 
 
 def _op_resign(hub: HubSocket, client: _Client, request: dict) -> dict:
-    return game_data(hub.lobby, hub.lobby.resign(client.player, _text(request, "game")))
+    return hub.game(hub.lobby.resign(client.player, _text(request, "game")))
 
 
 def _op_draw(hub: HubSocket, client: _Client, request: dict) -> dict:
-    return game_data(hub.lobby, hub.lobby.draw(client.player, _text(request, "game"), _text(request, "action")))
+    return hub.game(hub.lobby.draw(client.player, _text(request, "game"), _text(request, "action")))
+
+
+def _op_takeback(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return hub.game(hub.lobby.takeback(client.player, _text(request, "game"), _text(request, "action")))
+
+
+def _op_rematch(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return offer_data(hub.lobby.rematch(client.player, _text(request, "game")))
+
+
+def _op_claim(hub: HubSocket, client: _Client, request: dict) -> dict:
+    row = hub.lobby.game(_text(request, "game"))
+    if client.player not in row.players:
+        raise LobbyError(f"game {row.id} is not yours")
+    opponent = row.players[1 - row.players.index(client.player)]
+    away = hub.away(opponent)
+    if row.clock.startswith("corr:"):
+        raise LobbyError("a correspondence game waits: its clock decides")
+    if away is None or away < CLAIM_SECONDS:
+        raise LobbyError(f"{opponent} is {'here' if away is None else f'away for {away:.0f} s'}; "
+                         f"you may claim the win after {CLAIM_SECONDS:.0f} s away")
+    return hub.game(hub.lobby.claim(client.player, row.id))
+
+
+def _op_ratings(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
+    game = request.get("game")
+    rows = hub.lobby.ratings(_text(request, "game") if game else None)
+    return [{"player": p, "game": g, "rating": round(r.rating, 1), "rd": round(r.rd, 1), "games": n}
+            for p, g, r, n in rows[:500]]
+
+
+def _op_history(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
+    player = _text(request, "player") if request.get("player") else client.player
+    return [hub.game(row) for row in hub.lobby.history(player)]
 
 
 def _op_watch(hub: HubSocket, client: _Client, request: dict) -> dict:
@@ -255,7 +323,7 @@ def _op_watch(hub: HubSocket, client: _Client, request: dict) -> dict:
     if len(client.watching) >= 50:
         raise LobbyError("you are watching 50 games already")
     client.watching.add(row.id)
-    return game_data(hub.lobby, row)
+    return hub.game(row)
 
 
 def _op_unwatch(hub: HubSocket, client: _Client, request: dict) -> None:
@@ -284,5 +352,6 @@ def _op_chat(hub: HubSocket, client: _Client, request: dict) -> dict:
 _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
     "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
-    "chat": _op_chat,
+    "chat": _op_chat, "takeback": _op_takeback, "rematch": _op_rematch, "claim": _op_claim,
+    "ratings": _op_ratings, "history": _op_history,
 }

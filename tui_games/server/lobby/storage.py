@@ -15,7 +15,9 @@ from pathlib import Path
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# What each version added to the one before (run in order on an older file).
+MIGRATIONS = {2: "ALTER TABLE games ADD COLUMN takeback_offer TEXT"}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT NOT NULL, game TEXT NOT NULL,
@@ -31,7 +33,7 @@ CREATE TABLE IF NOT EXISTS games (
     moves TEXT NOT NULL DEFAULT '[]', status TEXT NOT NULL DEFAULT 'live',
     winner INTEGER, reason TEXT, draw_offer TEXT,
     left_first REAL, left_second REAL, last_move REAL NOT NULL,
-    created REAL NOT NULL, ended REAL);
+    created REAL NOT NULL, ended REAL, takeback_offer TEXT);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
 CREATE INDEX IF NOT EXISTS games_second ON games (second, status);
 """
@@ -70,6 +72,7 @@ class GameRow:
     last_move: float = 0.0
     created: float = 0.0
     ended: float | None = None
+    takeback_offer: str | None = None  # the player asking to take their last move back
 
 
 class Storage:
@@ -81,7 +84,11 @@ class Storage:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"{path} was written by a newer tui-games (schema {version})")
+        fresh = not self.db.execute("SELECT name FROM sqlite_master WHERE name='games'").fetchone()
         self.db.executescript(SCHEMA)
+        if not fresh:
+            for number in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+                self.db.execute(MIGRATIONS[number])
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -135,9 +142,9 @@ class Storage:
     def save_game(self, row: GameRow) -> None:
         self.db.execute(
             "UPDATE games SET moves=?, status=?, winner=?, reason=?, draw_offer=?, left_first=?, left_second=?, "
-            "last_move=?, ended=? WHERE id=?",
+            "last_move=?, ended=?, takeback_offer=? WHERE id=?",
             (json.dumps(row.moves), row.status, row.winner, row.reason, row.draw_offer, *row.left, row.last_move,
-             row.ended, row.id))
+             row.ended, row.takeback_offer, row.id))
 
     def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None:
         """Save a game that has just ended and, for a rated one, both new ratings, at once."""
@@ -169,9 +176,10 @@ class Storage:
 
 def _game_row(row) -> GameRow:
     (game_id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer,
-     left_first, left_second, last_move, created, ended) = row
+     left_first, left_second, last_move, created, ended, takeback_offer) = row
     return GameRow(game_id, game, json.loads(variant), (first, second), clock, bool(rated), json.loads(moves),
-                   status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended)
+                   status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended,
+                   takeback_offer)
 
 
 def now() -> float:

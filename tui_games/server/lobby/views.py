@@ -11,7 +11,8 @@ def game_data(lobby: Lobby, row: GameRow) -> dict:
     return {"id": row.id, "game": row.game, "variant": row.variant, "players": list(row.players),
             "clock": row.clock, "rated": row.rated, "moves": row.moves, "status": row.status,
             "to_move": lobby.to_move(row), "winner": None if row.winner is None else row.players[row.winner],
-            "reason": row.reason, "draw_offer": row.draw_offer, "last_move": row.last_move,
+            "reason": row.reason, "draw_offer": row.draw_offer, "takeback_offer": row.takeback_offer,
+            "last_move": row.last_move,
             "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
 
 

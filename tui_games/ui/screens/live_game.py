@@ -5,8 +5,10 @@ The screen of the game table (tic-tac-toe, Connect-4, checkers) is reused as it 
 sends the game back to both players and the spectators; only then does it appear. Nothing is
 saved locally (the server keeps the game); undo, new game and options do not apply; the
 engine's help (hint, compare, stats and tree panels) is off for the players of a rated game
-and on for spectators and casual games. R resigns, D offers or accepts a draw, ! says
-something to the game.
+and on for spectators and casual games. R resigns, D offers or accepts a draw, u asks to take your
+last move back (or grants the opponent's asking), n after the end offers a rematch with the
+sides swapped, C claims the win from an opponent gone for a minute, ! says something to the
+game.
 """
 
 from __future__ import annotations
@@ -40,13 +42,17 @@ class LiveGame:
     """Put in front of a game screen class (see :func:`live_screen_class`)."""
 
     LIVE_BINDINGS = [
+        Binding("u", "undo", "Takeback"),
+        Binding("n", "new_game", "Rematch"),
         Binding("R", "resign", "Resign"),
         Binding("D", "draw", "Draw"),
+        Binding("C", "claim", "Claim win"),
         Binding("exclamation_mark", "chat", "Say"),
     ]
 
     def __init__(self, options: Any, game: dict, me: str) -> None:
         self.live = game
+        self._synced_at = time.time()
         self.me = me
         self.side = game["players"].index(me) if me in game["players"] else None  # None: watching
         self.adapter = arena_adapter(game["game"])
@@ -128,6 +134,7 @@ class LiveGame:
         if data["status"] != self.live["status"]:
             self.refresh_bindings()  # resign and draw go when the game ends; engine help comes back
         self.live = data
+        self._synced_at = time.time()
         played = [self.adapter.move_text(*pair) for pair in self._moves_with_positions()]
         if played != data["moves"][:len(played)]:  # cannot happen with one authority; rebuild all
             self._start_game()
@@ -156,8 +163,18 @@ class LiveGame:
             return
         to_move = data["to_move"]
         whose = "your move" if to_move == self.me else f"{to_move} to move"
-        if data.get("draw_offer") and data["draw_offer"] != self.me and self.side is not None:
-            whose += f" · {data['draw_offer']} offers a draw: D accepts"
+        if self.side is not None:
+            if data.get("draw_offer") and data["draw_offer"] != self.me:
+                whose += f" · {data['draw_offer']} offers a draw: D accepts"
+            if data.get("takeback_offer") and data["takeback_offer"] != self.me:
+                whose += f" · {data['takeback_offer']} asks to take a move back: u accepts"
+            opponent = data["players"][1 - self.side]
+            away = (data.get("away") or {}).get(opponent)
+            if away is not None and not data["clock"].startswith("corr:"):
+                gone = away + (time.time() - self._synced_at)
+                wait = data.get("claim_after", 60) - gone
+                whose += (f" · {opponent} left {clock_text(gone)} ago: C claims the win" if wait <= 0
+                          else f" · {opponent} left: C claims the win in {clock_text(wait)}")
         self._set_status(f"{self._clocks()}{whose}")
 
     def _clocks(self) -> str:
@@ -171,7 +188,8 @@ class LiveGame:
         return f"{first} {clock_text(shown[0])} · {second} {clock_text(shown[1])} · "
 
     def _tick(self) -> None:
-        if self.live["status"] == "live" and (self.live.get("seconds_left") or [None])[0] is not None:
+        if self.live["status"] == "live" and ((self.live.get("seconds_left") or [None])[0] is not None
+                                              or self.live.get("away")):
             self._show_state()
 
     def _after_move(self) -> None:
@@ -215,6 +233,10 @@ class LiveGame:
         offer = self.live.get("draw_offer")
         self._send("draw", action="accept" if offer and offer != self.me else "offer")
 
+    def action_claim(self) -> None:
+        if self.side is not None and self.live["status"] == "live":
+            self._send("claim")
+
     def action_chat(self) -> None:
         def said(text: str | None) -> None:
             if text:
@@ -222,9 +244,30 @@ class LiveGame:
 
         self.app.push_screen(InputDialog("Say to this game", "One line (at most 200 characters):"), said)
 
+    def action_undo(self) -> None:
+        """Ask to take your last move back (or accept the opponent's asking)."""
+        if self.side is None or self.live["status"] != "live":
+            return
+        asked = self.live.get("takeback_offer")
+        self._send("takeback", action="accept" if asked and asked != self.me else "offer")
+
+    def action_new_game(self) -> None:
+        """After the end: a rematch, sides swapped."""
+        if self.side is not None and self.live["status"] != "live":
+            self._rematch()
+
+    @work(group="live-request")
+    async def _rematch(self) -> None:
+        try:
+            offer = await self.app.lobby.request("rematch", game=self.live["id"])
+        except (LobbyUnavailable, AttributeError) as error:
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+            return
+        self.notify(f"Rematch offered to {offer['target']} ({offer['id']}).", timeout=5)
+
     # -- what does not apply to a game between people ------------------------------------------------
 
-    NOT_LIVE = {"undo", "new_game", "options", "lab"}
+    NOT_LIVE = {"options", "lab"}
     ENGINE_HELP = {"hint", "compare", "toggle_stats", "toggle_tree"}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -233,18 +276,14 @@ class LiveGame:
             return False
         if action in self.ENGINE_HELP:
             return not self.engine_help_barred
-        if action in ("resign", "draw"):
+        if action in ("resign", "draw", "undo", "claim"):
             return self.side is not None and self.live["status"] == "live"
+        if action == "new_game":
+            return self.side is not None and self.live["status"] != "live"
         return super().check_action(action, parameters)
 
     def _not_here(self, what: str) -> None:
         self.notify(f"{what} does not apply to a game against a person.", timeout=3)
-
-    def action_undo(self) -> None:
-        self._not_here("Undo")
-
-    def action_new_game(self) -> None:
-        self._not_here("A new game")
 
     def action_options(self) -> None:
         self._not_here("Changing the options")

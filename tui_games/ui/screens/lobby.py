@@ -15,11 +15,13 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
+from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.server.lobby.client import LobbyUnavailable
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.live_game import open_live_game
+from tui_games.ui.screens.replay import ReplayScreen
 
 CLOCKS = [("no clock", "none"), ("3+2 (blitz)", "3+2"), ("5+3", "5+3"), ("10+5 (rapid)", "10+5"),
           ("15+10", "15+10"), ("1 day a move", "corr:1"), ("3 days a move", "corr:3"), ("7 days a move", "corr:7")]
@@ -36,6 +38,19 @@ def seek_dialog(title: str, games: list[str]) -> ChoicesDialog:
         Choice("colour", "You play", [("either side", "random"), ("first", "first"), ("second", "second")],
                "random"),
     ])
+
+
+def replay_screen(game: dict) -> ReplayScreen:
+    """A finished game of the lobby in the Lab's replay screen."""
+    adapter = arena_adapter(game["game"])
+    first, second = game["players"]
+    winner = {None: None, first: "a", second: "b"}[game["winner"]]
+    config = ArenaConfig(game["game"], first, second, 1, swap=False, variant=game["variant"])
+    result = ArenaResult(config, find_game(game["game"]).title, adapter.side_names, first, second, seed=0)
+    moves = list(game["moves"])
+    result.records.append(GameRecord(1, 0, f"lobby game {game['id']}", "", 0, moves, winner, game["reason"] or "",
+                                     0.0, [0.0] * len(moves), [0] * len(moves), [""] * len(moves)))
+    return ReplayScreen(result, result.records[0])
 
 
 class LobbyScreen(Screen):
@@ -56,6 +71,7 @@ class LobbyScreen(Screen):
     def __init__(self) -> None:
         super().__init__()
         self.state: dict = {"games": [], "live": [], "offers": [], "online": []}
+        self.history: list[dict] = []
         self.chat_lines: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -71,6 +87,10 @@ class LobbyScreen(Screen):
                     yield DataTable(id="live", cursor_type="row", zebra_stripes=True)
                 with TabPane("Players", id="tab-online"):
                     yield DataTable(id="online", cursor_type="row", zebra_stripes=True)
+                with TabPane("History", id="tab-history"):
+                    yield DataTable(id="history", cursor_type="row", zebra_stripes=True)
+                with TabPane("Ratings", id="tab-ratings"):
+                    yield DataTable(id="ratings", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-chat")
         yield Footer(compact=True)
 
@@ -79,6 +99,8 @@ class LobbyScreen(Screen):
         self.query_one("#games", DataTable).add_columns("id", "game", "players", "clock", "state")
         self.query_one("#live", DataTable).add_columns("id", "game", "players", "clock", "moves")
         self.query_one("#online", DataTable).add_columns("player", "doing")
+        self.query_one("#history", DataTable).add_columns("id", "game", "players", "clock", "result", "moves")
+        self.query_one("#ratings", DataTable).add_columns("game", "player", "rating", "±", "games")
         self.app.lobby_listeners.append(self._event)
         self.query_one("#offers", DataTable).focus()
         self.action_refresh()
@@ -87,6 +109,29 @@ class LobbyScreen(Screen):
     def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
         # Keys go to the list of the tab in view: Enter on a row, arrows to move.
         event.pane.query_one(DataTable).focus()
+        if event.pane.id in ("tab-history", "tab-ratings"):
+            self._load_lists()
+
+    @work(exclusive=True, group="lobby-lists")
+    async def _load_lists(self) -> None:
+        try:
+            history = await self.app.lobby.request("history")
+            ratings = await self.app.lobby.request("ratings")
+        except (LobbyUnavailable, AttributeError) as error:
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+            return
+        self.history = history
+        table = self.query_one("#history", DataTable)
+        table.clear()
+        for g in history:
+            result = "draw" if g["winner"] is None else f"{g['winner']} won"
+            table.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], f"{result} ({g['reason']})",
+                          str(len(g["moves"])), key=g["id"])
+        table = self.query_one("#ratings", DataTable)
+        table.clear()
+        for r in ratings:
+            unsure = "?" if r["rd"] > 110 else ""
+            table.add_row(r["game"], r["player"], f"{r['rating']:.0f}{unsure}", f"{r['rd']:.0f}", str(r["games"]))
 
     def on_unmount(self) -> None:
         if self._event in self.app.lobby_listeners:
@@ -180,6 +225,10 @@ class LobbyScreen(Screen):
             self._watch(key)
         elif table == "online" and key != self.me:
             self._challenge(key)
+        elif table == "history":
+            game = next((g for g in self.history if g["id"] == key), None)
+            if game:
+                self.app.push_screen(replay_screen(game))
 
     def action_seek(self) -> None:
         self._offer_dialog("Seek a game", None)
