@@ -149,12 +149,15 @@ def test_commands_play_a_whole_game_with_json(lobby):
     out = commands.run(lobby, "alice", "seek connect4 --clock 5+3 --colour first --json")
     assert out.status == 0
     offer = json.loads(out.stdout)["id"]
-    game = json.loads(commands.run(lobby, "bob", f"accept {offer} --json").stdout)
-    assert game["to_move"] == "alice" and game["clock"] == "5+3"
+    accepted = json.loads(commands.run(lobby, "bob", f"accept {offer} --json").stdout)
+    game = json.loads(commands.run(lobby, "bob", f"show {accepted['game']} --json").stdout)
+    assert game["id"] == accepted["game"] and game["to_move"] == "alice" and game["clock"] == "5+3"
+    assert game["players"] == {"first": "alice", "second": "bob"} and game["result"] is None
+    assert json.loads(commands.run(lobby, "bob", "games --json").stdout)[0]["id"] == game["id"]
     for player, column in zip(["alice", "bob"] * 4, "4455667"):
         assert commands.run(lobby, player, f"move {game['id']} {column}").status == 0
     shown = json.loads(commands.run(lobby, "carol", f"show {game['id']} --json").stdout)
-    assert shown["status"] == "over" and shown["winner"] == "alice"
+    assert shown["status"] == "over" and shown["winner"] == "alice" and shown["result"] == "first"
     assert commands.run(lobby, "carol", f"export {game['id']}").stdout == "4455667\n"
     ratings = json.loads(commands.run(lobby, "carol", "ratings connect4 --json").stdout)
     assert [r["player"] for r in ratings] == ["alice", "bob"]
@@ -201,7 +204,7 @@ async def test_a_game_over_ssh_commands(start_server, tmp_path):
     assert status == 0
     offer = json.loads(out)["id"]
     status, out, _ = await ssh("bob", f"accept {offer} --json")
-    game = json.loads(out)["id"]
+    game = json.loads(out)["game"]
     status, _, err = await ssh("bob", f"move {game} 4")
     assert status == 2 and "it is alice's move" in err and err.count("\n") == 1
     for user, column in zip(["alice", "bob"] * 4, "4455667"):
@@ -215,7 +218,7 @@ async def test_a_game_over_ssh_commands(start_server, tmp_path):
 
 def test_takeback_and_rematch_by_command(lobby):
     offer = json.loads(commands.run(lobby, "alice", "seek tictactoe --casual --colour first --json").stdout)
-    game = json.loads(commands.run(lobby, "bob", f"accept {offer['id']} --json").stdout)["id"]
+    game = json.loads(commands.run(lobby, "bob", f"accept {offer['id']} --json").stdout)["game"]
     assert commands.run(lobby, "alice", f"move {game} b2").status == 0
     assert commands.run(lobby, "bob", f"takeback {game} offer").status == 2  # bob has no move yet
     assert commands.run(lobby, "bob", f"move {game} a1").status == 0
@@ -228,3 +231,15 @@ def test_takeback_and_rematch_by_command(lobby):
     commands.run(lobby, "bob", f"resign {game}")
     rematch = json.loads(commands.run(lobby, "bob", f"rematch {game} --json").stdout)
     assert rematch["target"] == "alice" and rematch["colour"] == "first" and not rematch["rated"]
+
+
+def test_a_private_game_is_for_whoever_has_the_code(lobby):
+    out = commands.run(lobby, "alice", "seek connect4 --private --casual --json")
+    code = json.loads(out.stdout)["id"]
+    assert len(code) == 8
+    assert json.loads(commands.run(lobby, "carol", "offers --json").stdout) == []  # listed to no one
+    assert [o["id"] for o in json.loads(commands.run(lobby, "alice", "offers --json").stdout)] == [code]
+    game = json.loads(commands.run(lobby, "bob", f"accept {code} --json").stdout)
+    assert set(game["players"].values()) == {"alice", "bob"}
+    with pytest.raises(LobbyError, match="give no player"):
+        lobby.seek("alice", "connect4", private=True, target="bob")

@@ -121,7 +121,7 @@ async def test_floods_and_garbage_are_bounded(hub):
         assert b'"ok"' not in rest  # no answer to the garbage: the connection was closed
         writer.close()
     bob, _ = await join(hub, "bob")
-    assert await bob.request("who") == [{"player": "alice", "doing": "in the app"}]
+    assert await bob.request("who") == [{"name": "alice", "status": "in the app"}]
     await bob.close()
 
 

@@ -297,7 +297,7 @@ class GameServer:
         socket_path = config.root / LOBBY_SOCKET
         if len(str(socket_path)) > 100:  # a Unix socket's path has room for about 107 bytes
             socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET
-        self.hub = HubSocket(self.lobby, socket_path, online=self.online)
+        self.hub = HubSocket(self.lobby, socket_path, online=self.online, log=config.log)
         try:
             await self.hub.start()
         except OSError as error:

@@ -2,8 +2,9 @@
 
     who                                   who is online and what they are doing
     games                                 your live games (whose move, clocks) and open offers
+    offers                                open seeks, and challenges to and from you
     show GAME                             one game: players, moves, the board, whose move
-    seek GAME [--variant V] [--clock C] [--casual] [--colour first|second|random]
+    seek GAME [--variant V] [--clock C] [--casual] [--colour first|second|random] [--private]
     challenge PLAYER GAME [same options]
     accept ID | decline ID                an offer (a seek, or a challenge to you)
     move GAME MOVE                        in the game's own notation: a column, a cell, PDN
@@ -30,7 +31,7 @@ from typing import Callable
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.storage import GameRow, Offer
-from tui_games.server.lobby.views import game_data, offer_data
+from tui_games.server.lobby.views import game_data, offer_data, online_view
 
 MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
 EXIT_OK, EXIT_USAGE = 0, 2
@@ -77,12 +78,15 @@ def _parser() -> _Parser:
 
     add("who")
     add("games")
+    add("offers")
     add("show", ("game_id", {}))
     for name, extra in (("seek", ()), ("challenge", (("player", {}),))):
         sub = add(name, *extra, ("game", {}))
         sub.add_argument("--variant", default=None)
         sub.add_argument("--clock", default="none")
         sub.add_argument("--casual", action="store_true")
+        if name == "seek":
+            sub.add_argument("--private", action="store_true")
         sub.add_argument("--colour", "--color", default="random", choices=("first", "second", "random"))
     add("accept", ("offer_id", {}))
     add("decline", ("offer_id", {}))
@@ -152,23 +156,32 @@ def _offer_line(offer: Offer) -> str:
 
 
 def _who(lobby, player, args, result, *, guest, online) -> None:
-    people = online()
+    people = online_view(lobby, online())
     if args.json:
-        result.out.append(json.dumps([{"player": name, "doing": doing} for name, doing in people]))
+        result.out.append(json.dumps(people))
     else:
-        result.out.extend(f"{name}  {doing}" for name, doing in people) if people else result.out.append("nobody")
+        result.out.extend(f"{p['name']}  {p['status']}" for p in people) if people else result.out.append("nobody")
 
 
 def _games(lobby, player, args, result, *, guest, online) -> None:
     rows, offers = lobby.games(player), lobby.offers(player)
-    if args.json:
-        result.out.append(json.dumps({"games": [game_data(lobby, r) for r in rows],
-                                      "offers": [offer_data(o) for o in offers]}))
+    if args.json:  # a list of "show" objects; open offers are `offers --json`
+        result.out.append(json.dumps([game_data(lobby, r) for r in rows]))
         return
     result.out.extend(_game_line(lobby, row, player) for row in rows)
     result.out.extend(_offer_line(offer) for offer in offers)
     if not rows and not offers:
         result.out.append(f"no games and no offers; start one with: seek {lobby_games()[0]}")
+
+
+def _offers(lobby, player, args, result, *, guest, online) -> None:
+    offers = lobby.offers(player)
+    if args.json:
+        result.out.append(json.dumps([offer_data(o) for o in offers]))
+        return
+    result.out.extend(_offer_line(offer) for offer in offers)
+    if not offers:
+        result.out.append("no open offers")
 
 
 def _show(lobby, player, args, result, *, guest, online) -> None:
@@ -183,13 +196,14 @@ def _show(lobby, player, args, result, *, guest, online) -> None:
 
 def _seek(lobby, player, args, result, *, guest, online) -> None:
     offer = lobby.seek(player, args.game, variant=args.variant, clock=args.clock, rated=not args.casual,
-                       colour=args.colour, guest=guest, target=getattr(args, "player", None))
+                       colour=args.colour, guest=guest, target=getattr(args, "player", None),
+                       private=getattr(args, "private", False))
     _say(result, args, offer_data(offer), _offer_line(offer))
 
 
 def _accept(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.accept(player, args.offer_id, guest=guest)
-    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
+    _say(result, args, {"game": row.id, "players": game_data(lobby, row)["players"]}, _game_line(lobby, row, player))
 
 
 def _decline(lobby, player, args, result, *, guest, online) -> None:
@@ -251,6 +265,6 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
         result.out.append(text.rstrip("\n"))
 
 
-_COMMANDS = {"who": _who, "games": _games, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
+_COMMANDS = {"who": _who, "games": _games, "offers": _offers, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
              "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
              "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export}

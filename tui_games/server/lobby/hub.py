@@ -94,8 +94,9 @@ class Lobby:
 
     def seek(self, player: str, game: str, *, variant: str | None = None, clock: str = "none",
              rated: bool = True, colour: str = "random", guest: bool = False,
-             target: str | None = None) -> Offer:
-        """Open a seek (or, with ``target``, a challenge to that player)."""
+             target: str | None = None, private: bool = False) -> Offer:
+        """Open a seek (or, with ``target``, a challenge to that player; ``private``: a game for
+        whoever has its code, listed to no one else)."""
         key = _game_key(game)
         if colour not in ("first", "second", "random"):
             raise LobbyError(f"{colour!r} is not a side: give first, second or random")
@@ -105,7 +106,10 @@ class Lobby:
             raise LobbyError("you cannot challenge yourself")
         if sum(offer.owner == player for offer in self.storage.offers()) >= MAX_OFFERS_PER_PLAYER:
             raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already; cancel one first")
-        offer = Offer(self._new_id(), "challenge" if target else "seek", player, target, key,
+        if private and target:
+            raise LobbyError("a private game is for whoever has its code: give no player")
+        kind = "challenge" if target else "private" if private else "seek"
+        offer = Offer(self._new_id(8 if private else 6), kind, player, target, key,
                       _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock())
         self.storage.add_offer(offer)
         self.on_change("offers", offer)
@@ -327,8 +331,10 @@ class Lobby:
         self.storage.finish(row, ratings)
         self.on_change("game", row)
 
-    def _new_id(self) -> str:
+    def _new_id(self, length: int = 6) -> str:
+        """A short id; a private game's code is longer, so that guessing one takes years at the
+        socket's request limit."""
         while True:
-            new = secrets.token_hex(3)
+            new = secrets.token_hex(length // 2)
             if self.storage.game(new) is None and self.storage.offer(new) is None:
                 return new

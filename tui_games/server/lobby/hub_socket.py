@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer
-from tui_games.server.lobby.views import game_data, offer_data
+from tui_games.server.lobby.views import game_data, offer_data, online_view
+from tui_games.server.log import event
 
 PROTOCOL = 1
 MAX_LINE = 16 * 1024
@@ -57,6 +58,7 @@ class _Client:
     watching: set[str] = field(default_factory=set)
     tokens: float = BURST
     refilled: float = field(default_factory=time.monotonic)
+    warned: bool = False  # a misbehaving client is logged once
     last_chat: float = 0.0
 
     def allow(self) -> bool:
@@ -80,8 +82,9 @@ class _Client:
 
 
 class HubSocket:
-    def __init__(self, lobby: Lobby, path: Path, online: Callable[[], list[tuple[str, str]]] = list) -> None:
-        self.lobby, self.path, self.online = lobby, path, online
+    def __init__(self, lobby: Lobby, path: Path, online: Callable[[], list[tuple[str, str]]] = list,
+                 log: Callable[[str], None] = lambda line: None) -> None:
+        self.lobby, self.path, self.online, self.log = lobby, path, online, log
         self.tokens: dict[str, tuple[str, bool]] = {}
         self.clients: set[_Client] = set()
         self.started = time.time()
@@ -126,6 +129,7 @@ class HubSocket:
             token = hello.get("token") if isinstance(hello, dict) else None
             if hello is None or hello.get("op") != "hello" or token not in self.tokens:
                 writer.write(json.dumps({"ok": False, "error": "not a session of this server"}).encode() + b"\n")
+                self.log(event("lobby-refused", reason="no valid session secret"))
                 return
             player, guest = self.tokens[token]
             client = _Client(player, guest, writer, token)
@@ -142,11 +146,18 @@ class HubSocket:
                 if request is None:
                     return
                 if not client.allow():
+                    if not client.warned:
+                        client.warned = True
+                        self.log(event("lobby-flood", user=client.player, limit=f"{RATE:g}/s"))
                     client.send({"id": request.get("id"), "ok": False, "error": "too many requests; slow down"})
                     continue
                 client.send(self._answer(client, request))
-        except (asyncio.TimeoutError, ConnectionError, ValueError, asyncio.LimitOverrunError):
-            return  # a slow, broken or oversized line: the connection goes, nothing else
+        except (asyncio.TimeoutError, ConnectionError, ValueError, asyncio.LimitOverrunError) as error:
+            # A slow, broken or oversized line: the connection goes (logged once), nothing else.
+            if not isinstance(error, ConnectionError):
+                self.log(event("lobby-dropped", user=client.player if client else None,
+                               reason=f"{type(error).__name__}: {error}"[:120]))
+            return
         finally:
             if client is not None:
                 self.clients.discard(client)
@@ -170,6 +181,9 @@ class HubSocket:
         op = request.get("op")
         handler = _OPS.get(op) if isinstance(op, str) else None
         if handler is None:
+            if not client.warned:
+                client.warned = True
+                self.log(event("lobby-unknown", user=client.player, op=str(op)[:30]))
             return {"id": ident, "ok": False, "error": f"unknown request {str(op)[:30]!r}"}
         try:
             return {"id": ident, "ok": True, "data": handler(self, client, request)}
@@ -230,9 +244,7 @@ class HubSocket:
             client.send({"event": "online", "data": data})
 
     def _online_data(self) -> list[dict]:
-        in_lobby = {client.player for client in self.clients}
-        return [{"player": name, "doing": "in the lobby" if name in in_lobby else doing}
-                for name, doing in self.online()]
+        return online_view(self.lobby, self.online(), {client.player for client in self.clients})
 
 
 def _text(request: dict, name: str, limit: int = 100) -> str:
@@ -260,7 +272,8 @@ def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
     offer = hub.lobby.seek(client.player, _text(request, "game"), variant=request.get("variant"),
                            clock=_text(request, "clock") if "clock" in request else "none",
                            rated=bool(request.get("rated", True)), colour=request.get("colour", "random"),
-                           guest=client.guest, target=_text(request, "target") if target else None)
+                           guest=client.guest, target=_text(request, "target") if target else None,
+                           private=bool(request.get("private", False)))
     return offer_data(offer)
 
 

@@ -6,11 +6,18 @@ from __future__ import annotations
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.storage import GameRow, Offer
 
+RESULTS = {0: "first", 1: "second", None: "draw"}
+
 
 def game_data(lobby: Lobby, row: GameRow) -> dict:
-    return {"id": row.id, "game": row.game, "variant": row.variant, "players": list(row.players),
-            "clock": row.clock, "rated": row.rated, "moves": row.moves, "status": row.status,
-            "to_move": lobby.to_move(row), "winner": None if row.winner is None else row.players[row.winner],
+    """The "show" object of the README: id, game, variant, players {first, second}, moves in the
+    game's notation, to_move, result (null while it goes on, "first", "second" or "draw"), rated;
+    and more for the apps (names, clock, seconds left, offers, the winner's name, the reason)."""
+    return {"id": row.id, "game": row.game, "variant": row.variant,
+            "players": {"first": row.players[0], "second": row.players[1]}, "names": list(row.players),
+            "moves": row.moves, "to_move": lobby.to_move(row),
+            "result": None if row.status == "live" else RESULTS[row.winner], "rated": row.rated,
+            "clock": row.clock, "status": row.status, "winner": None if row.winner is None else row.players[row.winner],
             "reason": row.reason, "draw_offer": row.draw_offer, "takeback_offer": row.takeback_offer,
             "last_move": row.last_move,
             "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
@@ -19,3 +26,13 @@ def game_data(lobby: Lobby, row: GameRow) -> dict:
 def offer_data(offer: Offer) -> dict:
     return {"id": offer.id, "kind": offer.kind, "owner": offer.owner, "target": offer.target, "game": offer.game,
             "variant": offer.variant, "clock": offer.clock, "rated": offer.rated, "colour": offer.colour}
+
+
+def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: set[str] = frozenset()) -> list[dict]:
+    """``who``: everyone connected, and what they are doing (a live game says whom against)."""
+    playing = {}
+    for row in lobby.games(live=True)[:500]:
+        for side, name in enumerate(row.players):
+            playing[name] = f"playing {row.game} v {row.players[1 - side]}"
+    return [{"name": name, "status": playing.get(name) or ("in the lobby" if name in in_lobby else doing)}
+            for name, doing in online]

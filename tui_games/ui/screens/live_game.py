@@ -54,7 +54,7 @@ class LiveGame:
         self.live = game
         self._synced_at = time.time()
         self.me = me
-        self.side = game["players"].index(me) if me in game["players"] else None  # None: watching
+        self.side = game["names"].index(me) if me in game["names"] else None  # None: watching
         self.adapter = arena_adapter(game["game"])
         super().__init__(options)
 
@@ -114,7 +114,7 @@ class LiveGame:
         return self.side is not None and self.live["rated"] and self.live["status"] == "live"
 
     def title_text(self) -> str:
-        first, second = self.live["players"]
+        first, second = self.live["names"]
         kind = "rated" if self.live["rated"] else "casual"
         role = "" if self.side is not None else " · watching"
         return (f"{first} ({self.side_name(0)}) v {second} ({self.side_name(1)}) · "
@@ -168,7 +168,7 @@ class LiveGame:
                 whose += f" · {data['draw_offer']} offers a draw: D accepts"
             if data.get("takeback_offer") and data["takeback_offer"] != self.me:
                 whose += f" · {data['takeback_offer']} asks to take a move back: u accepts"
-            opponent = data["players"][1 - self.side]
+            opponent = data["names"][1 - self.side]
             away = (data.get("away") or {}).get(opponent)
             if away is not None and not data["clock"].startswith("corr:"):
                 gone = away + (time.time() - self._synced_at)
@@ -184,7 +184,7 @@ class LiveGame:
         shown = list(left)
         turn = self.position.turn
         shown[turn] = left[turn] - (time.time() - self.live["last_move"])
-        first, second = self.live["players"]
+        first, second = self.live["names"]
         return f"{first} {clock_text(shown[0])} · {second} {clock_text(shown[1])} · "
 
     def _tick(self) -> None:

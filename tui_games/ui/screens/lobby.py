@@ -2,8 +2,9 @@
 chat line. Only under the SSH server (the app then has a lobby connection, see app.py).
 
 Enter on a row does the obvious thing: accept an offer, open your game, watch a live game,
-challenge a player. s seeks a game, x cancels or declines the offer under the cursor, ! says
-something to everyone in the lobby.
+challenge a player, replay a finished game. s seeks a game (for everyone, or private: a code to
+give a friend), a joins a private game by its code, x cancels or declines the offer under the
+cursor, ! says something to everyone in the lobby.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ CLOCKS = [("no clock", "none"), ("3+2 (blitz)", "3+2"), ("5+3", "5+3"), ("10+5 (
           ("15+10", "15+10"), ("1 day a move", "corr:1"), ("3 days a move", "corr:3"), ("7 days a move", "corr:7")]
 
 
-def seek_dialog(title: str, games: list[str]) -> ChoicesDialog:
+def seek_dialog(title: str, games: list[str], private_choice: bool = True) -> ChoicesDialog:
     variants: list[tuple[str, str]] = []
     for key in games:
         variants += [(f"{find_game(key).title}: {label}", f"{key}/{label}") for label, _ in arena_adapter(key).variants]
@@ -37,13 +38,15 @@ def seek_dialog(title: str, games: list[str]) -> ChoicesDialog:
         Choice("rated", "Rated", [("rated", True), ("casual", False)], True),
         Choice("colour", "You play", [("either side", "random"), ("first", "first"), ("second", "second")],
                "random"),
+        *([Choice("private", "Open to", [("everyone in the lobby", False), ("a friend with the code", True)],
+                  False)] if private_choice else []),
     ])
 
 
 def replay_screen(game: dict) -> ReplayScreen:
     """A finished game of the lobby in the Lab's replay screen."""
     adapter = arena_adapter(game["game"])
-    first, second = game["players"]
+    first, second = game["names"]
     winner = {None: None, first: "a", second: "b"}[game["winner"]]
     config = ArenaConfig(game["game"], first, second, 1, swap=False, variant=game["variant"])
     result = ArenaResult(config, find_game(game["game"]).title, adapter.side_names, first, second, seed=0)
@@ -56,6 +59,7 @@ def replay_screen(game: dict) -> ReplayScreen:
 class LobbyScreen(Screen):
     BINDINGS = [
         Binding("s", "seek", "Seek"),
+        Binding("a", "accept_code", "Code"),
         Binding("x", "withdraw", "Cancel/decline"),
         Binding("exclamation_mark", "chat", "Say"),
         Binding("r", "refresh", "Refresh"),
@@ -125,7 +129,7 @@ class LobbyScreen(Screen):
         table.clear()
         for g in history:
             result = "draw" if g["winner"] is None else f"{g['winner']} won"
-            table.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], f"{result} ({g['reason']})",
+            table.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], f"{result} ({g['reason']})",
                           str(len(g["moves"])), key=g["id"])
         table = self.query_one("#ratings", DataTable)
         table.clear()
@@ -151,10 +155,10 @@ class LobbyScreen(Screen):
             self.state["online"] = data
         elif kind == "game":
             games = [g for g in self.state["games"] if g["id"] != data["id"]]
-            if data["status"] == "live" and self.me in data["players"]:
+            if data["status"] == "live" and self.me in data["names"]:
                 games.insert(0, data)
             self.state["games"] = games
-            if data["status"] == "live" and self.me in data["players"] and len(data["moves"]) == 0:
+            if data["status"] == "live" and self.me in data["names"] and len(data["moves"]) == 0:
                 # A game just began for us (someone took our seek): go to it.
                 if not isinstance(self.app.screen, ChoicesDialog):
                     open_live_game(self.app, data)
@@ -199,15 +203,15 @@ class LobbyScreen(Screen):
         games.clear()
         for g in self.state["games"]:
             whose = "your move" if g.get("to_move") == me else f"{g.get('to_move')} to move"
-            games.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], whose, key=g["id"])
+            games.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], whose, key=g["id"])
         live = self.query_one("#live", DataTable)
         live.clear()
         for g in self.state.get("live", []):
-            live.add_row(g["id"], g["game"], " v ".join(g["players"]), g["clock"], str(len(g["moves"])), key=g["id"])
+            live.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], str(len(g["moves"])), key=g["id"])
         online = self.query_one("#online", DataTable)
         online.clear()
         for person in self.state["online"]:
-            online.add_row(person["player"], person["doing"], key=person["player"])
+            online.add_row(person["name"], person["status"], key=person["name"])
 
     # -- what the player does ---------------------------------------------------------------------------
 
@@ -243,13 +247,20 @@ class LobbyScreen(Screen):
             game, variant = values["variant"].split("/", 1)
             rated = bool(values["rated"]) and not self.app.lobby.guest
             args = {"game": game, "variant": variant, "clock": values["clock"], "rated": rated,
-                    "colour": values["colour"]}
+                    "colour": values["colour"], "private": bool(values.get("private"))}
             if target:
                 args["target"] = target
             self._request("seek", **args)
 
         games = [spec.key for spec in arena_specs()]
-        self.app.push_screen(seek_dialog(title, games), chosen)
+        self.app.push_screen(seek_dialog(title, games, private_choice=target is None), chosen)
+
+    def action_accept_code(self) -> None:
+        def given(code: str | None) -> None:
+            if code:
+                self._request("accept", offer=code.strip().lower())
+
+        self.app.push_screen(InputDialog("Join a private game", "The code your friend gave you:"), given)
 
     def action_withdraw(self) -> None:
         table = self.query_one("#offers", DataTable)
@@ -274,6 +285,9 @@ class LobbyScreen(Screen):
             return
         if op == "accept":
             open_live_game(self.app, data)
+        elif op == "seek" and data["kind"] == "private":
+            self.notify(f"Give your friend the code [b]{data['id']}[/b]: they press a in Play online and type it "
+                        f"(or: ssh … accept {data['id']}). x cancels it.", timeout=30)
         elif op == "seek":
             who = f"{args['target']}" if args.get("target") else "anyone"
             self.notify(f"Offer {data['id']} is open to {who}; x cancels it.", timeout=5)
