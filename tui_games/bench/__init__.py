@@ -19,7 +19,7 @@ PROGRAM_BENCHES = {
     "terminal": "tui_games.bench.terminal:bench_terminal",
     "startup": "tui_games.bench.startup:bench_startup",
     "server": "tui_games.bench.server:bench_server",
-    "lobby": "tui_games.bench.lobby:bench_lobby",
+    "online": "tui_games.bench.online:bench_online",
 }
 
 

@@ -1,0 +1,142 @@
+"""``tui-games bench online``: the lobby under load, on loopback.
+
+The lobby (SQLite in a temporary directory) and its socket run in a process of their own, as
+in the server; 32 players' apps are 32 socket clients in this process, playing 16 games of
+Connect-4 at once (random legal moves, seeded), each player moving 200 ms after the move
+before. For each move the time is taken from just before the mover's request is written until
+the opponent's client holds the new position: the lobby's check of the move by the rules,
+the SQLite write and both hops of the socket. The lobby process's CPU time and resident memory
+are read from /proc at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tui_games.bench.table import Write, write_table
+from tui_games.games import arena_adapter
+from tui_games.server.lobby.client import LobbyClient
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.storage import Storage
+
+PLAYERS = 32
+PAUSE = 0.2  # seconds between a move arriving and the reply
+
+
+async def serve_lobby(folder: str, players: int) -> None:
+    """The lobby process: a hub with a token per player, until stdin closes."""
+    storage = Storage(Path(folder) / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), Path(folder) / "lobby.sock")
+    for number in range(players):
+        hub.issue(f"token-{number}", f"player{number}", False)
+    await hub.start()
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.read)
+    await hub.close()
+    storage.close()
+
+
+def _cpu_and_rss(pid: int) -> tuple[float, float]:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+               if line.startswith("VmRSS:")) / 1024
+    return cpu, rss
+
+
+async def _game(clients: tuple[LobbyClient, LobbyClient], arrived: dict, rng: random.Random,
+                latencies: list[float]) -> int:
+    adapter = arena_adapter("connect4")
+    first, second = clients
+    offer = await first.request("seek", game="connect4", colour="first", rated=False)
+    game = await second.request("accept", offer=offer["id"])
+    position = adapter.start({})
+    moves = 0
+    while position.outcome() is None:
+        mover, other = clients[position.turn], clients[1 - position.turn]
+        move = rng.choice(list(position.legal_moves()))
+        waiting = arrived.setdefault((other.player, game["id"]), asyncio.Event())
+        waiting.clear()
+        started = time.perf_counter()
+        await mover.request("move", game=game["id"], move=adapter.move_text(position, move))
+        await asyncio.wait_for(waiting.wait(), 30)
+        latencies.append(time.perf_counter() - started)
+        position.push(move)
+        moves += 1
+        await asyncio.sleep(PAUSE)
+    return moves
+
+
+async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, int, float, float, float]:
+    with tempfile.TemporaryDirectory(prefix="tui-games-online-") as folder:
+        server = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", f"import asyncio, sys; from tui_games.bench.online import serve_lobby; "
+                                  f"asyncio.run(serve_lobby({folder!r}, {PLAYERS}))",
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert (await server.stdout.readline()).strip() == b"ready"
+        arrived: dict[tuple[str, str], asyncio.Event] = {}
+
+        def listener(name: str):
+            def on_event(event: dict) -> None:
+                if event.get("event") == "game":
+                    waiting = arrived.get((name, event["data"]["id"]))
+                    if waiting is not None:
+                        waiting.set()
+            return on_event
+
+        clients = []
+        for number in range(PLAYERS):
+            client = LobbyClient(str(Path(folder) / "lobby.sock"), f"token-{number}", listener(f"player{number}"))
+            await client.connect()
+            clients.append(client)
+        cpu_before, _ = _cpu_and_rss(server.pid)
+        rng = random.Random(seed)
+        latencies: list[float] = []
+        games = moves = 0
+        started = time.perf_counter()
+        pairs = [(clients[i], clients[i + 1]) for i in range(0, PLAYERS, 2)]
+
+        async def keep_playing(pair) -> None:
+            nonlocal games, moves
+            while time.perf_counter() - started < seconds_wanted:
+                played = await _game(pair, arrived, random.Random(rng.random()), latencies)
+                moves += played  # after the await: the other games add to it meanwhile
+                games += 1
+
+        await asyncio.gather(*(keep_playing(pair) for pair in pairs))
+        wall = time.perf_counter() - started
+        cpu_after, rss = _cpu_and_rss(server.pid)
+        for client in clients:
+            await client.close()
+        server.stdin.close()
+        await server.wait()
+    return latencies, games, moves, wall, cpu_after - cpu_before, rss
+
+
+def _ms(values: list[float], q: float) -> str:
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000:.1f}"
+
+
+def bench_online(write: Write, *, quick: bool = False) -> None:
+    seconds = 10.0 if quick else 60.0
+    latencies, games, moves, wall, cpu, rss = asyncio.run(_bench(seconds, seed=1))
+    write(f"The lobby with {PLAYERS} players in {PLAYERS // 2} games at once, a move every {PAUSE * 1000:.0f} ms "
+          f"per game, {wall:.0f} s: {games} games, {moves} moves")
+    write("")
+    write_table(write, ["move reaches the opponent", "p50 ms", "p95 ms", "max ms"],
+                [["over the socket", f"{statistics.median(latencies) * 1000:.1f}", _ms(latencies, 0.95),
+                  f"{max(latencies) * 1000:.1f}"]])
+    write("")
+    write_table(write, ["lobby process", "CPU s", "CPU share", "RSS MB"],
+                [["during the run", f"{cpu:.1f}", f"{cpu / wall:.0%}", f"{rss:.0f}"]])
