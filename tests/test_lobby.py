@@ -10,6 +10,7 @@ import shutil
 
 import pytest
 
+from tui_games.cli import main
 from tui_games.engine.checkers.pdn import read_pdn_game
 from tui_games.server.lobby import commands
 from tui_games.server.lobby.hub import Clock, Lobby, LobbyError
@@ -243,3 +244,51 @@ def test_a_private_game_is_for_whoever_has_the_code(lobby):
     assert set(game["players"].values()) == {"alice", "bob"}
     with pytest.raises(LobbyError, match="give no player"):
         lobby.seek("alice", "connect4", private=True, target="bob")
+
+
+@pytest.mark.e2e
+async def test_a_whole_checkers_game_by_ssh_commands_checked_against_the_cli(start_server, capsys):
+    """Every move of a game played with `ssh host move …` alone is one that
+    `tui-games checkers moves` lists for the position, and the lobby refuses one it does not."""
+    asyncssh = pytest.importorskip("asyncssh")
+    from test_server_ssh import key_for
+
+    server = await start_server(register="open")
+
+    async def ssh(user: str, command: str) -> tuple[int, str, str]:
+        async with asyncssh.connect("127.0.0.1", server.port, username=user, known_hosts=None, config=None,
+                                    agent_path=None, client_keys=[key_for(user)]) as conn:
+            result = await conn.run(command)
+            return result.exit_status, result.stdout, result.stderr
+
+    def legal(moves: list[str]) -> dict:
+        capsys.readouterr()
+        assert main(["checkers", "moves", "start", *moves, "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    status, out, _ = await ssh("alice", "seek checkers --casual --colour first --json")
+    game = json.loads((await ssh("bob", f"accept {json.loads(out)['id']} --json"))[1])["game"]
+    rng = random.Random(5)
+    moves: list[str] = []
+    while True:
+        position = legal(moves)
+        if position["game_over"] or len(moves) >= 120:
+            break
+        mover = ("alice", "bob")[len(moves) % 2]
+        if len(moves) % 17 == 3:  # now and then a move the CLI does not list: refused, nothing changed
+            status, _, err = await ssh(mover, f"move {game} 1-5")
+            assert status == 2 and "1-5" in err
+        captures = [m for m in position["moves"] if "x" in m]
+        move = rng.choice(captures or position["moves"])
+        status, out, err = await ssh(mover, f"move {game} {move} --json")
+        assert status == 0, err
+        moves.append(move)
+        assert json.loads(out)["moves"] == moves
+    shown = json.loads((await ssh("carol", f"show {game} --json"))[1])
+    assert shown["moves"] == moves
+    if position["game_over"]:
+        assert shown["result"] in ("first", "second", "draw")
+    else:
+        await ssh("alice", f"resign {game}")
+    exported = (await ssh("carol", f"export {game}"))[1]
+    assert [str(m) for m in read_pdn_game(exported).moves] == moves
