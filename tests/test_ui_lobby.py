@@ -152,3 +152,19 @@ async def test_history_replays_and_ratings_are_listed(hub):
         await pilot.press("end")
         assert "A wins" in text_of(app.screen.query_one("#replay-status"))
     await bob.close()
+
+
+async def test_chat_is_shown_as_typed_never_as_markup_or_escapes(hub):
+    carol, _ = await join(hub, "carol")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        await carol.request("chat", text="[b]loud[/b] [@click=app.quit]x[/] \x1b[2Jgone\x07")
+        chat = lobby.query_one("#lobby-chat")
+        await until(pilot, lambda: "loud" in text_of(chat))
+        shown = text_of(chat)
+        assert "[b]loud[/b] [@click=app.quit]x[/]" in shown and "\x1b" not in shown and "\x07" not in shown
+        assert app.is_running
+    await carol.close()

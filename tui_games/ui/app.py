@@ -105,7 +105,7 @@ class TuiGamesApp(App):
         try:
             await self.lobby.connect()
         except LobbyUnavailable as error:
-            self.notify(f"Online play is not available now: {error}", severity="warning", timeout=6)
+            self.notify(f"Online play is not available now: {error}", severity="warning", timeout=6, markup=False)
 
     def _lobby_event(self, event: dict) -> None:
         """An event the lobby pushed: a challenge is announced wherever the player is."""
@@ -113,7 +113,8 @@ class TuiGamesApp(App):
         if event.get("event") == "challenge":
             kind = "rated" if data.get("rated") else "casual"
             self.notify(f"{data.get('owner')} challenges you to {data.get('game')} ({data.get('clock')}, {kind}). "
-                        f"Play online (o on the menu) to accept or decline.", title="Challenge", timeout=15)
+                        f"Play online (o on the menu) to accept or decline.", title="Challenge", timeout=15,
+                        markup=False)
         for listener in list(self.lobby_listeners):
             listener(event)
 

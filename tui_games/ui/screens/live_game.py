@@ -125,7 +125,8 @@ class LiveGame:
         if event.get("event") == "game" and data.get("id") == self.live["id"]:
             self._sync(data)
         elif event.get("event") == "chat" and data.get("game") == self.live["id"]:
-            self.notify(f"{data['from']}: {data['text']}", timeout=8)
+            # markup=False: what others type is shown as typed, never interpreted.
+            self.notify(f"{data['from']}: {data['text']}", timeout=8, markup=False)
         elif event.get("event") == "closed":
             self._set_status("[b]The lobby closed the connection.[/b] Esc goes back.")
 
@@ -219,7 +220,7 @@ class LiveGame:
         try:
             await self.app.lobby.request(op, game=self.live["id"], **args)
         except (LobbyUnavailable, AttributeError) as error:
-            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
 
     def action_resign(self) -> None:
         if self.side is None or self.live["status"] != "live":
@@ -261,7 +262,7 @@ class LiveGame:
         try:
             offer = await self.app.lobby.request("rematch", game=self.live["id"])
         except (LobbyUnavailable, AttributeError) as error:
-            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
             return
         self.notify(f"Rematch offered to {offer['target']} ({offer['id']}).", timeout=5)
 

@@ -9,6 +9,7 @@ cursor, ! says something to everyone in the lobby.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -122,7 +123,7 @@ class LobbyScreen(Screen):
             history = await self.app.lobby.request("history")
             ratings = await self.app.lobby.request("ratings")
         except (LobbyUnavailable, AttributeError) as error:
-            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6)
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
             return
         self.history = history
         table = self.query_one("#history", DataTable)
@@ -164,7 +165,8 @@ class LobbyScreen(Screen):
                     open_live_game(self.app, data)
         elif kind == "chat" and data.get("game") is None:
             self.chat_lines = (self.chat_lines + [f"{data['from']}: {data['text']}"])[-3:]
-            self.query_one("#lobby-chat", Static).update("\n".join(self.chat_lines))
+            # Text, not markup: what others type is shown as typed, never interpreted.
+            self.query_one("#lobby-chat", Static).update(Text("\n".join(self.chat_lines)))
             return
         elif kind == "closed":
             self.query_one("#lobby-status", Static).update("The lobby closed the connection.")
@@ -184,7 +186,7 @@ class LobbyScreen(Screen):
                 await lobby.connect()
             self.state = await lobby.request("state")
         except LobbyUnavailable as error:
-            self.query_one("#lobby-status", Static).update(f"Online play is not available: {error}")
+            self.query_one("#lobby-status", Static).update(Text(f"Online play is not available: {error}"))
             return
         self._fill()
 
@@ -281,7 +283,7 @@ class LobbyScreen(Screen):
         try:
             data = await self.app.lobby.request(op, **args)
         except LobbyUnavailable as error:
-            self.notify(str(error), severity="error", timeout=6)
+            self.notify(str(error), severity="error", timeout=6, markup=False)
             return
         if op == "accept":
             open_live_game(self.app, data)
@@ -297,6 +299,6 @@ class LobbyScreen(Screen):
         try:
             data = await self.app.lobby.request("watch", game=game_id)
         except LobbyUnavailable as error:
-            self.notify(str(error), severity="error", timeout=6)
+            self.notify(str(error), severity="error", timeout=6, markup=False)
             return
         open_live_game(self.app, data)
