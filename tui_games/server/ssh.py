@@ -346,8 +346,17 @@ class GameServer:
         if self._listener:
             self._listener.close()
             await self._listener.wait_closed()
-        await asyncio.gather(*(session.end("the server is shutting down") for session in list(self.sessions)),
+        sessions = list(self.sessions)
+        await asyncio.gather(*(session.end("the server is shutting down") for session in sessions),
                              return_exceptions=True)
+        # Each goodbye (the terminal reset and the line saying why) must reach its client before
+        # the connections go: wait (briefly) for the channels to close on their own.
+        closing = [asyncio.ensure_future(session.closed_channel.wait_closed())
+                   for session in sessions if session.closed_channel]
+        if closing:
+            await asyncio.wait(closing, timeout=2.0)
+            for waiting in closing:
+                waiting.cancel()
         for connection in list(self.connections):
             connection.close()
         if self.hub is not None:
@@ -573,6 +582,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.accepted = False
         self._typeahead = bytearray()  # keys that came before the app
         self.token: str | None = None  # this session's secret for the lobby socket
+        self.closed_channel = None  # the channel once _close has said goodbye on it
         self._reading_paused = False
         self._runner: asyncio.Task | None = None
         self._ending: asyncio.Task | None = None
@@ -708,6 +718,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
                 # The client's terminal is in raw mode: a bare \n would not return the carriage.
                 self.chan.write(f"\r\ntui-games: {line}\r\n".encode())
             self.chan.exit(status)
+            self.closed_channel = self.chan
         except (BrokenPipeError, OSError):
             pass
         self.chan = None

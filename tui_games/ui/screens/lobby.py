@@ -64,6 +64,9 @@ class LobbyScreen(Screen):
         Binding("x", "withdraw", "Cancel/decline"),
         Binding("exclamation_mark", "chat", "Say"),
         Binding("r", "refresh", "Refresh"),
+        # The lists use rows only: ← → always switch tabs, wherever the focus is.
+        Binding("left", "tab(-1)", "Tab", show=False, priority=True),
+        Binding("right", "tab(1)", "Tab", show=False, priority=True),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -109,6 +112,11 @@ class LobbyScreen(Screen):
         self.app.lobby_listeners.append(self._event)
         self.query_one("#offers", DataTable).focus()
         self.action_refresh()
+
+    def action_tab(self, step: int) -> None:
+        tabs = self.query_one(TabbedContent)
+        panes = [pane.id for pane in tabs.query(TabPane)]
+        tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
 
     @on(TabbedContent.TabActivated)
     def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
@@ -193,7 +201,7 @@ class LobbyScreen(Screen):
     def _fill(self) -> None:
         me = self.me
         status = f"You are [b]{me}[/b]" + (" (a guest: casual games only)" if self.app.lobby.guest else "")
-        status += f" · {len(self.state['online'])} online · s: seek a game · Enter: accept, open, watch, challenge"
+        status += f" · {len(self.state['online'])} online · ←/→ tabs · Enter: accept, open, watch, challenge"
         self.query_one("#lobby-status", Static).update(status)
         offers = self.query_one("#offers", DataTable)
         offers.clear()
