@@ -292,3 +292,41 @@ async def test_a_whole_checkers_game_by_ssh_commands_checked_against_the_cli(sta
         await ssh("alice", f"resign {game}")
     exported = (await ssh("carol", f"export {game}"))[1]
     assert [str(m) for m in read_pdn_game(exported).moves] == moves
+
+
+def test_an_older_database_is_migrated_in_place(tmp_path):
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "lobby.sqlite3")
+    old.executescript("""
+        CREATE TABLE ratings (player TEXT, game TEXT, rating REAL, rd REAL, volatility REAL, games INTEGER,
+                              PRIMARY KEY (player, game));
+        CREATE TABLE offers (id TEXT PRIMARY KEY, kind TEXT, owner TEXT, target TEXT, game TEXT, variant TEXT,
+                             clock TEXT, rated INTEGER, colour TEXT, created REAL);
+        CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT, variant TEXT, first TEXT, second TEXT, clock TEXT,
+                            rated INTEGER, moves TEXT DEFAULT '[]', status TEXT DEFAULT 'live', winner INTEGER,
+                            reason TEXT, draw_offer TEXT, left_first REAL, left_second REAL, last_move REAL,
+                            created REAL, ended REAL);
+        INSERT INTO games (id, game, variant, first, second, clock, rated, moves, last_move, created)
+            VALUES ('abc123', 'connect4', '{"full_board": false}', 'alice', 'bob', 'none', 1, '["4"]', 0, 0);
+        INSERT INTO ratings VALUES ('alice', 'connect4', 1600, 80, 0.06, 12);
+        PRAGMA user_version=1;
+    """)
+    old.close()
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    lobby = Lobby(storage)
+    row = lobby.game("abc123")
+    assert row.moves == ["4"] and row.takeback_offer is None and row.assist is False
+    assert lobby.storage.rating("alice", "connect4")[0].rating == 1600
+    lobby.move("bob", "abc123", "4")
+    storage.close()
+
+
+def test_engine_help_is_offered_only_with_casual_games(lobby):
+    with pytest.raises(LobbyError, match="casual games only"):
+        lobby.seek("alice", "connect4", assist=True)
+    offer = lobby.seek("alice", "connect4", rated=False, assist=True)
+    row = lobby.accept("bob", offer.id)
+    assert row.assist and lobby.game(row.id).assist
+    rematch = lobby.rematch("bob", lobby.resign("alice", row.id).id)
+    assert rematch.assist and not rematch.rated

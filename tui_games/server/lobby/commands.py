@@ -4,7 +4,7 @@
     games                                 your live games (whose move, clocks) and open offers
     offers                                open seeks, and challenges to and from you
     show GAME                             one game: players, moves, the board, whose move
-    seek GAME [--variant V] [--clock C] [--casual] [--colour first|second|random] [--private]
+    seek GAME [--variant V] [--clock C] [--casual [--assist]] [--colour first|second|random] [--private]
     challenge PLAYER GAME [same options]
     accept ID | decline ID                an offer (a seek, or a challenge to you)
     move GAME MOVE                        in the game's own notation: a column, a cell, PDN
@@ -85,6 +85,7 @@ def _parser() -> _Parser:
         sub.add_argument("--variant", default=None)
         sub.add_argument("--clock", default="none")
         sub.add_argument("--casual", action="store_true")
+        sub.add_argument("--assist", action="store_true", help="casual: both players may use the engine's help")
         if name == "seek":
             sub.add_argument("--private", action="store_true")
         sub.add_argument("--colour", "--color", default="random", choices=("first", "second", "random"))
@@ -152,7 +153,8 @@ def _game_line(lobby: Lobby, row: GameRow, player: str | None = None) -> str:
 def _offer_line(offer: Offer) -> str:
     to = f" to {offer.target}" if offer.target else ""
     return (f"{offer.id}  {offer.kind}{to} by {offer.owner}: {offer.game} {offer.clock}"
-            f"{' rated' if offer.rated else ' casual'}, {offer.owner} plays {offer.colour}")
+            f"{' rated' if offer.rated else ' casual'}{', engine help' if offer.assist else ''}, "
+            f"{offer.owner} plays {offer.colour}")
 
 
 def _who(lobby, player, args, result, *, guest, online) -> None:
@@ -197,7 +199,7 @@ def _show(lobby, player, args, result, *, guest, online) -> None:
 def _seek(lobby, player, args, result, *, guest, online) -> None:
     offer = lobby.seek(player, args.game, variant=args.variant, clock=args.clock, rated=not args.casual,
                        colour=args.colour, guest=guest, target=getattr(args, "player", None),
-                       private=getattr(args, "private", False))
+                       private=getattr(args, "private", False), assist=args.assist)
     _say(result, args, offer_data(offer), _offer_line(offer))
 
 

@@ -94,7 +94,7 @@ class Lobby:
 
     def seek(self, player: str, game: str, *, variant: str | None = None, clock: str = "none",
              rated: bool = True, colour: str = "random", guest: bool = False,
-             target: str | None = None, private: bool = False) -> Offer:
+             target: str | None = None, private: bool = False, assist: bool = False) -> Offer:
         """Open a seek (or, with ``target``, a challenge to that player; ``private``: a game for
         whoever has its code, listed to no one else)."""
         key = _game_key(game)
@@ -108,9 +108,11 @@ class Lobby:
             raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already; cancel one first")
         if private and target:
             raise LobbyError("a private game is for whoever has its code: give no player")
+        if assist and rated:
+            raise LobbyError("the engine's help is for casual games only")
         kind = "challenge" if target else "private" if private else "seek"
         offer = Offer(self._new_id(8 if private else 6), kind, player, target, key,
-                      _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock())
+                      _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock(), assist)
         self.storage.add_offer(offer)
         self.on_change("offers", offer)
         return offer
@@ -138,7 +140,7 @@ class Lobby:
         now = self.clock()
         left = [clock.base, clock.base] if clock.kind != "none" else [None, None]
         row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
-                      left=left, last_move=now, created=now)
+                      left=left, last_move=now, created=now, assist=offer.assist)
         self.storage.add_game(row)
         self.on_change("offers", None)
         self.on_change("game", row)
@@ -272,7 +274,7 @@ class Lobby:
         colour = "second" if row.players[0] == player else "first"
         label = arena_adapter(row.game).variant_label(row.variant)
         return self.seek(player, row.game, variant=label, clock=row.clock, rated=row.rated, colour=colour,
-                         target=opponent)
+                         target=opponent, assist=row.assist)
 
     def claim(self, player: str, game_id: str) -> GameRow:
         """The opponent left a live game: win it (the caller checks how long they have been away)."""

@@ -273,7 +273,7 @@ def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
                            clock=_text(request, "clock") if "clock" in request else "none",
                            rated=bool(request.get("rated", True)), colour=request.get("colour", "random"),
                            guest=client.guest, target=_text(request, "target") if target else None,
-                           private=bool(request.get("private", False)))
+                           private=bool(request.get("private", False)), assist=bool(request.get("assist", False)))
     return offer_data(offer)
 
 

@@ -15,9 +15,13 @@ from pathlib import Path
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # What each version added to the one before (run in order on an older file).
-MIGRATIONS = {2: "ALTER TABLE games ADD COLUMN takeback_offer TEXT"}
+MIGRATIONS = {
+    2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
+    3: ["ALTER TABLE offers ADD COLUMN assist INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN assist INTEGER NOT NULL DEFAULT 0"],
+}
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT NOT NULL, game TEXT NOT NULL,
@@ -26,14 +30,14 @@ CREATE TABLE IF NOT EXISTS ratings (
 CREATE TABLE IF NOT EXISTS offers (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, owner TEXT NOT NULL, target TEXT,
     game TEXT NOT NULL, variant TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL,
-    colour TEXT NOT NULL, created REAL NOT NULL);
+    colour TEXT NOT NULL, created REAL NOT NULL, assist INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,
     first TEXT NOT NULL, second TEXT NOT NULL, clock TEXT NOT NULL, rated INTEGER NOT NULL,
     moves TEXT NOT NULL DEFAULT '[]', status TEXT NOT NULL DEFAULT 'live',
     winner INTEGER, reason TEXT, draw_offer TEXT,
     left_first REAL, left_second REAL, last_move REAL NOT NULL,
-    created REAL NOT NULL, ended REAL, takeback_offer TEXT);
+    created REAL NOT NULL, ended REAL, takeback_offer TEXT, assist INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
 CREATE INDEX IF NOT EXISTS games_second ON games (second, status);
 """
@@ -53,6 +57,7 @@ class Offer:
     rated: bool
     colour: str  # "first", "second" or "random": the owner's side
     created: float
+    assist: bool = False  # a casual game where both players may use the engine's help
 
 
 @dataclass
@@ -73,6 +78,7 @@ class GameRow:
     created: float = 0.0
     ended: float | None = None
     takeback_offer: str | None = None  # the player asking to take their last move back
+    assist: bool = False  # casual, and both agreed the players may use the engine's help
 
 
 class Storage:
@@ -88,7 +94,8 @@ class Storage:
         self.db.executescript(SCHEMA)
         if not fresh:
             for number in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
-                self.db.execute(MIGRATIONS[number])
+                for statement in MIGRATIONS[number]:
+                    self.db.execute(statement)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def close(self) -> None:
@@ -116,13 +123,16 @@ class Storage:
     # -- offers --------------------------------------------------------------------------------
 
     def add_offer(self, offer: Offer) -> None:
-        self.db.execute("INSERT INTO offers VALUES (?,?,?,?,?,?,?,?,?,?)",
+        self.db.execute("INSERT INTO offers (id, kind, owner, target, game, variant, clock, rated, colour, created, "
+                        "assist) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                         (offer.id, offer.kind, offer.owner, offer.target, offer.game, json.dumps(offer.variant),
-                         offer.clock, int(offer.rated), offer.colour, offer.created))
+                         offer.clock, int(offer.rated), offer.colour, offer.created, int(offer.assist)))
 
     def offers(self) -> list[Offer]:
-        rows = self.db.execute("SELECT * FROM offers ORDER BY created").fetchall()
-        return [Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr) for i, k, o, t, g, v, c, r, col, cr in rows]
+        rows = self.db.execute("SELECT id, kind, owner, target, game, variant, clock, rated, colour, created, assist "
+                               "FROM offers ORDER BY created").fetchall()
+        return [Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr, bool(a))
+                for i, k, o, t, g, v, c, r, col, cr, a in rows]
 
     def offer(self, offer_id: str) -> Offer | None:
         return next((o for o in self.offers() if o.id == offer_id), None)
@@ -135,9 +145,9 @@ class Storage:
     def add_game(self, row: GameRow) -> None:
         self.db.execute(
             "INSERT INTO games (id, game, variant, first, second, clock, rated, moves, status, left_first, "
-            "left_second, last_move, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "left_second, last_move, created, assist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.id, row.game, json.dumps(row.variant), *row.players, row.clock, int(row.rated),
-             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created))
+             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created, int(row.assist)))
 
     def save_game(self, row: GameRow) -> None:
         self.db.execute(
@@ -159,11 +169,11 @@ class Storage:
             raise
 
     def game(self, game_id: str) -> GameRow | None:
-        row = self.db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
         return _game_row(row) if row else None
 
     def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]:
-        query, args = "SELECT * FROM games WHERE 1=1", []
+        query, args = f"SELECT {GAME_COLUMNS} FROM games WHERE 1=1", []
         if player is not None:
             query += " AND (first=? OR second=?)"
             args += [player, player]
@@ -174,12 +184,16 @@ class Storage:
         return [_game_row(row) for row in rows]
 
 
+GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
+                "left_first, left_second, last_move, created, ended, takeback_offer, assist")
+
+
 def _game_row(row) -> GameRow:
     (game_id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer,
-     left_first, left_second, last_move, created, ended, takeback_offer) = row
+     left_first, left_second, last_move, created, ended, takeback_offer, assist) = row
     return GameRow(game_id, game, json.loads(variant), (first, second), clock, bool(rated), json.loads(moves),
                    status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended,
-                   takeback_offer)
+                   takeback_offer, bool(assist))
 
 
 def now() -> float:

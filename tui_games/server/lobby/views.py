@@ -19,13 +19,14 @@ def game_data(lobby: Lobby, row: GameRow) -> dict:
             "result": None if row.status == "live" else RESULTS[row.winner], "rated": row.rated,
             "clock": row.clock, "status": row.status, "winner": None if row.winner is None else row.players[row.winner],
             "reason": row.reason, "draw_offer": row.draw_offer, "takeback_offer": row.takeback_offer,
-            "last_move": row.last_move,
+            "last_move": row.last_move, "assist": row.assist,
             "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
 
 
 def offer_data(offer: Offer) -> dict:
     return {"id": offer.id, "kind": offer.kind, "owner": offer.owner, "target": offer.target, "game": offer.game,
-            "variant": offer.variant, "clock": offer.clock, "rated": offer.rated, "colour": offer.colour}
+            "variant": offer.variant, "clock": offer.clock, "rated": offer.rated, "colour": offer.colour,
+            "assist": offer.assist}
 
 
 def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: set[str] = frozenset()) -> list[dict]:

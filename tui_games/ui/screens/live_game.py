@@ -4,8 +4,8 @@ The screen of the game table (tic-tac-toe, Connect-4, checkers) is reused as it 
 :class:`LiveGame` in front of it: a move on the board goes to the lobby, which checks it and
 sends the game back to both players and the spectators; only then does it appear. Nothing is
 saved locally (the server keeps the game); undo, new game and options do not apply; the
-engine's help (hint, compare, stats and tree panels) is off for the players of a rated game
-and on for spectators and casual games. R resigns, D offers or accepts a draw, u asks to take your
+engine's help (hint, compare, stats and tree panels) is off for the players unless the game is
+casual and its seek offered it (accepting is the other player's agreement); spectators have it. R resigns, D offers or accepts a draw, u asks to take your
 last move back (or grants the opponent's asking), n after the end offers a rematch with the
 sides swapped, C claims the win from an opponent gone for a minute, ! says something to the
 game.
@@ -111,11 +111,13 @@ class LiveGame:
 
     @property
     def engine_help_barred(self) -> bool:
-        return self.side is not None and self.live["rated"] and self.live["status"] == "live"
+        """Players of a live game get the engine's help only in a casual game whose seek offered
+        it (accepting the seek is the other player's agreement); spectators always have it."""
+        return self.side is not None and self.live["status"] == "live" and not self.live.get("assist")
 
     def title_text(self) -> str:
         first, second = self.live["names"]
-        kind = "rated" if self.live["rated"] else "casual"
+        kind = "rated" if self.live["rated"] else "casual, engine help" if self.live.get("assist") else "casual"
         role = "" if self.side is not None else " · watching"
         return (f"{first} ({self.side_name(0)}) v {second} ({self.side_name(1)}) · "
                 f"{self.live['clock']} {kind}{role}")
@@ -294,7 +296,7 @@ class LiveGame:
 
     def _barred(self) -> bool:
         if self.engine_help_barred:
-            self.notify("No engine help for the players of a rated game.", timeout=3)
+            self.notify("No engine help for the players of this game.", timeout=3)
             return True
         return False
 

@@ -36,7 +36,8 @@ def seek_dialog(title: str, games: list[str], private_choice: bool = True) -> Ch
     return ChoicesDialog(title, [
         Choice("variant", "Game", variants, variants[0][1]),
         Choice("clock", "Clock", CLOCKS, "5+3"),
-        Choice("rated", "Rated", [("rated", True), ("casual", False)], True),
+        Choice("rated", "Rated", [("rated", True), ("casual", False),
+                                  ("casual, both may use the engine's help", "assist")], True),
         Choice("colour", "You play", [("either side", "random"), ("first", "first"), ("second", "second")],
                "random"),
         *([Choice("private", "Open to", [("everyone in the lobby", False), ("a friend with the code", True)],
@@ -208,7 +209,8 @@ class LobbyScreen(Screen):
         for o in self.state["offers"]:
             to = f"→ {o['target']}" if o.get("target") else ""
             offers.add_row(o["id"], f"{o['owner']} {to}".strip(), o["game"], o["clock"],
-                           "rated" if o["rated"] else "casual", o["colour"], key=o["id"])
+                           "rated" if o["rated"] else "casual+help" if o.get("assist") else "casual", o["colour"],
+                           key=o["id"])
         games = self.query_one("#games", DataTable)
         games.clear()
         for g in self.state["games"]:
@@ -255,8 +257,9 @@ class LobbyScreen(Screen):
             if values is None:
                 return
             game, variant = values["variant"].split("/", 1)
-            rated = bool(values["rated"]) and not self.app.lobby.guest
+            rated = values["rated"] is True and not self.app.lobby.guest
             args = {"game": game, "variant": variant, "clock": values["clock"], "rated": rated,
+                    "assist": values["rated"] == "assist",
                     "colour": values["colour"], "private": bool(values.get("private"))}
             if target:
                 args["target"] = target
