@@ -59,6 +59,7 @@ class _Client:
     tokens: float = BURST
     refilled: float = field(default_factory=time.monotonic)
     warned: bool = False  # a misbehaving client is logged once
+    refused_logged: bool = False  # and its first refused request once
     last_chat: float = 0.0
 
     def allow(self) -> bool:
@@ -188,6 +189,9 @@ class HubSocket:
         try:
             return {"id": ident, "ok": True, "data": handler(self, client, request)}
         except LobbyError as error:
+            if not client.refused_logged:  # a client probing (others' games, bad moves): once
+                client.refused_logged = True
+                self.log(event("lobby-refused", user=client.player, op=op, reason=str(error)[:100]))
             return {"id": ident, "ok": False, "error": str(error)}
         except (KeyError, TypeError, ValueError) as error:
             return {"id": ident, "ok": False, "error": f"bad request: {error}"[:200]}
