@@ -8,6 +8,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Callable
 
 PROG = "tui-games"
 EXIT_USAGE = 2
@@ -70,3 +71,18 @@ def parse_size(text: str) -> tuple[int, int]:
     if match is None:
         raise UsageError(f"--size {text!r} is not ROWSxCOLS, e.g. 4x4")
     return int(match[1]), int(match[2])
+
+
+def play_opponent(given: str | None, saved: str, normalize: Callable[[str], str]) -> str:
+    """The opponent for ``play``: ``given`` on the command line, else the saved setting; "human"
+    or a spec ``normalize`` accepts. A bad one given is a usage error; a saved one this version
+    does not know falls back to "perfect"."""
+    opponent = given if given is not None else saved
+    if opponent.strip().lower() == "human":
+        return "human"
+    try:
+        return normalize(opponent)
+    except ValueError as error:
+        if given is None:
+            return "perfect"
+        raise UsageError(f"{error}, or human") from None

@@ -16,7 +16,7 @@ import re
 import sys
 from typing import Any
 
-from tui_games.commands.common import EXIT_USAGE, PROG, UsageError
+from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.connect4.players import normalize_spec
 from tui_games.engine.connect4.position import Connect4, Connect4Error
@@ -45,17 +45,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     ``first``, ``full_board`` and ``heuristic``. What the command line leaves out comes from
     the saved settings; the variant is full-board only with ``--full-board``."""
     saved = Store().load_settings()["connect4"]
-    opponent = args.opponent if args.opponent is not None else saved["opponent"]
-    if opponent.strip().lower() == "human":
-        opponent = "human"
-    else:
-        try:
-            opponent = normalize_spec(opponent)
-        except ValueError as error:
-            if args.opponent is None:
-                opponent = "perfect"  # a saved opponent this version does not know
-            else:
-                raise UsageError(f"{error}, or human") from None
+    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec)
     heuristic = args.heuristic if args.heuristic is not None else saved["heuristic"]
     try:
         heuristic = resolve_heuristic(heuristic)

@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any
 
-from tui_games.commands.common import UsageError, parse_size
+from tui_games.commands.common import UsageError, parse_size, play_opponent
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
@@ -55,14 +55,8 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
         geometry(rows, cols, k)
     except BoardError as error:
         raise UsageError(str(error)) from None
-    opponent = args.opponent if args.opponent is not None else saved["opponent"]
-    if opponent.strip().lower() == "human":
-        opponent = "human"
-    else:
-        try:
-            opponent = normalize_spec(opponent)
-        except ValueError as error:
-            raise UsageError(f"{error}, or human") from None
+    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec)
+    if opponent != "human":
         allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, args.misere))]
         if opponent not in allowed:
             if args.opponent is None:
