@@ -51,18 +51,22 @@ def set_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
-def _child_setup(memory_bytes: int | None) -> None:
-    """Runs in the child between fork and exec (after setsid): only already-imported calls.
-
-    Takes the pty on stdin as the controlling terminal and caps the address space. A cap the
-    OS refuses is skipped: the game runs, only without the cap.
-    """
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+def cap_memory(memory_bytes: int | None) -> None:
+    """Cap this process's address space (RLIMIT_AS); for a child between fork and exec, so
+    only already-imported calls. A cap the OS refuses is skipped: the game runs, only without
+    the cap. The web server's apps (on pipes, not ptys) use this alone."""
     if memory_bytes and resource is not None:
         try:
             resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
         except (ValueError, OSError):
             pass
+
+
+def _child_setup(memory_bytes: int | None) -> None:
+    """Runs in the child between fork and exec (after setsid): takes the pty on stdin as the
+    controlling terminal and caps the address space."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    cap_memory(memory_bytes)
 
 
 class PtyApp:
