@@ -17,6 +17,7 @@ import pytest
 
 from tui_games.cli import main
 from tui_games.server import ssh as ssh_module
+from tui_games.server import web as web_module
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +32,7 @@ def test_without_the_extra_the_error_names_it(home, monkeypatch, capsys):
     monkeypatch.setattr(ssh_module, "asyncssh", None)
     assert main(["serve", "--ssh"]) == 2
     assert 'pip install "tui-games[server]"' in one_line_error(capsys)
-    monkeypatch.setitem(sys.modules, "textual_serve.server", None)  # import fails
+    monkeypatch.setattr(web_module, "Server", None)  # as when its import failed
     assert main(["serve", "--web"]) == 2
     assert 'pip install "tui-games[server]"' in one_line_error(capsys)
 
@@ -45,13 +46,14 @@ def test_keys_auth_without_a_keys_file_says_where_to_put_them(home, capsys):
     assert key.stat().st_mode & 0o777 == 0o600
 
 
-def test_a_taken_port_is_one_line(home, capsys):
-    pytest.importorskip("asyncssh")
+@pytest.mark.parametrize("kind", ["--ssh", "--web"])
+def test_a_taken_port_is_one_line(home, capsys, kind):
+    pytest.importorskip("asyncssh" if kind == "--ssh" else "textual_serve")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert main(["serve", "--ssh", "--auth", "none", "--port", str(port)]) == 2
+        assert main(["serve", kind, "--port", str(port)] + (["--auth", "none"] if kind == "--ssh" else [])) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(capsys)
 
 
@@ -59,18 +61,23 @@ def test_a_taken_port_is_one_line(home, capsys):
     ["serve"], ["serve", "--ssh", "--web"], ["serve", "--web", "--auth", "none"],
     ["serve", "--ssh", "--max-sessions", "0"], ["serve", "--ssh", "--idle-minutes", "-1"],
     ["serve", "--ssh", "--memory-mb", "10"], ["serve", "--ssh", "--port", "70000"],
+    ["serve", "--web", "--register", "open"], ["serve", "--web", "--memory-mb", "10"],
+    ["serve", "--ssh", "--public-url", "https://games.example.org"],
+    ["serve", "--ssh", "--allow-origin", "https://dash.example"],
+    ["serve", "--web", "--public-url", "ftp://games.example.org"], ["serve", "--web", "--public-url", "games.example"],
+    ["serve", "--web", "--allow-origin", "https://dash.example/path"], ["serve", "--web", "--allow-origin", "null"],
+    ["serve", "--web", "--allow-origin", "http://a b"],
 ])
 def test_bad_options_are_usage_errors(home, capsys, args):
     assert main(args) == 2
     one_line_error(capsys)
 
 
-def test_the_web_server_serves_the_app():
+def test_the_web_server_serves_the_app(home):
     pytest.importorskip("textual_serve")
-    from tui_games.server.web import make_server
-
-    server = make_server("127.0.0.1", 8123)
+    server = web_module.make_server(web_module.WebConfig(home=home, host="127.0.0.1", port=8123))
     assert server.command.endswith(" -m tui_games") and server.host == "127.0.0.1" and server.port == 8123
+    assert server.config.app_argv[1:] == ["-m", "tui_games"]
 
 
 def test_the_server_never_imports_textual(home):

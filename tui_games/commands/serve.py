@@ -3,7 +3,9 @@
     tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--log FILE]
-    tui-games serve --web [--host 127.0.0.1] [--port 8000]
+    tui-games serve --web [--host 127.0.0.1] [--port 8000] [--public-url URL] [--allow-origin ORIGIN]...
+                          [--max-sessions 32] [--idle-minutes 30] [--memory-mb 1024]
+                          [--memory-total-mb MB] [--log FILE]
     tui-games serve add-key NAME FILE     let the public key in FILE log in as NAME
 
 The server itself never imports Textual (each player's app is a process of its own), and
@@ -22,12 +24,16 @@ from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, ssh, web
 from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.log import make_logger
+from tui_games.server.origins import parse_origin, parse_public_url
 from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
-SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "max_sessions": 32,
-            "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None}
+SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None}
+# Limits both servers take, with their defaults.
+LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None}
+# Options that only mean something for the web server, with their defaults.
+WEB_ONLY = {"public_url": None, "allow_origin": None}
 
 
 def _port(text: str) -> int:
@@ -60,6 +66,22 @@ def _megabytes(text: str) -> int:
     return value
 
 
+def _public_url(text: str) -> str:
+    try:
+        parse_public_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
+def _origin(text: str) -> str:
+    try:
+        parse_origin(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         if args.serve_action == "add-key":
@@ -70,8 +92,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             stray = [name for name, default in SSH_ONLY.items() if getattr(args, name) != default]
             if stray:
                 raise UsageError(f"serve: --{stray[0].replace('_', '-')} is for --ssh, not --web")
-            web.serve(args.host, WEB_PORT if args.port is None else args.port)
-            return 0
+            return _serve_web(args)
+        stray = [name for name, default in WEB_ONLY.items() if getattr(args, name) != default]
+        if stray:
+            raise UsageError(f"serve: --{stray[0].replace('_', '-')} is for --web, not --ssh")
         return _serve_ssh(args)
     except ServerError as error:
         raise UsageError(f"serve: {error}") from None
@@ -90,6 +114,18 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
         log=make_logger(args.log), **options)
     ssh.serve(config)
+    return 0
+
+
+def _serve_web(args: argparse.Namespace) -> int:
+    web.require_textual_serve()
+    options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
+    config = web.WebConfig(
+        home=data_dir(), host=args.host, port=WEB_PORT if args.port is None else args.port,
+        public_url=args.public_url, allow_origins=tuple(args.allow_origin or ()),
+        max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
+        log=make_logger(args.log), **options)
+    web.serve(config)
     return 0
 
 
@@ -128,14 +164,20 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
                        help="an old shared key list whose keys may each claim a free name "
                             "(default: authorized_keys in the server's data directory)")
-    serve.add_argument("--max-sessions", type=positive_int, default=SSH_ONLY["max_sessions"], metavar="N",
+    serve.add_argument("--max-sessions", type=positive_int, default=LIMITS["max_sessions"], metavar="N",
                        help="players at once; the next is told the server is full (default 32)")
-    serve.add_argument("--idle-minutes", type=_minutes, default=SSH_ONLY["idle_minutes"], metavar="M",
+    serve.add_argument("--idle-minutes", type=_minutes, default=LIMITS["idle_minutes"], metavar="M",
                        help="hang up (saving the game) after M minutes without a key; 0: never (default 30)")
-    serve.add_argument("--memory-mb", type=_megabytes, default=SSH_ONLY["memory_mb"], metavar="MB",
+    serve.add_argument("--memory-mb", type=_megabytes, default=LIMITS["memory_mb"], metavar="MB",
                        help="address-space cap per session where the OS allows; 0: none (default 1024)")
-    serve.add_argument("--memory-total-mb", type=_megabytes, default=SSH_ONLY["memory_total_mb"], metavar="MB",
+    serve.add_argument("--memory-total-mb", type=_megabytes, default=LIMITS["memory_total_mb"], metavar="MB",
                        help="what all sessions' caps may add up to; past it a login is told the server is busy "
                             "(default: 75%% of the machine's memory; 0: no total)")
-    serve.add_argument("--log", type=Path, default=SSH_ONLY["log"], metavar="FILE",
+    serve.add_argument("--log", type=Path, default=LIMITS["log"], metavar="FILE",
                        help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")
+    serve.add_argument("--public-url", type=_public_url, default=WEB_ONLY["public_url"], metavar="URL",
+                       help="--web: the address browsers use (a proxy's https://games.example.org); "
+                            "default: the address each browser asked for")
+    serve.add_argument("--allow-origin", type=_origin, action="append", default=WEB_ONLY["allow_origin"],
+                       metavar="ORIGIN", help="--web: another site whose pages may open a game "
+                                              "(scheme://host[:port]); repeat for more")

@@ -1,0 +1,196 @@
+"""One browser tab's app: textual-serve's ``AppService``, started and ended like an SSH player's.
+
+textual-serve 1.1.3's ``AppService`` runs its command through a shell with a copy of the
+server's whole environment, holds everything the app writes to stderr in memory, and stops
+the app only by asking it to quit and waiting for as long as that takes. Here, keeping its
+packet protocol (``send_bytes``, ``send_meta``, ``on_data``, ``on_meta``):
+
+- the app is ``python -m tui_games`` run directly, with an environment built afresh: the
+  server's data directory as ``TUI_GAMES_HOME``, ``TUI_GAMES_SERVED=1`` (so files stay in the
+  player's folder and overwrites ask first, see paths.py) and textual-serve's own driver
+  variables; in a session and process group of its own, its address space capped
+  (``--memory-mb``, sessions.cap_memory);
+- at most :data:`STDERR_KEPT` bytes of its stderr are kept (the last ones, for the log if it
+  fails); a packet from it larger than :data:`MAX_PACKET` ends it;
+- :meth:`TabApp.hang_up` sends SIGHUP to the group (the app saves every game in progress and
+  exits, as on an SSH hang-up), SIGKILL after a grace period, so it never waits on a stuck app;
+- when the app ends by itself the tab's websocket is closed, with a line saying so if it did
+  not end normally (textual-serve leaves the page open on a dead app).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from pathlib import Path
+from typing import Awaitable, Callable
+
+from tui_games.server import paths
+from tui_games.server.sessions import cap_memory
+
+try:
+    from textual_serve.app_service import AppService
+except ImportError:  # web.py turns this into one line naming the extra
+    AppService = None  # type: ignore[assignment,misc]
+
+STDERR_KEPT = 8192
+# A screen of 500×200 cells in truecolor is a few MB at worst; the app never sends more.
+MAX_PACKET = 32 * 1024 * 1024
+# What textual-serve's driver needs from its environment (the rest of its copy of ours is dropped).
+DRIVER_ENV = ("TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
+              "COLUMNS", "ROWS")
+
+
+def app_env(home: Path, driver_env: dict[str, str]) -> dict[str, str]:
+    """The environment of a tab's app: built afresh, never the server's own."""
+    package_root = Path(__file__).resolve().parents[2]
+    env = {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": str(home),
+        "TERM": "xterm-256color",
+        paths.HOME_ENV: str(home),
+        # Every file the player names stays in their own folder (server/paths.py).
+        paths.SERVED_ENV: "1",
+        # So `-m tui_games` finds the package even when the server runs from a source tree.
+        "PYTHONPATH": str(package_root),
+        "PYTHONUTF8": "1",
+        # glibc reserves 64 MB of address space per malloc arena (one per engine thread): under
+        # the --memory-mb cap that reserve, not real use, would run out (as ssh.session_env).
+        "MALLOC_ARENA_MAX": "2",
+    }
+    env.update({name: driver_env[name] for name in DRIVER_ENV if name in driver_env})
+    return env
+
+
+class TabApp(AppService if AppService is not None else object):  # type: ignore[misc]
+    """A tab's app process (see the module docstring). ``on_end(status, reason)`` is called
+    once when the app has gone by itself: its exit status, and None after a normal quit or a
+    line for the player."""
+
+    def __init__(self, *, argv: list[str], home: Path, memory_bytes: int | None,
+                 on_end: Callable[[int | None, str | None], Awaitable[None]], **kwargs) -> None:
+        super().__init__(command=" ".join(argv), **kwargs)
+        self.argv, self.home, self.memory_bytes = argv, home, memory_bytes
+        self.on_end = on_end
+        self.stderr_tail = bytearray()
+        self.started = False  # the app said it is a Textual app (its first line)
+        self._hanging_up = False
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._process is None else self._process.returncode
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        return app_env(self.home, super()._build_environment(width, height))
+
+    async def _open_app_process(self, width: int = 80, height: int = 24):
+        self.home.mkdir(parents=True, exist_ok=True)
+        memory = self.memory_bytes
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height), cwd=str(self.home),
+            # A group of its own: the hang-up reaches everything the app started.
+            start_new_session=True, close_fds=True, preexec_fn=lambda: cap_memory(memory))
+        self._stdin = process.stdin
+        return process
+
+    async def run(self) -> None:
+        """Read the app's packets until it ends, then tell ``on_end``."""
+        process = self._process
+        assert process is not None and process.stdout is not None and process.stderr is not None
+        stderr_task = asyncio.create_task(self._keep_stderr(process.stderr))
+        reason: str | None = None
+        try:
+            reason = await self._read_packets(process.stdout)
+        except (asyncio.IncompleteReadError, ConnectionResetError):
+            pass
+        finally:
+            await self._wait_briefly(process)
+            stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await stderr_task
+        if self._hanging_up:
+            return
+        status = process.returncode
+        if reason is None and not self.started:
+            reason = "the server could not start a game; try again later"
+        elif reason is None and status not in (0, None):
+            reason = "the game ended unexpectedly; your last save is kept"
+        await self.on_end(status, reason)
+
+    async def _read_packets(self, stdout: asyncio.StreamReader) -> str | None:
+        # The driver's first line says this is a Textual app (textual-serve reads up to ten).
+        for _ in range(10):
+            line = await stdout.readline()
+            if not line:
+                return None
+            if line == b"__GANGLION__\n":
+                self.started = True
+                break
+        if not self.started:
+            return None
+        handlers = {b"D": self.on_data, b"M": self.on_meta, b"P": self.on_packed}
+        while True:
+            kind = await stdout.readexactly(1)
+            size = int.from_bytes(await stdout.readexactly(4), "big")
+            if size > MAX_PACKET:
+                self._signal_group(signal.SIGKILL)
+                return "the game sent more than the page can take; it was stopped"
+            payload = await stdout.readexactly(size)
+            handler = handlers.get(kind)
+            if handler is not None:
+                await handler(payload)
+
+    async def _keep_stderr(self, stderr: asyncio.StreamReader) -> None:
+        while data := await stderr.read(4096):
+            self.stderr_tail += data
+            del self.stderr_tail[:-STDERR_KEPT]
+
+    @staticmethod
+    async def _wait_briefly(process) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), 2.0)
+
+    async def hang_up(self, grace: float) -> None:
+        """SIGHUP to the app's group (it saves and exits), SIGKILL after ``grace`` seconds, and
+        SIGKILL to anything left in the group once the app is gone."""
+        self._hanging_up = True
+        process = self._process
+        if process is None:
+            return
+        with contextlib.suppress(Exception):
+            await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+        if process.returncode is None:
+            self._signal_group(signal.SIGHUP)
+            self._signal_group(signal.SIGCONT)  # a stopped process must run to see the SIGHUP
+            try:
+                await asyncio.wait_for(asyncio.shield(process.wait()), grace)
+            except asyncio.TimeoutError:
+                self._signal_group(signal.SIGKILL)
+                await process.wait()
+        self._signal_group(signal.SIGKILL)
+        if self._task is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(self._task, 2.0)
+            self._task = None
+
+    async def stop(self) -> None:
+        """textual-serve's stop asks the app to quit and waits as long as that takes: here it
+        is a hang-up with the default grace."""
+        await self.hang_up(3.0)
+
+    def _signal_group(self, signum: int) -> None:
+        if self._process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._process.pid, signum)
+
+    def stderr_text(self) -> str:
+        return bytes(self.stderr_tail).decode("utf-8", "replace")
+
