@@ -108,15 +108,19 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         reason: str | None = None
         try:
             reason = await self._read_packets(process.stdout)
-        except (asyncio.IncompleteReadError, ConnectionResetError):
-            pass
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the app's output ended, or the page's websocket did
+        except Exception as error:  # a packet that is not what the driver sends
+            self._signal_group(signal.SIGKILL)
+            self.stderr_tail += f"\n{type(error).__name__}: {error}".encode()[:200]
+            reason = "the game ended unexpectedly; your last save is kept"
         finally:
             await self._wait_briefly(process)
             stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await stderr_task
-        if self._hanging_up:
-            return
+        if self._hanging_up or process.returncode is None:
+            return  # hung up, or the page went first (the tab hangs the app up)
         status = process.returncode
         if reason is None and not self.started:
             reason = "the server could not start a game; try again later"
