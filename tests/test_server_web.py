@@ -2,8 +2,8 @@
 only, with a real websocket client (aiohttp's, as textual-serve's page speaks it): foreign
 origins and DNS-rebinding host names refused, the page's URLs from the request's Host and no
 other host, sessions capped, idle tabs hung up, messages and window sizes bounded, each app
-served (``TUI_GAMES_SERVED=1``) under its memory cap, and SIGTERM of the real command with a
-game in progress: saved and gone in seconds."""
+served (``TUI_GAMES_SERVED=1``) under its memory cap, and SIGTERM (or SIGKILL) of the real
+command with a game in progress: saved and gone in seconds."""
 
 from __future__ import annotations
 
@@ -446,6 +446,41 @@ async def test_sigterm_with_a_game_in_progress_saves_it_and_exits_in_seconds(hom
         log = (await server.stderr.read()).decode()
         assert len(re.findall(r"hangup from=127\.0\.0\.1 reason=\"the server is shutting down\"", log)) == 2, log
         assert not _apps_of(home)
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not Path("/proc/self/environ").exists() or not sys.platform.startswith("linux"),
+                    reason="the parent-death signal is Linux's")
+async def test_a_killed_server_takes_its_apps_with_it_and_they_save(home):
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui_games", "serve", "--web", "--port", "0", stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "TUI_GAMES_HOME": str(home)}, cwd=ROOT)
+    try:
+        line = (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
+        port = int(re.search(r"listening address=127\.0\.0\.1:(\d+)", line)[1])
+        async with aiohttp.ClientSession() as session:
+            tab = await Tab.open(session, port)
+            assert await tab.shows("Sudoku")
+            await tab.send("stdin", "2")
+            assert await tab.shows("to move")
+            await tab.send("stdin", "4")
+            save = home / "saves" / "connect4.json"
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and (Store(home).peek_game("connect4") or {}).get("history") != [3]:
+                await asyncio.sleep(0.05)
+            save.unlink()
+            assert _apps_of(home)
+            server.kill()
+            await server.wait()
+        deadline = time.monotonic() + 15
+        while _apps_of(home) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert not _apps_of(home), "an app outlived its server"
+        assert json.loads(save.read_text())["state"]["history"][:1] == [3]
     finally:
         if server.returncode is None:
             server.kill()

@@ -9,7 +9,8 @@ packet protocol (``send_bytes``, ``send_meta``, ``on_data``, ``on_meta``):
   server's data directory as ``TUI_GAMES_HOME``, ``TUI_GAMES_SERVED=1`` (so files stay in the
   player's folder and overwrites ask first, see paths.py) and textual-serve's own driver
   variables; in a session and process group of its own, its address space capped
-  (``--memory-mb``, sessions.cap_memory);
+  (``--memory-mb``, sessions.cap_memory); on Linux it gets SIGHUP if the server dies (even
+  by SIGKILL), so no app outlives it;
 - at most :data:`STDERR_KEPT` bytes of its stderr are kept (the last ones, for the log if it
   fails); a packet from it larger than :data:`MAX_PACKET` ends it;
 - :meth:`TabApp.hang_up` sends SIGHUP to the group (the app saves every game in progress and
@@ -30,6 +31,15 @@ from typing import Awaitable, Callable
 from tui_games.server import paths
 from tui_games.server.sessions import cap_memory
 
+try:  # Linux's prctl, looked up now: the child may call only what is loaded before the fork
+    import ctypes
+    import ctypes.util
+
+    _prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+except (OSError, AttributeError):  # not Linux: no parent-death signal
+    _prctl = None
+PR_SET_PDEATHSIG = 1
+
 try:
     from textual_serve.app_service import AppService
 except ImportError:  # web.py turns this into one line naming the extra
@@ -41,6 +51,17 @@ MAX_PACKET = 32 * 1024 * 1024
 # What textual-serve's driver needs from its environment (the rest of its copy of ours is dropped).
 DRIVER_ENV = ("TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
               "COLUMNS", "ROWS")
+
+
+def _child_setup(memory_bytes: int | None, server_pid: int) -> None:
+    """Runs in the app's process between fork and exec: its memory cap, and SIGHUP when the
+    server dies, even by SIGKILL (an SSH player's app gets that from its pty; an app on pipes
+    would live on with nobody to play it)."""
+    cap_memory(memory_bytes)
+    if _prctl is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGHUP)
+        if os.getppid() != server_pid:  # the server died before the line above
+            os._exit(1)
 
 
 def app_env(home: Path, driver_env: dict[str, str]) -> dict[str, str]:
@@ -91,12 +112,12 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         self.home.mkdir(parents=True, exist_ok=True)
-        memory = self.memory_bytes
+        memory, server_pid = self.memory_bytes, os.getpid()
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height), cwd=str(self.home),
             # A group of its own: the hang-up reaches everything the app started.
-            start_new_session=True, close_fds=True, preexec_fn=lambda: cap_memory(memory))
+            start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(memory, server_pid))
         self._stdin = process.stdin
         return process
 
