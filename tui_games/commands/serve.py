@@ -118,6 +118,8 @@ def _serve_ssh(args: argparse.Namespace) -> int:
 
 
 def _serve_web(args: argparse.Namespace) -> int:
+    if os.name != "posix":
+        raise UsageError("serve: the web server needs a POSIX system (process groups, hang-up signals)")
     web.require_textual_serve()
     options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = web.WebConfig(
