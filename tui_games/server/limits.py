@@ -18,10 +18,16 @@ limits by cycling addresses.
 from __future__ import annotations
 
 import ipaddress
+import os
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
 
 
 def source_of(address: str) -> str:
@@ -116,3 +122,41 @@ class Admission:
             self.by_source[source] = left
         else:
             self.by_source.pop(source, None)
+
+
+# -- the machine's resources, for both servers -----------------------------------------------------
+
+def machine_memory_mb() -> int | None:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_memory_total_mb() -> int | None:
+    """75% of the machine's memory: what all sessions together may reserve."""
+    total = machine_memory_mb()
+    return total * 3 // 4 if total else None
+
+
+def session_cap(max_sessions: int, memory_mb: int | None, memory_total_mb: int | None) -> int:
+    """Sessions at once: ``max_sessions``, or fewer if their memory caps would pass the total."""
+    if memory_mb and memory_total_mb:
+        return max(1, min(max_sessions, memory_total_mb // memory_mb))
+    return max_sessions
+
+
+def raise_open_file_limit() -> tuple[int, int] | None:
+    """Raise this process's open-file limit to its hard limit; the (old, new) soft limits."""
+    if resource is None:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > 1 << 20:
+        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
+    if soft == resource.RLIM_INFINITY or soft >= hard:
+        return soft, soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    except (ValueError, OSError):
+        return soft, soft
+    return soft, hard

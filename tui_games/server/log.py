@@ -80,3 +80,16 @@ class RateLimit:
         if len(self._last) > 4096:  # kinds keyed by address: forget the old ones
             cutoff = now - 60
             self._last = {k: t for k, t in self._last.items() if t > cutoff}
+
+
+def duration(seconds: float) -> str:
+    """A limit for a person: "30 minutes", "1 second"."""
+    amount, unit = (seconds / 60, "minute") if seconds >= 60 else (seconds, "second")
+    return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
+
+
+def elapsed(seconds: float) -> str:
+    """How long something lasted, for a log line: "0m42s", "1h03m10s"."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"

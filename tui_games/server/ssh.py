@@ -41,13 +41,13 @@ from typing import Callable
 
 from tui_games.server import EXTRA_HINT, ServerError, paths
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
-from tui_games.server.limits import Admission, Limits
+from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit, session_cap
 from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
-from tui_games.server.log import RateLimit, event, make_logger
+from tui_games.server.log import RateLimit, duration, elapsed, event, make_logger
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
 try:
@@ -58,11 +58,6 @@ try:
     from asyncssh.public_key import get_public_key_algs
 except ImportError:  # the CLI turns this into one line naming the extra
     asyncssh = None  # type: ignore[assignment]
-
-try:
-    import resource
-except ImportError:  # pragma: no cover - not on every platform
-    resource = None  # type: ignore[assignment]
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
 AUTHORIZED_KEYS_FILE = KEYS_FILE
@@ -101,17 +96,8 @@ SIGNATURE_ALGS = ("ssh-ed25519", "sk-ssh-ed25519@openssh.com", "ecdsa-sha2-nistp
                   "ecdsa-sha2-nistp521", "sk-ecdsa-sha2-nistp256@openssh.com", "rsa-sha2-512", "rsa-sha2-256")
 
 
-def machine_memory_mb() -> int | None:
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1024 * 1024)
-    except (ValueError, OSError, AttributeError):
-        return None
 
 
-def default_memory_total_mb() -> int | None:
-    """75% of the machine's memory: what all sessions together may reserve."""
-    total = machine_memory_mb()
-    return total * 3 // 4 if total else None
 
 
 @dataclass
@@ -185,20 +171,6 @@ def algorithms() -> dict[str, list[str]]:
             "signature_algs": _supported(SIGNATURE_ALGS, get_public_key_algs())}
 
 
-def raise_open_file_limit() -> tuple[int, int] | None:
-    """Raise this process's open-file limit to its hard limit; the (old, new) soft limits."""
-    if resource is None:
-        return None
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > 1 << 20:
-        hard = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
-    if soft == resource.RLIM_INFINITY or soft >= hard:
-        return soft, soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
-    except (ValueError, OSError):
-        return soft, soft
-    return soft, hard
 
 
 @dataclass
@@ -240,15 +212,8 @@ def session_env(config: SSHConfig, player: Player, term: str | None, client_env:
     return env
 
 
-def _duration(seconds: float) -> str:
-    amount, unit = (seconds / 60, "minute") if seconds >= 60 else (seconds, "second")
-    return f"{amount:g} {unit}{'' if amount == 1 else 's'}"
 
 
-def _elapsed(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
 
 
 class GameServer:
@@ -275,11 +240,8 @@ class GameServer:
 
     @property
     def most_sessions(self) -> int:
-        """Sessions at once: --max-sessions, or fewer if their memory caps would pass the total."""
         config = self.config
-        if config.memory_mb and config.memory_total_mb:
-            return max(1, min(config.max_sessions, config.memory_total_mb // config.memory_mb))
-        return config.max_sessions
+        return session_cap(config.max_sessions, config.memory_mb, config.memory_total_mb)
 
     async def start(self) -> None:
         config = self.config
@@ -380,7 +342,7 @@ class GameServer:
             now = time.monotonic()
             for session in list(self.sessions):
                 if session.app is not None and now - session.last_input > limit:
-                    session.end(f"no keys for {_duration(limit)}")
+                    session.end(f"no keys for {duration(limit)}")
 
     async def _watch_startups(self) -> None:
         while True:
@@ -685,7 +647,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         finally:
             server.sessions.discard(self)
         if self._ending is None:  # the player quit: pass the app's exit status on
-            self._log("quit", status=status, after=_elapsed(time.monotonic() - self.began))
+            self._log("quit", status=status, after=elapsed(time.monotonic() - self.began))
             self._close(status if status >= 0 else 1,
                         None if status == 0 else "the game ended unexpectedly; your last save is kept")
         self._forget()
@@ -731,7 +693,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     async def _end(self, reason: str) -> None:
         config = self.server.config
-        self._log("hangup", reason=reason, after=_elapsed(time.monotonic() - self.began))
+        self._log("hangup", reason=reason, after=elapsed(time.monotonic() - self.began))
         if self.app is not None:
             if self.chan is None:
                 # A paused reader would leave the app stuck writing its last frames.

@@ -51,10 +51,10 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.server import EXTRA_HINT, ServerError
-from tui_games.server.log import RateLimit, event, make_logger
+from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit, session_cap
+from tui_games.server.log import RateLimit, duration, elapsed, event, make_logger
 from tui_games.server.origins import Address, Gate, Refused, origin_text
 from tui_games.server.sessions import clamp_size
-from tui_games.server.ssh import _duration, _elapsed, default_memory_total_mb, raise_open_file_limit  # alike
 from tui_games.server.web_app import TabApp
 
 try:
@@ -144,11 +144,8 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
 
     @property
     def most_sessions(self) -> int:
-        """Tabs at once: --max-sessions, or fewer if their memory caps would pass the total."""
         config = self.config
-        if config.memory_mb and config.memory_total_mb:
-            return max(1, min(config.max_sessions, config.memory_total_mb // config.memory_mb))
-        return config.max_sessions
+        return session_cap(config.max_sessions, config.memory_mb, config.memory_total_mb)
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -220,7 +217,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
             now = time.monotonic()
             for tab in list(self.tabs):
                 if tab.app is not None and now - tab.last_input > limit:
-                    tab.end(f"no keys for {_duration(limit)}")
+                    tab.end(f"no keys for {duration(limit)}")
 
     def refusal(self) -> str | None:
         """Why one more tab cannot have a game now, or None."""
@@ -417,7 +414,7 @@ class Tab:
         if app is not None:
             await app.hang_up(self.server.config.grace_seconds)
         self.server.tabs.discard(self)
-        after = _elapsed(time.monotonic() - self.began)
+        after = elapsed(time.monotonic() - self.began)
         if quit:
             self._finish("quit", status=app.returncode if app is not None else None, after=after)
             await self._close(CLOSE_NORMAL)
