@@ -9,6 +9,8 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
                          finished arena runs (the Lab, ``tui-games arena``), oldest first
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
     .lock                taken (flock) around every read-modify-write
+    session.lock         held (flock) by the one app session that writes saved games
+    session.takeover     another session asking it to hand over (see tui_games.session_lock)
 
 A shared game server (``tui-games serve``) gives each player their own directory and names one
 leaderboard for all of them in ``TUI_GAMES_LEADERBOARD`` (``{game: {user: {"win": n, ...}}}``,
@@ -18,8 +20,12 @@ Why it is built this way:
 
 - Every write goes to a temporary file in the same directory, is fsynced and then renamed over
   the target (``os.replace`` is atomic), so a crash or a full disk never leaves half a file.
-- Two sessions may run at once (two terminals, two SSH logins). A read-modify-write of scores or
-  settings holds an exclusive lock on ``.lock``, so neither loses the other's results.
+- Two sessions may run at once (two terminals, two SSH logins, two browser tabs). A
+  read-modify-write of scores, records, arena runs or settings holds an exclusive lock on
+  ``.lock``, so neither loses the other's results (two changes of the same setting: the later
+  one counts, as the player meant). A saved game is one whole document, so only the session
+  holding ``session.lock`` writes saved games; an app that cannot take it (``open_session``)
+  is read-only for them until it takes over (tui_games.session_lock).
 - The files belong to the user, who may edit or damage them. Bad content never raises: a file
   that is not valid JSON or has the wrong shape is renamed to ``NAME.corrupt-YYYYmmdd-HHMMSS``
   (kept for the curious), defaults are used, and a one-line message goes to ``warnings`` for
@@ -56,6 +62,7 @@ except ImportError:
 import platformdirs
 
 from tui_games.games import GAMES
+from tui_games.session_lock import Holder, SessionLock
 
 APP_NAME = "tui-games"
 HOME_ENV = "TUI_GAMES_HOME"
@@ -303,6 +310,11 @@ class Store:
         self._warnings_lock = threading.Lock()
         # Lock depth per thread, so a locked operation may call another one.
         self._local = threading.local()
+        #: the session lock, once the app has opened a session (None: a command-line tool, which
+        #: never writes saved games, or a test's store: they write as they always did)
+        self.session: SessionLock | None = None
+        #: this session handed its saved games to another one that asked (see hand_over)
+        self.handed_over = False
 
     # -- paths ---------------------------------------------------------------------------------
 
@@ -369,6 +381,64 @@ class Store:
                 with contextlib.suppress(OSError):
                     _unlock_file(handle)
                 handle.close()
+
+    # -- the session: who writes saved games ---------------------------------------------------
+
+    def open_session(self) -> bool:
+        """Take the data directory's session lock for the life of this app: True if this session
+        writes saved games, False if another session holds them (read-only here until
+        ``take_over``). Where no lock can be had at all, a warning says so and saving goes on."""
+        if self.session is None:
+            self.session = SessionLock(self.root)
+        held = self.session.acquire()
+        if self.session.unavailable:
+            self._warn(f"{self.session.unavailable}; another session of yours could overwrite your saved games")
+        return held
+
+    @property
+    def read_only(self) -> bool:
+        """Saved games are read-only here: another session of this data directory holds them."""
+        session = self.session
+        return session is not None and not session.held and not session.unavailable
+
+    def session_holder(self) -> Holder:
+        """Who holds the saved games (pid, host, since when), as that session wrote it."""
+        return (self.session or SessionLock(self.root)).holder()
+
+    def request_takeover(self) -> bool:
+        """Ask the session holding the saved games to save them and hand them over (then call
+        ``take_over`` until it answers). False if another session is asking already."""
+        return self.session is not None and self.read_only and self.session.request_takeover()
+
+    def take_over(self) -> bool:
+        """Take the saved games if the other session has let them go (or ended); True if this
+        session writes them now. The request, if any, is withdrawn on success."""
+        if self.session is None or not self.session.acquire():
+            return False
+        self.session.end_request()
+        self.handed_over = False
+        return True
+
+    def withdraw_takeover(self) -> None:
+        """Stop asking (the other session did not answer)."""
+        if self.session is not None:
+            self.session.end_request()
+
+    def takeover_requested(self) -> bool:
+        """Whether another session waits for this one's saved games (cheap: one stat)."""
+        return self.session is not None and self.session.takeover_requested()
+
+    def hand_over(self) -> None:
+        """Let the saved games go to the session that asked: save them first (the app does),
+        then call this; from now on this session is read-only."""
+        if self.session is not None and self.session.held:
+            self.session.release()
+            self.handed_over = True
+
+    def close_session(self) -> None:
+        """Let the lock go at the app's exit (the kernel would, at the process's)."""
+        if self.session is not None:
+            self.session.close()
 
     # -- reading and writing -------------------------------------------------------------------
 
@@ -579,18 +649,24 @@ class Store:
     # -- saved games ---------------------------------------------------------------------------
 
     def save_game(self, game: str, state: dict) -> bool:
-        """Keep ``state`` (JSON-serialisable) as the game to resume. True if written."""
+        """Keep ``state`` (JSON-serialisable) as the game to resume. True if written; False if
+        the disk said no or the saved games are read-only here (``read_only``)."""
         path = self.save_path(game)
         if not isinstance(state, dict):
             raise TypeError(f"a saved game is a dict, not {type(state).__name__}")
         saved_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         document = {"game": game, "saved_at": saved_at, "state": state}
         json.dumps(document)  # a TypeError for unserialisable state, before touching the disk
+        if self.read_only:
+            return False
         return self._write_json(path, document, f"{SAVES_DIR}/{game}.json")
 
     def load_game(self, game: str) -> dict | None:
-        """The saved state of ``game``, or None if there is none (or it was unusable)."""
+        """The saved state of ``game``, or None if there is none (or it was unusable). A
+        read-only session leaves a damaged file where it is, for the session that holds it."""
         path = self.save_path(game)
+        if self.read_only:
+            return self.peek_game(game)
         return self._load(path, f"{SAVES_DIR}/{game}.json", lambda data: _validate_save(data, game),
                           lambda: None, "the game starts afresh")
 
@@ -603,8 +679,11 @@ class Store:
             return None
 
     def clear_game(self, game: str) -> None:
-        """Forget the saved ``game`` (after it ends or the player starts afresh)."""
+        """Forget the saved ``game`` (after it ends or the player starts afresh); nothing is
+        forgotten where the saved games are read-only."""
         path = self.save_path(game)
+        if self.read_only:
+            return
         try:
             path.unlink()
         except (FileNotFoundError, NotADirectoryError):

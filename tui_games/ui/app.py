@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 from typing import Callable
 
 from textual import events
@@ -13,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from tui_games.engine import pacing
@@ -27,11 +29,17 @@ from tui_games.ui.screens.menu import MenuScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
+from tui_games.ui.widgets.session_notice import SessionNotice
 
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SWITCH_INTERVAL = 0.001
+# The session holding the saved games looks for a take-over request this often (one stat); the
+# asking one tries the lock this often and gives up after TAKEOVER_WAIT seconds without an answer.
+TAKEOVER_POLL = 0.5
+TAKEOVER_STEP = 0.1
+TAKEOVER_WAIT = 10.0
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -58,7 +66,10 @@ class TooSmallScreen(ModalScreen[None]):
 class TuiGamesApp(App):
     TITLE = "tui-games"
     CSS_PATH = "app.tcss"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+                # Only while the saved games are read-only here (check_action); not a priority
+                # binding, so a text field still gets a typed T.
+                Binding("T", "take_over", "Take over")]
     # Nothing blinks or animates while idle: a blinking cursor costs bytes over SSH.
     ENABLE_COMMAND_PALETTE = False
     # Below 80 columns the side panels go under the board (see app.tcss).
@@ -82,8 +93,13 @@ class TuiGamesApp(App):
         # the screens that want its pushed events (the lobby, a live game).
         self.lobby: LobbyClient | None = LobbyClient.from_env(self._lobby_event)
         self.lobby_listeners: list[Callable[[dict], None]] = []
+        # The session lock: watched while we hold it, tried while we ask for it.
+        self._session_timer: Timer | None = None
+        self._takeover_timer: Timer | None = None
 
     def on_mount(self) -> None:
+        # Before any screen: they show whether this session writes the saved games.
+        self._open_session()
         settings = self.store.load_settings()
         # Read the scores now too, so a damaged file is found and reported at start.
         self.store.scores()
@@ -100,6 +116,98 @@ class TuiGamesApp(App):
         self._catch_hang_up()
         if self.lobby is not None:
             self.run_worker(self._connect_lobby(), group="lobby", exit_on_error=False)
+
+    def on_unmount(self) -> None:
+        self.store.close_session()
+
+    # -- one player, two sessions: who writes the saved games (tui_games.session_lock) --------
+
+    def _open_session(self) -> None:
+        if self.store.open_session():
+            self._watch_session()
+            return
+        holder = self.store.session_holder().describe()
+        self.notify(f"Your saved games are open in another session{f' ({holder})' if holder else ''}, so this "
+                    f"one is read-only: games played here are not saved. T takes them over (the other "
+                    f"session saves first).", title="Read-only", severity="warning", timeout=12)
+
+    def _watch_session(self) -> None:
+        if self._session_timer is None and not self.store.read_only:
+            self._session_timer = self.set_interval(TAKEOVER_POLL, self._check_takeover)
+
+    def _stop_timer(self, name: str) -> None:
+        timer = getattr(self, name)
+        if timer is not None:
+            timer.stop()
+            setattr(self, name, None)
+
+    def _check_takeover(self) -> None:
+        if self.store.takeover_requested():
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        """Another session asked for the saved games: save every game in progress here, let
+        them go, and say so. This session goes on read-only."""
+        self._stop_timer("_session_timer")
+        try:
+            for screen in self.screen_stack:
+                if isinstance(screen, SavingScreen):
+                    screen.save_progress()
+        finally:
+            self.store.hand_over()
+        self._session_changed()
+        self.notify("Another session took over your saved games; this one is now read-only", title="Read-only",
+                    severity="warning", timeout=20)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "take_over":
+            return self.store.read_only
+        return True
+
+    def action_take_over(self) -> None:
+        """Ask the session holding the saved games to save them and hand them over."""
+        if not self.store.read_only or self._takeover_timer is not None:
+            return
+        if self.store.take_over():  # the other session has ended: nobody to ask
+            self._taken_over()
+            return
+        if not self.store.request_takeover():
+            self.notify("Another session is taking over your saved games already; try again in a moment.",
+                        severity="warning", timeout=6)
+            return
+        self.notify("Asking the other session to save your games and hand them over…", timeout=3)
+        deadline = time.monotonic() + TAKEOVER_WAIT
+        self._takeover_timer = self.set_interval(TAKEOVER_STEP, lambda: self._try_take_over(deadline))
+
+    def _try_take_over(self, deadline: float) -> None:
+        if self.store.take_over():
+            self._stop_timer("_takeover_timer")
+            self._taken_over()
+        elif time.monotonic() > deadline:
+            self._stop_timer("_takeover_timer")
+            self.store.withdraw_takeover()
+            self.notify(f"The other session did not hand over your saved games within {TAKEOVER_WAIT:g} s (is it "
+                        f"stuck?); this one stays read-only. Close the other one, or press T again.",
+                        title="Still read-only", severity="error", timeout=12)
+
+    def _taken_over(self) -> None:
+        # The other session saved before letting go: every screen shows the game as saved now,
+        # so nothing played there is lost by what this one writes next.
+        for screen in self.screen_stack:
+            if isinstance(screen, SavingScreen):
+                screen.reload_progress()
+        self._watch_session()
+        self._session_changed()
+        self.notify("You took over your saved games: this session saves them now, and the other one is "
+                    "read-only.", title="Saved games", timeout=8)
+
+    def _session_changed(self) -> None:
+        for screen in self.screen_stack:
+            for notice in screen.query(SessionNotice):
+                notice.sync()
+            if isinstance(screen, MenuScreen):
+                screen.show_saved_games()
+        self.refresh_bindings()
 
     async def _connect_lobby(self) -> None:
         try:
@@ -137,7 +245,8 @@ class TuiGamesApp(App):
         catch_hang_up(self.hang_up, lambda: getattr(self._driver, "output", None))
 
     def hang_up(self) -> None:
-        """Save the game in progress of every game screen on the stack, then exit."""
+        """Save the game in progress of every game screen on the stack (not where the saved
+        games are read-only: the store refuses), then exit."""
         try:
             for screen in self.screen_stack:
                 if isinstance(screen, SavingScreen):

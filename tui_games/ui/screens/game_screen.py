@@ -25,6 +25,7 @@ from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
 
@@ -147,6 +148,7 @@ class GameScreen(SavingScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SessionNotice()
         with Horizontal(id="game-body"):
             with Vertical(id="board-column"):
                 yield Static(id="game-title", classes="game-title")
@@ -215,6 +217,24 @@ class GameScreen(SavingScreen):
 
     def has_progress(self) -> bool:
         return self.first_turn is not None
+
+    def reload_progress(self) -> None:
+        if not self.has_progress():  # not started, or nothing of ours to save (a live game)
+            return
+        saved = self.saved_progress()
+        if saved is None:
+            self.save_progress()
+            return
+        self._cancel_search()
+        options = saved.get("options")
+        if isinstance(options, dict) and options != self.options_state():
+            # The saved game is another variant (chosen in the other session): show it as it is.
+            try:
+                self.options = self.OPTIONS.from_settings({**self.options_state(), **options})
+            except (TypeError, ValueError):
+                pass  # a hand-edited save: _resume below sets it aside like any unusable one
+        if not self._resume():
+            self._start_game()
 
     def progress_state(self) -> dict | None:
         if self.position.outcome() is not None:

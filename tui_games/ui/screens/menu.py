@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from tui_games.games import GAMES, GameSpec, game_keys
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.lobby import LobbyScreen
+from tui_games.ui.widgets.session_notice import SessionNotice
 
 BANNER = """\
 [b]tui-games[/b]
@@ -33,6 +34,7 @@ class MenuScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SessionNotice()
         with Center(id="menu-box"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
@@ -59,6 +61,10 @@ class MenuScreen(Screen):
 
     def on_screen_resume(self) -> None:
         # Back from a game: it may have ended (nothing to resume) or been left half-played.
+        self.show_saved_games()
+
+    def show_saved_games(self) -> None:
+        """Mark the games that have one in progress (the app calls this after a take-over too)."""
         options = self.query_one(OptionList)
         for spec in GAMES:
             options.replace_option_prompt(spec.key, self._game_prompt(spec))

@@ -29,14 +29,26 @@ class SavingScreen(Screen):
 
     def save_progress(self) -> None:
         """Keep the game in progress (or forget it once it is over); the app calls this on
-        hang-up for every screen on the stack."""
-        if not self.has_progress():
+        hang-up, and before handing the saved games to another session, for every screen on
+        the stack. Nothing is written while the saved games are read-only here (another
+        session of this player holds them: see tui_games.session_lock)."""
+        if not self.has_progress() or self.app.store.read_only:
             return
         state = self.progress_state()
         if state is None:
             self.app.store.clear_game(self.GAME)
         else:
             self.app.store.save_game(self.GAME, state)
+
+    def reload_progress(self) -> None:
+        """This session has just taken the saved games over from another one, which saved them
+        first: show this game as saved there (what was played here while read-only was not
+        kept, as the notice said), or, with nothing saved, keep this one and save it now.
+
+        A screen that can resume a saved game says how; this default only saves a game when
+        none is saved, so it never writes over the other session's."""
+        if self.saved_progress() is None:
+            self.save_progress()
 
     def saved_progress(self) -> dict[str, Any] | None:
         return self.app.store.load_game(self.GAME)

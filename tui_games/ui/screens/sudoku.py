@@ -35,6 +35,7 @@ from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.sudoku_board import (
     LARGE_MIN_HEIGHT,
@@ -142,6 +143,7 @@ class SudokuScreen(SavingScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SessionNotice()
         with Horizontal(id="game-body"):
             with Vertical(id="board-column"):
                 yield Static(id="game-title", classes="game-title")
@@ -259,6 +261,25 @@ class SudokuScreen(SavingScreen):
 
     def has_progress(self) -> bool:
         return self.game is not None
+
+    def reload_progress(self) -> None:
+        saved = self.saved_progress()
+        if saved is None:
+            if self.game is not None:
+                self.save_progress()
+            return  # still preparing a puzzle: it is saved when it starts
+        self.runner.cancel()
+        self._stop_clock()
+        self.paused = False
+        self.query_one("#paused").display = False
+        self.board.display = True
+        self.pending_hint = None
+        if not self._resume():  # unusable: set aside by _resume; keep what is on the board
+            if self.game is None:
+                self._start(self.choice)
+            else:
+                self.save_progress()
+                self._start_clock()
 
     def progress_state(self) -> dict | None:
         game = self.game

@@ -1,0 +1,51 @@
+"""The line that tells a read-only session why its games are not saved, and which key takes
+them over (see tui_games.session_lock).
+
+It takes the header's place while it shows, so the board below does not move, and it says
+READ-ONLY in capitals, so it reads without colour too.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Header, Static
+
+
+class SessionNotice(Static):
+    DEFAULT_CSS = """
+    SessionNotice {
+        dock: top;
+        width: 100%;
+        height: 1;
+        padding: 0 1;
+        background: $warning;
+        color: $background;
+        text-style: bold;
+        display: none;
+    }
+    """
+
+    def on_mount(self) -> None:
+        self.sync()
+
+    def text(self) -> str | None:
+        """What to say now; None while this session writes its saved games."""
+        store = self.app.store
+        if not store.read_only:
+            return None
+        if store.handed_over:
+            return "READ-ONLY: another session took over your saved games · T takes them back"
+        pid = store.session_holder().pid
+        who = f" (pid {pid})" if pid is not None else ""
+        return f"READ-ONLY: another session{who} has your saved games · T takes over"
+
+    def sync(self) -> None:
+        """Show or hide the notice (and the header in its place) for the session's state now."""
+        text = self.text()
+        if text is not None:
+            self.update(text)
+        self.display = text is not None
+        for header in self.screen.query(Header):
+            header.display = text is None
+
+
+__all__ = ["SessionNotice"]
