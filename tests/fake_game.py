@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui_games.games import GameSpec, SettingRow
+from tui_games.setting_rules import Between, Flag
 from tui_games.ui.screens.saving import SavingScreen
 
 RAN: list[tuple[str, object]] = []
@@ -69,6 +70,7 @@ SPEC = GameSpec(
     play_help="a fake game",
     bench="fake_game:bench_fake",
     settings={"size": 3, "fancy": False},
+    setting_rules={"size": Between(1, 9, whole=True), "fancy": Flag()},
     setting_rows=(SettingRow("fake", "fancy", "Fake fancy"),),
     help="**Fake game**: nothing to see here.",
     probe=("play", "fake"),

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tui_games import store as store_module
+from tui_games.setting_rules import SettingError
 from tui_games.store import Store, data_dir, default_settings
 
 CORRUPT_NAME = re.compile(r"^(?P<base>[\w.]+)\.corrupt-\d{8}-\d{6}(-\d+)?$")
@@ -102,9 +103,9 @@ def test_update_settings_refuses_programming_errors(store):
         store.update_settings("nope", rows=3)
     with pytest.raises(ValueError, match="tictactoe.colour"):
         store.update_settings("tictactoe", colour="red")
-    with pytest.raises(TypeError, match="tictactoe.rows"):
+    with pytest.raises(SettingError, match="tictactoe.rows is '4', but it must be a whole number from 3 to 7"):
         store.update_settings("tictactoe", rows="4")
-    with pytest.raises(TypeError, match="misere"):
+    with pytest.raises(SettingError, match="misere is 1, but it must be true or false"):
         store.update_settings("tictactoe", misere=1)
 
 

@@ -18,6 +18,8 @@ from collections import namedtuple
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from tui_games.setting_rules import Between, Flag, OneOf, SettingError, SettingRule
+
 __all__ = ["GAMES", "GameSpec", "SettingRow", "arena_adapter", "arena_specs", "find_game", "game_keys", "load"]
 
 # Plain classes, not dataclasses: this module is on every command's start-up path, and
@@ -26,7 +28,9 @@ __all__ = ["GAMES", "GameSpec", "SettingRow", "arena_adapter", "arena_specs", "f
 
 class SettingRow(namedtuple("SettingRow", "section key label choices", defaults=((),))):
     """One row of the Settings screen: ``section.key`` of settings.json, its ``label``, and its
-    ``choices`` (``(label, value)`` pairs) or, with none, an on/off switch."""
+    ``choices`` (``(label, value)`` pairs, each allowed by the setting's rule). With no choices
+    the setting's rule decides: an on/off switch for a Flag, a number typed in for a Between
+    (its range shown, anything outside it refused)."""
 
     __slots__ = ()
 
@@ -43,8 +47,10 @@ class GameSpec:
       ``add_play_arguments(parser)`` and ``play_options(args)`` (``tui-games play KEY …``);
       ``tools_help`` and ``play_help`` are their help lines.
     - ``bench``: ``"module:function"`` printing ``tui-games bench KEY``.
-    - ``settings``: the defaults of its section of settings.json; ``setting_rows``: what the
-      Settings screen offers of them.
+    - ``settings``: the defaults of its section of settings.json; ``setting_rules``: what each
+      of them may hold (tui_games.setting_rules: a range or a set of choices; every setting has
+      one, and the store enforces it on load and on save); ``setting_rows``: what the Settings
+      screen offers of them.
     - ``help``: its paragraph in the help screen (Markdown).
     - ``probe``: ``play`` arguments opening its board for the terminal probe.
     - ``arena``: ``"module:Class"``, its GameAdapter (arena, Lab, sweep, lobby), or None with the
@@ -52,10 +58,11 @@ class GameSpec:
     """
 
     __slots__ = ("key", "title", "blurb", "engine", "screen", "commands", "tools_help", "play_help", "bench",
-                 "settings", "help", "probe", "setting_rows", "arena", "no_arena", "aliases")
+                 "settings", "setting_rules", "help", "probe", "setting_rows", "arena", "no_arena", "aliases")
 
     def __init__(self, *, key: str, title: str, blurb: str, engine: str, screen: str, commands: str,
-                 tools_help: str, play_help: str, bench: str, settings: Mapping, help: str,
+                 tools_help: str, play_help: str, bench: str, settings: Mapping,
+                 setting_rules: Mapping[str, SettingRule], help: str,
                  probe: tuple[str, ...], setting_rows: tuple[SettingRow, ...] = (), arena: str | None = None,
                  no_arena: str | None = None, aliases: tuple[str, ...] = ()) -> None:
         if (arena is None) == (no_arena is None):
@@ -65,6 +72,15 @@ class GameSpec:
         self.tools_help, self.play_help, self.help, self.probe = tools_help, play_help, help, tuple(probe)
         # The defaults are shared by every Store: nobody may change them in place.
         self.settings = MappingProxyType(dict(settings))
+        self.setting_rules = MappingProxyType(dict(setting_rules))
+        if set(self.setting_rules) != set(self.settings):
+            raise ValueError(f"{key}: every setting needs a rule and every rule a setting; "
+                             f"differ: {sorted(set(self.setting_rules) ^ set(self.settings))}")
+        for name, default in self.settings.items():
+            try:
+                self.setting_rules[name].check(default)
+            except SettingError as error:
+                raise ValueError(f"{key}.{name}: the default {default!r} {error}") from None
         self.setting_rows = tuple(setting_rows)
         self.arena, self.no_arena = arena, no_arena
 
@@ -90,7 +106,23 @@ def load(path: str) -> object:
     return getattr(importlib.import_module(module), name)
 
 
-_SECONDS = tuple((f"{s:g} s per move", s) for s in (1.0, 2.0, 5.0, 10.0, 30.0, 60.0))
+def _levels(high: int) -> tuple[str, ...]:
+    return tuple(f"level{n}" for n in range(1, high + 1))
+
+
+# The opponents each game's engine offers (its players' OPPONENTS registry; tests/test_games.py
+# checks they agree): named here so that loading settings never imports an engine.
+_TTT_OPPONENTS = OneOf("human", "perfect", *_levels(9), "random", "rule-based", "magic-square")
+_C4_OPPONENTS = OneOf("human", "perfect", *_levels(12), "random")
+_CHECKERS_OPPONENTS = OneOf("human", "strong", *_levels(12), "baseline", "random")
+_FIRST = OneOf("human", "computer")
+# A computer's time for one move. Below half a second the perfect players stop being
+# themselves; ten minutes a move is already more patience than anyone has.
+_SECONDS = Between(0.5, 600.0, unit="seconds")
+# The grades the generator makes (the grader's levels but "needs search", which it cannot make
+# to order) and the shipped collections, one per level (puzzles/sudoku_LEVEL.txt).
+_SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme")
+_SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in (*_SUDOKU_GRADES, "needs_search"))
 
 # A list, like python-chess's VARIANTS: everything reads it when it runs, never a copy.
 GAMES: list[GameSpec] = [
@@ -108,7 +140,12 @@ GAMES: list[GameSpec] = [
         arena="tui_games.engine.tictactoe.arena:TicTacToeArena",
         settings={"rows": 3, "cols": 3, "k": 3, "misere": False, "opponent": "perfect", "first": "human",
                   "human_mark": "X", "seconds": 10.0},
-        setting_rows=(SettingRow("tictactoe", "seconds", "Tic-tac-toe perfect time", _SECONDS),),
+        # The board sizes of tui_games.engine.tictactoe (MIN_SIZE, MAX_SIZE); k is fitted to the
+        # board when the game opens.
+        setting_rules={"rows": Between(3, 7, whole=True), "cols": Between(3, 7, whole=True),
+                       "k": Between(3, 7, whole=True), "misere": Flag(), "opponent": _TTT_OPPONENTS,
+                       "first": _FIRST, "human_mark": OneOf("X", "O"), "seconds": _SECONDS},
+        setting_rows=(SettingRow("tictactoe", "seconds", "Tic-tac-toe perfect time"),),
         help="**Tic-tac-toe**: the arrows move the cursor, Enter / Space / a click plays the cell; o sets "
              "the board (3×3 to 7×7), k in a row, normal or reverse rules, the opponent and who starts.",
         probe=("play", "tictactoe", "--opponent", "human", "--size", "3x3"),
@@ -127,9 +164,11 @@ GAMES: list[GameSpec] = [
         arena="tui_games.engine.connect4.arena:Connect4Arena",
         settings={"opponent": "perfect", "first": "human", "full_board": False, "heuristic": "default",
                   "seconds": 5.0},
+        setting_rules={"opponent": _C4_OPPONENTS, "first": _FIRST, "full_board": Flag(),
+                       "heuristic": OneOf("default", "simple", "aware"), "seconds": _SECONDS},
         setting_rows=(
             SettingRow("ui", "discs", "Connect-4 discs", (("shapes ● ○", "shapes"), ("letters X O", "letters"))),
-            SettingRow("connect4", "seconds", "Connect-4 perfect time", _SECONDS),
+            SettingRow("connect4", "seconds", "Connect-4 perfect time"),
         ),
         help="**Connect-4**: ← → (h l) move the column cursor, Enter / Space / ↓ drop a disc, 1–7 drop "
              "straight into a column; the hint lists every column's value counted in your own moves "
@@ -151,12 +190,15 @@ GAMES: list[GameSpec] = [
         # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
         # the computer, "black" (moves first) or "white".
         settings={"opponent": "strong", "human": "black", "seconds": 2.0, "pieces": "letters", "numbers": False},
+        # seconds: the strong player's budget (tui_games.engine.checkers.players.check_seconds).
+        setting_rules={"opponent": _CHECKERS_OPPONENTS, "human": OneOf("black", "white"),
+                       "seconds": Between(0.5, 10.0, unit="seconds"), "pieces": OneOf("letters", "glyphs"),
+                       "numbers": Flag()},
         setting_rows=(
             SettingRow("checkers", "pieces", "Checkers pieces",
                        (("letters b w, kings B W", "letters"), ("glyphs ● ○, kings ◆ ◇", "glyphs"))),
             SettingRow("checkers", "numbers", "Checkers square numbers"),
-            SettingRow("checkers", "seconds", "Checkers strong time",
-                       tuple((f"{s:g} s per move", s) for s in (0.5, 1.0, 2.0, 5.0, 10.0))),
+            SettingRow("checkers", "seconds", "Checkers strong time"),
         ),
         help="**Checkers**: Enter (or a click) on one of your pieces picks it — only pieces that can move "
              "are underlined, only capturers when a capture is compulsory — then Enter on each landing "
@@ -179,6 +221,8 @@ GAMES: list[GameSpec] = [
         no_arena="Sudoku is a one-player puzzle: there is no opponent to play against",
         # source: where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
         settings={"source": "generate", "grade": "basic", "count_mistakes": False},
+        setting_rules={"source": OneOf("generate", *_SUDOKU_COLLECTIONS), "grade": OneOf(*_SUDOKU_GRADES),
+                       "count_mistakes": Flag()},
         setting_rows=(SettingRow("sudoku", "count_mistakes", "Sudoku mistakes counter"),),
         help="**Sudoku**: 1–9 write a digit, 0 / Backspace / Delete / x clear; p or Enter switches pencil "
              "mode (digits then toggle pencil marks), Shift+digit always toggles a mark; m pencils in every "

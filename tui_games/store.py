@@ -29,7 +29,10 @@ Why it is built this way:
 - The files belong to the user, who may edit or damage them. Bad content never raises: a file
   that is not valid JSON or has the wrong shape is renamed to ``NAME.corrupt-YYYYmmdd-HHMMSS``
   (kept for the curious), defaults are used, and a one-line message goes to ``warnings`` for
-  the UI to show once. A single wrong-typed setting falls back to its default on its own.
+  the UI to show once. Every setting has a rule (a range or a set of choices: the game table's
+  ``setting_rules``, ``APP_SETTING_RULES``); a single value outside it falls back to its
+  default on its own, with one line naming the file, the key and the value — never a crash,
+  and the file stays where it is. Saving a value outside its rule is refused (SettingError).
   A directory we cannot write gives a warning too, and the game goes on without saving.
 
 This module knows nothing of Textual; the UI polls ``take_warnings()`` to show messages.
@@ -63,6 +66,7 @@ import platformdirs
 
 from tui_games.games import GAMES
 from tui_games.session_lock import Holder, SessionLock
+from tui_games.setting_rules import Between, Flag, Named, OneOf, SettingError, SettingRule, shown
 
 APP_NAME = "tui-games"
 HOME_ENV = "TUI_GAMES_HOME"
@@ -92,6 +96,27 @@ APP_SETTINGS: dict[str, dict[str, Any]] = {
         "discs": "shapes",
         # Only ASCII characters on the screen, for terminals with poor Unicode fonts.
         "ascii": False,
+    },
+}
+
+# What each of the app's own settings may hold (each game's rules are in the game table).
+APP_SETTING_RULES: dict[str, dict[str, SettingRule]] = {
+    "engine": {
+        # tui_games.engine.search.ALGORITHMS (tests/test_store.py checks they agree).
+        "algorithm": OneOf("minimax", "alphabeta", "alphabeta+ordering", "alphabeta+ordering+tt"),
+        # The tree inspector keeps this much of each search: bounded, for memory under a server.
+        "tree_plies": Between(1, 12, whole=True),
+        "tree_nodes": Between(1_000, 200_000, whole=True),
+    },
+    "ui": {
+        # The themes are Textual's, which the store does not import: a well-formed name here,
+        # and the app falls back to its default for one it does not have (and says so).
+        "theme": Named("a theme name"),
+        "show_stats": Flag(),
+        "show_tree": Flag(),
+        "coordinates": Flag(),
+        "discs": OneOf("shapes", "letters"),
+        "ascii": Flag(),
     },
 }
 
@@ -127,63 +152,52 @@ def default_settings() -> dict[str, dict[str, Any]]:
     return {**{spec.key: copy.deepcopy(dict(spec.settings)) for spec in GAMES}, **copy.deepcopy(APP_SETTINGS)}
 
 
-def _type_name(default: Any) -> str:
-    if isinstance(default, bool):
-        return "true or false"
-    if isinstance(default, int):
-        return "a whole number"
-    if isinstance(default, float):
-        return "a number"
-    if isinstance(default, str):
-        return "a string"
-    if isinstance(default, dict):
-        return "an object"
-    return type(default).__name__
+def setting_rules() -> dict[str, dict[str, SettingRule]]:
+    """section -> key -> the rule of that setting: a section per game of the table, then the
+    app's own; the same keys as default_settings()."""
+    return {**{spec.key: dict(spec.setting_rules) for spec in GAMES}, **APP_SETTING_RULES}
 
 
-def _coerce(default: Any, value: Any) -> tuple[bool, Any]:
-    """(ok, value): ``value`` if it has the default's type (an int is a fine float; a bool is
-    not a number, though Python thinks so), else (False, None)."""
-    if isinstance(default, bool):
-        return (True, value) if isinstance(value, bool) else (False, None)
-    if isinstance(default, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-        return (True, value) if ok else (False, None)
-    if isinstance(default, float):
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        return (True, float(value)) if ok else (False, None)
-    return (True, value) if isinstance(value, type(default)) else (False, None)
+def setting_rule(section: str, key: str) -> SettingRule:
+    """The rule of ``section.key``; ValueError names the known sections or keys (a caller's bug)."""
+    rules = setting_rules()
+    if section not in rules:
+        raise ValueError(f"unknown settings section {section!r}; known: {', '.join(rules)}")
+    if key not in rules[section]:
+        raise ValueError(f"unknown setting {section}.{key}; known: {', '.join(rules[section])}")
+    return rules[section][key]
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+def check_setting(section: str, key: str, value: Any) -> Any:
+    """``value`` as ``section.key`` keeps it (a whole number of seconds becomes a float), or
+    SettingError naming the setting, the value and what it must be."""
+    try:
+        return setting_rule(section, key).check(value)
+    except SettingError as error:
+        raise SettingError(f"{section}.{key} is {shown(value)}, but it {error}") from None
 
 
-def _merge(defaults: dict, loaded: dict, path: str, problems: list[str]) -> dict:
-    """``loaded`` over ``defaults``: known keys of the right type only, recursively."""
+def _merge(defaults: dict, loaded: dict, problems: list[str]) -> dict:
+    """``loaded`` over ``defaults``, section by section: only known keys whose values their
+    rules allow; each refused value is one line in ``problems`` and keeps its default."""
     merged = {}
-    for key, default in defaults.items():
-        name = f"{path}.{key}" if path else key
-        if key not in loaded:
-            merged[key] = copy.deepcopy(default)
-            continue
-        value = loaded[key]
-        if isinstance(default, dict):
-            if isinstance(value, dict):
-                merged[key] = _merge(default, value, name, problems)
-            else:
-                problems.append(f"{name} should be {_type_name(default)}, not {_short(value)}; using the defaults")
-                merged[key] = copy.deepcopy(default)
-            continue
-        ok, value = _coerce(default, value)
-        if ok:
-            merged[key] = value
-        else:
-            problems.append(f"{name} should be {_type_name(default)}, not {_short(loaded[key])}; "
-                            f"using the default {_short(default)}")
-            merged[key] = copy.deepcopy(default)
-    # Unknown keys are dropped without a word: they may come from a newer version.
+    for section, section_defaults in defaults.items():
+        values = loaded.get(section, {})
+        if not isinstance(values, dict):
+            problems.append(f"{section} is {shown(values)}, but it must be an object of settings; "
+                            f"kept the defaults")
+            values = {}
+        merged[section] = {}
+        for key, default in section_defaults.items():
+            if key not in values:
+                merged[section][key] = copy.deepcopy(default)
+                continue
+            try:
+                merged[section][key] = check_setting(section, key, values[key])
+            except SettingError as error:
+                problems.append(f"{error}; kept the default {shown(default)}")
+                merged[section][key] = copy.deepcopy(default)
+    # Unknown sections and keys are dropped without a word: they may come from a newer version.
     return merged
 
 
@@ -260,6 +274,13 @@ def _validate_save(data: Any, game: str) -> dict:
     if data.get("game", game) != game:
         raise CorruptFile(f"it holds a {data.get('game')!r} game")
     return data["state"]
+
+
+def _parse_int(text: str) -> int | float:
+    # Python refuses to read an integer of more than 4,300 digits (ValueError: the whole file
+    # would look corrupt); any count or setting that long is out of range anyway, so read it as
+    # the float it rounds to (infinity), which every check refuses on its own.
+    return int(text) if len(text) <= 100 else float(text)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -456,7 +477,7 @@ class Store:
             self._warn(f"could not read {label}: {exc.strerror or exc}")
             return _MISSING
         try:
-            return json.loads(raw.decode("utf-8"))
+            return json.loads(raw.decode("utf-8"), parse_int=_parse_int)
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise CorruptFile(str(exc)) from None
 
@@ -512,7 +533,7 @@ class Store:
             if not isinstance(data, dict):
                 raise CorruptFile("not a JSON object")
             problems: list[str] = []
-            merged = _merge(default_settings(), data, "", problems)
+            merged = _merge(default_settings(), data, problems)
             for problem in problems:
                 self._warn(f"{SETTINGS_FILE}: {problem}")
             return merged
@@ -520,11 +541,12 @@ class Store:
         return self._load(self.settings_path, SETTINGS_FILE, validate, default_settings, "started from defaults")
 
     def save_settings(self, settings: dict) -> bool:
-        """Save ``settings`` (merged over the defaults, as loading would). True if written."""
+        """Save ``settings`` (merged over the defaults, as loading would). True if written;
+        SettingError (nothing written) if a value breaks its rule."""
         problems: list[str] = []
-        merged = _merge(default_settings(), settings, "", problems)
+        merged = _merge(default_settings(), settings, problems)
         if problems:
-            raise TypeError("bad settings: " + "; ".join(problems))
+            raise SettingError("bad settings: " + "; ".join(problems))
         with self._locked():
             return self._write_json(self.settings_path, merged, SETTINGS_FILE)
 
@@ -532,22 +554,13 @@ class Store:
         """Change some keys of one section and save at once; returns the new settings.
 
         The read-modify-write is locked, so two sessions changing different keys both win.
-        Unknown sections or keys raise ValueError, a wrong type TypeError: those are bugs in
-        the caller, not damage on disk.
+        Unknown sections or keys raise ValueError (a bug in the caller); a value its rule does
+        not allow raises SettingError, a ValueError saying what it must be (the Settings screen
+        shows it), and nothing is written.
         """
-        all_defaults = default_settings()
-        if section not in all_defaults:
-            raise ValueError(f"unknown settings section {section!r}; known: {', '.join(all_defaults)}")
-        defaults = all_defaults[section]
-        checked = {}
-        for key, value in values.items():
-            if key not in defaults:
-                raise ValueError(f"unknown setting {section}.{key}; known: {', '.join(defaults)}")
-            ok, value = _coerce(defaults[key], value)
-            if not ok:
-                raise TypeError(f"{section}.{key} should be {_type_name(defaults[key])}, "
-                                f"not {_short(values[key])}")
-            checked[key] = value
+        if section not in setting_rules():
+            raise ValueError(f"unknown settings section {section!r}; known: {', '.join(setting_rules())}")
+        checked = {key: check_setting(section, key, value) for key, value in values.items()}
         with self._locked():
             settings = self.load_settings()
             settings[section].update(checked)

@@ -108,6 +108,9 @@ class TuiGamesApp(App):
             self.theme = theme
             # The ansi themes name the terminal's own 16 colours: let them through as they are.
             self.ansi_color = theme.startswith("ansi-")
+        else:  # well formed (the store checked), but not one of this Textual's
+            self.notify(f"settings.json: ui.theme is {theme!r}, which this version does not have; using "
+                        f"{self.theme}", title="Data file problem", severity="warning", timeout=10)
         self.push_screen(MenuScreen())
         if self.start_game:
             self.open_game(self.start_game, self.start_options)
