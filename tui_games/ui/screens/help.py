@@ -26,6 +26,7 @@ _HELP = """\
 | t | show or hide the search tree (Tab moves between board and tree) |
 | ? | this help |
 | Escape | back to the menu; q in the menu quits |
+| T | take over your saved games from another session of yours (when this one says READ-ONLY) |
 
 {games}
 
