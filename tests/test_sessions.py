@@ -386,3 +386,45 @@ async def test_two_real_app_processes_take_over_and_a_killed_owner_frees_the_gam
         for terminal in (first, second):
             await terminal.app.hang_up(grace=0.1)
 
+
+
+# -- over SSH: two logins of one player ----------------------------------------------------------
+
+
+@posix_only
+@pytest.mark.e2e
+async def test_two_ssh_logins_of_one_player_the_second_read_only_then_taking_over(start_server):
+    pytest.importorskip("asyncssh", reason='the SSH tests need asyncssh: pip install ".[test]"')
+    from test_server_ssh import APP_START, connect, two_player_connect4
+
+    server = await start_server()
+    home = two_player_connect4(server.config.root, "alice")
+    first = await connect(server.port, "alice")
+    second = None
+    try:
+        await first.wait_for("Connect-4", timeout=APP_START)
+        first.keys("2")
+        await first.wait_for("● to move")
+        first.keys("4")
+        await wait_for_save(home, [3])
+        second = await connect(server.port, "alice")
+        await second.wait_for("READ-ONLY: another session (pid", timeout=APP_START)
+        mark = second.mark()
+        second.keys("2")  # the same game, resumed read-only
+        await second.wait_for("○ to move", since=mark)
+        second.keys("5")
+        await asyncio.sleep(0.5)
+        assert saved_history(home) == [3]
+        mark = first.mark()
+        second.keys("T")
+        await first.wait_for("READ-ONLY: another session took over your saved games", since=mark)
+        await second.wait_for("You took over your saved games")
+        second.keys("1")
+        await wait_for_save(home, [3, 0])
+        first.keys("7")
+        await asyncio.sleep(0.5)
+        assert saved_history(home) == [3, 0]
+    finally:
+        for player in (first, second):
+            if player is not None:
+                await player.close()
