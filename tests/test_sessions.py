@@ -295,6 +295,29 @@ async def test_a_holder_that_does_not_answer_leaves_the_asker_read_only(home, mo
         assert not app.store.read_only and notice(app) is None
 
 
+@posix_only
+async def test_the_notice_says_when_the_other_session_has_ended(home, monkeypatch):
+    monkeypatch.setattr(app_module, "HOLDER_POLL", 0.1)
+    owner = start_child(HOLD, home)
+    try:
+        assert owner.stdout.readline().strip() == "held"
+        app = TuiGamesApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert notice(app) == (f"READ-ONLY: another session (pid {owner.pid}) has your saved games · "
+                                   f"T takes over")
+            owner.send_signal(signal.SIGKILL)
+            owner.wait(10)
+            await wait_until(pilot, lambda: "ended" in notice(app))
+            assert notice(app) == "READ-ONLY: your other session has ended · T takes over your saved games"
+            await pilot.press("T")
+            await pilot.pause()
+            assert not app.store.read_only and notice(app) is None
+    finally:
+        owner.kill()
+        owner.wait()
+
+
 async def test_the_take_over_key_is_offered_only_to_a_read_only_session(home):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -64,6 +64,22 @@ class Holder:
     host: str = ""
     since: str = ""  # local time, HH:MM
 
+    def running(self) -> bool:
+        """Whether the holder still seems to run, for the notice only: its pid is there and
+        alive on this machine (a session of another machine is taken to run). A dead pid (the
+        holder ended, or was killed) says no; a pid reused since says yes."""
+        if self.pid is None:
+            return False
+        if self.host and self.host != socket.gethostname():
+            return True
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError:  # PermissionError: alive, someone else's
+            return True
+        return True
+
     def describe(self) -> str:
         """``pid 1234 since 09:12`` (``on HOST`` when it is another machine); "" if unknown."""
         parts = []
@@ -162,8 +178,8 @@ class SessionLock:
         """Let the lock go (the kernel does the same when the process ends)."""
         fd, self._fd = self._fd, None
         if fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)  # no details of a session that no longer holds it
+            # The details stay: the next holder writes its own, and until then a dead pid says
+            # to the others that this session has ended (Holder.running).
             os.close(fd)
 
     def holder(self) -> Holder:

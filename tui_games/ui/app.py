@@ -37,7 +37,10 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SWITCH_INTERVAL = 0.001
 # The session holding the saved games looks for a take-over request this often (one stat); the
 # asking one tries the lock this often and gives up after TAKEOVER_WAIT seconds without an answer.
+# A read-only session looks whether the holder still runs every HOLDER_POLL seconds (for its
+# notice: a read of a small file, a kill(pid, 0); nothing is redrawn unless it changed).
 TAKEOVER_POLL = 0.5
+HOLDER_POLL = 2.0
 TAKEOVER_STEP = 0.1
 TAKEOVER_WAIT = 10.0
 
@@ -93,9 +96,11 @@ class TuiGamesApp(App):
         # the screens that want its pushed events (the lobby, a live game).
         self.lobby: LobbyClient | None = LobbyClient.from_env(self._lobby_event)
         self.lobby_listeners: list[Callable[[dict], None]] = []
-        # The session lock: watched while we hold it, tried while we ask for it.
+        # The session lock: watched while we hold it, tried while we ask for it; while another
+        # session holds it, whether that one still runs.
         self._session_timer: Timer | None = None
         self._takeover_timer: Timer | None = None
+        self._holder_timer: Timer | None = None
 
     def on_mount(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
@@ -126,8 +131,9 @@ class TuiGamesApp(App):
     # -- one player, two sessions: who writes the saved games (tui_games.session_lock) --------
 
     def _open_session(self) -> None:
-        if self.store.open_session():
-            self._watch_session()
+        held = self.store.open_session()
+        self._watch_session()
+        if held:
             return
         holder = self.store.session_holder().describe()
         self.notify(f"Your saved games are open in another session{f' ({holder})' if holder else ''}, so this "
@@ -135,8 +141,19 @@ class TuiGamesApp(App):
                     f"session saves first).", title="Read-only", severity="warning", timeout=12)
 
     def _watch_session(self) -> None:
-        if self._session_timer is None and not self.store.read_only:
-            self._session_timer = self.set_interval(TAKEOVER_POLL, self._check_takeover)
+        if self.store.read_only:
+            self._stop_timer("_session_timer")
+            if self._holder_timer is None:
+                self._holder_timer = self.set_interval(HOLDER_POLL, self._show_session)
+        else:
+            self._stop_timer("_holder_timer")
+            if self._session_timer is None:
+                self._session_timer = self.set_interval(TAKEOVER_POLL, self._check_takeover)
+
+    def _show_session(self) -> None:
+        for screen in self.screen_stack:
+            for notice in screen.query(SessionNotice):
+                notice.sync()
 
     def _stop_timer(self, name: str) -> None:
         timer = getattr(self, name)
@@ -158,6 +175,7 @@ class TuiGamesApp(App):
                     screen.save_progress()
         finally:
             self.store.hand_over()
+        self._watch_session()
         self._session_changed()
         self.notify("Another session took over your saved games; this one is now read-only", title="Read-only",
                     severity="warning", timeout=20)
@@ -205,9 +223,8 @@ class TuiGamesApp(App):
                     "read-only.", title="Saved games", timeout=8)
 
     def _session_changed(self) -> None:
+        self._show_session()
         for screen in self.screen_stack:
-            for notice in screen.query(SessionNotice):
-                notice.sync()
             if isinstance(screen, MenuScreen):
                 screen.show_saved_games()
         self.refresh_bindings()

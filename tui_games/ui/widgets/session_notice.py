@@ -24,6 +24,8 @@ class SessionNotice(Static):
     }
     """
 
+    _shown = ""
+
     def on_mount(self) -> None:
         self.sync()
 
@@ -32,16 +34,18 @@ class SessionNotice(Static):
         store = self.app.store
         if not store.read_only:
             return None
+        holder = store.session_holder()
+        if not holder.running():
+            return "READ-ONLY: your other session has ended · T takes over your saved games"
         if store.handed_over:
             return "READ-ONLY: another session took over your saved games · T takes them back"
-        pid = store.session_holder().pid
-        who = f" (pid {pid})" if pid is not None else ""
-        return f"READ-ONLY: another session{who} has your saved games · T takes over"
+        return f"READ-ONLY: another session (pid {holder.pid}) has your saved games · T takes over"
 
     def sync(self) -> None:
         """Show or hide the notice (and the header in its place) for the session's state now."""
         text = self.text()
-        if text is not None:
+        if text is not None and text != self._shown:
+            self._shown = text
             self.update(text)
         self.display = text is not None
         for header in self.screen.query(Header):
