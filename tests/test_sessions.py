@@ -298,6 +298,7 @@ async def test_a_holder_that_does_not_answer_leaves_the_asker_read_only(home, mo
 @posix_only
 async def test_the_notice_says_when_the_other_session_has_ended(home, monkeypatch):
     monkeypatch.setattr(app_module, "HOLDER_POLL", 0.1)
+    monkeypatch.setattr(app_module, "AUTO_TAKE_SECONDS", 0.0)  # long open: the player decides
     owner = start_child(HOLD, home)
     try:
         assert owner.stdout.readline().strip() == "held"
@@ -313,6 +314,33 @@ async def test_the_notice_says_when_the_other_session_has_ended(home, monkeypatc
             await pilot.press("T")
             await pilot.pause()
             assert not app.store.read_only and notice(app) is None
+    finally:
+        owner.kill()
+        owner.wait()
+
+
+@posix_only
+async def test_a_session_started_as_the_old_one_was_leaving_takes_the_games_by_itself(home, monkeypatch):
+    # A browser tab reloaded, or an SSH login again after a drop: the old app still saves and
+    # exits while the new one starts.
+    monkeypatch.setattr(app_module, "HOLDER_POLL", 0.1)
+    owner = start_child(HOLD, home)
+    try:
+        assert owner.stdout.readline().strip() == "held"
+        Store(home).save_game("connect4", {"options": {"opponent": "human", "first": "human", "full_board": False,
+                                                       "heuristic": "default"}, "first": 0, "history": [3]})
+        app = TuiGamesApp("connect4", {"opponent": "human"})
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.store.read_only and app.screen.position.history == [3]
+            await pilot.press("5")  # read-only: not saved
+            owner.send_signal(signal.SIGKILL)
+            owner.wait(10)
+            await wait_until(pilot, lambda: not app.store.read_only)
+            assert notice(app) is None and app.screen.position.history == [3]  # as saved
+            assert any("has ended: this one saves them now" in n.message for n in app._notifications)
+            await pilot.press("1")
+            assert saved_history(home) == [3, 0]
     finally:
         owner.kill()
         owner.wait()
@@ -394,9 +422,12 @@ async def test_two_real_app_processes_take_over_and_a_killed_owner_frees_the_gam
         os.killpg(second.app.pgid, signal.SIGKILL)
         await asyncio.wait_for(second.app.wait(), 10)
         await first.keys(b"T")
-        await first.wait_for("You took over your saved games")
-        lock = json.loads((tmp_path / LOCK_NAME).read_text())
-        assert lock["pid"] == first.app.process.pid
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and SessionLock(tmp_path).holder().pid != first.app.process.pid:
+            await asyncio.sleep(0.05)
+        assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == first.app.process.pid
+        await asyncio.sleep(0.3)
+        assert "READ-ONLY" not in first.text()
         await first.keys(b"2")
         await wait_for_save(tmp_path, [3, 0, 1])
         # Its hang-up saves as before, and lets the lock go.

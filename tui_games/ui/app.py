@@ -40,7 +40,11 @@ SWITCH_INTERVAL = 0.001
 # A read-only session looks whether the holder still runs every HOLDER_POLL seconds (for its
 # notice: a read of a small file, a kill(pid, 0); nothing is redrawn unless it changed).
 TAKEOVER_POLL = 0.5
-HOLDER_POLL = 2.0
+HOLDER_POLL = 1.0
+# A session that starts read-only takes the saved games by itself if their holder ends within
+# this long: a browser tab reloaded, or an SSH login again after a drop, while the old app is
+# still saving and exiting. Later on, the player decides (T).
+AUTO_TAKE_SECONDS = 10.0
 TAKEOVER_STEP = 0.1
 TAKEOVER_WAIT = 10.0
 
@@ -101,6 +105,7 @@ class TuiGamesApp(App):
         self._session_timer: Timer | None = None
         self._takeover_timer: Timer | None = None
         self._holder_timer: Timer | None = None
+        self._read_only_since: float | None = None
 
     def on_mount(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
@@ -135,6 +140,7 @@ class TuiGamesApp(App):
         self._watch_session()
         if held:
             return
+        self._read_only_since = time.monotonic()
         holder = self.store.session_holder().describe()
         self.notify(f"Your saved games are open in another session{f' ({holder})' if holder else ''}, so this "
                     f"one is read-only: games played here are not saved. T takes them over (the other "
@@ -144,11 +150,18 @@ class TuiGamesApp(App):
         if self.store.read_only:
             self._stop_timer("_session_timer")
             if self._holder_timer is None:
-                self._holder_timer = self.set_interval(HOLDER_POLL, self._show_session)
+                self._holder_timer = self.set_interval(HOLDER_POLL, self._watch_holder)
         else:
             self._stop_timer("_holder_timer")
             if self._session_timer is None:
                 self._session_timer = self.set_interval(TAKEOVER_POLL, self._check_takeover)
+
+    def _watch_holder(self) -> None:
+        if (self._read_only_since is not None and not self.store.handed_over and self._takeover_timer is None
+                and time.monotonic() - self._read_only_since < AUTO_TAKE_SECONDS and self.store.take_over()):
+            self._taken_over("The session that had your saved games has ended: this one saves them now.")
+            return
+        self._show_session()
 
     def _show_session(self) -> None:
         for screen in self.screen_stack:
@@ -190,7 +203,7 @@ class TuiGamesApp(App):
         if not self.store.read_only or self._takeover_timer is not None:
             return
         if self.store.take_over():  # the other session has ended: nobody to ask
-            self._taken_over()
+            self._taken_over("The session that had your saved games has ended: this one saves them now.")
             return
         if not self.store.request_takeover():
             self.notify("Another session is taking over your saved games already; try again in a moment.",
@@ -211,16 +224,17 @@ class TuiGamesApp(App):
                         f"stuck?); this one stays read-only. Close the other one, or press T again.",
                         title="Still read-only", severity="error", timeout=12)
 
-    def _taken_over(self) -> None:
+    def _taken_over(self, message: str = "You took over your saved games: this session saves them now, and the "
+                                         "other one is read-only.") -> None:
         # The other session saved before letting go: every screen shows the game as saved now,
         # so nothing played there is lost by what this one writes next.
+        self._read_only_since = None
         for screen in self.screen_stack:
             if isinstance(screen, SavingScreen):
                 screen.reload_progress()
         self._watch_session()
         self._session_changed()
-        self.notify("You took over your saved games: this session saves them now, and the other one is "
-                    "read-only.", title="Saved games", timeout=8)
+        self.notify(message, title="Saved games", timeout=8)
 
     def _session_changed(self) -> None:
         self._show_session()
