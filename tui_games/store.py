@@ -102,7 +102,7 @@ APP_SETTINGS: dict[str, dict[str, Any]] = {
 # What each of the app's own settings may hold (each game's rules are in the game table).
 APP_SETTING_RULES: dict[str, dict[str, SettingRule]] = {
     "engine": {
-        # tui_games.engine.search.ALGORITHMS (tests/test_store.py checks they agree).
+        # tui_games.engine.search.ALGORITHMS (tests/test_setting_rules.py checks they agree).
         "algorithm": OneOf("minimax", "alphabeta", "alphabeta+ordering", "alphabeta+ordering+tt"),
         # The tree inspector keeps this much of each search: bounded, for memory under a server.
         "tree_plies": Between(1, 12, whole=True),
@@ -168,11 +168,12 @@ def setting_rule(section: str, key: str) -> SettingRule:
     return rules[section][key]
 
 
-def check_setting(section: str, key: str, value: Any) -> Any:
+def check_setting(section: str, key: str, value: Any, rule: SettingRule | None = None) -> Any:
     """``value`` as ``section.key`` keeps it (a whole number of seconds becomes a float), or
-    SettingError naming the setting, the value and what it must be."""
+    SettingError naming the setting, the value and what it must be. ``rule``: the setting's,
+    if the caller has it at hand."""
     try:
-        return setting_rule(section, key).check(value)
+        return (rule or setting_rule(section, key)).check(value)
     except SettingError as error:
         raise SettingError(f"{section}.{key} is {shown(value)}, but it {error}") from None
 
@@ -181,6 +182,7 @@ def _merge(defaults: dict, loaded: dict, problems: list[str]) -> dict:
     """``loaded`` over ``defaults``, section by section: only known keys whose values their
     rules allow; each refused value is one line in ``problems`` and keeps its default."""
     merged = {}
+    rules = setting_rules()
     for section, section_defaults in defaults.items():
         values = loaded.get(section, {})
         if not isinstance(values, dict):
@@ -193,7 +195,7 @@ def _merge(defaults: dict, loaded: dict, problems: list[str]) -> dict:
                 merged[section][key] = copy.deepcopy(default)
                 continue
             try:
-                merged[section][key] = check_setting(section, key, values[key])
+                merged[section][key] = check_setting(section, key, values[key], rules[section][key])
             except SettingError as error:
                 problems.append(f"{error}; kept the default {shown(default)}")
                 merged[section][key] = copy.deepcopy(default)
