@@ -298,6 +298,7 @@ async def test_a_holder_that_does_not_answer_leaves_the_asker_read_only(home, mo
 @posix_only
 async def test_the_notice_says_when_the_other_session_has_ended(home, monkeypatch):
     monkeypatch.setattr(app_module, "HOLDER_POLL", 0.1)
+    monkeypatch.setattr(app_module, "HOLDER_POLL_LATER", 0.1)
     monkeypatch.setattr(app_module, "AUTO_TAKE_SECONDS", 0.0)  # long open: the player decides
     owner = start_child(HOLD, home)
     try:

@@ -37,10 +37,14 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 SWITCH_INTERVAL = 0.001
 # The session holding the saved games looks for a take-over request this often (one stat); the
 # asking one tries the lock this often and gives up after TAKEOVER_WAIT seconds without an answer.
-# A read-only session looks whether the holder still runs every HOLDER_POLL seconds (for its
-# notice: a read of a small file, a kill(pid, 0); nothing is redrawn unless it changed).
-TAKEOVER_POLL = 0.5
+# A read-only session looks whether the holder still runs every HOLDER_POLL seconds while it may
+# take the games by itself (AUTO_TAKE_SECONDS), then every HOLDER_POLL_LATER (for its notice: a
+# read of a small file, a kill(pid, 0); nothing is redrawn unless it changed). A look is a few
+# microseconds of work (5 µs for the holder, 17 µs read-only); waking Textual's timer costs more,
+# so the intervals are as long as a person waiting for T allows.
+TAKEOVER_POLL = 1.0
 HOLDER_POLL = 1.0
+HOLDER_POLL_LATER = 3.0
 # A session that starts read-only takes the saved games by itself if their holder ends within
 # this long: a browser tab reloaded, or an SSH login again after a drop, while the old app is
 # still saving and exiting. Later on, the player decides (T).
@@ -105,6 +109,7 @@ class TuiGamesApp(App):
         self._session_timer: Timer | None = None
         self._takeover_timer: Timer | None = None
         self._holder_timer: Timer | None = None
+        self._holder_slow = False  # polling at HOLDER_POLL_LATER
         self._read_only_since: float | None = None
 
     def on_mount(self) -> None:
@@ -151,16 +156,21 @@ class TuiGamesApp(App):
             self._stop_timer("_session_timer")
             if self._holder_timer is None:
                 self._holder_timer = self.set_interval(HOLDER_POLL, self._watch_holder)
+                self._holder_slow = False
         else:
             self._stop_timer("_holder_timer")
             if self._session_timer is None:
                 self._session_timer = self.set_interval(TAKEOVER_POLL, self._check_takeover)
 
     def _watch_holder(self) -> None:
-        if (self._read_only_since is not None and not self.store.handed_over and self._takeover_timer is None
-                and time.monotonic() - self._read_only_since < AUTO_TAKE_SECONDS and self.store.take_over()):
+        early = self._read_only_since is not None and time.monotonic() - self._read_only_since < AUTO_TAKE_SECONDS
+        if early and not self.store.handed_over and self._takeover_timer is None and self.store.take_over():
             self._taken_over("The session that had your saved games has ended: this one saves them now.")
             return
+        if not early and not self._holder_slow:
+            self._stop_timer("_holder_timer")
+            self._holder_timer = self.set_interval(HOLDER_POLL_LATER, self._watch_holder)
+            self._holder_slow = True
         self._show_session()
 
     def _show_session(self) -> None:

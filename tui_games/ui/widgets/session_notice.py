@@ -25,6 +25,7 @@ class SessionNotice(Static):
     """
 
     _shown = ""
+    _placed = False  # display (and the header's) set at least once
 
     def on_mount(self) -> None:
         self.sync()
@@ -42,14 +43,17 @@ class SessionNotice(Static):
         return f"READ-ONLY: another session (pid {holder.pid}) has your saved games · T takes over"
 
     def sync(self) -> None:
-        """Show or hide the notice (and the header in its place) for the session's state now."""
+        """Show or hide the notice (and the header in its place) for the session's state now;
+        nothing is touched unless that changed."""
         text = self.text()
         if text is not None and text != self._shown:
             self._shown = text
             self.update(text)
-        self.display = text is not None
-        for header in self.screen.query(Header):
-            header.display = text is None
+        if self.display != (text is not None) or not self._placed:
+            self._placed = True
+            self.display = text is not None
+            for header in self.screen.query(Header):
+                header.display = text is None
 
 
 __all__ = ["SessionNotice"]
