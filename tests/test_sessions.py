@@ -130,6 +130,21 @@ def test_without_a_usable_lock_the_session_saves_as_before_and_says_why(home):
     assert "could not open session.lock" in store.take_warnings()[0]
 
 
+@posix_only
+def test_a_symlinked_lock_file_is_not_followed(home, tmp_path_factory):
+    victim = tmp_path_factory.mktemp("elsewhere") / "precious"
+    victim.write_text("keep me\n")
+    (home / LOCK_NAME).symlink_to(victim)
+    (home / REQUEST_NAME).symlink_to(victim)
+    store = Store(home)
+    assert store.open_session() and not store.read_only  # no lock: it says so and saves as before
+    assert "could not open session.lock" in store.take_warnings()[0]
+    assert not store.takeover_requested()
+    other = SessionLock(home)
+    assert not other.request_takeover()
+    assert victim.read_text() == "keep me\n"
+
+
 def test_a_garbled_lock_file_names_nobody(home):
     (home / LOCK_NAME).write_bytes(b"\xff" * 10000)
     assert SessionLock(home).holder() == session_lock.Holder()

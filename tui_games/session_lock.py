@@ -111,10 +111,15 @@ def _try_lock(fd: int) -> bool:
     raise OSError("no file locking on this system")  # pragma: no cover
 
 
+# The holder truncates and writes the file it opens: never through a symlink planted in the
+# data directory (it could point at any file the account can write).
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 def _open(path: Path) -> int:
     # os.open's descriptors are not inherited by programs the app starts (PEP 446), so a child
     # cannot keep the lock alive after the app is gone.
-    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    return os.open(path, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
 
 
 class SessionLock:
@@ -254,7 +259,7 @@ class SessionLock:
         if not os.path.exists(self.request_path):  # the common case: one stat
             return False
         try:
-            fd = os.open(self.request_path, os.O_RDWR)
+            fd = os.open(self.request_path, os.O_RDWR | _NOFOLLOW)
         except OSError:
             return False
         try:
