@@ -1,0 +1,250 @@
+"""The 12-ply opening book of ``bitbully-databases``, read in place.
+
+This is the one module of the engine that opens a file: the book is 21 MB, so it is
+memory-mapped read-only and searched where it lies (the package's own reader builds 4.2
+million tuples: 1.9 s and 467 MB). Everything else takes an :class:`OpeningBook` object.
+
+The file (``book_12ply_distances.dat``), as established by experiment and checked on
+open: records of 5 bytes, a big-endian signed 32-bit key then a signed 8-bit value, sorted
+by key as signed integers. The key walks the columns left to right, each bottom to top:
+``10`` for a first-player disc, ``11`` for a second-player disc, ``0`` to end the column,
+then one ``0`` of padding; twelve discs make exactly 32 bits. Of a position and its mirror
+image only one is stored (not always the smaller key, so both are tried). Every 12-disc
+position in which the side to move cannot win at once is there; those where it can are not.
+
+Values are for the first player, who is the side to move with twelve discs: 0 a draw; odd
+``v`` in 71..97 a win, Pons score ``(v - 69) / 2``; even ``v`` in -70..-98 a loss, Pons score
+``(v + 68) / 2`` (BitBully's ``100 - |v|`` is the number of plies to the end).
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import struct
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from tui_games.engine.connect4.bits import COLUMNS, ROWS, STRIDE
+
+BOOK_DISCS = 12
+RECORD = 5
+# The package's own count for this file (``get_book_size``): a file of another size is
+# either damaged or a different edition, and is refused rather than trusted.
+EXPECTED_RECORDS = 4_200_899
+BOOK_PACKAGE = "bitbully_databases"
+BOOK_FILE = "assets/book_12ply_distances.dat"
+# Set to a path to read another copy of the file, or to nothing to play without a book.
+BOOK_ENV = "TUI_GAMES_CONNECT4_BOOK"
+
+_KEY = struct.Struct(">i")
+_COLUMN_BITS = (1 << STRIDE) - 1
+
+# The package documents these two 12-disc positions and their values (the move strings
+# reach its example boards); a file that does not give them is not the book we know.
+KNOWN_VALUES = (("422446622446", 71), ("344323243647", -88))
+# Keys are checked for order at this many evenly spaced records when the file is opened.
+ORDER_SAMPLES = 256
+# Lookups start from the range of records that share the key's top 10 bits (see _bucket).
+BUCKET_SHIFT = 22
+
+
+class BookError(Exception):
+    """The book file is missing, unreadable or not in the expected format (one line)."""
+
+
+def _column_codes() -> list[tuple[int, int]]:
+    """(code, length) of one column's part of the key, indexed by ``first + mask`` of that
+    column (the first player's discs plus all discs, 7 bits): the sum sets the bit above the
+    top disc, so it tells the height and who holds each cell, like Pons' position key."""
+    codes = [(0, 0)] * (1 << STRIDE)
+    for height in range(ROWS + 1):
+        filled = (1 << height) - 1
+        for first in range(1 << height):
+            code = 0
+            for row in range(height):
+                code = code << 2 | (0b10 if first >> row & 1 else 0b11)
+            codes[first + filled] = (code << 1, 2 * height + 1)
+    return codes
+
+
+_CODES = _column_codes()
+
+
+def book_key(first: int, mask: int, mirror: bool = False) -> int:
+    """The book's key of the position whose first player holds ``first`` of the discs
+    ``mask`` (a signed 32-bit value for twelve discs), of its mirror image if ``mirror``."""
+    x = first + mask
+    key = 0
+    columns = range(COLUMNS - 1, -1, -1) if mirror else range(COLUMNS)
+    for col in columns:
+        code, length = _CODES[(x >> (col * STRIDE)) & _COLUMN_BITS]
+        key = key << length | code
+    key <<= 1
+    return key - (1 << 32) if key >= 1 << 31 else key
+
+
+def to_score(value: int) -> int | None:
+    """A stored value as Pons' score for the first player (None if it is not a book value)."""
+    if value == 0:
+        return 0
+    if 71 <= value <= 97 and value % 2:
+        return (value - 69) // 2
+    if -98 <= value <= -70 and not value % 2:
+        return (value + 68) // 2
+    return None
+
+
+class OpeningBook:
+    """The memory-mapped book: :meth:`score` of a 12-disc position for the side to move.
+
+    Opening maps the file and checks its size, the order of keys at a few hundred records
+    and two documented values; it reads nothing else, so the memory used is the pages that
+    lookups touch. A lookup is one binary search per mirror image (22 steps).
+    """
+
+    discs = BOOK_DISCS
+
+    def __init__(self, data: mmap.mmap, path: Path) -> None:
+        self.data = data
+        self.path = path
+        self.count = len(data) // RECORD
+        self._buckets: dict[int, tuple[int, int]] = {}
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "OpeningBook":
+        """Map ``path``; BookError (one line naming the file) if it cannot be the book."""
+        path = Path(path)
+        try:
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size != EXPECTED_RECORDS * RECORD:
+                    raise BookError(f"opening book {str(path)!r} has {size:,} bytes, expected "
+                                    f"{EXPECTED_RECORDS * RECORD:,} ({EXPECTED_RECORDS:,} records of {RECORD})")
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except OSError as error:
+            raise BookError(f"cannot read opening book {str(path)!r}: {error.strerror or error}") from None
+        book = cls(data, path)
+        try:
+            book._check()
+        except BookError:
+            data.close()
+            raise
+        return book
+
+    def _check(self) -> None:
+        last = None
+        step = max(1, (self.count - 1) // ORDER_SAMPLES)
+        for index in [*range(0, self.count, step), self.count - 1]:
+            key = _KEY.unpack_from(self.data, index * RECORD)[0]
+            value = self._value_at(index)
+            if (last is not None and key < last) or to_score(value) is None:
+                raise BookError(f"opening book {str(self.path)!r} is damaged (record {index:,})")
+            last = key
+        # The documented values, without the position module (it would import this one).
+        for moves, expected in KNOWN_VALUES:
+            first, mask = _play(moves)
+            if self.value(first, mask) != expected:
+                raise BookError(f"opening book {str(self.path)!r} is damaged "
+                                f"(position {moves} does not have its documented value)")
+
+    def close(self) -> None:
+        self.data.close()
+
+    def _value_at(self, index: int) -> int:
+        value = self.data[index * RECORD + 4]
+        return value - 256 if value > 127 else value
+
+    def _lower_bound(self, key: int, lo: int, hi: int) -> int:
+        """The first record in ``[lo, hi)`` whose key is at least ``key``."""
+        data, unpack = self.data, _KEY.unpack_from
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if unpack(data, mid * RECORD)[0] < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def _bucket(self, top: int) -> tuple[int, int]:
+        """The records whose keys start with the bits ``top`` (cached: after a few thousand
+        lookups most searches start from a range of a few thousand records, 10 fewer steps)."""
+        found = self._buckets.get(top)
+        if found is None:
+            lo = self._lower_bound(top << BUCKET_SHIFT, 0, self.count)
+            found = self._buckets[top] = (lo, self._lower_bound((top + 1) << BUCKET_SHIFT, lo, self.count))
+        return found
+
+    def _find(self, key: int) -> int | None:
+        data, unpack = self.data, _KEY.unpack_from
+        lo, hi = self._bucket(key >> BUCKET_SHIFT)
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            k = unpack(data, mid * RECORD)[0]
+            if k < key:
+                lo = mid + 1
+            elif k > key:
+                hi = mid
+            else:
+                return self._value_at(mid)
+        return None
+
+    def value(self, first: int, mask: int) -> int | None:
+        """The stored value of the position (first player's discs ``first``, all discs
+        ``mask``) or of its mirror image; None if neither is stored."""
+        value = self._find(book_key(first, mask))
+        if value is None:
+            value = self._find(book_key(first, mask, mirror=True))
+        return value
+
+    def score(self, current: int, mask: int) -> int | None:
+        """Pons' score for the side to move (who holds ``current``) of a position with
+        exactly twelve discs, or None when the book does not hold it: the side to move can
+        win at once, or a damaged record (the caller then searches as without a book)."""
+        # With twelve discs the side to move is the first player, whose values these are.
+        value = self.value(current, mask)
+        return None if value is None else to_score(value)
+
+
+def _play(moves: str) -> tuple[int, int]:
+    """(first player's discs, all discs) after ``moves``, 1-based columns (no rule checks:
+    for the module's own known positions)."""
+    first = mask = 0
+    for i, ch in enumerate(moves):
+        col = int(ch) - 1
+        height = ((mask >> (col * STRIDE)) & _COLUMN_BITS).bit_length()
+        cell = 1 << (col * STRIDE + height)
+        mask |= cell
+        if i % 2 == 0:
+            first |= cell
+    return first, mask
+
+
+def installed_book_path() -> Path:
+    """Where ``bitbully-databases`` keeps the 12-ply book with distances (BookError if the
+    package is not installed or not unpacked on disk)."""
+    try:
+        root = resources.files(BOOK_PACKAGE)
+    except ModuleNotFoundError:
+        raise BookError(f"the opening book is missing: the package {BOOK_PACKAGE.replace('_', '-')} "
+                        "is not installed") from None
+    path = root.joinpath(BOOK_FILE)
+    if not isinstance(path, Path):
+        raise BookError(f"the opening book of {BOOK_PACKAGE.replace('_', '-')} is not a file on disk ({path})")
+    return path
+
+
+@lru_cache(maxsize=1)
+def default_book() -> tuple[OpeningBook | None, str | None]:
+    """The book this process uses, opened once: ``(book, None)``, or ``(None, problem)``
+    with a one-line reason when there is none (then the solver searches without it).
+    ``TUI_GAMES_CONNECT4_BOOK`` names another file, or is empty to go without."""
+    override = os.environ.get(BOOK_ENV)
+    if override is not None and not override.strip():
+        return None, f"no opening book ({BOOK_ENV} is empty)"
+    try:
+        path = Path(override) if override else installed_book_path()
+        return OpeningBook.open(path), None
+    except BookError as error:
+        return None, str(error)
