@@ -4,6 +4,7 @@ formats, batch behaviour with bad lines, one-line errors, option validation."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -38,8 +39,14 @@ def test_solve_weak_and_json(capsys):
     code, out, _ = run(capsys, "connect4", "solve", "--json", "4455")
     record = json.loads(out)
     assert record["moves"] == "4455" and record["score"] == 18
-    assert isinstance(record["nodes"], int) and record["nodes"] > 0 and record["seconds"] >= 0
-    assert set(record) == {"moves", "score", "nodes", "seconds"}
+    assert record["nodes"] == 0 and record["seconds"] >= 0
+    assert set(record) == {"moves", "score", "nodes", "seconds", "source"}
+    # 4455 has four discs: its score is in the opening book's table of early positions.
+    assert record["source"] == "opening book"
+    code, out, _ = run(capsys, "connect4", "solve", "--json", "52753311433677442422121")
+    record = json.loads(out)
+    assert record["score"] == 8 and record["source"] == "exact solver"
+    assert isinstance(record["nodes"], int) and record["nodes"] > 0
 
 
 def test_solve_stdin_ignores_the_score_field(capsys, monkeypatch):
@@ -119,9 +126,38 @@ def test_analyze_full_column_and_json(capsys):
     assert out == "- - - - - - -\n"
 
 
+def test_analyze_the_empty_board(capsys):
+    for argv in ([], ["-"]):
+        code, out, err = run(capsys, "connect4", "analyze", *argv)
+        assert code == 0 and err == "" and out == "-2 -1 0 1 0 -1 -2\n"
+    code, out, _ = run(capsys, "connect4", "analyze", "--json")
+    record = json.loads(out)
+    assert record["moves"] == "" and record["scores"] == [-2, -1, 0, 1, 0, -1, -2]
+    assert record["source"] == "opening book" and record["nodes"] == 0
+
+
+def test_analyze_searches_to_the_book(capsys):
+    code, out, _ = run(capsys, "connect4", "analyze", "4453", "--json")
+    record = json.loads(out)
+    assert record["scores"] == [-5, -5, -2, -3, -4, -2, -2]
+    assert record["source"] == "search to the book" and record["nodes"] > 0
+    # Without it, the same scores of a late position from the solver alone.
+    code, out, _ = run(capsys, "connect4", "analyze", "44455554221", "--json", "--no-book")
+    assert json.loads(out)["source"] == "exact solver"
+
+
+def test_without_a_book_one_line_says_so_and_the_solver_answers(tmp_path):
+    env = {**os.environ, "TUI_GAMES_CONNECT4_BOOK": str(tmp_path / "missing.dat"), "TUI_GAMES_HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "tui_games", "connect4", "analyze", "44455554221"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0 and proc.stdout == "-15 -15 -15 -15 -15 -15 -15\n"
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("tui-games: warning: cannot read opening book ")
+    assert "missing.dat" in proc.stderr and "solving without the opening book" in proc.stderr
+
+
 def test_connect4_needs_a_tool(capsys):
     assert_usage_error(*run(capsys, "connect4"), "connect4")
-    assert_usage_error(*run(capsys, "connect4", "analyze"), "MOVES")
 
 
 def test_real_process_exit_codes(tmp_path):

@@ -168,3 +168,97 @@ def test_the_environment_can_name_another_file_or_none(monkeypatch, tmp_path):
         assert found is None and "gone.dat" in problem and "\n" not in problem
     finally:
         default_book.cache_clear()
+
+
+# -- the search to the book's frontier ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def booked(book) -> Solver:
+    return Solver(1_000_003, book=book)
+
+
+def test_the_empty_board_from_the_book(booked):
+    scores, stats = booked.analyze_run(Connect4())
+    assert scores == [-2, -1, 0, 1, 0, -1, -2]
+    assert stats.algorithm == "opening book" and stats.nodes == 0
+    result = booked.solve(Connect4())
+    assert result.score == 1 and result.stats.algorithm == "opening book"
+
+
+def test_the_shallow_table_is_the_search_to_the_frontier(book):
+    # Every position with at most four discs is in the derived table, mirror images
+    # folded; a seeded share of it is searched again without the table.
+    assert book.shallow_discs == 4 and len(book.shallow_scores) == 719
+    frontier = Solver(1_000_003, book=OpeningBook.open(book.path, shallow=False))
+    rng = random.Random(4)
+    for _ in range(12):
+        pos = Connect4()
+        for _ in range(rng.randrange(5)):
+            pos.push(rng.choice(pos.legal_moves()))
+        known = book.exact(pos.current, pos.mask, pos.moves)
+        result = frontier.solve(pos)
+        assert known == result.score, pos.format()
+        assert result.stats.algorithm == "search to the book" or pos.moves == 0
+
+
+def pons_samples(limit: int = 12) -> list[tuple[str, int]]:
+    cases = []
+    for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3"):
+        path = Path(__file__).parent.parent / "puzzles" / f"bench_connect4_{name}.txt"
+        cases += [(m, int(s)) for m, s in (line.split() for line in path.read_text().splitlines())
+                  if len(m) <= limit]
+    return cases
+
+
+def test_search_to_the_book_gives_pons_scores_on_the_samples(booked):
+    cases = pons_samples()
+    assert len(cases) == 236 and min(len(m) for m, _ in cases) == 2
+    wrong = [(m, s) for m, s in cases if booked.solve(Connect4.parse(m)).score != s]
+    assert not wrong
+
+
+@pytest.mark.slow
+def test_search_to_the_book_gives_pons_scores_on_every_early_position(booked):
+    # All 1,963 positions with 1 to 11 discs of his three "beginning" sets.
+    cases = load("connect4_pons_1_to_11_discs.txt")
+    assert len(cases) == 1963
+    wrong = [(m, s) for m, s in cases if booked.solve(Connect4.parse(m)).score != s]
+    assert not wrong
+
+
+@pytest.mark.parametrize("moves", ["4", "44", "4453", "2252", "1234567", "44444432", "12345671234", "32164625"])
+def test_analysis_agrees_with_the_score_and_the_children(booked, moves):
+    pos = Connect4.parse(moves)
+    scores = booked.analyze(pos)
+    assert max(s for s in scores if s is not None) == booked.solve(pos).score
+    for col, score in enumerate(scores):
+        if pos.is_winning_move(col):
+            assert score == (43 - pos.moves) // 2
+        elif pos.can_play(col):
+            child = pos.copy()
+            child.push(col)
+            assert score == -booked.solve(child).score
+    root = booked.root(pos)
+    assert root.best == [c for c in (3, 2, 4, 1, 5, 0, 6) if scores[c] == root.score]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moves", ["12345671234", "43443555216"])
+def test_analysis_with_the_book_is_the_solvers(booked, moves):
+    # 11 discs: every child has 12, which the book answers at once and the solver alone
+    # takes a second or more to prove.
+    pos = Connect4.parse(moves)
+    assert booked.analyze(pos) == Solver(1_000_003).analyze(pos)
+
+
+def test_the_principal_variation_through_the_book(booked):
+    pos = Connect4.parse("4453")
+    score = booked.solve(pos).score
+    line = booked.principal_variation(pos, score)
+    # Played out, the line ends the game as the score says.
+    for col in line:
+        pos.push(col)
+    outcome = pos.outcome()
+    assert outcome is not None
+    assert (score > 0) == (outcome.winner == 0) and (score < 0) == (outcome.winner == 1)

@@ -1,11 +1,13 @@
 """``tui-games connect4 solve|analyze`` and ``tui-games play connect4``.
 
     tui-games connect4 solve [MOVES ...]   exact scores (standard convention), stdin if no MOVES
-    tui-games connect4 analyze MOVES       the score of each of the seven columns
+    tui-games connect4 analyze [MOVES]     the score of each of the seven columns (none or '-':
+                                           the empty board)
 
 A position is the string of 1-based column digits played from the empty board; scores follow
 Pascal Pons' convention (see the README). A bad line of a batch is one line on stderr naming
-it, and the exit status is 2 at the end.
+it, and the exit status is 2 at the end. Both use the 12-ply opening book (bitbully-databases)
+unless ``--no-book``; without a usable book they say so in one line on stderr and solve anyway.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from typing import Any
 
 from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent
+from tui_games.engine.connect4.book import OpeningBook, default_book
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.connect4.players import normalize_spec
 from tui_games.engine.connect4.position import Connect4, Connect4Error
@@ -84,10 +87,20 @@ def _positions(args: argparse.Namespace):
             yield label, fields[0], None
 
 
+def opening_book(args: argparse.Namespace) -> OpeningBook | None:
+    """The book unless ``--no-book``; when there is none, one line on stderr says why."""
+    if args.no_book:
+        return None
+    book, problem = default_book()
+    if problem is not None:
+        print(f"{PROG}: warning: {problem}; solving without the opening book", file=sys.stderr, flush=True)
+    return book
+
+
 def _solve_lines(args: argparse.Namespace, answer) -> int:
     """Answer every position; errors go to stderr as they come, one line each, and the exit
     status is 2 at the end if any position failed."""
-    solver = Solver()
+    solver = Solver(book=opening_book(args))
     failed = 0
     for label, moves, problem in _positions(args):
         try:
@@ -109,7 +122,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result = solver.solve(position, weak=args.weak)
         if args.json:
             return json.dumps({"moves": position.format(), "score": result.score, "nodes": result.nodes,
-                               "seconds": round(result.seconds, 6)})
+                               "seconds": round(result.seconds, 6), "source": result.stats.algorithm})
         return f"{position.format()} {result.score}"
 
     return _solve_lines(args, answer)
@@ -117,13 +130,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     try:
-        position = Connect4.parse(args.position)
+        position = Connect4.parse("" if args.position == "-" else args.position)
     except Connect4Error as error:
         raise UsageError(str(error)) from None
-    scores, stats = Solver().analyze_run(position, weak=args.weak)
+    scores, stats = Solver(book=opening_book(args)).analyze_run(position, weak=args.weak)
     if args.json:
         print(json.dumps({"moves": position.format(), "scores": scores, "nodes": stats.nodes,
-                          "seconds": round(stats.seconds, 6)}))
+                          "seconds": round(stats.seconds, 6), "source": stats.algorithm}))
     else:
         print(" ".join("-" if s is None else str(s) for s in scores))
     return 0
@@ -138,9 +151,14 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                        help="1-based column digits from the empty board; none: one position per line on stdin "
                             "(a trailing score field is ignored)")
     solve.add_argument("--weak", action="store_true", help="only win/draw/loss: print 1, 0 or -1")
-    solve.add_argument("--json", action="store_true", help='one {"moves", "score", "nodes", "seconds"} object per line')
+    solve.add_argument("--json", action="store_true",
+                       help='one {"moves", "score", "nodes", "seconds", "source"} object per line')
     analyze = tools.add_parser("analyze", help="the score of each column, '-' for a full one")
     analyze.set_defaults(handler=cmd_analyze)
-    analyze.add_argument("position", metavar="MOVES", help="1-based column digits from the empty board")
+    analyze.add_argument("position", metavar="MOVES", nargs="?", default="",
+                         help="1-based column digits from the empty board; none or '-': the empty board")
     analyze.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0 or -1 per column")
-    analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds"}')
+    analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds", "source"}')
+    for tool in (solve, analyze):
+        tool.add_argument("--no-book", action="store_true",
+                          help="search without the 12-ply opening book (the solver alone)")

@@ -105,5 +105,13 @@ def cells(x: int) -> Iterator[tuple[int, int]]:
         x ^= low
 
 
+def mirror(x: int) -> int:
+    """``x`` with the columns in reverse order (the board's mirror image)."""
+    out = 0
+    for c in range(COLUMNS):
+        out |= ((x >> (c * STRIDE)) & ((1 << STRIDE) - 1)) << ((COLUMNS - 1 - c) * STRIDE)
+    return out
+
+
 def column_of(move_bit: int) -> int:
     return (move_bit.bit_length() - 1) // STRIDE

@@ -15,6 +15,10 @@ position in which the side to move cannot win at once is there; those where it c
 Values are for the first player, who is the side to move with twelve discs: 0 a draw; odd
 ``v`` in 71..97 a win, Pons score ``(v - 69) / 2``; even ``v`` in -70..-98 a loss, Pons score
 ``(v + 68) / 2`` (BitBully's ``100 - |v|`` is the number of plies to the end).
+
+With the book comes a table of the positions with at most four discs
+(:mod:`.opening_scores`), derived from it by ``scripts/connect4_opening_scores.py``: the
+search from those to the 12-disc frontier is the slowest part of an opening.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from tui_games.engine.connect4.bits import COLUMNS, ROWS, STRIDE
+from tui_games.engine.connect4.bits import COLUMNS, ROWS, STRIDE, mirror
+from tui_games.engine.connect4.opening_scores import SCORES, SHALLOW_DISCS
 
 BOOK_DISCS = 12
 RECORD = 5
@@ -106,15 +111,21 @@ class OpeningBook:
 
     discs = BOOK_DISCS
 
-    def __init__(self, data: mmap.mmap, path: Path) -> None:
+    def __init__(self, data: mmap.mmap, path: Path, *, shallow: bool = True) -> None:
         self.data = data
         self.path = path
         self.count = len(data) // RECORD
+        # The scores of the first few plies, derived from this book once and for all
+        # (scripts/connect4_opening_scores.py): the search from them to the 12-disc
+        # frontier is the slowest part of an opening.
+        self.shallow_discs = SHALLOW_DISCS if shallow else -1
+        self.shallow_scores = SCORES if shallow else {}
         self._buckets: dict[int, tuple[int, int]] = {}
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "OpeningBook":
-        """Map ``path``; BookError (one line naming the file) if it cannot be the book."""
+    def open(cls, path: str | os.PathLike, *, shallow: bool = True) -> "OpeningBook":
+        """Map ``path``; BookError (one line naming the file) if it cannot be the book.
+        ``shallow=False`` leaves out the derived scores of the first plies."""
         path = Path(path)
         try:
             with open(path, "rb") as handle:
@@ -125,7 +136,7 @@ class OpeningBook:
                 data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except OSError as error:
             raise BookError(f"cannot read opening book {str(path)!r}: {error.strerror or error}") from None
-        book = cls(data, path)
+        book = cls(data, path, shallow=shallow)
         try:
             book._check()
         except BookError:
@@ -205,6 +216,19 @@ class OpeningBook:
         # With twelve discs the side to move is the first player, whose values these are.
         value = self.value(current, mask)
         return None if value is None else to_score(value)
+
+    def exact(self, current: int, mask: int, discs: int) -> int | None:
+        """Pons' score for the side to move if the book knows it: a position with 12 discs
+        (from the file) or with at most :data:`SHALLOW_DISCS` (the derived table); else None."""
+        if discs == BOOK_DISCS:
+            return self.score(current, mask)
+        if discs <= self.shallow_discs:
+            key = current + mask
+            found = self.shallow_scores.get(key)
+            if found is None:
+                found = self.shallow_scores.get(mirror(current) + mirror(mask))
+            return found
+        return None
 
 
 def _play(moves: str) -> tuple[int, int]:

@@ -34,6 +34,7 @@ from tui_games.engine.connect4.bits import (
     count_fours,
     four_cells,
     has_four,
+    mirror,
 )
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.game import Outcome
@@ -296,7 +297,7 @@ class Connect4:
         return [COLUMNS - 1 - c for c in line]
 
     def _symmetric(self) -> bool:
-        return _mirror(self.current) == self.current and _mirror(self.mask) == self.mask
+        return mirror(self.current) == self.current and mirror(self.mask) == self.mask
 
     # -- the view for the UI ------------------------------------------------------------------------
 
@@ -334,11 +335,3 @@ class Connect4:
     def _count_outcome(self) -> Outcome:
         a, b = self.count_fours(0), self.count_fours(1)
         return Outcome(None if a == b else 0 if a > b else 1, "full")
-
-
-def _mirror(x: int) -> int:
-    """``x`` with the columns in reverse order."""
-    out = 0
-    for c in range(COLUMNS):
-        out |= ((x >> (c * STRIDE)) & ((1 << STRIDE) - 1)) << ((COLUMNS - 1 - c) * STRIDE)
-    return out

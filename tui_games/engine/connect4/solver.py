@@ -25,6 +25,11 @@ The techniques, each as in Pons' ``Solver.cpp``:
   opponent an immediate four (not blocking a playable threat, or playing under a threat
   cell) is never searched; with two playable threats against it a position is lost at once.
   The search therefore never meets a position where the side to move can win at once.
+- **The opening book** (given as a :class:`~.book.OpeningBook`, optional): a node with 12
+  discs takes the book's exact score instead of being searched (Pons' ``getBook`` at the
+  book's depth), so a position with fewer discs is searched only to that frontier; a root
+  with at most four discs is answered by the book's derived table. Without a book (or for
+  a position the book does not hold) the search goes on as before.
 - **The bounds at each node**: with ``n`` discs, a side that cannot win at once scores at
   most ``(41 - n) // 2``, and one whose opponent cannot win at once at least
   ``-(40 - n) // 2``; the window is clipped to these (and to the table's bound) before any
@@ -60,6 +65,7 @@ from tui_games.engine.connect4.bits import (
     completing_cells,
     has_four,
 )
+from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.pacing import give_way
 from tui_games.engine.search import WIN, SearchStats
@@ -73,6 +79,9 @@ DEFAULT_TABLE_SIZE = 4_194_301
 CHECK_MASK = 1023
 PROGRESS_INTERVAL = 0.1
 SOLVER = "exact solver"
+# Where a value came from, as SearchStats.algorithm reports it (the stats panel shows it).
+FROM_BOOK = "opening book"
+TO_BOOK = "search to the book"
 
 # Table slots pack ``key << 7 | value``; values 1..63 are upper bounds, 64..127 lower bounds.
 _UPPER = 32  # value = score + 32 for an upper bound: scores -21..21 map to 11..53
@@ -296,11 +305,13 @@ class Solver:
 
     One solver keeps one transposition table; its entries stay valid for every position, so
     keeping a solver for a whole game makes later moves cheap. Not thread-safe: use one
-    solver per thread. ``nodes`` counts every node this solver has searched.
+    solver per thread. ``nodes`` counts every node this solver has searched. ``book`` (an
+    opened :class:`~.book.OpeningBook`) ends the search at its 12-disc positions.
     """
 
-    def __init__(self, table_size: int = DEFAULT_TABLE_SIZE) -> None:
+    def __init__(self, table_size: int = DEFAULT_TABLE_SIZE, *, book: OpeningBook | None = None) -> None:
         self.table = TranspositionTable(table_size)
+        self.book = book
         self.nodes = 0
         # Per-ply scratch lists for the move sorter: no allocation per node.
         self._moves_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]
@@ -456,7 +467,7 @@ class _Run:
         self.start = time.perf_counter()
         self.last_progress = self.start
         self.low, self.high = MIN_SCORE, MAX_SCORE
-        self.nodes = self.cutoffs = self.hits = 0
+        self.nodes = self.cutoffs = self.hits = self.booked = 0
         self.deepest = 0
         self._finished_at: float | None = None
         self.root_moves = 0
@@ -474,17 +485,26 @@ class _Run:
             self.on_progress(self._stats(nodes, cutoffs, hits, now))
 
     def _stats(self, nodes: int, cutoffs: int, hits: int, now: float) -> SearchStats:
-        stats = SearchStats(algorithm=SOLVER, nodes=self.nodes + nodes, cutoffs=self.cutoffs + cutoffs,
+        stats = SearchStats(algorithm=self.source, nodes=self.nodes + nodes, cutoffs=self.cutoffs + cutoffs,
                             tt_hits=self.hits + hits, seconds=now - self.start)
         stats.depth = stats.seldepth = max(0, self.deepest - self.root_moves)
         return stats
 
+    @property
+    def source(self) -> str:
+        """Where the values came from: the book alone, a search whose leaves include book
+        positions, or the solver alone."""
+        if not self.booked:
+            return SOLVER
+        return FROM_BOOK if not self.nodes else TO_BOOK
+
     def _collect(self) -> None:
-        nodes, cutoffs, hits, deepest = self.counters()
+        nodes, cutoffs, hits, booked, deepest = self.counters()
         self.solver.nodes += nodes
         self.nodes += nodes
         self.cutoffs += cutoffs
         self.hits += hits
+        self.booked += booked
         self.deepest = max(self.deepest, deepest)
 
     def finish(self) -> None:
@@ -507,6 +527,12 @@ class _Run:
         own_threats = completing_cells(cur)
         if own_threats & (mask + BOTTOM) & BOARD:
             return won_score(n)
+        book = self.solver.book
+        if book is not None:
+            known = book.exact(cur, mask, n)
+            if known is not None:
+                self.booked += 1
+                return known
         low = -((CELLS - n) // 2)
         high = (CELLS + 1 - n) // 2
         if weak:
@@ -576,6 +602,12 @@ class _Run:
             return won_score(n) <= bound
         if n >= CELLS:
             return 0 <= bound
+        book = self.solver.book
+        if book is not None:
+            known = book.exact(cur, mask, n)
+            if known is not None:
+                self.booked += 1
+                return known <= bound
         r = self.negamax(cur, mask, own, completing_cells(cur ^ mask), n, bound, bound + 1)
         return r <= bound
 
@@ -593,14 +625,19 @@ def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
     board, bottom = BOARD, BOTTOM
     upper, lower, split = _UPPER, _LOWER, _BOUND_SPLIT
     check_mask = CHECK_MASK
-    nodes = cutoffs = hits = 0
+    # Nodes with as many discs as the book's positions take its exact score (a node that
+    # is not there -- a damaged record -- is searched as without a book).
+    book = solver.book
+    book_discs = book.discs if book is not None else -1
+    book_score = book.score if book is not None else None
+    nodes = cutoffs = hits = booked = 0
     deepest = 0
 
     def negamax(cur: int, mask: int, own_w: int, opp_w: int, n: int, alpha: int, beta: int) -> int:
         # cur: the mover's discs; own_w/opp_w: every cell that would complete a four for the
         # mover/opponent (occupied or not); n: discs on the board. The mover cannot win at
         # once (the parent never plays a move that allows it).
-        nonlocal nodes, cutoffs, hits, deepest
+        nonlocal nodes, cutoffs, hits, booked, deepest
         nodes += 1
         if not nodes & check_mask:
             check(nodes, cutoffs, hits)
@@ -616,6 +653,11 @@ def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
         possible &= ~(opp_win >> 1)
         if not possible:
             return -((42 - n) >> 1)  # every move lets the opponent win next move
+        if n == book_discs:
+            v = book_score(cur, mask)
+            if v is not None:
+                booked += 1
+                return v
         if n >= 40:
             return 0
         v = -((40 - n) >> 1)  # the opponent cannot win with its next disc
@@ -687,10 +729,10 @@ def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
         slots[index] = key << 7 | (alpha + upper)
         return alpha
 
-    def counters() -> tuple[int, int, int, int]:
-        nonlocal nodes, cutoffs, hits
-        out = (nodes, cutoffs, hits, deepest)
-        nodes = cutoffs = hits = 0
+    def counters() -> tuple[int, int, int, int, int]:
+        nonlocal nodes, cutoffs, hits, booked
+        out = (nodes, cutoffs, hits, booked, deepest)
+        nodes = cutoffs = hits = booked = 0
         return out
 
     return negamax, counters
