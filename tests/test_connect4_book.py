@@ -252,13 +252,18 @@ def test_analysis_with_the_book_is_the_solvers(booked, moves):
     assert booked.analyze(pos) == Solver(1_000_003).analyze(pos)
 
 
-def test_the_principal_variation_through_the_book(booked):
-    pos = Connect4.parse("4453")
-    score = booked.solve(pos).score
-    line = booked.principal_variation(pos, score)
-    # Played out, the line ends the game as the score says.
-    for col in line:
-        pos.push(col)
-    outcome = pos.outcome()
-    assert outcome is not None
-    assert (score > 0) == (outcome.winner == 0) and (score < 0) == (outcome.winner == 1)
+def test_the_principal_variation_through_the_book(booked, book):
+    # From four discs the line runs to the book's 12-disc frontier, where the book holds
+    # the same score for the same side to move (the first player's, with an even count).
+    for moves in ("4453", "2252", "71"):
+        pos = Connect4.parse(moves)
+        score = booked.solve(pos).score
+        line = booked.principal_variation(pos, score)
+        for col in line:
+            pos.push(col)
+        if pos.outcome() is None:
+            assert pos.moves == 12
+            sign = 1 if len(moves) % 2 == 0 else -1
+            assert book.score(pos.current, pos.mask) == sign * score, (moves, line)
+        else:
+            assert (pos.outcome().winner == len(moves) % 2) == (score > 0)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_games.engine.connect4.book import default_book
 from tui_games.engine.connect4.players import PerfectPlayer, make_player, solved_note
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import (
@@ -22,7 +23,7 @@ from tui_games.engine.connect4.solver import (
     to_search_score,
     won_score,
 )
-from tui_games.engine.search import EXACT, WIN
+from tui_games.engine.search import EXACT, UPPER, WIN
 from tui_games.engine.tree import TreeRecorder
 
 DATA = Path(__file__).parent.parent / "puzzles"
@@ -31,6 +32,13 @@ DATA = Path(__file__).parent.parent / "puzzles"
 def load(name: str, count: int | None = None) -> list[tuple[str, int]]:
     lines = (DATA / f"bench_connect4_{name}.txt").read_text().splitlines()[:count]
     return [(moves, int(score)) for moves, score in (line.split() for line in lines)]
+
+
+@pytest.fixture(scope="module")
+def book_solver() -> Solver:
+    book, problem = default_book()
+    assert book is not None, problem
+    return Solver(1_000_003, book=book)
 
 
 @pytest.fixture(scope="module")
@@ -276,8 +284,34 @@ def test_perfect_wins_fastest_and_loses_slowest():
     assert decision.note == "solved: loss in 2 plies (score -15)"
 
 
+def test_perfect_is_exact_from_the_first_move():
+    player = make_player("perfect", seed=0, seconds=5)
+    decision = player.choose(Connect4())
+    # The centre is the only winning first move: the first player's 21st disc (41 plies).
+    assert decision.move == 3
+    assert decision.note == "solved (book): win in 41 plies (score +1)"
+    assert decision.result.exact and decision.result.stats.algorithm == "opening book"
+    assert {rm.move: rm.bound for rm in decision.result.root_moves} == {c: EXACT if c == 3 else UPPER
+                                                                         for c in range(7)}
+    decision = player.choose(Connect4.parse("4453"))
+    assert decision.note.startswith("solved (search to book): ")
+    assert decision.result.stats.algorithm == "search to the book" and decision.result.stats.nodes > 0
+
+
+@pytest.mark.parametrize("moves", ["", "4", "12", "443", "4453", "71717", "432165", "4443336", "12345671"])
+def test_perfect_plays_the_fastest_win_or_slowest_loss_early(book_solver, moves):
+    # Every column's exact score from the search to the book: the player's move is one of
+    # the best, and each of the best it might play (seeds) is one.
+    pos = Connect4.parse(moves)
+    scores = book_solver.analyze(pos)
+    best = max(s for s in scores if s is not None)
+    chosen = {make_player("perfect", seed=seed, seconds=30).choose(pos).move for seed in range(3)}
+    assert chosen and all(scores[c] == best for c in chosen), (scores, chosen)
+
+
 def test_perfect_falls_back_to_the_heuristic_search_when_out_of_time():
-    player = make_player("perfect", seed=0, seconds=0.5)
+    # Without the book the empty board is far too deep to solve in half a second.
+    player = make_player("perfect", seed=0, seconds=0.5, book=False)
     pos = Connect4()
     started = time.perf_counter()
     decision = player.choose(pos)

@@ -78,6 +78,31 @@ async def test_hint_shows_every_column(home):
         assert "nodes" in text_of(screen.query_one(StatsPanel))
 
 
+async def test_hint_is_exact_from_the_first_move(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        status = text_of(screen.query_one("#status"))
+        # The empty board: only the centre wins (with the first player's 21st disc).
+        for column, words in ((1, "loses in 20"), (2, "loses in 21"), (3, "draw"), (4, "wins in 21"),
+                              (5, "draw"), (6, "loses in 21"), (7, "loses in 20")):
+            assert re.search(rf"[ ★]{column} {words}\b", status), status
+        assert "★4" in status
+        panel = text_of(screen.query_one(StatsPanel))
+        assert "opening book" in panel and "solved (book)" in panel
+        # Four discs down: the columns (five discs) come from a search to the book's 12-disc
+        # positions. 4453 scores -2 for the first player (the solver's own analysis).
+        await pilot.press("4", "4", "5", "3", "i")
+        await settle(pilot, screen, timeout=60)
+        status = text_of(screen.query_one("#status"))
+        for column, words in ((1, "loses in 15"), (3, "loses in 18"), (4, "loses in 17"), (7, "loses in 18")):
+            assert re.search(rf"[ ★]{column} {words}\b", status), status
+        assert "not solved" not in status
+        assert "search to the book" in text_of(screen.query_one(StatsPanel))
+
+
 async def test_computer_answers(home):
     app = make_app(opponent="level3", first="human")
     async with app.run_test(size=SIZE) as pilot:

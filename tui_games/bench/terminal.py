@@ -33,7 +33,8 @@ def bench_terminal(write: Write, *, quick: bool = False) -> None:
               f"{f.idle_bytes / f.idle_seconds:>13,.0f}")
     write("")
     presses = 15 if quick else 40
-    write(f"Key to repaint while the engine searches (Connect-4, perfect player on the empty board, {presses} keys)")
+    write(f"Key to repaint while the engine searches (Connect-4, perfect player without its book on the empty board, "
+          f"{presses} keys)")
     write("")
     latency = measure_latency(keys=presses)
     samples = sorted(1000 * s for s in latency.samples)

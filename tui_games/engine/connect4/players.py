@@ -5,10 +5,12 @@ Use :func:`make_player` with a spec string (``perfect``, ``level1`` … ``level1
 
 ``perfect`` in the normal game asks the exact solver for the score and every column that
 keeps it, within its time budget, and picks one of those at random (seeded). The score
-convention prefers the fastest win and the slowest loss by itself. When the solver runs out
-of time (early in a game, in pure Python), the player spends the rest of the budget on an
-iterative-deepening heuristic search and plays its best move, and its note says so. In the
-full-board variant there is no exact solver: ``perfect`` is that deep heuristic search.
+convention prefers the fastest win and the slowest loss by itself. The solver has the
+12-ply opening book (see :mod:`.book`), so from the first move every answer is proven; if
+the solver still runs out of time (a hard middle-game position without the compiled
+solver), the player spends the rest of the budget on an iterative-deepening heuristic
+search and plays its best move, and its note says so. In the full-board variant there is no
+exact solver: ``perfect`` is that deep heuristic search.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ import threading
 import time
 
 from tui_games.engine.connect4.bits import CELLS
+from tui_games.engine.connect4.book import OpeningBook, default_book
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import (
+    FROM_BOOK,
+    TO_BOOK,
     Solver,
     SolverStopped,
     plies_to_end,
@@ -63,13 +68,28 @@ def _plies(n: int) -> str:
     return f"{n} ply" if n == 1 else f"{n} plies"
 
 
-def solved_note(score: int, moves: int) -> str:
-    """``solved: win in 5 plies (score +14)`` for the side to move."""
+# How a note names where a proven value came from (the solver's own is left unsaid).
+SOURCE_WORDS = {FROM_BOOK: "book", TO_BOOK: "search to book"}
+
+
+def solved_note(score: int, moves: int, source: str = "") -> str:
+    """``solved: win in 5 plies (score +14)`` for the side to move; with the source of the
+    value when it was the book, e.g. ``solved (book): draw (score 0)`` (short: the status
+    line under the board is narrow)."""
     plies = plies_to_end(score, moves)
+    how = f"solved ({SOURCE_WORDS[source]})" if source in SOURCE_WORDS else "solved"
     if plies is None:
-        return "solved: draw (score 0)"
+        return f"{how}: draw (score 0)"
     word = "win" if score > 0 else "loss"
-    return f"solved: {word} in {_plies(plies)} (score {score:+d})"
+    return f"{how}: {word} in {_plies(plies)} (score {score:+d})"
+
+
+def resolve_book(book: OpeningBook | bool | None) -> OpeningBook | None:
+    """``True``: the installed book if it opens (None if not: the solver works without it);
+    ``False``/None: no book; an OpeningBook: that one."""
+    if book is True:
+        return default_book()[0]
+    return book or None
 
 
 class _HeuristicSearch(SearchPlayer):
@@ -108,8 +128,9 @@ class PerfectPlayer(Player):
     name = "perfect"
 
     def __init__(self, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                 algorithm: str = TT, full_board: bool = False) -> None:
+                 algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True) -> None:
         self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
+        self.book = book
         self.rng = random.Random(seed)
         self.heuristic = resolve_heuristic(heuristic)
         self.algorithm = resolve_algorithm(algorithm)
@@ -122,7 +143,7 @@ class PerfectPlayer(Player):
     @property
     def solver(self) -> Solver:
         if self._solver is None:
-            self._solver = Solver()
+            self._solver = Solver(book=resolve_book(self.book))
         return self._solver
 
     def choose(self, position: Connect4, *, stop: threading.Event | None = None,
@@ -153,6 +174,7 @@ class PerfectPlayer(Player):
                       for col, (score, exact) in root.moves.items()]
         root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
         stats = root.stats
+        source = stats.algorithm
         value = to_search_score(root.score, n)
         stats.seconds = time.perf_counter() - start
         stats.best_move, stats.score, stats.pv, stats.root_moves = move, value, list(line), list(root_moves)
@@ -163,7 +185,7 @@ class PerfectPlayer(Player):
             _record_root(recorder, root_moves, move, value, stats.depth)
         if on_progress is not None:
             on_progress(stats.snapshot())
-        return Decision(move, solved_note(root.score, n), result)
+        return Decision(move, solved_note(root.score, n, source), result)
 
     def _fallback(self, position: Connect4, start: float, stop: threading.Event | None,
                   on_progress: ProgressCallback | None, recorder: TreeRecorder | None) -> Decision:
@@ -210,16 +232,17 @@ def normalize_spec(spec: str) -> str:
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                algorithm: str = TT, full_board: bool = False) -> Player:
+                algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True) -> Player:
     """A fresh player for ``spec``. ``seconds`` caps each move (the perfect player's budget,
     default 5 s; the levels' safety cap); ``heuristic`` names the evaluation the searches
-    use; ``algorithm`` the generic search; ``seed`` makes tie-breaks reproducible."""
+    use; ``algorithm`` the generic search; ``seed`` makes tie-breaks reproducible; ``book``
+    is the perfect player's opening book (True: the installed one, see :func:`resolve_book`)."""
     key = normalize_spec(spec)
     resolve_algorithm(algorithm)  # a bad name fails here, whichever player was asked for
     resolve_heuristic(heuristic)
     if key == "perfect":
         player = PerfectPlayer(seed=seed, seconds=seconds, heuristic=heuristic, algorithm=algorithm,
-                               full_board=full_board)
+                               full_board=full_board, book=book)
         if full_board:
             player.name = FULL_BOARD_LABELS["perfect"]
         return player

@@ -304,8 +304,10 @@ class Solver:
     """Exact scores of Connect-4 positions (the normal game; not the full-board variant).
 
     One solver keeps one transposition table; its entries stay valid for every position, so
-    keeping a solver for a whole game makes later moves cheap. Not thread-safe: use one
-    solver per thread. ``nodes`` counts every node this solver has searched. ``book`` (an
+    keeping a solver for a whole game makes later moves cheap. Two calls at once from two
+    threads (a cancelled search still unwinding while the next starts) stay correct: each
+    call has its own scratch space, and a table entry is a proven bound stored with its full
+    key in one write. ``nodes`` counts every node this solver has searched. ``book`` (an
     opened :class:`~.book.OpeningBook`) ends the search at its 12-disc positions.
     """
 
@@ -313,9 +315,6 @@ class Solver:
         self.table = TranspositionTable(table_size)
         self.book = book
         self.nodes = 0
-        # Per-ply scratch lists for the move sorter: no allocation per node.
-        self._moves_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]
-        self._threats_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]
         self._tables = threat_tables()
 
     def reset(self) -> None:
@@ -422,8 +421,9 @@ class Solver:
                             stop: threading.Event | None = None, deadline: float | None = None,
                             max_plies: int = CELLS) -> list[int]:
         """A line of best play from ``pos`` (columns), up to ``max_plies`` long, to the end of
-        the game (a draw's line runs to the full board), each move proven by a null-window
-        search (fast with the table warm). Raises SolverStopped when stopped."""
+        the game (a draw's line runs to the full board) or, from before the book's 12 discs,
+        to the book's frontier; each move proven by a null-window search (fast with the table
+        warm). Raises SolverStopped when stopped."""
         _check_variant(pos)
         run = _Run(self, stop, None, deadline)
         if score is None:
@@ -558,13 +558,17 @@ class _Run:
         return low
 
     def principal_variation(self, pos: Connect4, score: int, max_plies: int) -> list[int]:
-        """Follow, ply by ply, a move whose child is proven to score ``-score``."""
+        """Follow, ply by ply, a move whose child is proven to score ``-score``. From before
+        the book's frontier the line stops there: the book proves the rest, and following it
+        further would be a search from scratch of every position past the book."""
         cur, mask, n = pos.current, pos.mask, pos.moves
         line: list[int] = []
         if pos.outcome() is not None:
             return line
+        book = self.solver.book
+        end = book.discs if book is not None and n < book.discs else CELLS
         try:
-            while n < CELLS and len(line) < max_plies:
+            while n < end and len(line) < max_plies:
                 possible = (mask + BOTTOM) & BOARD
                 wins = completing_cells(cur) & possible
                 if wins:
@@ -619,8 +623,10 @@ def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
     size = solver.table.size
     stamp = solver.table.stamp
     tables = solver._tables
-    moves_at = solver._moves_at
-    threats_at = solver._threats_at
+    # Per-ply scratch lists for the move sorter (no allocation per node), one set per run:
+    # a search cancelled in one thread may still be unwinding when the next one starts.
+    moves_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]
+    threats_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]
     order = tuple(enumerate(COLUMN_MASK[c] for c in CENTRE_ORDER))
     board, bottom = BOARD, BOTTOM
     upper, lower, split = _UPPER, _LOWER, _BOUND_SPLIT

@@ -10,11 +10,12 @@ from typing import Callable
 
 from textual import on
 
-from tui_games.engine.connect4.players import make_player, opponents_for
+from tui_games.engine.connect4.book import default_book
+from tui_games.engine.connect4.players import PerfectPlayer, make_player, opponents_for
 from tui_games.engine.connect4.position import Connect4
-from tui_games.engine.connect4.solver import Solver
+from tui_games.engine.connect4.solver import Solver, to_search_score
 from tui_games.engine.players import Decision
-from tui_games.engine.search import SearchStats
+from tui_games.engine.search import EXACT, RootMove, SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.game_screen import GameScreen
@@ -24,6 +25,8 @@ from tui_games.ui.widgets.c4_board import DISCS, Connect4Board
 HEURISTICS = [("default (threats and parity)", "default"), ("simple (4/3/2 points)", "simple"),
               ("aware (playable threes)", "aware")]
 HINT_SECONDS = 10.0
+# A missing or damaged opening book is reported once a process, on the first Connect-4 screen.
+_book_problem_shown = False
 
 
 @dataclass
@@ -69,11 +72,11 @@ def column_words(score: int | None, moves_played: int) -> str:
     return f"loses in {moves}"
 
 
-def column_scores(position: Connect4, stop: threading.Event, deadline: float) -> list[int | None]:
+def column_scores(position: Connect4, solver: Solver, stop: threading.Event, deadline: float) -> list[int | None]:
     """The exact score of each column for the side to move, as many as the time allows
     (None for a full column or one not solved in time). Columns go centre first and share
-    one solver, so each warms the table for the next."""
-    solver = Solver()
+    one solver (with the opening book: up to 12 discs every column is instant), so each
+    warms the table for the next."""
     scores: list[int | None] = [None] * 7
     for col in (3, 2, 4, 1, 5, 0, 6):
         if stop.is_set() or time.perf_counter() >= deadline or not position.can_play(col):
@@ -89,6 +92,16 @@ def column_scores(position: Connect4, stop: threading.Event, deadline: float) ->
     return scores
 
 
+def exact_root_moves(stats: SearchStats, scores: list[int | None], moves_played: int) -> None:
+    """Put the hint's exact column scores in the statistics, where the player's own search
+    had only proven that the other columns are worse (an upper bound)."""
+    solved = {c: RootMove(c, to_search_score(score, moves_played), EXACT)
+              for c, score in enumerate(scores) if score is not None}
+    merged = [solved.get(rm.move, rm) for rm in stats.root_moves]
+    merged.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
+    stats.root_moves = merged
+
+
 class Connect4Screen(GameScreen):
     TITLE = "Connect-4"
     DEFAULT_CLASSES = "flush-board"
@@ -99,7 +112,18 @@ class Connect4Screen(GameScreen):
         settings = self.app.store.load_settings()
         self.seconds = float(settings.get("connect4", {}).get("seconds", 5.0))
         self.discs = settings["ui"].get("discs", "shapes")
+        # The hint's perfect player, kept while its options hold: its solver's table stays warm.
+        self._advisor: tuple[tuple, PerfectPlayer] | None = None
         super().__init__(options or Connect4Options.from_settings(settings.get("connect4", {})))
+
+    def on_mount(self) -> None:
+        # (Textual runs GameScreen.on_mount too: handlers of every class in the MRO are called.)
+        global _book_problem_shown
+        problem = default_book()[1]
+        if problem is not None and not _book_problem_shown:
+            _book_problem_shown = True
+            self.notify(f"{problem}; the solver works without it (slower early in a game).",
+                        severity="warning", timeout=8)
 
     @property
     def board(self) -> Connect4Board:
@@ -167,11 +191,20 @@ class Connect4Screen(GameScreen):
         full_board = self.options.full_board
         heuristic = self.options.heuristic
 
+        options = (seconds, full_board, heuristic)
+        if self._advisor is None or self._advisor[0] != options:
+            self._advisor = (options, make_player("perfect", seconds=seconds, heuristic=heuristic,
+                                                  full_board=full_board))
+        advisor = self._advisor[1]
+
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
-            advisor = make_player("perfect", seconds=seconds, heuristic=heuristic, full_board=full_board)
             deadline = time.perf_counter() + seconds
             decision = advisor.choose(position, stop=stop, on_progress=progress, recorder=recorder)
-            scores = None if full_board else column_scores(position, stop, max(deadline, time.perf_counter() + 1.0))
+            if full_board:
+                return decision, recorder, position, None
+            scores = column_scores(position, advisor.solver, stop, max(deadline, time.perf_counter() + 1.0))
+            if decision.result is not None:
+                exact_root_moves(decision.result.stats, scores, position.moves)
             return decision, recorder, position, scores
 
         return job
