@@ -264,3 +264,11 @@ def test_play_connect4_uses_saved_settings(capsys, fake_app):
 def test_play_connect4_validation(capsys, fake_app, argv, fragment):
     assert_usage_error(*run(capsys, "play", "connect4", *argv), fragment)
     assert fake_app == []
+
+
+def test_pure_python_gives_the_same_answer(capsys):
+    moves = "52753311433677442422121"
+    _, fast, _ = run(capsys, "connect4", "analyze", moves, "--json")
+    _, slow, _ = run(capsys, "connect4", "analyze", moves, "--json", "--pure-python")
+    a, b = json.loads(fast), json.loads(slow)
+    assert a["scores"] == b["scores"] == [2, 3, 7, 7, 8, 7, 2] and a["nodes"] == b["nodes"]

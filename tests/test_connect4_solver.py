@@ -27,6 +27,9 @@ from tui_games.engine.search import EXACT, UPPER, WIN
 from tui_games.engine.tree import TreeRecorder
 
 DATA = Path(__file__).parent.parent / "puzzles"
+# The pure-Python node function, and the compiled one where it is built (see
+# tests/test_connect4_compiled.py, which also proves them equal).
+MODES = [False] + ([True] if Solver(1).compiled else [])
 
 
 def load(name: str, count: int | None = None) -> list[tuple[str, int]]:
@@ -191,8 +194,9 @@ def test_principal_variation_plays_out_the_score(solver, moves, score):
 HARD = "4455"  # minutes in Python: only a stop or a deadline ends it
 
 
-def test_stop_from_another_thread():
-    solver = Solver(100_003)
+@pytest.mark.parametrize("compiled", MODES)
+def test_stop_from_another_thread(compiled):
+    solver = Solver(100_003, compiled=compiled)
     stop = threading.Event()
     timer = threading.Timer(0.3, stop.set)
     timer.start()
@@ -205,8 +209,9 @@ def test_stop_from_another_thread():
     assert elapsed < 2.0 and result.nodes > 0
 
 
-def test_deadline_and_stop_before_start():
-    solver = Solver(100_003)
+@pytest.mark.parametrize("compiled", MODES)
+def test_deadline_and_stop_before_start(compiled):
+    solver = Solver(100_003, compiled=compiled)
     result = solver.solve(Connect4.parse("4"), deadline=time.perf_counter() + 0.2)
     assert not result.complete and result.seconds < 1.5
     stop = threading.Event()
@@ -222,9 +227,10 @@ def test_deadline_and_stop_before_start():
     assert solver.solve(Connect4.parse("4455")).score == 18
 
 
-def test_progress_reports_growing_node_counts():
+@pytest.mark.parametrize("compiled", MODES)
+def test_progress_reports_growing_node_counts(compiled):
     seen = []
-    Solver(100_003).solve(Connect4.parse("4"), deadline=time.perf_counter() + 0.6, on_progress=seen.append)
+    Solver(100_003, compiled=compiled).solve(Connect4.parse("4"), deadline=time.perf_counter() + 0.6, on_progress=seen.append)
     assert 2 <= len(seen) <= 12
     nodes = [s.nodes for s in seen]
     assert nodes == sorted(nodes) and nodes[0] > 0
@@ -247,8 +253,9 @@ def test_table_generations():
         TranspositionTable(0)
 
 
-def test_small_tables_are_still_exact():
-    solver = Solver(7)
+@pytest.mark.parametrize("compiled", MODES)
+def test_small_tables_are_still_exact(compiled):
+    solver = Solver(7, compiled=compiled)
     for moves, score in load("Test_L2_R1", 10):
         assert solver.solve(Connect4.parse(moves)).score == score
 

@@ -100,7 +100,7 @@ def opening_book(args: argparse.Namespace) -> OpeningBook | None:
 def _solve_lines(args: argparse.Namespace, answer) -> int:
     """Answer every position; errors go to stderr as they come, one line each, and the exit
     status is 2 at the end if any position failed."""
-    solver = Solver(book=opening_book(args))
+    solver = Solver(book=opening_book(args), compiled=False if args.pure_python else None)
     failed = 0
     for label, moves, problem in _positions(args):
         try:
@@ -133,7 +133,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         position = Connect4.parse("" if args.position == "-" else args.position)
     except Connect4Error as error:
         raise UsageError(str(error)) from None
-    scores, stats = Solver(book=opening_book(args)).analyze_run(position, weak=args.weak)
+    solver = Solver(book=opening_book(args), compiled=False if args.pure_python else None)
+    scores, stats = solver.analyze_run(position, weak=args.weak)
     if args.json:
         print(json.dumps({"moves": position.format(), "scores": scores, "nodes": stats.nodes,
                           "seconds": round(stats.seconds, 6), "source": stats.algorithm}))
@@ -162,3 +163,5 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     for tool in (solve, analyze):
         tool.add_argument("--no-book", action="store_true",
                           help="search without the 12-ply opening book (the solver alone)")
+        tool.add_argument("--pure-python", action="store_true",
+                          help="the pure-Python search even where the compiled one is built (same results, slower)")

@@ -70,6 +70,11 @@ from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.pacing import give_way
 from tui_games.engine.search import WIN, SearchStats
 
+try:
+    from tui_games.engine.connect4 import _c4solve
+except ImportError:  # built at install only where a C compiler was found (setup.py)
+    _c4solve = None
+
 MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
 MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
 
@@ -311,11 +316,16 @@ class Solver:
     opened :class:`~.book.OpeningBook`) ends the search at its 12-disc positions.
     """
 
-    def __init__(self, table_size: int = DEFAULT_TABLE_SIZE, *, book: OpeningBook | None = None) -> None:
+    def __init__(self, table_size: int = DEFAULT_TABLE_SIZE, *, book: OpeningBook | None = None,
+                 compiled: bool | None = None) -> None:
+        if compiled and _c4solve is None:
+            raise ValueError("the compiled solver is not built here (no C compiler at install): "
+                             "the solver runs in pure Python")
         self.table = TranspositionTable(table_size)
         self.book = book
+        # The node function in C where it was built (same scores and node counts), else Python.
+        self.compiled = _c4solve is not None if compiled is None else compiled
         self.nodes = 0
-        self._tables = threat_tables()
 
     def reset(self) -> None:
         """Forget the table (for node counts that do not depend on earlier work)."""
@@ -617,12 +627,49 @@ class _Run:
 
 
 def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
-    """The node function (a closure: every name it uses is a fast local or cell) and a
-    function reading its counters (nodes, cutoffs, table hits, deepest ply)."""
+    """The node function and a function reading its counters (nodes, cutoffs, table hits,
+    book positions, deepest ply): compiled (``_c4solve.c``, a translation of the Python
+    below) or the Python closure, entered through a fresh chunk of CPython's frame stack."""
+    book = solver.book
+    if solver.compiled:
+        search = _c4solve.Search(solver.table.slots, solver.table.size, solver.table.stamp,
+                                 book.data if book is not None else None, book.discs if book is not None else -1,
+                                 check, CHECK_MASK)
+        return search.negamax, search.counters
+    negamax, counters = _python_negamax(solver, check)
+    roomy = _roomy_entry()
+
+    def enter(*args: int) -> int:
+        return roomy(negamax, *args)
+
+    return enter, counters
+
+
+# CPython 3.11+ keeps frames on a per-thread stack of 16 KiB chunks and frees a chunk the
+# moment its first frame returns, so a recursion that keeps crossing a chunk boundary maps
+# and unmaps memory at every crossing: 20-30% of the solver's time went to the kernel when
+# the caller's stack depth put the boundary inside the search. Entering the search through
+# a frame of 40 KB, which fits no chunk's remainder, makes CPython give it a fresh 64 KiB
+# chunk whose rest (about 24 KB) holds the whole recursion: 42 frames of about 530 bytes.
+_ROOMY_SLOTS = 5000
+
+
+@lru_cache(maxsize=1)
+def _roomy_entry() -> Callable[..., int]:
+    names = " = ".join(f"_{i}" for i in range(_ROOMY_SLOTS))
+    source = f"def roomy(call, *args):\n    if call is None:\n        {names} = None\n    return call(*args)\n"
+    namespace: dict = {}
+    exec(compile(source, "<solver: roomy entry>", "exec"), namespace)
+    return namespace["roomy"]
+
+
+def _python_negamax(solver: Solver, check: Callable[[int, int, int], None]):
+    """The node function in Python (a closure: every name it uses is a fast local or cell)
+    and its counters."""
     slots = solver.table.slots
     size = solver.table.size
     stamp = solver.table.stamp
-    tables = solver._tables
+    tables = threat_tables()
     # Per-ply scratch lists for the move sorter (no allocation per node), one set per run:
     # a search cancelled in one thread may still be unwinding when the next one starts.
     moves_at = [[0] * len(CENTRE_ORDER) for _ in range(CELLS + 2)]

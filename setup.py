@@ -1,0 +1,18 @@
+"""The one part of the build pyproject.toml cannot declare: Connect-4's compiled solver.
+
+The extension is optional: where there is no C compiler (or no Python headers), setuptools
+reports that it could not build it and installs the package without it, and the solver
+runs in pure Python (the same scores and node counts, slower).
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "tui_games.engine.connect4._c4solve",
+            ["tui_games/engine/connect4/_c4solve.c"],
+            optional=True,
+        )
+    ]
+)
