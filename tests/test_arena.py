@@ -1,8 +1,8 @@
 """The arena (engine): reproducible series, the claims the issue asks for, and what we measured.
 
 Every claim here is what these runs show, no more: "the Connect-4 solver never loses to any
-level" is tested from positions the pure-Python solver settles within its budget (a few to 28
-discs in), not from the empty board, which it cannot solve in a move's time.
+level" is tested from positions a few to 28 discs in, and, with the opening book, from the
+empty board against random, level 12 and itself, both colours.
 """
 
 from __future__ import annotations
@@ -214,6 +214,32 @@ def test_connect4_solver_never_loses_a_drawn_position_to_any_level():
             outcomes[start, level] = result.a_wins
     # Measured: the low levels go wrong from these draws and lose; the deep ones hold the draw.
     assert outcomes[C4_DRAWN_STARTS[0], 1] > 0
+
+
+def test_connect4_perfect_from_the_empty_board_never_loses_to_random():
+    result = run(C4, "perfect@30", "random", 4, seed=3)  # two games with each colour
+    assert sorted(r.a_side for r in result.records) == [0, 0, 1, 1]
+    assert result.a_wins == 4, [r.moves for r in result.records]
+    assert all(n.startswith("solved") for n in solver_notes(result))
+
+
+@pytest.mark.slow
+def test_connect4_perfect_from_the_empty_board_never_loses_to_level12():
+    # About a minute of CPU, nearly all of it level 12's searches.
+    result = run(C4, "perfect@30", "level12", 2, seed=1)
+    assert sorted(r.a_side for r in result.records) == [0, 1]
+    assert result.b_wins == 0 and result.a_wins + result.draws == 2
+    assert all(n.startswith("solved") for n in solver_notes(result))
+
+
+def test_connect4_perfect_play_from_the_empty_board_is_a_first_player_win():
+    # Perfect against perfect, each colour once: the first player wins with its last disc
+    # (score +1, the 41st ply) every time, whoever it is.
+    result = run(C4, "perfect@30", "perfect@30", 2, seed=5)
+    assert [r.a_side for r in result.records] == [0, 1]
+    assert [r.winner for r in result.records] == ["a", "b"], [r.moves for r in result.records]
+    assert all(r.plies == 41 for r in result.records), [r.moves for r in result.records]
+    assert all(n.startswith("solved") for r in result.records for n in r.notes)
 
 
 def test_levels_in_connect4_measured():

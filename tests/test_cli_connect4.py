@@ -194,14 +194,29 @@ def test_bench_connect4_on_a_set(capsys, tmp_path):
     # Depth 1 and 2 from the empty board: 1 + 7 and 1 + 7 + 49 states for minimax.
     assert rows[0][1] == "8" and rows[1][1] == "57"
     assert any("skipped" in r for r in rows)  # the 3,000-state budget stops minimax early
+    assert "opening book:" not in out and "Whole games" not in out  # named sets: only those
 
 
-def test_bench_connect4_default_sets(capsys):
-    code, out, _ = run(capsys, "bench", "connect4", "--limit", "2", "--quick", "--node-limit", "500")
-    assert code == 0
+def test_bench_connect4_default_sets_and_opening_tables(capsys):
+    code, out, err = run(capsys, "bench", "connect4", "--limit", "2", "--quick", "--node-limit", "500")
+    assert code == 0 and err == ""
     for name in ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"):
         row = next(line for line in out.splitlines() if line.startswith(name))
         assert row.split()[1:3] == ["2", "2"]
+    lines = out.splitlines()
+    book = next(line for line in lines if line.startswith("opening book: "))
+    assert "4,200,899 records" in book and " ms " in book and "us warm" in book
+    header = next(line for line in lines if line.startswith("positions "))
+    for title in ("count", "mean s", "p95 s", "max s", "max nodes", "move p95", "move max", "Py mean s"):
+        assert title in header
+    labels = [line[:20].strip() for line in lines[lines.index(header) + 2:]][:8]
+    assert labels == ["0 discs", "4 discs", "8 discs", "12 discs", "13-16 discs", "17-20 discs",
+                      "Test_L1_R3 sample", "Test_L1_R3 13 discs"]
+    games = {line[:20].strip(): line for line in lines if line.startswith(("perfect vs", "random vs"))}
+    assert set(games) == {"perfect vs perfect", "perfect vs random", "random vs perfect"}
+    # Perfect play from the empty board: the first player wins on the 41st ply.
+    assert games["perfect vs perfect"].split()[4:6] == ["41", "first"]
+    assert "second wins" in games["random vs perfect"] and "unsolved" not in out
 
 
 def test_bench_errors(capsys, tmp_path):

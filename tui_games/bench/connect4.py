@@ -1,6 +1,7 @@
 """``tui-games bench connect4``: the exact solver on Pascal Pons' test sets (score checked,
-nodes and seconds per position), then the heuristic search's states per depth from the empty
-board (the course reports' table)."""
+nodes and seconds per position); the opening book, positions by disc count and whole games
+of the perfect player (:mod:`.connect4_opening`); then the heuristic search's states per
+depth from the empty board (the course reports' table)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tui_games.bench.connect4_opening import bench_opening
 from tui_games.bench.table import Write, table
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
@@ -136,13 +138,17 @@ def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAU
                    sets: list[str] | None = None, limit: int | None = None) -> None:
     loaded = load_sets(sets, limit, quick)
     write("Connect-4 exact solver: score of every position of each set, checked against the file")
-    write("(nodes and seconds per position; the table is reset between positions)")
+    write("(nodes and seconds per position; the table is reset between positions; no opening book; "
+          f"{'compiled' if Solver(1).compiled else 'pure Python: the compiled solver is not built'})")
     write("")
     row = table(write, SOLVER_TITLES, SOLVER_WIDTHS)
     solver = Solver()
     for name, cases in loaded:
         solver_row(row, solver, name, cases)
     write("")
+    if not sets:  # a run on named sets is about those sets
+        bench_opening(write, quick=quick, limit=limit)
+        write("")
     write("Heuristic search from the empty board (default heuristic): states expanded per depth")
     write(f"(a search that would pass {node_limit:,} states is skipped; --node-limit raises it)")
     write("")

@@ -128,9 +128,11 @@ class PerfectPlayer(Player):
     name = "perfect"
 
     def __init__(self, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                 algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True) -> None:
+                 algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True,
+                 compiled: bool | None = None) -> None:
         self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
         self.book = book
+        self.compiled = compiled
         self.rng = random.Random(seed)
         self.heuristic = resolve_heuristic(heuristic)
         self.algorithm = resolve_algorithm(algorithm)
@@ -143,7 +145,7 @@ class PerfectPlayer(Player):
     @property
     def solver(self) -> Solver:
         if self._solver is None:
-            self._solver = Solver(book=resolve_book(self.book))
+            self._solver = Solver(book=resolve_book(self.book), compiled=self.compiled)
         return self._solver
 
     def choose(self, position: Connect4, *, stop: threading.Event | None = None,
@@ -232,17 +234,19 @@ def normalize_spec(spec: str) -> str:
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True) -> Player:
+                algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True,
+                compiled: bool | None = None) -> Player:
     """A fresh player for ``spec``. ``seconds`` caps each move (the perfect player's budget,
     default 5 s; the levels' safety cap); ``heuristic`` names the evaluation the searches
     use; ``algorithm`` the generic search; ``seed`` makes tie-breaks reproducible; ``book``
-    is the perfect player's opening book (True: the installed one, see :func:`resolve_book`)."""
+    is the perfect player's opening book (True: the installed one, see :func:`resolve_book`);
+    ``compiled`` its solver's node function (None: compiled where built, False: Python)."""
     key = normalize_spec(spec)
     resolve_algorithm(algorithm)  # a bad name fails here, whichever player was asked for
     resolve_heuristic(heuristic)
     if key == "perfect":
         player = PerfectPlayer(seed=seed, seconds=seconds, heuristic=heuristic, algorithm=algorithm,
-                               full_board=full_board, book=book)
+                               full_board=full_board, book=book, compiled=compiled)
         if full_board:
             player.name = FULL_BOARD_LABELS["perfect"]
         return player

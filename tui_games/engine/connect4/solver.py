@@ -568,15 +568,16 @@ class _Run:
         return low
 
     def principal_variation(self, pos: Connect4, score: int, max_plies: int) -> list[int]:
-        """Follow, ply by ply, a move whose child is proven to score ``-score``. From before
-        the book's frontier the line stops there: the book proves the rest, and following it
-        further would be a search from scratch of every position past the book."""
+        """Follow, ply by ply, a move whose child is proven to score ``-score``. From a
+        position up to the book's frontier the line stops there: the book proves the rest,
+        and following it further would be a search from scratch of positions past the book
+        (seconds, where the line itself is only a nicety)."""
         cur, mask, n = pos.current, pos.mask, pos.moves
         line: list[int] = []
         if pos.outcome() is not None:
             return line
         book = self.solver.book
-        end = book.discs if book is not None and n < book.discs else CELLS
+        end = book.discs if book is not None and n <= book.discs else CELLS
         try:
             while n < end and len(line) < max_plies:
                 possible = (mask + BOTTOM) & BOARD
