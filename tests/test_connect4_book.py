@@ -270,3 +270,18 @@ def test_the_principal_variation_through_the_book(booked, book):
             assert book.score(pos.current, pos.mask) == sign * score, (moves, line)
         else:
             assert (pos.outcome().winner == len(moves) % 2) == (score > 0)
+
+
+def test_the_source_names_what_answered(booked):
+    twelve = Connect4.parse("422446622446")
+    booked.reset()
+    result = booked.solve(twelve)
+    assert result.score == 1 and result.nodes == 0 and result.stats.algorithm == "opening book"
+    # Its value is in the book, but which columns keep it is proven past the book.
+    root = booked.root(twelve)
+    assert root.score == 1 and root.stats.nodes > 0 and root.stats.algorithm == "exact solver"
+    # Eleven discs: every column leads to a 12-disc position, each looked up.
+    _, stats = booked.analyze_run(Connect4.parse("42244662244"))
+    assert stats.nodes == 0 and stats.algorithm == "opening book"
+    _, stats = booked.analyze_run(Connect4.parse("4224466"))
+    assert stats.nodes > 0 and stats.algorithm == "search to the book"

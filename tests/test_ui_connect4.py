@@ -103,6 +103,19 @@ async def test_hint_is_exact_from_the_first_move(home):
         assert "search to the book" in text_of(screen.query_one(StatsPanel))
 
 
+async def test_the_hint_beside_a_perfect_opponent_shares_its_solver(home):
+    app = make_app(opponent="perfect", first="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("4")
+        await settle(pilot, screen, timeout=60)
+        assert len(screen.position.history) == 2
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        assert screen._advisor[1].solver is screen.opponent.solver
+        assert "not solved" not in text_of(screen.query_one("#status"))
+
+
 async def test_computer_answers(home):
     app = make_app(opponent="level3", first="human")
     async with app.run_test(size=SIZE) as pilot:

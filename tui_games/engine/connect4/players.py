@@ -129,7 +129,7 @@ class PerfectPlayer(Player):
 
     def __init__(self, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
                  algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True,
-                 compiled: bool | None = None) -> None:
+                 compiled: bool | None = None, solver: Solver | None = None) -> None:
         self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
         self.book = book
         self.compiled = compiled
@@ -137,7 +137,8 @@ class PerfectPlayer(Player):
         self.heuristic = resolve_heuristic(heuristic)
         self.algorithm = resolve_algorithm(algorithm)
         self.full_board = full_board
-        self._solver: Solver | None = None
+        # ``solver``: one to share (a hint beside a perfect opponent: one table, warm for both).
+        self._solver: Solver | None = solver
         # The full-board variant's player: a deep search under the same budget.
         self._deep = _HeuristicSearch("perfect", SearchLimits(seconds=self.seconds), self.algorithm, self.heuristic,
                                       seed=self.rng.randrange(2**32), keep_table=True)

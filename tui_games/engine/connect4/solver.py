@@ -477,7 +477,9 @@ class _Run:
         self.start = time.perf_counter()
         self.last_progress = self.start
         self.low, self.high = MIN_SCORE, MAX_SCORE
-        self.nodes = self.cutoffs = self.hits = self.booked = 0
+        # booked: nodes of the search answered by the book (its frontier); looked_up: whole
+        # questions (a root, a child) answered by the book without a search.
+        self.nodes = self.cutoffs = self.hits = self.booked = self.looked_up = 0
         self.deepest = 0
         self._finished_at: float | None = None
         self.root_moves = 0
@@ -502,11 +504,13 @@ class _Run:
 
     @property
     def source(self) -> str:
-        """Where the values came from: the book alone, a search whose leaves include book
-        positions, or the solver alone."""
-        if not self.booked:
-            return SOLVER
-        return FROM_BOOK if not self.nodes else TO_BOOK
+        """What produced the answers: the book alone (no node searched), a search whose
+        leaves include the book's positions, or the solver (a search that never reached the
+        book, e.g. past 12 discs -- even when the position's own value is in the book, the
+        proofs of its moves are then the solver's)."""
+        if not self.nodes:
+            return FROM_BOOK if self.looked_up else SOLVER
+        return TO_BOOK if self.booked else SOLVER
 
     def _collect(self) -> None:
         nodes, cutoffs, hits, booked, deepest = self.counters()
@@ -541,7 +545,7 @@ class _Run:
         if book is not None:
             known = book.exact(cur, mask, n)
             if known is not None:
-                self.booked += 1
+                self.looked_up += 1
                 return known
         low = -((CELLS - n) // 2)
         high = (CELLS + 1 - n) // 2
@@ -621,7 +625,7 @@ class _Run:
         if book is not None:
             known = book.exact(cur, mask, n)
             if known is not None:
-                self.booked += 1
+                self.looked_up += 1
                 return known <= bound
         r = self.negamax(cur, mask, own, completing_cells(cur ^ mask), n, bound, bound + 1)
         return r <= bound

@@ -191,10 +191,14 @@ class Connect4Screen(GameScreen):
         full_board = self.options.full_board
         heuristic = self.options.heuristic
 
-        options = (seconds, full_board, heuristic)
+        # Beside a perfect opponent the hint uses its solver: one 32 MB table, warm for both
+        # (the two never search at once, and the solver stays correct if a cancelled search
+        # is still unwinding when the next starts).
+        shared = self.opponent.solver if isinstance(self.opponent, PerfectPlayer) and not full_board else None
+        options = (seconds, full_board, heuristic, id(shared))
         if self._advisor is None or self._advisor[0] != options:
-            self._advisor = (options, make_player("perfect", seconds=seconds, heuristic=heuristic,
-                                                  full_board=full_board))
+            self._advisor = (options, PerfectPlayer(seconds=seconds, heuristic=heuristic, full_board=full_board,
+                                                    solver=shared))
         advisor = self._advisor[1]
 
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
