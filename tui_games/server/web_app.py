@@ -126,11 +126,10 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         process = self._process
         assert process is not None and process.stdout is not None and process.stderr is not None
         stderr_task = asyncio.create_task(self._keep_stderr(process.stderr))
-        reason: str | None = None
         try:
             reason = await self._read_packets(process.stdout)
         except (asyncio.IncompleteReadError, ConnectionError):
-            pass  # the app's output ended, or the page's websocket did
+            reason = None  # the app's output ended, or the page's websocket did: no reason to give
         except Exception as error:  # a packet that is not what the driver sends
             self._signal_group(signal.SIGKILL)
             self.stderr_tail += f"\n{type(error).__name__}: {error}".encode()[:200]

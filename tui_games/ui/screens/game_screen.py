@@ -7,6 +7,7 @@ position, an opponent and a board, how to name the sides, and what a hint shows.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 from dataclasses import dataclass
@@ -229,10 +230,9 @@ class GameScreen(SavingScreen):
         options = saved.get("options")
         if isinstance(options, dict) and options != self.options_state():
             # The saved game is another variant (chosen in the other session): show it as it is.
-            try:
+            # A hand-edited save fails here: _resume below sets it aside like any unusable one.
+            with contextlib.suppress(TypeError, ValueError):
                 self.options = self.OPTIONS.from_settings({**self.options_state(), **options})
-            except (TypeError, ValueError):
-                pass  # a hand-edited save: _resume below sets it aside like any unusable one
         if not self._resume():
             self._start_game()
 
