@@ -7,9 +7,30 @@ textual-serve are optional (``pip install "tui-games[server]"``) and imported on
 
 from __future__ import annotations
 
+import asyncio
+import signal
+from typing import Callable
+
+from tui_games.server.log import event
+
 EXTRA_HINT = 'pip install "tui-games[server]"'
 
 
 class ServerError(Exception):
     """A problem the person starting the server can fix (missing extra, bad key file, port in
     use); the CLI prints it as one line."""
+
+
+async def run_until_signal(server, log: Callable[[str], None], sessions: Callable[[], int]) -> None:
+    """Start ``server``, run until SIGINT, SIGTERM or SIGHUP, then close it (both servers hang
+    every player up, and so save their games, in ``close``)."""
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log(event("stopping", sessions=sessions()))
+        await server.close()

@@ -31,7 +31,6 @@ import asyncio
 import os
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -39,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games.server import EXTRA_HINT, ServerError, paths
+from tui_games.server import EXTRA_HINT, ServerError, paths, run_until_signal
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
 from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit, session_cap
 from tui_games.server.lobby import commands as lobby_commands
@@ -757,15 +756,6 @@ def serve(config: SSHConfig) -> None:
     asyncio.run(_serve(config))
 
 
-async def _serve(config: SSHConfig) -> None:
+async def _serve(config) -> None:
     server = GameServer(config)
-    await server.start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        config.log(event("stopping", sessions=len(server.sessions)))
-        await server.close()
+    await run_until_signal(server, config.log, lambda: len(server.sessions))

@@ -43,14 +43,13 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games.server import EXTRA_HINT, ServerError
+from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
 from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit, session_cap
 from tui_games.server.log import RateLimit, duration, elapsed, event, make_logger
 from tui_games.server.origins import Address, Gate, Refused, origin_text
@@ -459,15 +458,6 @@ def serve(config: WebConfig) -> None:
     asyncio.run(_serve(config))
 
 
-async def _serve(config: WebConfig) -> None:
+async def _serve(config) -> None:
     server = make_server(config)
-    await server.start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        config.log(event("stopping", sessions=len(server.tabs)))
-        await server.close()
+    await run_until_signal(server, config.log, lambda: len(server.tabs))
