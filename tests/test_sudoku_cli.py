@@ -138,7 +138,7 @@ def test_grade(capsys, mixed):
     code, out, err = run(capsys, "sudoku", "grade", str(mixed))
     assert code == 1 and err == ""
     assert out.splitlines() == [
-        "intermediate: pointing",
+        "intermediate 2.6: pointing",
         "# line 4: expected 81 characters, got 80",
         "# line 5: several solutions",
         "# line 6: no solution",
@@ -167,7 +167,7 @@ def test_generate(capsys):
     for line in lines:
         grid = parse_grid(line)
         assert sat.solve(grid).unique
-    assert err.count("basic: ") == 3 and "attempts" in err
+    assert err.count("basic 1.5: ") == 3 and "attempts" in err
     code, again, _ = run(capsys, "sudoku", "generate", "--grade", "basic", "--count", "3", "--seed", "4")
     assert again == out, "the same seed gives the same puzzles"
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
 from tui_games.engine.sudoku.grading import grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
 from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.stepper import Stepper, apply_step, next_step
 from tui_games.engine.sudoku.techniques import (
-    TECHNIQUES,
     State,
     box_line_reduction,
     fish,
@@ -348,8 +348,9 @@ def test_max_level_limits_the_stepper():
 
 
 def test_levels():
-    assert LEVELS == ("trivial", "basic", "intermediate", "advanced", "extreme", "needs search")
-    assert level_index("Needs-Search") == 5 and level_index("needs_search") == 5
+    assert LEVELS == ("trivial", "basic", "intermediate", "advanced", "extreme", "fiendish", "diabolical",
+                      "nightmare", "needs search")
+    assert level_index("Needs-Search") == 8 and level_index("needs_search") == 8
     for technique in TECHNIQUES:
         assert technique.level in LEVELS[:-1]
 
@@ -381,6 +382,6 @@ def test_grade_of_a_bad_puzzle():
 
 
 def test_grade_describe():
-    assert grade(parse_grid(TOP95_1)).describe() == "intermediate: pointing"
+    assert grade(parse_grid(TOP95_1)).describe() == "intermediate 2.6: pointing"
     hard = parse_puzzles((DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[0]
     assert grade(hard).describe().startswith("needs search: stuck after ")

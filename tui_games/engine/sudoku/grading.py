@@ -20,17 +20,18 @@ XYZ-wings are its shortest forcing chains). A puzzle without a unique solution h
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.catalogue import TECHNIQUE_RANK
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 from tui_games.engine.sudoku.stepper import Stepper
-from tui_games.engine.sudoku.techniques import (
-    TECHNIQUE_RANK,
-)
+from tui_games.engine.sudoku.techniques import Step
 
-__all__ = ["Grade", "grade", "logic_grade", "solves_within"]
+__all__ = ["Grade", "grade", "hardest", "logic_grade", "solves_within"]
 
 
 @dataclass(frozen=True)
@@ -38,39 +39,57 @@ class Grade:
     """A puzzle's grade. ``level`` is one of :data:`LEVELS`, or None when the puzzle has no
     unique solution (``status`` says which); ``technique`` is the hardest technique used
     (for "needs search", the hardest used before the stepper got stuck; None if none was);
-    ``steps`` how many steps the stepper took; ``counts`` how often each technique served."""
+    ``rating`` the hardest step's rating on Sudoku Explainer's scale; ``steps`` how many steps
+    the stepper took; ``counts`` how often each technique served. ``logic`` is False only
+    when the techniques could not finish the puzzle."""
 
     level: str | None
     technique: str | None
     steps: int
     counts: dict[str, int] = field(default_factory=dict)
     status: sat.Status = sat.Status.UNIQUE
+    rating: float = 0.0
+
+    @property
+    def logic(self) -> bool:
+        return self.level is not None and self.level != SEARCH
 
     def describe(self) -> str:
-        """``advanced: naked triple``, ``needs search: stuck after pointing``, ``several solutions``."""
+        """``advanced 4.0: hidden triple``, ``needs search: stuck after pointing``, ``several solutions``."""
         if self.level is None:
             return self.status.value
         if self.level == SEARCH:
             return f"{self.level}: stuck after {self.technique}" if self.technique else f"{self.level}: stuck at once"
-        return f"{self.level}: {self.technique}"
+        return f"{self.level} {self.rating:.1f}: {self.technique}"
 
 
-def logic_grade(grid: Grid, max_level: str | None = None) -> Grade:
+def hardest(steps: Sequence[Step]) -> Step | None:
+    """The step that sets a puzzle's grade: the highest level, then the highest rating, then
+    the technique listed later."""
+    best = None
+    best_key: tuple[int, float, int] = (-1, -1.0, -1)
+    for step in steps:
+        key = (level_index(step.level), step.rating, TECHNIQUE_RANK[step.technique])
+        if key > best_key:
+            best, best_key = step, key
+    return best
+
+
+def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = True,
+                stop: threading.Event | None = None) -> Grade:
     """Grade by the stepper alone, trusting that the puzzle has one solution; with
     ``max_level``, techniques above it are not tried (the generator's check)."""
-    stepper = Stepper(grid, max_level=max_level)
+    stepper = Stepper(grid, max_level=max_level, uniqueness=uniqueness, stop=stop)
     steps = stepper.run()
     counts: dict[str, int] = {}
-    hardest = None
-    top = -1
     for step in steps:
         counts[step.technique] = counts.get(step.technique, 0) + 1
-        key = level_index(step.level)
-        if key > top or (key == top and TECHNIQUE_RANK[step.technique] > TECHNIQUE_RANK[hardest]):
-            top, hardest = key, step.technique
+    top = hardest(steps)
+    technique = top.technique if top is not None else None
+    rating = max((step.rating for step in steps), default=0.0)
     if not stepper.solved:
-        return Grade(SEARCH, hardest, len(steps), counts)
-    return Grade(LEVELS[max(top, 0)], hardest, len(steps), counts)
+        return Grade(SEARCH, technique, len(steps), counts, rating=rating)
+    return Grade(top.level if top is not None else LEVELS[0], technique, len(steps), counts, rating=rating)
 
 
 def grade(grid: Grid) -> Grade:

@@ -1,4 +1,9 @@
-"""The difficulty levels of the grader, easiest first (the names follow Simon Tatham's *Solo*).
+"""The difficulty levels of the grader, easiest first.
+
+The first five follow Simon Tatham's *Solo*; past *extreme* come *fiendish* (chains: X- and
+XY-chains, nice loops, ALS), *diabolical* (forcing chains, static and dynamic) and *nightmare*
+(nested forcing nets). "needs search" is left for a stepper that was limited or stopped before
+it finished: with every technique allowed, a puzzle with one solution always has a next step.
 
 A module of its own so that the command line can name the levels without importing the
 techniques (see :mod:`.techniques` for what each level stands for).
@@ -6,9 +11,10 @@ techniques (see :mod:`.techniques` for what each level stands for).
 
 from __future__ import annotations
 
-TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH = (
-    "trivial", "basic", "intermediate", "advanced", "extreme", "needs search")
-LEVELS = (TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, SEARCH)
+TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, FIENDISH, DIABOLICAL, NIGHTMARE, SEARCH = (
+    "trivial", "basic", "intermediate", "advanced", "extreme", "fiendish", "diabolical", "nightmare",
+    "needs search")
+LEVELS = (TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, EXTREME, FIENDISH, DIABOLICAL, NIGHTMARE, SEARCH)
 
 
 def level_index(level: str) -> int:

@@ -1,7 +1,7 @@
 """The human stepper: always the easiest next step, the way a person would solve.
 
 :class:`Stepper` holds a :class:`~.techniques.State` and, at each call of
-:meth:`Stepper.next_step`, tries the techniques of :data:`~.techniques.TECHNIQUES` in order
+:meth:`Stepper.next_step`, tries the techniques of :data:`~.catalogue.TECHNIQUES` in order
 and returns the first step the easiest one finds. So every harder technique is used only
 when nothing easier applies, which is what makes "the hardest technique used" a grade.
 
@@ -14,12 +14,14 @@ digit) stops it: :meth:`Stepper.next_step` returns None and :attr:`Stepper.stuck
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from collections.abc import Sequence
 
+from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.techniques import (
-    TECHNIQUES,
     State,
     Step,
     Technique,
@@ -29,14 +31,19 @@ __all__ = ["Stepper", "apply_step", "next_step"]
 
 
 class Stepper:
-    """Steps through a puzzle with the techniques up to ``max_level`` (default: all)."""
+    """Steps through a puzzle with the techniques up to ``max_level`` (default: all);
+    ``uniqueness=False`` leaves out the techniques that assume a unique solution. Setting
+    ``stop`` makes a running :meth:`next_step` raise :class:`~.techniques.Cancelled`."""
 
     def __init__(self, grid: Grid, candidates: Sequence[int] | None = None, *,
-                 max_level: str | None = None) -> None:
+                 max_level: str | None = None, uniqueness: bool = True,
+                 stop: threading.Event | None = None) -> None:
         self.state = State.from_grid(grid, candidates)
+        self.state.stop = stop
         self.givens = list(grid.givens)
         top = level_index(max_level) if max_level is not None else len(LEVELS) - 1
-        self.techniques: tuple[Technique, ...] = tuple(t for t in TECHNIQUES if level_index(t.level) <= top)
+        self.techniques: tuple[Technique, ...] = tuple(
+            t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness))
         self.steps: list[Step] = []
         #: Why :meth:`next_step` last returned None: "solved", a contradiction, or "stuck".
         self.stuck: str | None = None
@@ -58,7 +65,7 @@ class Stepper:
         for technique in self.techniques:
             for step in technique.find(state):
                 self.stuck = None
-                return step
+                return step if step.rating else dataclasses.replace(step, rating=technique.rating)
         self.stuck = "stuck"
         return None
 
@@ -88,10 +95,11 @@ class Stepper:
         return list(self.state.masks)
 
 
-def next_step(grid: Grid, candidates: Sequence[int] | None = None, *, max_level: str | None = None) -> Step | None:
+def next_step(grid: Grid, candidates: Sequence[int] | None = None, *, max_level: str | None = None,
+              uniqueness: bool = True, stop: threading.Event | None = None) -> Step | None:
     """The hint: the easiest step in ``grid`` (with pencil marks ``candidates`` if given), or
     None when the grid is solved, contradictory, or needs more than the techniques."""
-    return Stepper(grid, candidates, max_level=max_level).next_step()
+    return Stepper(grid, candidates, max_level=max_level, uniqueness=uniqueness, stop=stop).next_step()
 
 
 def apply_step(grid: Grid, step: Step, candidates: Sequence[int] | None = None) -> list[int]:

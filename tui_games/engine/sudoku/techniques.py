@@ -7,27 +7,7 @@ function ``finder(state)`` yielding :class:`Step` objects, each complete in itse
 seen (cells, digits, units), what follows (placements or eliminations), and one sentence
 saying why, with cells named ``r1c1``.
 
-The techniques and the difficulty level each one stands for, in the order the stepper tries
-them (the levels follow Simon Tatham's *Solo*: Trivial needs only the box-wise "this digit
-has one place left", Basic the same in rows and columns plus "this cell has one digit left",
-Intermediate the intersections of boxes and lines, Advanced the sets, Extreme fish and
-short chains; past that, "needs search"):
-
-======================  ============  ===============================================
-technique               level         what it sees
-======================  ============  ===============================================
-full house              trivial       the last empty cell of a unit
-hidden single (box)     trivial       a digit with one place left in a box
-hidden single (line)    basic         a digit with one place left in a row, column or diagonal
-naked single            basic         a cell with one candidate left
-pointing                intermediate  a digit confined in a box to one line: not elsewhere in the line
-box-line reduction      intermediate  a digit confined in a line to one box: not elsewhere in the box
-naked pair/triple/quad  advanced      k cells of a unit holding only k digits between them
-hidden pair/triple/quad advanced      k digits of a unit fitting only in k cells
-X-wing, swordfish       extreme       a digit confined in 2 (3) rows to 2 (3) columns, or vice versa
-XY-wing                 extreme       a bivalue pivot and two bivalue wings sharing a third digit
-XYZ-wing                extreme       a trivalue pivot and two bivalue wings inside it
-======================  ============  ===============================================
+The list the stepper walks, with each technique's level and rating, is in :mod:`.catalogue`.
 
 Every step is sound: a placement or elimination holds in every solution of the position
 (tests check this against the SAT solution on hundreds of puzzles).
@@ -35,9 +15,11 @@ Every step is sound: a placement or elimination holds in every solution of the p
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from tui_games.engine.sudoku.grid import (
     BOX,
@@ -56,13 +38,35 @@ from tui_games.engine.sudoku.levels import (
 )
 
 __all__ = [
-    "TECHNIQUES", "State", "Step", "Technique",
+    "Cancelled", "Link", "State", "Step", "Technique", "length_rating",
 ]
+
+class Link(NamedTuple):
+    """One link of a chain: from the candidate ``digit_a`` in ``cells_a`` to ``digit_b`` in
+    ``cells_b`` (a group of cells for grouped nodes, one cell otherwise). ``strong``: if the
+    first is false the second is true (``=`` in Eureka notation); weak: if the first is true
+    the second is false (``-``)."""
+
+    cells_a: tuple[int, ...]
+    digit_a: int
+    cells_b: tuple[int, ...]
+    digit_b: int
+    strong: bool
+
+
+class Cancelled(Exception):
+    """The stepper's caller asked it to stop (see :attr:`State.stop`)."""
+
 
 @dataclass(frozen=True)
 class Step:
     """One deduction. ``cells``/``digits``/``units`` are the pattern (what to highlight);
-    ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs, what the step changes."""
+    ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs, what the step changes.
+
+    ``rating`` is the step's difficulty on Sudoku Explainer's scale (1.0 full house ...
+    9.5+ nested forcing nets); 0.0 means "the technique's own rating" and the stepper fills it
+    in. For chains, ``links`` lists every link to draw and ``chain`` the chain(s) in Eureka
+    notation, one line per chain (a forcing chain has one per branch)."""
 
     technique: str
     level: str
@@ -72,6 +76,9 @@ class Step:
     placements: tuple[tuple[int, int], ...] = ()
     eliminations: tuple[tuple[int, int], ...] = ()
     units: tuple[int, ...] = ()
+    rating: float = 0.0
+    links: tuple[Link, ...] = ()
+    chain: tuple[str, ...] = ()
 
     def changes(self, size: int = 9) -> str:
         """What the step does, e.g. ``place 7 at r4c6`` or ``remove 3 from r2c5, r2c7``."""
@@ -87,12 +94,20 @@ class Step:
 class State:
     """Digits written so far and the candidates of every empty cell (0 for a filled one)."""
 
-    __slots__ = ("geo", "masks", "values")
+    __slots__ = ("geo", "masks", "stop", "values")
 
-    def __init__(self, geo: Geometry, values: list[int], masks: list[int]) -> None:
+    def __init__(self, geo: Geometry, values: list[int], masks: list[int],
+                 stop: threading.Event | None = None) -> None:
         self.geo = geo
         self.values = values
         self.masks = masks
+        #: Set by the caller to stop a long search: the slow finders call :meth:`check_stop`.
+        self.stop = stop
+
+    def check_stop(self) -> None:
+        """Raise :class:`Cancelled` if the caller asked to stop."""
+        if self.stop is not None and self.stop.is_set():
+            raise Cancelled("stopped")
 
     @classmethod
     def from_grid(cls, grid: Grid, candidates: Sequence[int] | None = None) -> State:
@@ -104,7 +119,7 @@ class State:
         return cls(grid.geometry, list(grid.values), masks)
 
     def copy(self) -> State:
-        return State(self.geo, list(self.values), list(self.masks))
+        return State(self.geo, list(self.values), list(self.masks), self.stop)
 
     def place(self, cell: int, digit: int) -> None:
         self.values[cell] = digit
@@ -152,9 +167,27 @@ Finder = Callable[[State], Iterator[Step]]
 
 @dataclass(frozen=True)
 class Technique:
+    """A finder with its name, level and base rating on Sudoku Explainer's scale.
+    ``uniqueness``: the technique assumes the puzzle has one solution (unique rectangles,
+    BUG+1), so a player who does not want that assumption can turn it off."""
+
     name: str
     level: str
+    rating: float
     find: Finder
+    uniqueness: bool = False
+
+
+def length_rating(length: int) -> float:
+    """What a chain's length adds to its base rating, as Sudoku Explainer counts it: +0.1 each
+    time the number of links passes 4, 6, 8, 12, 16, 24, 32, 48, ... (the thresholds grow by
+    x1.5 and x4/3 in turn)."""
+    added, ceiling, odd = 0.0, 4, False
+    while length > ceiling:
+        added += 0.1
+        ceiling = ceiling * 4 // 3 if odd else ceiling * 3 // 2
+        odd = not odd
+    return round(added, 1)
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -473,28 +506,3 @@ def xyz_wings(state: State) -> Iterator[Step]:
                     f"({_digits(bm, 'or')}) is {d}, so {d} is removed from the cells that see all three: "
                     f"{_names([c for c, _ in eliminations], n)}.")
             yield Step("XYZ-wing", EXTREME, (pivot, a, b), mask_digits(pm), text, eliminations=eliminations)
-
-
-# -- the list the stepper walks ----------------------------------------------------------------------
-
-TECHNIQUES: tuple[Technique, ...] = (
-    Technique("full house", TRIVIAL, full_houses),
-    Technique("hidden single", TRIVIAL, hidden_singles_in_boxes),
-    Technique("hidden single", BASIC, hidden_singles_in_lines),
-    Technique("naked single", BASIC, naked_singles),
-    Technique("pointing", INTERMEDIATE, pointing),
-    Technique("box-line reduction", INTERMEDIATE, box_line_reduction),
-    Technique("naked pair", ADVANCED, naked_subsets(2)),
-    Technique("hidden pair", ADVANCED, hidden_subsets(2)),
-    Technique("naked triple", ADVANCED, naked_subsets(3)),
-    Technique("hidden triple", ADVANCED, hidden_subsets(3)),
-    Technique("naked quad", ADVANCED, naked_subsets(4)),
-    Technique("hidden quad", ADVANCED, hidden_subsets(4)),
-    Technique("X-wing", EXTREME, fish(2)),
-    Technique("XY-wing", EXTREME, xy_wings),
-    Technique("XYZ-wing", EXTREME, xyz_wings),
-    Technique("swordfish", EXTREME, fish(3)),
-)
-
-# The rank of each technique (its first entry in TECHNIQUES): "hardest technique" ties go to the later one.
-TECHNIQUE_RANK = {t.name: i for i, t in reversed(list(enumerate(TECHNIQUES)))}

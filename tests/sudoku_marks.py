@@ -1,0 +1,41 @@
+"""Pencil-mark grids for technique tests, the way solvers print them (HoDoKu's "PM grid").
+
+81 whitespace-separated tokens, row by row: the candidates of a cell (``1478``), or one digit
+for a filled cell. Box drawing (``|``, ``+``, ``-``, ``.``, ``:``, ``'``, ``*``) is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tui_games.engine.sudoku.grid import cell_name, geometry
+from tui_games.engine.sudoku.techniques import State, Step
+
+GEO = geometry(9)
+
+
+def pm_state(text: str) -> State:
+    tokens = re.findall(r"[1-9]+", text)
+    if len(tokens) != 81:
+        raise ValueError(f"a pencil-mark grid needs 81 cells, got {len(tokens)}")
+    values, masks = [0] * 81, [0] * 81
+    for cell, token in enumerate(tokens):
+        if len(token) == 1:
+            values[cell] = int(token)
+        else:
+            for ch in token:
+                masks[cell] |= 1 << (int(ch) - 1)
+    return State(GEO, values, masks)
+
+
+def named(pairs) -> set[tuple[str, int]]:
+    """``{(cell, digit)}`` with cells named: ``{("r1c2", 7)}``."""
+    return {(cell_name(c), d) for c, d in pairs}
+
+
+def assert_sound(step: Step, solution: list[int]) -> None:
+    """No placement the solution contradicts, no elimination of a solution digit."""
+    for cell, digit in step.placements:
+        assert solution[cell] == digit, f"{step.technique} places {digit} at {cell_name(cell)}"
+    for cell, digit in step.eliminations:
+        assert solution[cell] != digit, f"{step.technique} removes the true {digit} from {cell_name(cell)}"

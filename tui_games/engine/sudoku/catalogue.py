@@ -1,0 +1,73 @@
+"""The techniques the stepper knows, in the order it tries them, with level and rating.
+
+The stepper takes the first step the first technique finds, so this order *is* "the easiest
+technique available": by level, then by base rating on Sudoku Explainer's scale (the number
+printed next to puzzles on the forums: 1.0 a full house ... 4.2 an XY-wing, 5.2 a jellyfish,
+6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.5+ nested
+nets). A puzzle's rating is the highest rating of the steps taken that way (see
+:mod:`.grading`). Techniques Sudoku Explainer does not know are rated as it would rate the same
+deduction: a skyscraper is its 4-link X-chain ("turbot fish", 6.6).
+
+======================  ============  ======  ==================================================
+technique               level         rating  what it sees
+======================  ============  ======  ==================================================
+full house              trivial       1.0     the last empty cell of a unit
+hidden single (box)     trivial       1.2     a digit with one place left in a box
+hidden single (line)    basic         1.5     a digit with one place left in a row, column or diagonal
+naked single            basic         2.3     a cell with one candidate left
+pointing                intermediate  2.6     a digit confined in a box to one line: not elsewhere in the line
+box-line reduction      intermediate  2.8     a digit confined in a line to one box: not elsewhere in the box
+naked pair/triple/quad  advanced      3.0     k cells of a unit holding only k digits between them (3.6, 5.0)
+hidden pair/triple/quad advanced      3.4     k digits of a unit fitting only in k cells (4.0, 5.4)
+X-wing, swordfish       extreme       3.2     a digit confined in 2 (3) rows to 2 (3) columns, or vice versa (3.8)
+XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
+XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
+======================  ============  ======  ==================================================
+"""
+
+from __future__ import annotations
+
+from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, INTERMEDIATE, TRIVIAL, level_index
+from tui_games.engine.sudoku.techniques import (
+    Technique,
+    box_line_reduction,
+    fish,
+    full_houses,
+    hidden_singles_in_boxes,
+    hidden_singles_in_lines,
+    hidden_subsets,
+    naked_singles,
+    naked_subsets,
+    pointing,
+    xy_wings,
+    xyz_wings,
+)
+
+__all__ = ["TECHNIQUES", "TECHNIQUE_RANK"]
+
+_ALL: tuple[Technique, ...] = (
+    Technique("full house", TRIVIAL, 1.0, full_houses),
+    Technique("hidden single", TRIVIAL, 1.2, hidden_singles_in_boxes),
+    Technique("hidden single", BASIC, 1.5, hidden_singles_in_lines),
+    Technique("naked single", BASIC, 2.3, naked_singles),
+    Technique("pointing", INTERMEDIATE, 2.6, pointing),
+    Technique("box-line reduction", INTERMEDIATE, 2.8, box_line_reduction),
+    Technique("naked pair", ADVANCED, 3.0, naked_subsets(2)),
+    Technique("hidden pair", ADVANCED, 3.4, hidden_subsets(2)),
+    Technique("naked triple", ADVANCED, 3.6, naked_subsets(3)),
+    Technique("hidden triple", ADVANCED, 4.0, hidden_subsets(3)),
+    Technique("naked quad", ADVANCED, 5.0, naked_subsets(4)),
+    Technique("hidden quad", ADVANCED, 5.4, hidden_subsets(4)),
+    Technique("X-wing", EXTREME, 3.2, fish(2)),
+    Technique("swordfish", EXTREME, 3.8, fish(3)),
+    Technique("XY-wing", EXTREME, 4.2, xy_wings),
+    Technique("XYZ-wing", EXTREME, 4.4, xyz_wings),
+)
+
+#: Every technique, easiest first: by level, then by rating (a stable sort keeps the listed
+#: order between equal ratings).
+TECHNIQUES: tuple[Technique, ...] = tuple(sorted(_ALL, key=lambda t: (level_index(t.level), t.rating)))
+
+#: The rank of each technique name (its first entry in TECHNIQUES): "hardest technique" ties
+#: go to the later one.
+TECHNIQUE_RANK = {t.name: i for i, t in reversed(list(enumerate(TECHNIQUES)))}
