@@ -153,6 +153,8 @@ def test_grade_json(capsys, monkeypatch):
     first, second = (json.loads(line) for line in out.splitlines())
     assert first["level"] == "intermediate" and first["technique"] == "pointing" and first["status"] == "unique"
     assert first["steps"] == sum(first["counts"].values())
+    assert first["rating"] == 2.6 and first["logic"] is True
+    assert isinstance(second["rating"], float) and isinstance(second["logic"], bool)
     assert second["level"] == "needs search"
 
 
@@ -189,7 +191,7 @@ def test_generate_options(capsys):
 def test_hint(capsys):
     code, out, err = run(capsys, "sudoku", "hint", TOP95_1)
     assert code == 0 and err == ""
-    assert out == ("hidden single (trivial): In box 4, 4 fits only in r6c2, so r6c2 is 4.\n"
+    assert out == ("hidden single (trivial, 1.2): In box 4, 4 fits only in r6c2, so r6c2 is 4.\n"
                    "place 4 at r6c2\n")
 
 
@@ -209,6 +211,43 @@ def test_hint_without_a_step(capsys):
     stuck = (DATA / "bench_sudoku_tdoku_forum_hardest_1905_11plus_100.txt").read_text().split()[0]  # no step at all
     code, out, _ = run(capsys, "sudoku", "hint", stuck)
     assert code == 1 and out == "no hint: none of the known techniques applies here; the puzzle needs search\n"
+
+
+def test_explain_replays_to_the_solution(capsys):
+    code, out, err = run(capsys, "sudoku", "explain", "--json", TOP95_1)
+    assert code == 0, err
+    solution = sat.solve(parse_grid(TOP95_1)).solution
+    values = list(parse_grid(TOP95_1).values)
+    steps = [json.loads(line) for line in out.splitlines()]
+    assert steps
+    for step in steps:
+        assert set(step) == {"technique", "level", "rating", "place", "eliminate", "text", "chain"}
+        assert isinstance(step["rating"], float) and step["text"]
+        for name, digit in step["place"]:
+            assert solution[cell(name)] == digit, step
+            values[cell(name)] = digit
+        for name, digit in step["eliminate"]:
+            assert solution[cell(name)] != digit, step
+    assert values == solution, "the steps place every digit"
+    assert max(s["rating"] for s in steps) == 2.6
+
+
+def test_explain_text(capsys):
+    code, out, err = run(capsys, "sudoku", "explain", TOP95_1)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "1. hidden single (trivial, 1.2): In box 4, 4 fits only in r6c2, so r6c2 is 4."
+    assert lines[1] == "   place 4 at r6c2"
+    assert lines[-1].startswith("solved in ") and lines[-1].endswith("intermediate 2.6, hardest step: pointing")
+    code, out, err = run(capsys, "sudoku", "explain", SEVERAL)
+    assert code == 1 and out == "no explanation: the puzzle has several solutions\n"
+    code, out, err = run(capsys, "sudoku", "explain", TOP95_1[:-1])
+    assert_usage_error(code, out, err, "PUZZLE: line 1: expected 81 characters, got 80")
+
+
+def cell(name: str) -> int:
+    row, col = name[1:].split("c")
+    return (int(row) - 1) * 9 + int(col) - 1
 
 
 def test_hint_bad_puzzle(capsys):
@@ -234,6 +273,20 @@ def test_bench_sudoku(capsys, monkeypatch):
     serg = next(line for line in lines if line.startswith("serg_benchmark_100.txt"))
     assert serg.split()[1:6] == ["3", "0", "3", "0", "3"], "several solutions, all valid"
     assert "Generating 'advanced' puzzles" in text
+
+
+def test_bench_sudoku_logic(capsys, tmp_path):
+    puzzles = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text().split()[:3]
+    ratings = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200_se_ratings.txt").read_text().split()[:3]
+    (tmp_path / "set.txt").write_text("\n".join([TOP95_1, *puzzles[:2]]) + "\n")
+    (tmp_path / "set_se_ratings.txt").write_text("\n".join(["2.6", *ratings[:2]]) + "\n")
+    code, out, err = run(capsys, "bench", "sudoku", "--logic", str(tmp_path / "set.txt"))
+    assert code == 0, err
+    lines = out.splitlines()
+    row = next(line for line in lines if line.startswith("set.txt ")).split()
+    assert row[1] == "3" and row[4] == "0", "three puzzles, no wrong step"
+    assert "Spearman rho" in out and "within ±0.3" in out and "SE 2.5" in out
+    assert "WRONG STEP" not in out
 
 
 def test_bench_sudoku_bad_set(capsys, tmp_path):

@@ -88,7 +88,16 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser(argv).parse_args(argv)
+        parser = build_parser(argv)
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            # argparse gives a ``FILE ...`` positional nothing once an option came between it
+            # and the command (``bench sudoku --logic FILE``): file names after options still
+            # belong to it.
+            if isinstance(getattr(args, "files", None), list) and not any(e.startswith("-") for e in extras):
+                args.files.extend(extras)
+            else:
+                parser.error(f"unrecognized arguments: {' '.join(extras)}")
         handler = getattr(args, "handler", None)
         if handler is None:  # no command: the menu
             args.game = None

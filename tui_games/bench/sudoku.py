@@ -52,9 +52,9 @@ def _mean(values: list[float]) -> str:
     return f"{statistics.mean(values):,.0f}" if values else "-"
 
 
-def default_sets() -> list[Path]:
+def default_sets(names: tuple[str, ...] = DEFAULT_SETS) -> list[Path]:
     """The samples shipped with the package (puzzles/bench_sudoku_*.txt)."""
-    return [Path(str(puzzle_path(f"bench_sudoku_{name}"))) for name in DEFAULT_SETS]
+    return [Path(str(puzzle_path(f"bench_sudoku_{name}"))) for name in names]
 
 
 def load_sets(sets: list[str] | None = None, limit: int | None = None, quick: bool = False) -> list[PuzzleSet]:
@@ -176,7 +176,16 @@ def generation_table(write: Write, count: int) -> None:
 
 
 def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = None,
-                 limit: int | None = None) -> None:
+                 limit: int | None = None, logic: bool = False, jobs: int = 1) -> None:
+    """The SAT solver, Norvig's and the generator; with ``logic``, the human stepper instead
+    (:mod:`tui_games.bench.sudoku_logic`), over ``jobs`` processes."""
+    if logic:
+        from tui_games.bench.sudoku_logic import LOGIC_SETS, QUICK_LIMIT, logic_tables
+
+        paths = [Path(s) for s in sets] if sets else default_sets(LOGIC_SETS)
+        loaded = load_sets([str(p) for p in paths], limit or (QUICK_LIMIT if quick else None))
+        logic_tables(write, [(name, path, grids) for (name, grids), path in zip(loaded, paths)], jobs)
+        return
     loaded = load_sets(sets, limit, quick)
     sat.solve(Grid())  # build the shape's caches before anything is timed
     # Tens of thousands of loaded grids would make every full garbage collection walk them

@@ -18,6 +18,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         options["sets"] = sets
     if args.limit is not None:
         options["limit"] = args.limit
+    if args.logic:
+        options["logic"] = True
+    if args.jobs != 1:
+        options["jobs"] = args.jobs
     if args.sweep:
         options["sweep"] = True
         for name in ("depth", "position"):
@@ -46,6 +50,12 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
                             "the package)")
     bench.add_argument("--limit", type=positive_int, default=None, metavar="N",
                        help="connect4, sudoku: only the first N positions of each set")
+    bench.add_argument("--logic", action="store_true",
+                       help="sudoku: the human stepper instead of the solvers (share finished by logic, time "
+                            "per hint and per puzzle, ratings against Sudoku Explainer's where a "
+                            "NAME_se_ratings.txt file sits beside the set)")
+    bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                       help="sudoku --logic: spread the puzzles over N processes")
     bench.add_argument("--sweep", action="store_true",
                        help="games with a search tree: minimax, alpha-beta, + ordering, + TT, + deepening "
                             "at depths 1..D on one position (states, cutoffs, time, root value)")

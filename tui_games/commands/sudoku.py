@@ -1,9 +1,10 @@
-"""``tui-games sudoku solve|grade|generate|hint``: the Sudoku engine on the command line.
+"""``tui-games sudoku solve|grade|generate|hint|explain``: the Sudoku engine on the command line.
 
     tui-games sudoku solve [FILE|-]      one solution line per puzzle, '# line N: ...' otherwise
-    tui-games sudoku grade [FILE|-]      the grade and the hardest technique of each puzzle
+    tui-games sudoku grade [FILE|-]      the grade, rating and hardest technique of each puzzle
     tui-games sudoku generate --grade L  unique puzzles of a grade, one per line
-    tui-games sudoku hint PUZZLE         the next human step, explained
+    tui-games sudoku hint PUZZLE         the next human step, explained, with its rating
+    tui-games sudoku explain PUZZLE      every step from the puzzle to its solution
 
 Input is any format :mod:`tui_games.engine.sudoku.formats` reads (81-character lines with
 ``#`` comments, ``.sdk`` grids, Project Euler blocks). Batch tools answer every puzzle in
@@ -19,6 +20,7 @@ from __future__ import annotations
 # cost (``tui-games bench startup``).
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.engine.sudoku import sat
@@ -30,6 +32,9 @@ from tui_games.engine.sudoku.formats import (
 )
 from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
 from tui_games.engine.sudoku.levels import LEVELS, level_index
+
+if TYPE_CHECKING:
+    from tui_games.engine.sudoku.techniques import Step
 
 EXIT_NOT_UNIQUE = 1
 
@@ -127,13 +132,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
             failed = True
             _report_malformed(entry, args.json)
             continue
-        result = grade(entry.grid)
+        result = grade(entry.grid, uniqueness=args.uniqueness)
         if result.level is None:
             failed = True
         if args.json:
             _print_json(({"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
                               "level": result.level, "technique": result.technique, "steps": result.steps,
-                              "counts": result.counts}))
+                              "counts": result.counts, "rating": result.rating if result.level else None,
+                              "logic": result.logic}))
         elif result.level is None:
             print(_comment(entry, result.status.value))
         else:
@@ -170,22 +176,46 @@ def cmd_generate(args: argparse.Namespace) -> int:
 # -- hint --------------------------------------------------------------------------------------------
 
 
-def cmd_hint(args: argparse.Namespace) -> int:
-    from tui_games.engine.sudoku.stepper import Stepper
-
+def _puzzle_argument(args: argparse.Namespace) -> Grid:
+    """The PUZZLE argument (or stdin for ``-``) as a grid; UsageError names what is wrong."""
     if args.puzzle == "-":
         text, source = read_input("-")
     else:
         text, source = args.puzzle, "PUZZLE"
     try:
-        grid = parse_grid(text, source, diagonal=args.diagonal)
+        return parse_grid(text, source, diagonal=args.diagonal)
     except SudokuFormatError as error:
         raise UsageError(str(error)) from None
+
+
+def _step_record(step: Step, n: int) -> dict:
+    """A step as JSON: cells ``rRcC`` (1-based), digits as numbers."""
+    return {
+        "technique": step.technique, "level": step.level, "rating": step.rating,
+        "place": [[cell_name(c, n), d] for c, d in step.placements],
+        "eliminate": [[cell_name(c, n), d] for c, d in step.eliminations],
+        "text": step.explanation,
+        "chain": list(step.chain),
+    }
+
+
+def _print_step(step: Step, n: int, number: int | None = None) -> None:
+    head = f"{number}. " if number is not None else ""
+    print(f"{head}{step.technique} ({step.level}, {step.rating:.1f}): {step.explanation}")
+    for line in step.chain:
+        print(f"   {line}")
+    print(f"   {step.changes(n)}" if number is not None else step.changes(n))
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from tui_games.engine.sudoku.stepper import Stepper
+
+    grid = _puzzle_argument(args)
     result = sat.solve(grid)
     if not result.unique:
         print(f"no hint: the puzzle has {result.status.value}")
         return EXIT_NOT_UNIQUE
-    stepper = Stepper(grid)
+    stepper = Stepper(grid, uniqueness=args.uniqueness)
     step = stepper.next_step()
     if step is None:
         if stepper.stuck == "solved":
@@ -195,15 +225,47 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return EXIT_NOT_UNIQUE
     n = grid.size
     if args.json:
-        _print_json(({
-            "technique": step.technique, "level": step.level, "explanation": step.explanation,
+        record = _step_record(step, n)
+        # The fields this command printed before ``explain`` existed stay as they were.
+        record.update({
+            "explanation": step.explanation,
             "cells": [cell_name(c, n) for c in step.cells], "digits": [digit_char(d) for d in step.digits],
             "placements": [[cell_name(c, n), digit_char(d)] for c, d in step.placements],
             "eliminations": [[cell_name(c, n), digit_char(d)] for c, d in step.eliminations],
-        }))
+        })
+        _print_json(record)
     else:
-        print(f"{step.technique} ({step.level}): {step.explanation}")
-        print(step.changes(n))
+        _print_step(step, n)
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from tui_games.engine.sudoku.grading import hardest
+    from tui_games.engine.sudoku.stepper import Stepper
+
+    grid = _puzzle_argument(args)
+    result = sat.solve(grid)
+    if not result.unique:
+        print(f"no explanation: the puzzle has {result.status.value}")
+        return EXIT_NOT_UNIQUE
+    stepper = Stepper(grid, uniqueness=args.uniqueness)
+    n = grid.size
+    number = 0
+    while (step := stepper.next_step()) is not None:
+        stepper.apply(step)
+        number += 1
+        if args.json:
+            _print_json(_step_record(step, n))
+        else:
+            _print_step(step, n, number)
+    if not stepper.solved:
+        print(f"stuck after {number} steps: {stepper.stuck}", file=sys.stderr)
+        return EXIT_NOT_UNIQUE
+    if not args.json:
+        top = hardest(stepper.steps)
+        rating = max((s.rating for s in stepper.steps), default=0.0)
+        summary = f"{top.level} {rating:.1f}, hardest step: {top.technique}" if top else "already solved"
+        print(f"solved in {number} steps; {summary}")
     return 0
 
 
@@ -237,9 +299,10 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     grade_tool.set_defaults(handler=cmd_grade)
     grade_tool.add_argument("file", nargs="?", default="-", metavar="FILE", help=file_help)
     grade_tool.add_argument("--json", action="store_true",
-                            help='one {"line", "puzzle", "status", "level", "technique", "steps", "counts"} '
-                                 'object per puzzle')
+                            help='one {"line", "puzzle", "status", "level", "technique", "steps", "counts", '
+                                 '"rating", "logic"} object per puzzle')
     grade_tool.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _uniqueness_option(grade_tool)
 
     gen = tools.add_parser("generate", help="unique-solution puzzles of a grade, one per line")
     gen.set_defaults(handler=cmd_generate)
@@ -254,9 +317,24 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     hint.set_defaults(handler=cmd_hint)
     hint.add_argument("puzzle", metavar="PUZZLE", help="an 81-character line ('.' or '0' blanks), or '-' for stdin")
     hint.add_argument("--json", action="store_true",
-                      help='print {"technique", "level", "explanation", "cells", "digits", "placements", '
-                           '"eliminations"}')
+                      help='print {"technique", "level", "rating", "place", "eliminate", "text", "chain", '
+                           '"explanation", "cells", "digits", "placements", "eliminations"}')
     hint.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _uniqueness_option(hint)
+
+    explain = tools.add_parser("explain", help="every step from the puzzle to its solution, explained and rated")
+    explain.set_defaults(handler=cmd_explain)
+    explain.add_argument("puzzle", metavar="PUZZLE", help="an 81-character line ('.' or '0' blanks), or '-' for stdin")
+    explain.add_argument("--json", action="store_true",
+                         help='one {"technique", "level", "rating", "place", "eliminate", "text", "chain"} '
+                              'object per step (cells rRcC, 1-based)')
+    explain.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _uniqueness_option(explain)
+
+
+def _uniqueness_option(tool: argparse.ArgumentParser) -> None:
+    tool.add_argument("--no-uniqueness", dest="uniqueness", action="store_false",
+                      help="do not assume one solution: no unique rectangles, no BUG+1")
 
 
 # -- play ------------------------------------------------------------------------------------------

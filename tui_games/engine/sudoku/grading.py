@@ -92,12 +92,12 @@ def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = 
     return Grade(top.level if top is not None else LEVELS[0], technique, len(steps), counts, rating=rating)
 
 
-def grade(grid: Grid) -> Grade:
+def grade(grid: Grid, *, uniqueness: bool = True, stop: threading.Event | None = None) -> Grade:
     """The grade of a puzzle, after checking with the SAT solver that it has one solution."""
     result = sat.solve(grid)
     if result.status is not sat.Status.UNIQUE:
         return Grade(None, None, 0, {}, result.status)
-    return logic_grade(grid)
+    return logic_grade(grid, uniqueness=uniqueness, stop=stop)
 
 
 def solves_within(grid: Grid, level: str) -> bool:

@@ -1,0 +1,185 @@
+"""``tui-games bench sudoku --logic``: the human stepper on the puzzle sets.
+
+Per set: how many puzzles the techniques finish, the time of one hint (one call of the
+stepper's ``next_step``) and of a whole puzzle, the rating distribution, and how many steps
+were wrong -- every placement and elimination is checked against the SAT solution, so a
+technique that removes a true candidate shows up here (the count must be 0). Where a file
+``NAME_se_ratings.txt`` sits beside ``NAME.txt`` (one Sudoku Explainer rating per line, as in
+the shared diabolical set), the bench compares: Spearman's rank correlation, the share
+within ±0.3, and a scatter of our rating against theirs.
+
+``--jobs N`` spreads the puzzles over N processes (each puzzle is timed inside its process,
+so the times are those of one core).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from tui_games.bench.table import Write, write_table
+from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku.grading import hardest
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.stepper import Stepper
+
+# The logic bench's default sets: the shipped samples that humans find hard.
+LOGIC_SETS = (
+    "project_euler_96.txt",
+    "norvig_top95.txt",
+    "magictour_top1465_100.txt",
+    "sudoku_exchange_diabolical_200.txt",
+    "norvig_hardest11.txt",
+    "tdoku_forum_hardest_1905_11plus_100.txt",
+)
+QUICK_LIMIT = 10
+TOLERANCE = 0.3
+
+
+@dataclass(frozen=True)
+class Solved:
+    """What the stepper did on one puzzle."""
+
+    finished: bool
+    rating: float
+    level: str
+    technique: str
+    hint_seconds: tuple[float, ...]
+    seconds: float
+    wrong: tuple[str, ...]  # "technique: removes the true 7 from r1c2"
+
+
+def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solved:
+    """Step through one puzzle (its digits, 0 for a blank), checking every step."""
+    grid = Grid(values, size=size, diagonal=diagonal)
+    solution = sat.solve(grid).solution or []
+    stepper = Stepper(grid)
+    hints: list[float] = []
+    wrong: list[str] = []
+    start = time.process_time()
+    while True:
+        t0 = time.process_time()
+        step = stepper.next_step()
+        hints.append(time.process_time() - t0)
+        if step is None:
+            break
+        for cell, digit in step.placements:
+            if solution and solution[cell] != digit:
+                wrong.append(f"{step.technique}: places {digit} at cell {cell}")
+        for cell, digit in step.eliminations:
+            if solution and solution[cell] == digit:
+                wrong.append(f"{step.technique}: removes the true {digit} from cell {cell}")
+        stepper.apply(step)
+    seconds = time.process_time() - start
+    top = hardest(stepper.steps)
+    rating = max((s.rating for s in stepper.steps), default=0.0)
+    return Solved(stepper.solved, rating, top.level if top else "trivial", top.technique if top else "-",
+                  tuple(hints), seconds, tuple(wrong))
+
+
+def _puzzle(args: tuple[list[int], int, bool]) -> Solved:
+    return run_puzzle(*args)
+
+
+def spearman(xs: list[float], ys: list[float]) -> float:
+    """Spearman's rank correlation (ties get their mean rank)."""
+    def ranks(values: list[float]) -> list[float]:
+        order = sorted(range(len(values)), key=values.__getitem__)
+        out = [0.0] * len(values)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                out[order[k]] = (i + j) / 2 + 1
+            i = j + 1
+        return out
+    if len(xs) < 2:
+        return float("nan")
+    return statistics.correlation(ranks(xs), ranks(ys))
+
+
+def _p95(values: list[float]) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def reference_ratings(path: Path, count: int) -> list[float] | None:
+    """The Sudoku Explainer ratings beside a set (``NAME_se_ratings.txt``), first ``count``."""
+    beside = path.with_name(path.stem + "_se_ratings.txt")
+    if not beside.is_file():
+        return None
+    values = [float(line) for line in beside.read_text(encoding="utf-8").split()]
+    return values[:count] if len(values) >= count else None
+
+
+def _bucket(rating: float) -> str:
+    return "10+" if rating >= 10 else f"{int(rating)}.x"
+
+
+def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int = 1) -> None:
+    rows, dist_rows, compare = [], [], []
+    buckets = [f"{b}.x" for b in range(1, 10)] + ["10+", "unfinished"]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        for name, path, grids in loaded:
+            args = [(list(g.values), g.size, g.diagonal) for g in grids]
+            results = list(pool.map(_puzzle, args, chunksize=4)) if pool else [_puzzle(a) for a in args]
+            hints = [h for r in results for h in r.hint_seconds]
+            totals = [r.seconds for r in results]
+            finished = sum(r.finished for r in results)
+            wrong = sum(len(r.wrong) for r in results)
+            rows.append([name, str(len(results)), f"{finished} ({100 * finished / max(1, len(results)):.0f}%)",
+                         str(wrong), f"{1000 * statistics.mean(hints):.1f}" if hints else "-",
+                         f"{1000 * _p95(hints):.0f}", f"{1000 * max(hints, default=0):.0f}",
+                         f"{statistics.mean(totals):.2f}" if totals else "-", f"{_p95(totals):.2f}",
+                         f"{max(totals, default=0):.2f}"])
+            counted = Counter(_bucket(r.rating) if r.finished else "unfinished" for r in results)
+            dist_rows.append([name, *(str(counted.get(b, "")) for b in buckets)])
+            theirs = reference_ratings(path, len(results))
+            if theirs is not None:
+                ours = [r.rating for r in results]
+                close = sum(abs(a - b) <= TOLERANCE + 1e-9 for a, b in zip(ours, theirs))
+                compare.append((name, ours, theirs, spearman(ours, theirs), close))
+            for r in results:
+                for line in r.wrong[:3]:
+                    write(f"WRONG STEP in {name}: {line}")
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    write("The human stepper (every technique; hint = one call of next_step; CPU seconds per process;")
+    write(" wrong = placements or eliminations the SAT solution contradicts, must be 0)")
+    write("")
+    write_table(write, ["set", "puzzles", "finished by logic", "wrong", "hint mean ms", "p95 ms", "max ms",
+                        "puzzle mean s", "p95 s", "max s"], rows)
+    write("")
+    write("Our ratings (Sudoku Explainer's scale), puzzles per band (unfinished: the techniques stopped)")
+    write("")
+    write_table(write, ["set", *buckets], dist_rows)
+    for name, ours, theirs, rho, close in compare:
+        write("")
+        write(f"{name}: against Sudoku Explainer's ratings: Spearman rho {rho:.3f}, "
+              f"{close} of {len(ours)} ({100 * close / len(ours):.0f}%) within ±{TOLERANCE}")
+        write("")
+        write("puzzles by their rating (rows) and ours (columns)")
+        write("")
+        scatter_table(write, ours, theirs)
+
+
+def scatter_table(write: Write, ours: list[float], theirs: list[float]) -> None:
+    """A text scatter: rows their rating band (half points), columns ours."""
+    def band(r: float) -> float:
+        return min(12.0, int(r * 2) / 2)
+    cols = sorted({band(r) for r in ours})
+    grid = Counter((band(t), band(o)) for o, t in zip(ours, theirs))
+    rows = []
+    for their in sorted({band(t) for t in theirs}):
+        rows.append([f"SE {their:.1f}", *(str(grid.get((their, c), "")) for c in cols)])
+    write_table(write, ["", *(f"{c:.1f}" for c in cols)], rows)
