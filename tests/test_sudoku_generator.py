@@ -30,7 +30,6 @@ def check(made, level: str) -> None:
     ("basic", (0, 1, 2)),
     ("intermediate", (0, 1)),
     ("advanced", (0, 1, 2)),
-    ("needs search", (0, 1)),
 ])
 def test_generated_puzzles_have_the_grade_and_one_solution(level, seeds):
     for seed in seeds:
@@ -72,6 +71,27 @@ def test_random_solutions_are_valid_and_vary():
         assert Grid(solution).is_solved()
         seen.add(tuple(solution))
     assert len(seen) == 5
+
+
+def test_needs_search_is_no_target():
+    with pytest.raises(GenerationError, match="always has a logical next step"):
+        generate("needs search", 0)
+
+
+def test_disguise_keeps_the_puzzle():
+    from tui_games.engine.sudoku.generator import disguise
+
+    rng = random.Random(3)
+    for size, diagonal in ((9, False), (9, True), (6, False), (4, False), (16, False)):
+        made = generate("trivial" if size != 9 else "advanced", 1, size=size, diagonal=diagonal)
+        seen = set()
+        for _ in range(4):
+            other = disguise(made.puzzle, rng)
+            seen.add(other.format())
+            assert sum(map(bool, other.values)) == sum(map(bool, made.puzzle.values))
+            assert sat.count_solutions(other, 2) == 1
+            assert grade(other).level == made.grade.level
+        assert len(seen) > 1
 
 
 def test_impossible_grade_gives_up():

@@ -154,15 +154,17 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import random
 
     from tui_games.engine.sudoku.generator import GenerationError, generate
+    from tui_games.resources import sudoku_seeds
 
     try:
         level = LEVELS[level_index(args.grade)]
     except ValueError as error:
         raise UsageError(str(error)) from None
     rng = random.Random(args.seed)
+    seeds = sudoku_seeds(level)
     for _ in range(args.count):
         try:
-            made = generate(level, rng, size=args.size, diagonal=args.diagonal)
+            made = generate(level, rng, size=args.size, diagonal=args.diagonal, seeds=seeds)
         except GenerationError as error:
             print(f"tui-games: {error}", file=sys.stderr)
             return EXIT_NOT_UNIQUE

@@ -13,10 +13,16 @@
    easier" is usually easier), so they go the other way: dig while the SAT solver still
    finds one solution, which usually leaves a puzzle harder than the target, then **put
    removed pairs back**, in random order, until the stepper limited to the target solves it.
-   The first puzzle easy enough is usually just at the target. "Needs search" stops after
-   the digging.
+   The first puzzle easy enough is usually just at the target.
 4. **Grade check**: if the grade is not the target, everything is drawn again (a new grid),
    up to ``max_attempts`` times.
+5. **Fiendish and past it**: random digging lands there rarely (diabolical and nightmare
+   puzzles are one in hundreds to millions of random ones), so for those grades the caller
+   passes ``seeds``, puzzles known to have the grade (the shipped collections), and the
+   generator disguises one: digits relabelled, rows swapped within their band, bands swapped,
+   the same for columns and stacks, and the grid transposed -- the same puzzle to the
+   techniques, a different one to the eye (9!·6⁸·2 disguises of each seed). The disguise is
+   graded again, so the grade returned is the real one.
 
 Small grids have few hard puzzles: 4×4 ones practically all grade trivial, 6×6 ones rarely
 pass basic, so asking for more ends in :class:`GenerationError`. Typical 9×9 cost (2 cores,
@@ -29,14 +35,15 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.grading import Grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
-from tui_games.engine.sudoku.levels import BASIC, LEVELS, SEARCH, level_index
+from tui_games.engine.sudoku.levels import BASIC, FIENDISH, LEVELS, SEARCH, level_index
 
-__all__ = ["Generated", "GenerationError", "GenerationStopped", "generate", "random_solution"]
+__all__ = ["Generated", "GenerationError", "GenerationStopped", "disguise", "generate", "random_solution"]
 
 DEFAULT_ATTEMPTS = 500
 
@@ -123,17 +130,76 @@ def _ease(values: list[int], solution: list[int], removed: list[tuple[int, ...]]
             values[c] = solution[c]
 
 
+def _permutation_within_blocks(count: int, block: int, rng: random.Random) -> list[int]:
+    """A random order of ``count`` lines that keeps blocks of ``block`` together (bands, stacks)."""
+    blocks = list(range(count // block))
+    rng.shuffle(blocks)
+    order = []
+    for b in blocks:
+        inside = list(range(b * block, (b + 1) * block))
+        rng.shuffle(inside)
+        order += inside
+    return order
+
+
+def disguise(grid: Grid, rng: random.Random) -> Grid:
+    """The same puzzle under a random symmetry of the game: digits relabelled, rows within
+    bands and bands, columns within stacks and stacks, and (square boxes) a transposition.
+    The diagonal variant keeps its diagonals: only relabelling and transposition."""
+    n = grid.size
+    geo = grid.geometry
+    labels = list(range(1, n + 1))
+    rng.shuffle(labels)
+    if grid.diagonal:
+        rows = cols = list(range(n))
+    else:
+        rows = _permutation_within_blocks(n, geo.box_rows, rng)
+        cols = _permutation_within_blocks(n, geo.box_cols, rng)
+    transpose = geo.box_rows == geo.box_cols and rng.random() < 0.5
+    values = [0] * (n * n)
+    for r in range(n):
+        for c in range(n):
+            v = grid.values[rows[r] * n + cols[c]]
+            cell = c * n + r if transpose else r * n + c
+            values[cell] = labels[v - 1] if v else 0
+    return Grid(values, size=n, diagonal=grid.diagonal)
+
+
+def _from_seeds(target: str, seeds: Sequence[Grid], rng: random.Random, max_attempts: int,
+                stop: threading.Event | None, start: float) -> Generated:
+    for attempt in range(1, max_attempts + 1):
+        if stop is not None and stop.is_set():
+            raise GenerationStopped(f"stopped after {attempt - 1} attempts")
+        puzzle = disguise(rng.choice(seeds), rng)
+        result = sat.solve(puzzle)
+        if result.status is not sat.Status.UNIQUE:
+            continue  # a seed that is no puzzle: pass over it
+        grade = logic_grade(puzzle, stop=stop)
+        if grade.level == target:
+            return Generated(puzzle, list(result.solution or []), grade, attempt, time.perf_counter() - start)
+    raise GenerationError(f"no {target} puzzle among {max_attempts} disguised seeds")
+
+
 def generate(level: str, rng: random.Random | int | None = None, *, size: int = 9, diagonal: bool = False,
-             max_attempts: int = DEFAULT_ATTEMPTS, stop: threading.Event | None = None) -> Generated:
+             max_attempts: int = DEFAULT_ATTEMPTS, stop: threading.Event | None = None,
+             seeds: Sequence[Grid] = ()) -> Generated:
     """A puzzle with one solution whose grade is ``level`` (one of :data:`LEVELS`).
 
     ``rng`` is a ``random.Random`` or a seed. Raises GenerationError after ``max_attempts``
     full grids without the grade (a small grid may have no puzzle of a hard grade at all),
-    and GenerationStopped when ``stop`` is set (checked before each attempt).
+    and GenerationStopped when ``stop`` is set (checked before each attempt). For fiendish
+    and harder, ``seeds`` of that grade and shape make it a matter of one disguise (step 5 of
+    the module's description); without them the generator digs as for the other grades.
     """
     target = LEVELS[level_index(level)]
+    if target == SEARCH:
+        raise GenerationError("'needs search' is not a grade the generator makes: with every technique, "
+                              "a puzzle with one solution always has a logical next step")
     rng = _rng(rng)
     start = time.perf_counter()
+    usable = [g for g in seeds if g.size == size and g.diagonal == diagonal]
+    if level_index(target) >= level_index(FIENDISH) and usable:
+        return _from_seeds(target, usable, rng, max_attempts, stop, start)
     for attempt in range(1, max_attempts + 1):
         if stop is not None and stop.is_set():
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
@@ -143,8 +209,7 @@ def generate(level: str, rng: random.Random | int | None = None, *, size: int = 
             _dig(values, rng, size, diagonal, target)
         else:
             removed = _dig(values, rng, size, diagonal, None)
-            if target != SEARCH:
-                _ease(values, solution, removed, rng, size, diagonal, target)
+            _ease(values, solution, removed, rng, size, diagonal, target)
         puzzle = Grid(values, size=size, diagonal=diagonal)
         grade = logic_grade(puzzle)
         if grade.level == target:
