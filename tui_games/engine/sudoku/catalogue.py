@@ -22,12 +22,19 @@ hidden pair/triple/quad advanced      3.4     k digits of a unit fitting only in
 X-wing, swordfish       extreme       3.2     a digit confined in 2 (3) rows to 2 (3) columns, or vice versa (3.8)
 XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
 XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
+X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
+X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
+XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
+AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
 ======================  ============  ======  ==================================================
+
+A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`).
 """
 
 from __future__ import annotations
 
-from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, INTERMEDIATE, TRIVIAL, level_index
+from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
+from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, FIENDISH, INTERMEDIATE, TRIVIAL, level_index
 from tui_games.engine.sudoku.techniques import (
     Technique,
     box_line_reduction,
@@ -62,6 +69,10 @@ _ALL: tuple[Technique, ...] = (
     Technique("swordfish", EXTREME, 3.8, fish(3)),
     Technique("XY-wing", EXTREME, 4.2, xy_wings),
     Technique("XYZ-wing", EXTREME, 4.4, xyz_wings),
+    Technique("X-cycle", FIENDISH, 6.5, x_cycles),
+    Technique("X-chain", FIENDISH, 6.6, x_chains),
+    Technique("XY-chain", FIENDISH, 7.0, xy_chains),
+    Technique("AIC", FIENDISH, 7.0, aics),
 )
 
 #: Every technique, easiest first: by level, then by rating (a stable sort keeps the listed

@@ -1,0 +1,273 @@
+"""Chains: X-cycles, X-chains, XY-chains and alternating inference chains (nice loops).
+
+All four follow the links of :mod:`.links`, alternating: from "A is false" a strong link gives
+"B is true", from "B is true" a weak link gives "C is false", and so on. A chain that starts
+with a strong link from A and ends with one into Z proves "A or Z" (if A is false, Z is true),
+written ``A=...=Z``. From that:
+
+- **chain** (X-chain, XY-chain, AIC types 1 and 2): every candidate that would rule out both A
+  and Z -- the same digit in a cell seeing both, or, when A and Z are different digits in
+  cells that see each other, the other's digit in each -- is false;
+- **discontinuous loop, two strong links** (Z is A itself: "if A is false, A is true"): A is
+  true (a placement);
+- **continuous loop** (Z has a weak link back to A): around the loop every weak link gets a
+  true end, so every candidate that would rule out both ends of one of them is false.
+  (The discontinuous loop with two weak links at a candidate C is a chain ``A=...=Z`` whose
+  ends both rule out C: it is found as a chain.)
+
+The search is a breadth-first walk from every node at once over the alternating implication
+graph (as bit sets), one link deeper at a time, so the first steps found use the fewest
+links, which is what the rating counts (``base + length_rating(links)``). Chains are capped at
+:data:`MAX_LINKS` links; the walk checks ``state.check_stop()`` at every depth.
+
+=========  ========  ==========================================================================
+finder     base      graph and what counts
+=========  ========  ==========================================================================
+X-cycle    6.5       one digit, cells only; continuous loops and strong-strong discontinuities
+X-chain    6.6       one digit, cells only; chains (both ends the same digit)
+XY-chain   7.0       bivalue cells, strong inside the cell; chains ending on the start digit
+AIC        7.0       every link, grouped nodes too; chains, loops and placements
+=========  ========  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.levels import FIENDISH
+from tui_games.engine.sudoku.links import AIC, XY, LinkGraph, X, build
+from tui_games.engine.sudoku.notation import cells_text, eureka
+from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
+
+__all__ = ["MAX_LINKS", "aics", "x_chains", "x_cycles", "xy_chains"]
+
+#: The longest chain looked for, in links (a loop counts its closing link). Sudoku Explainer's
+#: chains rarely need more; past it the forcing chains take over.
+MAX_LINKS = 16
+
+_CHAIN, _LOOP, _PLACE = "chain", "loop", "place"
+
+
+class _Search:
+    """The breadth-first walk from every start at once; see :meth:`results`."""
+
+    def __init__(self, graph: LinkGraph, state: State, *, chains: bool, loops: bool, places: bool,
+                 same_digit: bool = False, max_links: int = MAX_LINKS) -> None:
+        self.graph, self.state = graph, state
+        self.chains, self.loops, self.places = chains, loops, places
+        self.same_digit = same_digit
+        self.max_links = max_links
+        self.starts = [i for i in range(len(graph)) if graph.strong[i]]
+        # layers[k][j]: the nodes first reached at depth j from start k; even depths are
+        # "false" nodes, odd depths "true" nodes.
+        self.layers = [[1 << s] for s in self.starts]
+
+    def path(self, k: int, end: int, depth: int) -> list[int]:
+        """The nodes from start ``k`` to ``end`` (reached at ``depth``), start first."""
+        layers, strong, weak = self.layers[k], self.graph.strong, self.graph.weak
+        out = [end]
+        node = end
+        for j in range(depth - 1, -1, -1):
+            # Into a true node (odd depth) by a strong link, into a false one by a weak link.
+            pred = layers[j] & (strong[node] if (j + 1) % 2 else weak[node])
+            node = (pred & -pred).bit_length() - 1
+            out.append(node)
+        out.reverse()
+        return out
+
+    def results(self) -> Iterator[tuple]:
+        """``(links, kind, path, eliminations bit set)``: fewest links first."""
+        graph, state = self.graph, self.state
+        strong, weak = graph.strong, graph.weak
+        starts, layers = self.starts, self.layers
+        reached_false = [1 << s for s in starts]
+        reached_true = [0] * len(starts)
+        active = list(range(len(starts)))
+        pending: list[tuple] = []
+        for depth in range(1, self.max_links + 1):
+            state.check_stop()
+            odd = depth % 2
+            adjacency = strong if odd else weak
+            still = []
+            for k in active:
+                frontier = layers[k][-1]
+                new = 0
+                while frontier:
+                    low = frontier & -frontier
+                    frontier ^= low
+                    new |= adjacency[low.bit_length() - 1]
+                if odd:
+                    new &= ~reached_true[k]
+                    reached_true[k] |= new
+                else:
+                    new &= ~reached_false[k]
+                    reached_false[k] |= new
+                if not new:
+                    continue
+                layers[k].append(new)
+                still.append(k)
+                if odd:
+                    self._evaluate(k, new, depth, pending)
+            active = still
+            ready = sorted((r for r in pending if r[0] <= depth), key=_order)
+            if ready:
+                pending = [r for r in pending if r[0] > depth]
+                for r in ready:
+                    yield r[0], r[1], r[2], r[3]
+            if not active:
+                break
+        yield from (r[:4] for r in sorted(pending, key=_order))
+
+    def _evaluate(self, k: int, new: int, depth: int, pending: list) -> None:
+        graph = self.graph
+        seen, weak = graph.seen, graph.weak
+        start = self.starts[k]
+        if self.places and new >> start & 1 and not graph.is_group(start):
+            pending.append((depth, _PLACE, (k, start, depth), 0, 0, start, start))
+        if self.chains:
+            mine = seen[start]
+            digit = graph.digits[start]
+            rest = new & ~(1 << start)
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                end = low.bit_length() - 1
+                gone = mine & seen[end]
+                if gone and (not self.same_digit or graph.digits[end] == digit):
+                    pending.append((depth, _CHAIN, (k, end, depth), gone, -gone.bit_count(), start, end))
+        if self.loops and depth + 1 <= self.max_links:
+            rest = new & weak[start] & ~(1 << start)
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                end = low.bit_length() - 1
+                nodes = self.path(k, end, depth)
+                gone = seen[end] & seen[start]
+                for a, b in zip(nodes[1::2], nodes[2::2]):  # the weak links inside the chain
+                    gone |= seen[a] & seen[b]
+                if gone:
+                    pending.append((depth + 1, _LOOP, nodes, gone, -gone.bit_count(), start, end))
+
+
+def _order(result: tuple) -> tuple:
+    links, kind, _, _, fewer, start, end = result
+    return links, kind != _PLACE, fewer, start, end
+
+
+# -- steps -----------------------------------------------------------------------------------------
+
+
+def _truth(graph: LinkGraph, node: int, n: int) -> str:
+    """``r1c2 is 4`` or, for a group, ``4 is in r1c23``."""
+    cells, d = graph.cells[node], digit_char(graph.digits[node])
+    return f"{cell_name(cells[0], n)} is {d}" if len(cells) == 1 else f"{d} is in {cells_text(cells, n)}"
+
+
+def _decode(bits: int, n: int) -> tuple[tuple[int, int], ...]:
+    out = []
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        cell, d = divmod(low.bit_length() - 1, n)
+        out.append((cell, d + 1))
+    return tuple(sorted(out))
+
+
+def _removal_text(eliminations: tuple[tuple[int, int], ...], n: int) -> str:
+    if len({d for _, d in eliminations}) == 1:
+        return ", ".join(cell_name(c, n) for c, _ in eliminations)
+    return ", ".join(f"{digit_char(d)} from {cell_name(c, n)}" for c, d in eliminations)
+
+
+def _steps(search: _Search, name: str, base: float) -> Iterator[Step]:
+    graph = search.graph
+    n = graph.geo.size
+    done: set[tuple] = set()
+    for _, kind, where, gone in search.results():
+        if kind == _LOOP:
+            nodes = where
+        else:
+            k, end, depth = where
+            nodes = search.path(k, end, depth)
+        body = nodes[:-1] if kind == _PLACE else nodes  # a placement's chain ends where it began
+        if len(set(body)) != len(body):
+            continue  # the walk came back through a node: a longer, plainer chain will do
+        links = [Link(graph.cells[a], graph.digits[a], graph.cells[b], graph.digits[b], i % 2 == 0)
+                 for i, (a, b) in enumerate(zip(nodes, nodes[1:]))]
+        start, end = nodes[0], nodes[-1]
+        if kind == _LOOP:
+            links.append(Link(graph.cells[end], graph.digits[end], graph.cells[start], graph.digits[start], False))
+        placements: tuple[tuple[int, int], ...] = ()
+        eliminations = _decode(gone, n)
+        if kind == _PLACE:
+            placements = ((graph.cells[start][0], graph.digits[start]),)
+            eliminations = ()
+        effect = (placements, eliminations)
+        if effect in done:
+            continue
+        done.add(effect)
+        text = _explain(graph, kind, start, end, eliminations, n)
+        if graph.kind == X:
+            text = f"Looking at {digit_char(graph.digits[start])} alone, {text[0].lower()}{text[1:]}"
+        cells = tuple(dict.fromkeys(c for i in nodes for c in graph.cells[i]))
+        digits = tuple(sorted({graph.digits[i] for i in nodes}))
+        yield Step(name, FIENDISH, cells, digits, text, placements=placements, eliminations=eliminations,
+                   rating=round(base + length_rating(len(links)), 1), links=tuple(links),
+                   chain=(eureka(links, n),))
+
+
+def _explain(graph: LinkGraph, kind: str, start: int, end: int, eliminations: tuple[tuple[int, int], ...],
+             n: int) -> str:
+    if kind == _PLACE:
+        name, d = cell_name(graph.cells[start][0], n), digit_char(graph.digits[start])
+        return f"If {name} were not {d}, the chain below would make it {d} after all, so {name} is {d}."
+    removal = _removal_text(eliminations, n)
+    one_digit = len({d for _, d in eliminations}) == 1
+    if kind == _LOOP:
+        what = f"{digit_char(eliminations[0][1])} is removed from {removal}" if one_digit else f"{removal} are removed"
+        return (f"The chain below closes into a loop, so one end of each of its weak links is true; "
+                f"what would rule out both ends of one goes: {what}.")
+    if graph.digits[start] == graph.digits[end] and one_digit and eliminations[0][1] == graph.digits[start]:
+        d = digit_char(graph.digits[start])
+        ends = [cells_text(graph.cells[i], n) for i in (start, end)]
+        either = (f"either {ends[0]} or {ends[1]} is {d}" if all(len(graph.cells[i]) == 1 for i in (start, end))
+                  else f"either {_truth(graph, start, n)} or {_truth(graph, end, n)}")
+        verb, them = ("sees", "it") if len(eliminations) == 1 else ("see", "them")
+        return (f"{either[0].upper()}{either[1:]} (the chain below), and {removal} {verb} both, so "
+                f"{d} is removed from {them}.")
+    return (f"Either {_truth(graph, start, n)} or {_truth(graph, end, n)} (the chain below), so what would "
+            f"rule out both goes: {removal}.")
+
+
+# -- the finders -----------------------------------------------------------------------------------
+
+
+def x_cycles(state: State) -> Iterator[Step]:
+    """Loops on one digit: continuous (eliminations on the weak links) or with two strong
+    links meeting at a cell (which then holds the digit)."""
+    graph = build(state, X)
+    search = _Search(graph, state, chains=False, loops=True, places=True)
+    yield from _steps(search, "X-cycle", 6.5)
+
+
+def x_chains(state: State) -> Iterator[Step]:
+    """Chains on one digit: one of the two ends holds it, so no cell seeing both does."""
+    graph = build(state, X)
+    search = _Search(graph, state, chains=True, loops=False, places=False)
+    yield from _steps(search, "X-chain", 6.6)
+
+
+def xy_chains(state: State) -> Iterator[Step]:
+    """Chains through bivalue cells, from a digit back to the same digit at the other end."""
+    graph = build(state, XY)
+    search = _Search(graph, state, chains=True, loops=False, places=False, same_digit=True)
+    yield from _steps(search, "XY-chain", 7.0)
+
+
+def aics(state: State) -> Iterator[Step]:
+    """Alternating inference chains over every link, grouped nodes included, and nice loops."""
+    graph = build(state, AIC)
+    search = _Search(graph, state, chains=True, loops=True, places=True)
+    yield from _steps(search, "AIC", 7.0)
+
