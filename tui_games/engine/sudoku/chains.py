@@ -125,7 +125,7 @@ class _Search:
         start = self.starts[k]
         if self.places and new >> start & 1 and not graph.is_group(start):
             pending.append((depth, _PLACE, (k, start, depth), 0, 0, start, start))
-        if self.chains:
+        if self.chains and depth >= 3:  # one link is a box-line intersection, found earlier
             mine = seen[start]
             digit = graph.digits[start]
             rest = new & ~(1 << start)
@@ -136,7 +136,7 @@ class _Search:
                 gone = mine & seen[end]
                 if gone and (not self.same_digit or graph.digits[end] == digit):
                     pending.append((depth, _CHAIN, (k, end, depth), gone, -gone.bit_count(), start, end))
-        if self.loops and depth + 1 <= self.max_links:
+        if self.loops and 4 <= depth + 1 <= self.max_links:
             rest = new & weak[start] & ~(1 << start)
             while rest:
                 low = rest & -rest
@@ -174,22 +174,18 @@ def _decode(bits: int, n: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(out))
 
 
-def _removal_text(eliminations: tuple[tuple[int, int], ...], n: int) -> str:
-    if len({d for _, d in eliminations}) == 1:
-        return ", ".join(cell_name(c, n) for c, _ in eliminations)
-    return ", ".join(f"{digit_char(d)} from {cell_name(c, n)}" for c, d in eliminations)
-
-
 def _steps(search: _Search, name: str, base: float) -> Iterator[Step]:
     graph = search.graph
     n = graph.geo.size
-    done: set[tuple] = set()
+    done: list[set[tuple[int, int]]] = []
     for _, kind, where, gone in search.results():
         if kind == _LOOP:
             nodes = where
         else:
             k, end, depth = where
             nodes = search.path(k, end, depth)
+        if kind == _CHAIN and min(graph.cells[nodes[-1]]) < min(graph.cells[nodes[0]]):
+            nodes = nodes[::-1]  # read from the top of the grid: the same chain, as people write it
         body = nodes[:-1] if kind == _PLACE else nodes  # a placement's chain ends where it began
         if len(set(body)) != len(body):
             continue  # the walk came back through a node: a longer, plainer chain will do
@@ -203,10 +199,10 @@ def _steps(search: _Search, name: str, base: float) -> Iterator[Step]:
         if kind == _PLACE:
             placements = ((graph.cells[start][0], graph.digits[start]),)
             eliminations = ()
-        effect = (placements, eliminations)
-        if effect in done:
-            continue
-        done.add(effect)
+        effect = set(placements) | {(c, -d) for c, d in eliminations}
+        if any(effect <= earlier for earlier in done):
+            continue  # nothing an earlier (shorter) step did not do
+        done.append(effect)
         text = _explain(graph, kind, start, end, eliminations, n)
         if graph.kind == X:
             text = f"Looking at {digit_char(graph.digits[start])} alone, {text[0].lower()}{text[1:]}"
@@ -222,22 +218,25 @@ def _explain(graph: LinkGraph, kind: str, start: int, end: int, eliminations: tu
     if kind == _PLACE:
         name, d = cell_name(graph.cells[start][0], n), digit_char(graph.digits[start])
         return f"If {name} were not {d}, the chain below would make it {d} after all, so {name} is {d}."
-    removal = _removal_text(eliminations, n)
-    one_digit = len({d for _, d in eliminations}) == 1
+    digits = {d for _, d in eliminations}
+    cells = ", ".join(cell_name(c, n) for c, _ in eliminations)
+    verb, them = ("sees", "it") if len(eliminations) == 1 else ("see", "them")
+    gone = "; ".join(f"{digit_char(x)} from {', '.join(cell_name(c, n) for c, y in eliminations if y == x)}"
+                     for x in sorted(digits))
     if kind == _LOOP:
-        what = f"{digit_char(eliminations[0][1])} is removed from {removal}" if one_digit else f"{removal} are removed"
-        return (f"The chain below closes into a loop, so one end of each of its weak links is true; "
-                f"what would rule out both ends of one goes: {what}.")
-    if graph.digits[start] == graph.digits[end] and one_digit and eliminations[0][1] == graph.digits[start]:
-        d = digit_char(graph.digits[start])
-        ends = [cells_text(graph.cells[i], n) for i in (start, end)]
-        either = (f"either {ends[0]} or {ends[1]} is {d}" if all(len(graph.cells[i]) == 1 for i in (start, end))
-                  else f"either {_truth(graph, start, n)} or {_truth(graph, end, n)}")
-        verb, them = ("sees", "it") if len(eliminations) == 1 else ("see", "them")
-        return (f"{either[0].upper()}{either[1:]} (the chain below), and {removal} {verb} both, so "
-                f"{d} is removed from {them}.")
-    return (f"Either {_truth(graph, start, n)} or {_truth(graph, end, n)} (the chain below), so what would "
-            f"rule out both goes: {removal}.")
+        head = "The chain below closes into a loop, so each of its weak links has a true end"
+        if len(digits) == 1:
+            return f"{head}; {cells} {verb} both ends of one, so {digit_char(min(digits))} is removed from {them}."
+        return f"{head}, and the candidates that would rule out both ends of one go: {gone}."
+    d = digit_char(graph.digits[start])
+    if digits == {graph.digits[start]} and graph.digits[end] == graph.digits[start]:
+        if len(graph.cells[start]) == 1 and len(graph.cells[end]) == 1:
+            either = f"Either {cell_name(graph.cells[start][0], n)} or {cell_name(graph.cells[end][0], n)} is {d}"
+        else:
+            either = f"Either {_truth(graph, start, n)} or {_truth(graph, end, n)}"
+        return f"{either} (the chain below), and {cells} {verb} both, so {d} is removed from {them}."
+    return (f"Either {_truth(graph, start, n)} or {_truth(graph, end, n)} (the chain below), and both rule out "
+            f"{gone}, so {'it goes' if len(eliminations) == 1 else 'they go'}.")
 
 
 # -- the finders -----------------------------------------------------------------------------------

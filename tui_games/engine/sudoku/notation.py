@@ -3,8 +3,8 @@
 A node is a digit in brackets before its cells: ``(4)r1c2`` for one cell, ``(4)r1c23`` or
 ``(4)r12c5`` for a group of cells in one line (the digit is in one of them). ``=`` is a strong
 link (if one end is false the other is true), ``-`` a weak link (if one end is true the other
-is false). A strong link inside one cell (a cell with two candidates left) is written once
-with both digits: ``(4=6)r3c7``. So the chain of :class:`~.techniques.Link` objects
+is false). A link inside one cell is written once with both digits: ``(4=6)r3c7`` (a cell
+with two candidates left), ``(5-2)r9c7`` (if it is 5 it is not 2). So the chain of :class:`~.techniques.Link` objects
 
     (4)r1c2 = (4)r1c7,  (4)r1c7 - (4)r3c7,  (4)r3c7 = (6)r3c7,  (6)r3c7 - (6)r3c1,  (6)r3c1 = (6)r5c1
 
@@ -43,7 +43,7 @@ def node_text(cells: Sequence[int], digit: int, size: int = 9) -> str:
 
 def eureka(links: Sequence[Link], size: int = 9) -> str:
     """The chain ``links`` (each starting where the previous one ended) in Eureka notation,
-    with strong links inside one cell collapsed: ``(4)r1c2=(4)r1c7-(4=6)r3c7-(6)r3c1``."""
+    with links inside one cell collapsed: ``(4)r1c2=(4)r1c7-(4=6)r3c7-(6)r3c1``."""
     if not links:
         return ""
     # The chain as nodes n0..nk and the links between them; then each strong link inside a
@@ -57,8 +57,8 @@ def eureka(links: Sequence[Link], size: int = 9) -> str:
     i = 0
     while i < len(nodes):
         cells, digit = nodes[i]
-        if i < len(symbols) and symbols[i] == "=" and nodes[i + 1][0] == cells and nodes[i + 1][1] != digit:
-            parts.append(f"({digit_char(digit)}={digit_char(nodes[i + 1][1])}){cells_text(cells, size)}")
+        if i < len(symbols) and nodes[i + 1][0] == cells and nodes[i + 1][1] != digit:
+            parts.append(f"({digit_char(digit)}{symbols[i]}{digit_char(nodes[i + 1][1])}){cells_text(cells, size)}")
             i += 1  # the next node is written already
         else:
             parts.append(node_text(cells, digit, size))
