@@ -85,10 +85,12 @@ def fold(chain: str, width: int) -> str:
     links = len(symbols)
 
     def text(head: int, tail: int) -> str:
-        # The first ``head`` and last ``tail`` nodes with the links among them.
+        # The first ``head`` and last ``tail`` nodes with the links among them; the links left
+        # out are those between the nodes hidden and those inside them (``(4=6)r3c7``).
         left = "".join(tokens[: 2 * head - 1])
         right = "".join(tokens[len(tokens) - (2 * tail - 1):])
-        return f"{left} …{links - (head - 1) - (tail - 1)} links… {right}"
+        inside = sum(1 for node in nodes[head:len(nodes) - tail] if "=" in node or "-" in node)
+        return f"{left} …{links - (head - 1) - (tail - 1) + inside} links… {right}"
 
     head = tail = 1
     best = text(head, tail)
