@@ -384,4 +384,5 @@ def test_grade_of_a_bad_puzzle():
 def test_grade_describe():
     assert grade(parse_grid(TOP95_1)).describe() == "intermediate 2.6: pointing"
     hard = parse_puzzles((DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[0]
-    assert grade(hard).describe().startswith("needs search: stuck after ")
+    assert logic_grade(hard, "extreme").describe().startswith("needs search: stuck after ")
+    assert grade(hard).describe().startswith("fiendish ")  # chains finish it
