@@ -155,7 +155,7 @@ def test_grade_json(capsys, monkeypatch):
     assert first["steps"] == sum(first["counts"].values())
     assert first["rating"] == 2.6 and first["logic"] is True
     assert isinstance(second["rating"], float) and isinstance(second["logic"], bool)
-    assert second["level"] == "needs search"
+    assert second["level"] == "fiendish" and second["logic"] is True  # chains finish it
 
 
 # -- generate --------------------------------------------------------------------------------------
