@@ -20,7 +20,7 @@ from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.chains import MAX_LINKS, aics, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.formats import parse_grid
-from tui_games.engine.sudoku.generator import random_solution
+from tui_games.engine.sudoku.generator import generate, random_solution
 from tui_games.engine.sudoku.grid import Grid, geometry
 from tui_games.engine.sudoku.levels import FIENDISH
 from tui_games.engine.sudoku.links import AIC, XY, X, build
@@ -365,3 +365,14 @@ def test_other_shapes(size, diagonal):
                 assert all(0 <= c < geo.cells for c, _ in step.eliminations + step.placements)
     assert found or size == 4
     assert geo is not GEO or size == 9
+
+
+def test_a_generated_diagonal_fiendish_puzzle():
+    """The generator's fiendish X-variant puzzle: the stepper finishes it with chains, soundly."""
+    generated = generate(FIENDISH, 3, diagonal=True, max_attempts=20)
+    stepper = Stepper(generated.puzzle)
+    steps = stepper.run()
+    assert stepper.solved
+    assert {s.technique for s in steps} & {"X-cycle", "X-chain", "XY-chain", "AIC"}
+    for step in steps:
+        assert_sound(step, generated.solution)
