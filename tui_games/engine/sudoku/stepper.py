@@ -2,8 +2,11 @@
 
 :class:`Stepper` holds a :class:`~.techniques.State` and, at each call of
 :meth:`Stepper.next_step`, tries the techniques of :data:`~.catalogue.TECHNIQUES` in order
-and returns the first step the easiest one finds. So every harder technique is used only
-when nothing easier applies, which is what makes "the hardest technique used" a grade.
+and returns the easiest step: the lowest-rated one of the easiest level that has any. A
+chain's rating grows with its length, so a long X-chain (7.1) loses to a short AIC (7.0)
+listed after it; the search stops at the first technique whose base rating cannot beat the
+step in hand. So every harder technique is used only when nothing easier applies, which is
+what makes "the hardest technique used" a grade and the highest rating Sudoku Explainer's.
 
 For the screen: :func:`next_step` (the hint) and :func:`apply_step` work on a
 :class:`~.grid.Grid` plus optional pencil marks (candidate masks per cell). A position with
@@ -62,12 +65,21 @@ class Stepper:
         if problem is not None:
             self.stuck = problem
             return None
+        best: Step | None = None
+        best_level = 0
         for technique in self.techniques:
-            for step in technique.find(state):
-                self.stuck = None
-                return step if step.rating else dataclasses.replace(step, rating=technique.rating)
-        self.stuck = "stuck"
-        return None
+            level = level_index(technique.level)
+            if best is not None and (level > best_level or technique.rating >= best.rating):
+                break  # nothing from here on is easier than the step in hand
+            step = next(iter(technique.find(state)), None)
+            if step is None:
+                continue
+            if not step.rating:
+                step = dataclasses.replace(step, rating=technique.rating)
+            if best is None or step.rating < best.rating:
+                best, best_level = step, level
+        self.stuck = None if best is not None else "stuck"
+        return best
 
     def apply(self, step: Step) -> None:
         self.state.apply(step)
