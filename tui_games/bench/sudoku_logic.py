@@ -147,7 +147,7 @@ def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs:
             if theirs is not None:
                 ours = [r.rating for r in results]
                 close = sum(abs(a - b) <= TOLERANCE + 1e-9 for a, b in zip(ours, theirs))
-                compare.append((name, ours, theirs, spearman(ours, theirs), close))
+                compare.append((name, results, theirs, spearman(ours, theirs), close))
             for r in results:
                 for line in r.wrong[:3]:
                     write(f"WRONG STEP in {name}: {line}")
@@ -163,7 +163,8 @@ def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs:
     write("Our ratings (Sudoku Explainer's scale), puzzles per band (unfinished: the techniques stopped)")
     write("")
     write_table(write, ["set", *buckets], dist_rows)
-    for name, ours, theirs, rho, close in compare:
+    for name, results, theirs, rho, close in compare:
+        ours = [r.rating for r in results]
         write("")
         write(f"{name}: against Sudoku Explainer's ratings: Spearman rho {rho:.3f}, "
               f"{close} of {len(ours)} ({100 * close / len(ours):.0f}%) within ±{TOLERANCE}")
@@ -171,6 +172,18 @@ def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs:
         write("puzzles by their rating (rows) and ours (columns)")
         write("")
         scatter_table(write, ours, theirs)
+        write("")
+        write("by the hardest technique we used: our mean rating against theirs")
+        write("")
+        by_technique: dict[str, list[tuple[float, float]]] = {}
+        for r, t in zip(results, theirs):
+            by_technique.setdefault(r.technique if r.finished else "(unfinished)", []).append((r.rating, t))
+        rows = []
+        for technique, pairs in sorted(by_technique.items(), key=lambda kv: statistics.mean(a for a, _ in kv[1])):
+            mine, their = [a for a, _ in pairs], [b for _, b in pairs]
+            rows.append([technique, str(len(pairs)), f"{statistics.mean(mine):.2f}", f"{statistics.mean(their):.2f}",
+                         f"{statistics.median(their):.1f}", f"{min(their):.1f}-{max(their):.1f}"])
+        write_table(write, ["hardest technique", "puzzles", "ours", "theirs", "median", "range"], rows)
 
 
 def scatter_table(write: Write, ours: list[float], theirs: list[float]) -> None:
