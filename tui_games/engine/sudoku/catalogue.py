@@ -20,10 +20,23 @@ box-line reduction      intermediate  2.8     a digit confined in a line to one 
 naked pair/triple/quad  advanced      3.0     k cells of a unit holding only k digits between them (3.6, 5.0)
 hidden pair/triple/quad advanced      3.4     k digits of a unit fitting only in k cells (4.0, 5.4)
 X-wing, swordfish       extreme       3.2     a digit confined in 2 (3) rows to 2 (3) columns, or vice versa (3.8)
+jellyfish               extreme       5.2     the same with 4 rows and 4 columns
+finned X-wing           extreme       3.4     an X-wing but for fins in one box: the cover cells in that box go
+sashimi X-wing          extreme       3.5     a finned X-wing whose base line keeps one candidate without the fins
+finned swordfish        extreme       4.0     a swordfish with fins in one box (sashimi: 4.1)
+finned jellyfish        extreme       5.4     a jellyfish with fins in one box (sashimi: 5.5)
 XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
 XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
+skyscraper              fiendish      6.6     two parallel conjugate pairs of a digit whose near ends share a line
+2-string kite           fiendish      6.6     a row and a column conjugate pair whose near ends share a box
+turbot fish             fiendish      6.6     any other two conjugate pairs of a digit joined by a weak link
+empty rectangle         fiendish      6.6     a box's candidates in one row and column, and a conjugate pair crossing
+simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap
+remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends
 X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
+W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit
+multi-colouring         fiendish      6.8     two colour clusters joined by a weak link
 XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
 ======================  ============  ======  ==================================================
@@ -34,7 +47,10 @@ A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`)
 from __future__ import annotations
 
 from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
+from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
+from tui_games.engine.sudoku.fish import finned_fish
 from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, FIENDISH, INTERMEDIATE, TRIVIAL, level_index
+from tui_games.engine.sudoku.single_digit import empty_rectangles, skyscrapers, turbot_fish, two_string_kites
 from tui_games.engine.sudoku.techniques import (
     Technique,
     box_line_reduction,
@@ -49,6 +65,7 @@ from tui_games.engine.sudoku.techniques import (
     xy_wings,
     xyz_wings,
 )
+from tui_games.engine.sudoku.wings import remote_pairs, w_wings
 
 __all__ = ["TECHNIQUES", "TECHNIQUE_RANK"]
 
@@ -69,8 +86,23 @@ _ALL: tuple[Technique, ...] = (
     Technique("swordfish", EXTREME, 3.8, fish(3)),
     Technique("XY-wing", EXTREME, 4.2, xy_wings),
     Technique("XYZ-wing", EXTREME, 4.4, xyz_wings),
+    Technique("jellyfish", EXTREME, 5.2, fish(4)),
+    Technique("finned X-wing", EXTREME, 3.4, finned_fish(2, sashimi=False)),
+    Technique("sashimi X-wing", EXTREME, 3.5, finned_fish(2, sashimi=True)),
+    Technique("finned swordfish", EXTREME, 4.0, finned_fish(3, sashimi=False)),
+    Technique("sashimi swordfish", EXTREME, 4.1, finned_fish(3, sashimi=True)),
+    Technique("finned jellyfish", EXTREME, 5.4, finned_fish(4, sashimi=False)),
+    Technique("sashimi jellyfish", EXTREME, 5.5, finned_fish(4, sashimi=True)),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
+    Technique("skyscraper", FIENDISH, 6.6, skyscrapers),
+    Technique("2-string kite", FIENDISH, 6.6, two_string_kites),
+    Technique("turbot fish", FIENDISH, 6.6, turbot_fish),
+    Technique("empty rectangle", FIENDISH, 6.6, empty_rectangles),
+    Technique("simple colouring", FIENDISH, 6.6, simple_colouring),
+    Technique("remote pairs", FIENDISH, 6.6, remote_pairs),
     Technique("X-chain", FIENDISH, 6.6, x_chains),
+    Technique("W-wing", FIENDISH, 6.8, w_wings),
+    Technique("multi-colouring", FIENDISH, 6.8, multi_colouring),
     Technique("XY-chain", FIENDISH, 7.0, xy_chains),
     Technique("AIC", FIENDISH, 7.0, aics),
 )
