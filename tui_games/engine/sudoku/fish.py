@@ -62,6 +62,17 @@ def finned_fish(k: int, sashimi: bool) -> Finder:
         geo, masks = state.geo, state.masks
         n = geo.size
         seen: set[tuple[int, ...]] = set()
+        # Where each digit sits along each row and column, as bit masks of positions.
+        by_row = [[0] * n for _ in range(n + 1)]
+        by_col = [[0] * n for _ in range(n + 1)]
+        for cell, m in enumerate(masks):
+            row, col = divmod(cell, n)
+            while m:
+                low = m & -m
+                m ^= low
+                d = low.bit_length()
+                by_row[d][row] |= 1 << col
+                by_col[d][col] |= 1 << row
         for digit in range(1, n + 1):
             bit = 1 << (digit - 1)
             for by_rows in (True, False):
@@ -72,14 +83,8 @@ def finned_fish(k: int, sashimi: bool) -> Finder:
                 def at(base: int, i: int, by_rows: bool = by_rows) -> int:
                     return base * n + i if by_rows else i * n + base
 
-                lines = []  # (base index, mask of positions holding the digit)
-                for base in range(n):
-                    where = 0
-                    for i in range(n):
-                        if masks[at(base, i)] & bit:
-                            where |= 1 << i
-                    if 2 <= where.bit_count() <= k + pos_width:
-                        lines.append((base, where))
+                lines = [(base, where) for base, where in enumerate(by_row[digit] if by_rows else by_col[digit])
+                         if 2 <= where.bit_count() <= k + pos_width]
                 if len(lines) < k:
                     continue
                 for combo, union in _combos(lines, k, k + pos_width):
@@ -128,10 +133,10 @@ def _step(state: State, name: str, digit: int, by_rows: bool, combo: tuple[tuple
     base_word, cover_word = ("rows", "columns") if by_rows else ("columns", "rows")
     d = digit_char(digit)
     box = geo.unit_names[2 * n + geo.box_of(fins[0])]
-    fin_word = "the fin" if len(fins) == 1 else "the fins"
+    fin_word, either = ("the fin", "the fin is") if len(fins) == 1 else ("the fins", "a fin is")
     covers = _join([str(i + 1) for i in _bits(cover)])
     text = (f"In {base_word} {_join([str(b + 1) for b, _ in combo])}, {d} fits only in {cover_word} {covers} "
-            f"and {fin_word} {_names(fins, n)} in {box}. Either a fin is {d}, or the {name.split(' ', 1)[1]} "
+            f"and {fin_word} {_names(fins, n)} in {box}. Either {either} {d}, or the {name.split(' ', 1)[1]} "
             f"removes {d} from the rest of those {cover_word}: both ways {d} goes from the cells of {box} in "
             f"those {cover_word}: {_names([c for c, _ in eliminations], n)}.")
     offset = 0 if by_rows else n

@@ -72,18 +72,19 @@ def conjugate_pairs(state: State, digit: int) -> dict[tuple[int, int], list[int]
     return pairs
 
 
-def _kind(geo: Geometry, u1: list[int], u2: list[int], near1: int, far1: int, near2: int, far2: int) -> str:
+def _kind(geo: Geometry, u1: list[int], u2: list[int], near1: int, far1: int, near2: int, far2: int) -> str | None:
+    """The chain's name, or None for an X-wing (two parallel pairs in the same two lines)."""
     n = geo.size
-    kinds = geo.unit_kinds
-    rows1 = [u for u in u1 if kinds[u] == ROW]
-    rows2 = [u for u in u2 if kinds[u] == ROW]
-    cols1 = [u for u in u1 if u in geo.columns()]
-    cols2 = [u for u in u2 if u in geo.columns()]
-    if (rows1 and rows2 and near1 % n == near2 % n and far1 % n != far2 % n) or (
-            cols1 and cols2 and near1 // n == near2 // n and far1 // n != far2 // n):
-        return "skyscraper"
-    if ((rows1 and cols2) or (cols1 and rows2)) and geo.box_of(near1) == geo.box_of(near2) \
-            and geo.box_of(near1) != geo.box_of(far1) and geo.box_of(near2) != geo.box_of(far2):
+    columns = geo.columns()
+    rows1, rows2 = any(u < n for u in u1), any(u < n for u in u2)
+    cols1, cols2 = any(u in columns for u in u1), any(u in columns for u in u2)
+    for parallel, same_near, same_far in ((rows1 and rows2, near1 % n == near2 % n, far1 % n == far2 % n),
+                                          (cols1 and cols2, near1 // n == near2 // n, far1 // n == far2 // n)):
+        if parallel and same_near:
+            return None if same_far else "skyscraper"
+    box = geo.box_of
+    if ((rows1 and cols2) or (cols1 and rows2)) and box(near1) == box(near2) \
+            and box(near1) != box(far1) and box(near2) != box(far2):
         return "2-string kite"
     return "turbot fish"
 
@@ -122,6 +123,8 @@ def _two_links(state: State) -> Iterator[tuple[str, Step]]:
                         if not targets:
                             continue
                         kind = _kind(geo, u1, u2, near1, far1, near2, far2)
+                        if kind is None:
+                            continue
                         weak = next(u for u in geo.units_of[near1] if near2 in geo.units[u])
                         d = digit_char(digit)
                         f1, m1, m2, f2 = (cell_name(c, n) for c in (far1, near1, near2, far2))
