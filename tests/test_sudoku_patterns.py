@@ -908,7 +908,7 @@ def test_stepper_is_sound_on_hard_puzzles():
             "empty rectangle"} <= used, used
 
 
-@pytest.mark.parametrize(("size", "diagonal", "level"), [(4, False, "trivial"), (6, False, "basic"), (9, True, "basic"),
+@pytest.mark.parametrize(("size", "diagonal", "level"), [(4, False, "trivial"), (6, False, "basic"), (9, True, "basic"), (9, True, "extreme"),
                                                          (16, False, "basic"), (16, True, "trivial")])
 def test_other_shapes(size, diagonal, level):
     """At every position the stepper meets on a generated puzzle, from the first, every finder
