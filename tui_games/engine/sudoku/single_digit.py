@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 
 from tui_games.engine.sudoku.grid import ROW, Geometry, cell_name, digit_char
 from tui_games.engine.sudoku.levels import FIENDISH
-from tui_games.engine.sudoku.techniques import Link, State, Step, _names
+from tui_games.engine.sudoku.techniques import Finder, Link, State, Step, _names
 
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
 
@@ -139,7 +139,7 @@ def _two_links(state: State) -> Iterator[tuple[str, Step]]:
                                          units=(u1[0], u2[0], weak), links=links, chain=(_eureka(links, n),))
 
 
-def _only(kind: str):
+def _only(kind: str) -> Finder:
     def find(state: State) -> Iterator[Step]:
         for k, step in _two_links(state):
             if k == kind:
@@ -172,8 +172,8 @@ def empty_rectangles(state: State) -> Iterator[Step]:
             where = [c for c in geo.units[box] if masks[c] & bit]
             if len(where) < 2:
                 continue
-            for r in {c // n for c in geo.units[box]}:
-                for col in {c % n for c in geo.units[box]}:
+            for r in sorted({c // n for c in geo.units[box]}):
+                for col in sorted({c % n for c in geo.units[box]}):
                     in_row = tuple(c for c in where if c // n == r)
                     in_col = tuple(c for c in where if c % n == col)
                     if len(set(in_row) | set(in_col)) != len(where):
