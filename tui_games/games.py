@@ -120,9 +120,10 @@ _FIRST = OneOf("human", "computer")
 # themselves; ten minutes a move is already more patience than anyone has.
 _SECONDS = Between(0.5, 600.0, unit="seconds")
 # The grades the generator makes (the grader's levels but "needs search", which it cannot make
-# to order) and the shipped collections, one per level (puzzles/sudoku_LEVEL.txt).
-_SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme")
-_SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in (*_SUDOKU_GRADES, "needs_search"))
+# to order; tests/test_ui_sudoku.py checks they agree with engine/sudoku/levels.py) and the shipped
+# collections (puzzles/sudoku_LEVEL.txt).
+_SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme", "fiendish", "diabolical", "nightmare")
+_SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in (*_SUDOKU_GRADES[:5], "needs_search"))
 
 # A list, like python-chess's VARIANTS: everything reads it when it runs, never a copy.
 GAMES: list[GameSpec] = [
@@ -220,14 +221,19 @@ GAMES: list[GameSpec] = [
         bench="tui_games.bench.sudoku:bench_sudoku",
         no_arena="Sudoku is a one-player puzzle: there is no opponent to play against",
         # source: where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
-        settings={"source": "generate", "grade": "basic", "count_mistakes": False},
+        # uniqueness: the hint may use techniques that assume one solution (unique rectangles, BUG+1).
+        settings={"source": "generate", "grade": "basic", "count_mistakes": False, "uniqueness": True},
         setting_rules={"source": OneOf("generate", *_SUDOKU_COLLECTIONS), "grade": OneOf(*_SUDOKU_GRADES),
-                       "count_mistakes": Flag()},
-        setting_rows=(SettingRow("sudoku", "count_mistakes", "Sudoku mistakes counter"),),
+                       "count_mistakes": Flag(), "uniqueness": Flag()},
+        setting_rows=(SettingRow("sudoku", "count_mistakes", "Sudoku mistakes counter"),
+                      SettingRow("sudoku", "uniqueness", "Sudoku hints: uniqueness")),
         help="**Sudoku**: 1–9 write a digit, 0 / Backspace / Delete / x clear; p or Enter switches pencil "
              "mode (digits then toggle pencil marks), Shift+digit always toggles a mark; m pencils in every "
-             "candidate. u undo, Ctrl+R redo, without limit. i shows the next human step and highlights "
-             "it — i again plays it; c checks your digits against the solution; S (capital) lets the SAT "
+             "candidate. u undo, Ctrl+R redo, without limit. i shows the next human step with its rating "
+             "on Sudoku Explainer's scale and highlights it — i again plays it; a chain is drawn on the board "
+             "(= before a candidate: reached by a strong link, - by a weak one) and v shows it whole. "
+             "The search runs while you play: a move stops it. The setting *uniqueness* lets hints assume "
+             "the puzzle has one solution (unique rectangles, BUG+1); c checks your digits against the solution; S (capital) lets the SAT "
              "solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade, "
              "from the collections, a file, or a pasted line).",
         probe=("play", "sudoku", "--puzzle",

@@ -3,6 +3,12 @@ solver's answer with its encoding sizes, a timer and best times per grade.
 
 Puzzles are made or loaded in the engine worker (generation takes up to seconds); every
 edit is saved at once, and the game in progress comes back on the next start.
+
+The hint runs in the engine worker too: a forcing net can take a while, and the screen stays
+live meanwhile. Asking again, any edit, a new puzzle or leaving stops the search (the stepper
+checks the runner's stop event and raises ``Cancelled``). The panel shows the step with its
+rating, the chain folded to fit (``v`` opens it whole, :mod:`.sudoku_hint`), and the board
+draws the chain's links.
 """
 
 from __future__ import annotations
@@ -28,10 +34,12 @@ from tui_games.engine.sudoku.game import SudokuGame
 from tui_games.engine.sudoku.generator import GenerationError, generate
 from tui_games.engine.sudoku.grading import grade as grade_puzzle
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
-from tui_games.engine.sudoku.techniques import Step
+from tui_games.engine.sudoku.stepper import next_step
+from tui_games.engine.sudoku.techniques import Cancelled, Step
 from tui_games.resources import read_puzzles as read_collection
 from tui_games.server import paths
 from tui_games.ui.screens.saving import SavingScreen
+from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
@@ -46,6 +54,8 @@ from tui_games.ui.widgets.sudoku_board import (
 GAME = "sudoku"
 # Shift+digit arrives as the shifted character on most terminals (US layout), as shift+N
 # where the terminal reports modifiers.
+# The hint panel's text width at 80 columns (the side column, less its border and padding).
+HINT_WIDTH = 32
 SHIFTED_DIGITS = ["exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign",
                   "circumflex_accent", "ampersand", "asterisk", "left_parenthesis"]
 
@@ -110,6 +120,7 @@ class SudokuScreen(SavingScreen):
         Binding("u", "undo", "Undo"),
         Binding("ctrl+r", "redo", "Redo"),
         Binding("i", "hint", "Hint"),
+        Binding("v", "chain", "Chain"),
         Binding("c", "check", "Check"),
         Binding("S", "solve", "Solve"),
         Binding("n", "new_game", "New"),
@@ -234,7 +245,7 @@ class SudokuScreen(SavingScreen):
     def _begin(self, puzzle: Grid, solution: list[int], grade: str, source: str) -> None:
         self._stop_clock()
         self.game = SudokuGame(puzzle, solution, grade=grade, source=source)
-        self.pending_hint = None
+        self._set_hint(None)
         self.board.set_grid(self.game.grid, self.game.marks)
         self.board.cursor = next((c for c, v in enumerate(self.game.grid.values) if not v), 0)
         self.panel.show_text("Puzzle", self._puzzle_info())
@@ -273,7 +284,7 @@ class SudokuScreen(SavingScreen):
         self.paused = False
         self.query_one("#paused").display = False
         self.board.display = True
-        self.pending_hint = None
+        self._set_hint(None)
         if not self._resume():  # unusable: set aside by _resume; keep what is on the board
             if self.game is None:
                 self._start(self.choice)
@@ -365,9 +376,7 @@ class SudokuScreen(SavingScreen):
         if action is None:
             self.app.bell()
             return
-        if self.pending_hint is not None:
-            self.pending_hint = None
-            self.board.set_highlights(hint_cells=set(), targets=set())
+        self._drop_hint()
         self.board.set_highlights(conflicts=game.conflicts(), wrong=set())
         # The digit under the cursor may have changed, and the same-digit highlight with it.
         cursor = self.board.cursor
@@ -447,7 +456,7 @@ class SudokuScreen(SavingScreen):
         if action is None:
             self._show_status("Nothing to undo.")
             return
-        self.pending_hint = None
+        self._drop_hint()
         self._refresh_all()
         self._show_status(f"Undid: {action.label}.")
         self.save_progress()
@@ -459,7 +468,7 @@ class SudokuScreen(SavingScreen):
         if action is None:
             self._show_status("Nothing to redo.")
             return
-        self.pending_hint = None
+        self._drop_hint()
         self._refresh_all()
         if self.game.is_solved():
             self._finished()
@@ -467,6 +476,45 @@ class SudokuScreen(SavingScreen):
         self.save_progress()
 
     # -- hint, check, solve ----------------------------------------------------------------------
+
+    @property
+    def hint_running(self) -> bool:
+        return self.runner.tag == "hint"
+
+    def _set_hint(self, step: Step | None) -> None:
+        """Show ``step`` on the board (its cells, its targets, its chain), or nothing."""
+        self.pending_hint = step
+        board = self.board
+        if step is None:
+            board.set_highlights(hint_cells=set(), targets=set())
+            board.set_chain(())
+        else:
+            board.set_highlights(hint_cells=set(step.cells),
+                                 targets={c for c, _ in step.placements} | {c for c, _ in step.eliminations})
+            board.set_chain(step.links)
+        self.refresh_bindings()
+
+    def _drop_hint(self) -> None:
+        """The grid changed: a hint shown or being looked for no longer applies."""
+        if self.hint_running:
+            self.runner.cancel()
+            self.panel.show_text("Hint", Text("Stopped looking: the grid changed. i asks again.", style="dim"))
+        if self.pending_hint is not None:
+            self._set_hint(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "chain":  # in the footer only while a hint with a chain is showing
+            step = self.pending_hint
+            return step is not None and bool(step.chain or step.links)
+        return super().check_action(action, parameters)
+
+    def _bad_notes(self) -> set[int]:
+        """Empty cells whose pencil marks leave out the solution's digit."""
+        game = self.game
+        if game is None or game.solution is None:
+            return set()
+        return {c for c, (v, m) in enumerate(zip(game.grid.values, game.marks))
+                if not v and m and not m >> (game.solution[c] - 1) & 1}
 
     def action_hint(self) -> None:
         if not self._editable():
@@ -484,19 +532,50 @@ class SudokuScreen(SavingScreen):
             cells = ", ".join(game.grid.cell_name(c) for c in sorted(wrong))
             self._show_status(f"Fix the wrong digit{'s' * (len(wrong) > 1)} first: {cells}.")
             return
-        step = game.hint()
+        bad = self._bad_notes()
+        if bad:
+            self.board.set_highlights(wrong=bad)
+            cells = ", ".join(game.grid.cell_name(c) for c in sorted(bad))
+            self._show_status(f"Your marks in {cells} leave out the right digit.")
+            return
+        # A copy of the position for the worker: the player keeps editing the real one.
+        # The setting is read now: it may have changed in Settings since the screen opened.
+        uniqueness = bool(self.app.store.load_settings()[GAME]["uniqueness"])
+        grid, candidates = game.grid.copy(), game.candidates()
+
+        def job(stop: threading.Event, progress) -> Any:
+            try:
+                return next_step(grid, candidates, stop=stop, uniqueness=uniqueness)
+            except Cancelled:
+                return None  # stale: whoever stopped it has moved on
+
+        again = self.hint_running
+        self.runner.start("hint", job)  # a search still running for an older request stops
+        self.panel.display = True
+        self.panel.show_text("Hint", Text.assemble(
+            ("thinking…", "bold"), ("\n\nkeep playing: a move, i again or n stops the search", "dim italic")))
+        self._show_status("Hint: thinking… (asked again)" if again else "Hint: thinking…")
+
+    def _show_hint(self, step: Step | None) -> None:
+        game = self.game
+        if game is None:
+            return
         if step is None:
             self.panel.show_text("Hint", "No technique I know applies here: this puzzle needs trial "
                                          "and error from now on (S shows the solution).")
+            self._show_status()
             return
-        self.pending_hint = step
-        self.board.set_highlights(hint_cells=set(step.cells),
-                                  targets={c for c, _ in step.placements} | {c for c, _ in step.eliminations})
+        self._set_hint(step)
         self.panel.display = True
-        self.panel.show_text(f"Hint · {step.technique}", Text.assemble(
-            (f"{step.level}\n", "dim"), step.explanation, "\n\n", (step.changes(game.size), "bold"),
-            ("\n\ni again applies it", "dim italic")))
-        self._show_status(f"Hint: {step.technique}. i applies it.")
+        self.panel.show_text(hint_title(step), hint_text(step, game.size, HINT_WIDTH))
+        more = " v shows the chain." if step.chain else ""
+        self._show_status(f"Hint: {step.technique}. i applies it.{more}")
+
+    def action_chain(self) -> None:
+        step = self.pending_hint
+        if step is None or self.game is None:
+            return
+        self.app.push_screen(ChainView(step, self.game.size))
 
     def action_check(self) -> None:
         if not self._editable():
@@ -547,6 +626,8 @@ class SudokuScreen(SavingScreen):
                 self._load_failed(message.payload)
                 return
             self._begin(*message.payload)
+        elif message.tag == "hint":
+            self._show_hint(message.payload)
         elif message.tag == "solve":
             result: sat.SolveResult = message.payload
             self._show_solve(result)
@@ -555,7 +636,7 @@ class SudokuScreen(SavingScreen):
                 return
             game.solution = game.solution or result.solution
             game.fill_solution()
-            self.pending_hint = None
+            self._set_hint(None)
             self._refresh_all()
             if game.is_solved():
                 self._finished()

@@ -9,13 +9,18 @@ Two layouts, picked by the room the terminal gives:
 - large (about 100×44 and up): every cell is a small grid of its pencil marks, with dotted
   lines between cells and solid ones between boxes.
 
+A hint's chain is drawn in its cells (:meth:`SudokuBoard.set_chain`): each candidate of a link
+shows with the symbol of the link that reaches it, ``=`` strong (underlined) and ``-`` weak,
+so the cells read like the Eureka notation in the panel (``=4``, ``-4=6`` for a cell whose two
+candidates are linked inside it), in colour and without.
+
 Only cells that change are repainted (``refresh_cells``); a cursor step repaints the two
 cells and the cells holding the digits it leaves and reaches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -27,6 +32,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
+from tui_games.engine.sudoku.techniques import Link
 from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS
 from tui_games.ui.widgets.layers import LayeredStyles
 
@@ -44,6 +50,62 @@ JUNCTIONS = {
     "inner": ("│", "│", "·", "│", "┄"),
 }
 
+STRONG, WEAK = "=", "-"
+# The style of a chain candidate by the link that reaches it ("" for a chain's first node).
+CHAIN_STYLES = {STRONG: "board--strong", WEAK: "board--weak", "": "board--node"}
+
+
+class ChainCell:
+    """A cell's part of a chain: its candidates in the chain, each with the symbol of the
+    first link reaching it, and the link inside the cell when two of them are linked there
+    (an XY-chain's bivalue cell: ``(4=6)r3c7``)."""
+
+    __slots__ = ("arrival", "inside")
+
+    def __init__(self) -> None:
+        self.arrival: dict[int, str] = {}  # digit -> STRONG, WEAK or "" (not reached by a link)
+        self.inside: tuple[int, str, int] | None = None
+
+    def chars(self) -> list[tuple[str, str]]:
+        """Four (character, symbol whose style it takes) pairs: ``" =4 "``, ``"-4=6"``,
+        ``"=4-6"`` (two candidates, each with its link), or the first three candidates."""
+        arrival = self.arrival
+        if self.inside is not None:
+            first, symbol, second = self.inside
+            into = arrival.get(first, "")
+            return [(into or " ", into), (digit_char(first), into), (symbol, symbol),
+                    (digit_char(second), symbol)]
+        digits = sorted(arrival)
+        if len(digits) == 1:
+            into = arrival[digits[0]]
+            return [(" ", ""), (into or " ", into), (digit_char(digits[0]), into), (" ", "")]
+        if len(digits) == 2:
+            out = []
+            for digit in digits:
+                into = arrival[digit]
+                out += [(into or " ", into), (digit_char(digit), into)]
+            return out
+        return [(" ", ""), *[(digit_char(d), arrival[d]) for d in digits[:3]]]
+
+
+def chain_cells(links: Sequence[Link]) -> dict[int, ChainCell]:
+    """What each cell of the links shows: every candidate at either end of a link, marked
+    with the kind of the first link that reaches it, in the links' order."""
+    cells: dict[int, ChainCell] = {}
+    for link in links:
+        symbol = STRONG if link.strong else WEAK
+        for cell in link.cells_a:
+            cells.setdefault(cell, ChainCell()).arrival.setdefault(link.digit_a, "")
+        for cell in link.cells_b:
+            part = cells.setdefault(cell, ChainCell())
+            if not part.arrival.get(link.digit_b):
+                part.arrival[link.digit_b] = symbol
+        if len(link.cells_a) == 1 and link.cells_a == link.cells_b and link.digit_a != link.digit_b:
+            part = cells[link.cells_a[0]]
+            if part.inside is None:
+                part.inside = (link.digit_a, symbol, link.digit_b)
+    return cells
+
 
 class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     """The grid with a cursor. The screen owns the game and sets what to highlight."""
@@ -53,7 +115,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     COMPONENT_CLASSES = {
         "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
         "board--mark", "board--conflict", "board--wrong", "board--same", "board--hint",
-        "board--target", "board--diagonal",
+        "board--target", "board--diagonal", "board--strong", "board--weak", "board--node",
     }
 
     DEFAULT_CSS = """
@@ -70,6 +132,9 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     SudokuBoard > .board--same { background: $primary 35%; }
     SudokuBoard > .board--hint { background: $success 35%; text-style: bold; }
     SudokuBoard > .board--target { background: $warning 30%; }
+    SudokuBoard > .board--strong { color: $text-success; text-style: bold underline; }
+    SudokuBoard > .board--weak { color: $text-warning; text-style: bold; }
+    SudokuBoard > .board--node { color: $text-accent; text-style: bold; }
     """
 
     class CursorMoved(Message):
@@ -87,6 +152,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.wrong: set[int] = set()
         self.hint_cells: set[int] = set()
         self.targets: set[int] = set()
+        self.chain: dict[int, ChainCell] = {}
         self.large = False
         self._layout()
 
@@ -100,6 +166,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.wrong = set()
         self.hint_cells = set()
         self.targets = set()
+        self.chain = {}
         if resized:
             self.cursor = min(self.cursor, len(grid.values) - 1)
             self._layout()
@@ -124,6 +191,12 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 changed |= old ^ new
                 setattr(self, name, set(new))
         self.refresh_cells(changed)
+
+    def set_chain(self, links: Sequence[Link]) -> None:
+        """Draw these links (none: take the chain away)."""
+        before = set(self.chain)
+        self.chain = chain_cells(links)
+        self.refresh_cells(before | set(self.chain))
 
     def same_digit_cells(self, cell: int) -> set[int]:
         digit = self.grid.values[cell]
@@ -234,7 +307,11 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         for c in range(n):
             cell = row * n + c
             text, style = self._cell(cell, sub, cursor_digit)
-            segments.append(Segment(text, base + style))
+            part = self.chain.get(cell)
+            if part is not None and middle and not self.grid.values[cell]:
+                segments.extend(self._chain_segments(part, base + style))
+            else:
+                segments.append(Segment(text, base + style))
             if c + 1 < n:
                 boundary = "box" if (c + 1) % self.grid.geometry.box_cols == 0 else "inner"
                 if boundary == "box":
@@ -261,6 +338,9 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 text = f"{text:>{w}}" if not self.large else f"{text:^{w}}"
             else:
                 text = " " * w
+        elif cell in self.chain:
+            # The chain's candidates take the middle line (render_line); the marks give way.
+            text = " " * w
         else:
             mask = self.marks[cell]
             style += self._layer("board--mark")
@@ -282,6 +362,17 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         if is_cursor:
             style += self._layer("board--cursor")
         return text, style
+
+    def _chain_segments(self, part: ChainCell, style: Style) -> list[Segment]:
+        """A chain cell's middle line: its candidates with their link symbols (centred in the
+        large layout's five columns), each styled by the kind of link that reaches it."""
+        out = [Segment(ch, style + self._layer(CHAIN_STYLES[symbol]) if ch != " " else style)
+               for ch, symbol in part.chars()]
+        pad = self.cell_w - len(out)
+        if pad > 0:
+            out.insert(0, Segment(" " * (pad // 2), style))
+            out.append(Segment(" " * (pad - pad // 2), style))
+        return out
 
     def _marks_text(self, mask: int, sub: int, is_cursor: bool) -> str:
         w = self.cell_w

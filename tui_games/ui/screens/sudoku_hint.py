@@ -1,0 +1,190 @@
+"""The Sudoku hint as the side panel shows it, and the whole chain in a scrollable view.
+
+A hint names its technique with its rating on Sudoku Explainer's scale, its level, the
+sentence that explains it and what it changes. A chain is written in Eureka notation
+(``(4)r1c2=(4)r1c7-(4=6)r3c7``); the panel at 80×24 has about 32 columns, so a long chain is
+folded to its head and tail with the number of links left out, and ``v`` opens
+:class:`ChainView` with every chain in full and every link numbered.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.techniques import Link, Step
+
+__all__ = ["ChainView", "chain_pieces", "fold_chain", "hint_text", "link_text", "wrap_pieces"]
+
+ELLIPSIS = "…"
+# How much of the chain the panel shows: one chain on up to three lines, several (a forcing
+# chain's branches) on a line each, at most three of them.
+ONE_CHAIN_LINES = 3
+BRANCHES_SHOWN = 3
+
+
+def chain_pieces(chain: str) -> list[str]:
+    """The chain cut before each link symbol outside parentheses: the first node, then each
+    link with the node it reaches (``(4)r1c2``, ``=(4)r1c7``, ``-(4=6)r3c7``). A chain
+    without such links is one piece."""
+    pieces: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(chain):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif ch in "=-" and depth == 0 and i > start:
+            pieces.append(chain[start:i])
+            start = i
+    pieces.append(chain[start:])
+    return [p for p in pieces if p]
+
+
+def wrap_pieces(pieces: list[str], width: int) -> list[str]:
+    """Lines of at most ``width`` characters, broken between pieces where one fits (a piece
+    longer than a line is cut)."""
+    lines: list[str] = []
+    line = ""
+    for piece in pieces:
+        if line and len(line) + len(piece) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+        while len(line) > width:
+            lines.append(line[:width])
+            line = line[width:]
+    if line:
+        lines.append(line)
+    return lines
+
+
+def fold_chain(chain: str, width: int, lines: int) -> tuple[list[str], int]:
+    """The chain in at most ``lines`` lines of ``width``: whole if it fits, else its head, an
+    ellipsis and its tail. Returns the lines and how many links were left out."""
+    pieces = chain_pieces(chain)
+    whole = wrap_pieces(pieces, width)
+    if len(whole) <= lines:
+        return whole, 0
+    if len(pieces) < 3:  # nothing to leave out between head and tail: cut the text
+        text = chain[:max(1, width * lines - 1)] + ELLIPSIS
+        return wrap_pieces([text], width)[:lines], 0
+    head, tail = 1, 1
+
+    def fits(h: int, t: int) -> bool:
+        shown = [*pieces[:h], ELLIPSIS, *pieces[len(pieces) - t:]]
+        return len(wrap_pieces(shown, width)) <= lines
+
+    grow_head = True
+    while head + tail < len(pieces) - 1:
+        h, t = (head + 1, tail) if grow_head else (head, tail + 1)
+        if fits(h, t):
+            head, tail = h, t
+        elif fits(head + (not grow_head), tail + grow_head):
+            head, tail = head + (not grow_head), tail + grow_head
+        else:
+            break
+        grow_head = not grow_head
+    shown = [*pieces[:head], ELLIPSIS, *pieces[len(pieces) - tail:]]
+    return wrap_pieces(shown, width)[:lines], len(pieces) - head - tail
+
+
+def link_text(link: Link, size: int) -> str:
+    """One link in words-and-symbols: ``(4)r1c2 = (4)r1c7`` (strong), ``… - …`` (weak)."""
+    def node(cells: tuple[int, ...], digit: int) -> str:
+        return f"({digit_char(digit)}){'+'.join(cell_name(c, size) for c in cells)}"
+    return f"{node(link.cells_a, link.digit_a)} {'=' if link.strong else '-'} {node(link.cells_b, link.digit_b)}"
+
+
+def rating_text(step: Step) -> str:
+    return f"{step.rating:.1f}" if step.rating else ""
+
+
+def hint_title(step: Step) -> str:
+    """The panel's title: ``Hint · XY-wing · 4.2``."""
+    rating = rating_text(step)
+    return f"Hint · {step.technique}" + (f" · {rating}" if rating else "")
+
+
+def hint_text(step: Step, size: int, width: int) -> Text:
+    """The panel's text for a hint: level and rating, the explanation, what changes, and the
+    chain(s) folded to ``width`` columns."""
+    rating = rating_text(step)
+    out = Text.assemble((step.level, "dim"), (f" · rating {rating}" if rating else "", "dim"), "\n",
+                        step.explanation, "\n", (step.changes(size), "bold"))
+    if step.chain:
+        out.append("\n")
+        branches = step.chain[:BRANCHES_SHOWN] if len(step.chain) > 1 else step.chain
+        left_out = 0
+        for chain in branches:
+            folded, hidden = fold_chain(chain, width, ONE_CHAIN_LINES if len(step.chain) == 1 else 1)
+            left_out += hidden
+            out.append("\n" + "\n".join(folded), style="bold" if len(step.chain) == 1 else "")
+        notes = []
+        if left_out:
+            notes.append(f"+{left_out} link{'s' * (left_out > 1)}")
+        if len(step.chain) > len(branches):
+            more = len(step.chain) - len(branches)
+            notes.append(f"+{more} chain{'s' * (more > 1)}")
+        notes.append("v shows it all")
+        out.append("\n" + " · ".join(notes), style="dim italic")
+    out.append("\ni again applies it", style="dim italic")
+    return out
+
+
+class ChainView(ModalScreen[None]):
+    """Every chain of a hint in full, wrapped between links, and its links numbered."""
+
+    BINDINGS = [Binding("escape,q,v,enter", "dismiss", "Close"),
+                Binding("j", "scroll('down')", show=False), Binding("k", "scroll('up')", show=False)]
+    DEFAULT_CSS = """
+    ChainView { align: center middle; }
+    ChainView > VerticalScroll {
+        width: 78; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    """
+
+    def __init__(self, step: Step, size: int) -> None:
+        super().__init__()
+        self.step = step
+        self.size = size
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as scroll:
+            scroll.border_title = hint_title(self.step)
+            scroll.border_subtitle = "↑↓ scroll · v or Esc closes"
+            yield Static(self.content(72), id="chain-text")
+
+    def content(self, width: int) -> Group:
+        step = self.step
+        parts: list[Text] = [Text.assemble((step.level, "dim"), (f" · rating {rating_text(step)}", "dim"), "\n",
+                                           step.explanation, "\n", (step.changes(self.size), "bold"))]
+        several = len(step.chain) > 1
+        for number, chain in enumerate(step.chain, 1):
+            head = f"chain {number} of {len(step.chain)}" if several else "chain"
+            lines = wrap_pieces(chain_pieces(chain), width)
+            parts.append(Text.assemble(("\n" + head + "\n", "dim"), ("\n".join(lines), "bold")))
+        if step.links:
+            table = Text("\nlinks (= strong: if one is false the other is true; "
+                         "- weak: if one is true the other is false)", style="dim")
+            for number, link in enumerate(step.links, 1):
+                table.append(f"\n{number:>3}. {link_text(link, self.size)}")
+            parts.append(table)
+        return Group(*parts)
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+
+    def action_scroll(self, where: str) -> None:
+        scroll = self.query_one(VerticalScroll)
+        if where == "down":
+            scroll.scroll_down()
+        else:
+            scroll.scroll_up()
