@@ -154,7 +154,7 @@ class ChainView(ModalScreen[None]):
     def __init__(self, step: Step, size: int) -> None:
         super().__init__()
         self.step = step
-        self.size = size
+        self.grid_size = size
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
@@ -165,7 +165,7 @@ class ChainView(ModalScreen[None]):
     def content(self, width: int) -> Group:
         step = self.step
         parts: list[Text] = [Text.assemble((step.level, "dim"), (f" · rating {rating_text(step)}", "dim"), "\n",
-                                           step.explanation, "\n", (step.changes(self.size), "bold"))]
+                                           step.explanation, "\n", (step.changes(self.grid_size), "bold"))]
         several = len(step.chain) > 1
         for number, chain in enumerate(step.chain, 1):
             head = f"chain {number} of {len(step.chain)}" if several else "chain"
@@ -175,7 +175,7 @@ class ChainView(ModalScreen[None]):
             table = Text("\nlinks (= strong: if one is false the other is true; "
                          "- weak: if one is true the other is false)", style="dim")
             for number, link in enumerate(step.links, 1):
-                table.append(f"\n{number:>3}. {link_text(link, self.size)}")
+                table.append(f"\n{number:>3}. {link_text(link, self.grid_size)}")
             parts.append(table)
         return Group(*parts)
 
