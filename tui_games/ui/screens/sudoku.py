@@ -118,7 +118,9 @@ class SudokuScreen(SavingScreen):
         Binding("p,enter", "pencil", "Pencil"),
         Binding("m", "fill_marks", "Marks"),
         Binding("u", "undo", "Undo"),
-        Binding("ctrl+r", "redo", "Redo"),
+        # Out of the footer (in the help): at 80 columns it has room for u but not for Ctrl+R too
+        # when a chain hint adds v.
+        Binding("ctrl+r", "redo", "Redo", show=False),
         Binding("i", "hint", "Hint"),
         Binding("v", "chain", "Chain"),
         Binding("c", "check", "Check"),
@@ -491,7 +493,7 @@ class SudokuScreen(SavingScreen):
         else:
             board.set_highlights(hint_cells=set(step.cells),
                                  targets={c for c, _ in step.placements} | {c for c, _ in step.eliminations})
-            board.set_chain(step.links)
+            board.set_chain(step.links, step.eliminations)
         self.refresh_bindings()
 
     def _drop_hint(self) -> None:

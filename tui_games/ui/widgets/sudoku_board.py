@@ -12,7 +12,8 @@ Two layouts, picked by the room the terminal gives:
 A hint's chain is drawn in its cells (:meth:`SudokuBoard.set_chain`): each candidate of a link
 shows with the symbol of the link that reaches it, ``=`` strong (underlined) and ``-`` weak,
 so the cells read like the Eureka notation in the panel (``=4``, ``-4=6`` for a cell whose two
-candidates are linked inside it), in colour and without.
+candidates are linked inside it), in colour and without. The candidates a hint removes show
+as ``×4`` in their cells.
 
 Only cells that change are repainted (``refresh_cells``); a cursor step repaints the two
 cells and the cells holding the digits it leaves and reaches.
@@ -50,9 +51,21 @@ JUNCTIONS = {
     "inner": ("│", "│", "·", "│", "┄"),
 }
 
-STRONG, WEAK = "=", "-"
-# The style of a chain candidate by the link that reaches it ("" for a chain's first node).
-CHAIN_STYLES = {STRONG: "board--strong", WEAK: "board--weak", "": "board--node"}
+STRONG, WEAK, REMOVED = "=", "-", "×"
+# The style of a chain candidate by the link that reaches it ("" for a chain's first node), and
+# of a candidate the hint removes.
+CHAIN_STYLES = {STRONG: "board--strong", WEAK: "board--weak", "": "board--node", REMOVED: "board--removed"}
+
+
+def removed_chars(digits: list[int]) -> list[tuple[str, str]]:
+    """A cell losing candidates: `` ×4 ``, ``×4×7``, or ``×`` and the first three."""
+    digits = sorted(digits)
+    if len(digits) == 1:
+        return [(" ", ""), (REMOVED, REMOVED), (digit_char(digits[0]), REMOVED), (" ", "")]
+    if len(digits) == 2:
+        return [(REMOVED, REMOVED), (digit_char(digits[0]), REMOVED), (REMOVED, REMOVED),
+                (digit_char(digits[1]), REMOVED)]
+    return [(REMOVED, REMOVED), *[(digit_char(d), REMOVED) for d in digits[:3]]]
 
 
 class ChainCell:
@@ -116,6 +129,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
         "board--mark", "board--conflict", "board--wrong", "board--same", "board--hint",
         "board--target", "board--diagonal", "board--strong", "board--weak", "board--node",
+        "board--removed",
     }
 
     DEFAULT_CSS = """
@@ -135,6 +149,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     SudokuBoard > .board--strong { color: $text-success; text-style: bold underline; }
     SudokuBoard > .board--weak { color: $text-warning; text-style: bold; }
     SudokuBoard > .board--node { color: $text-accent; text-style: bold; }
+    SudokuBoard > .board--removed { color: $text-error; text-style: bold; }
     """
 
     class CursorMoved(Message):
@@ -153,6 +168,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.hint_cells: set[int] = set()
         self.targets: set[int] = set()
         self.chain: dict[int, ChainCell] = {}
+        self.removed: dict[int, list[int]] = {}
         self.large = False
         self._layout()
 
@@ -167,6 +183,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.hint_cells = set()
         self.targets = set()
         self.chain = {}
+        self.removed = {}
         if resized:
             self.cursor = min(self.cursor, len(grid.values) - 1)
             self._layout()
@@ -192,11 +209,16 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 setattr(self, name, set(new))
         self.refresh_cells(changed)
 
-    def set_chain(self, links: Sequence[Link]) -> None:
-        """Draw these links (none: take the chain away)."""
-        before = set(self.chain)
+    def set_chain(self, links: Sequence[Link], removed: Iterable[tuple[int, int]] = ()) -> None:
+        """Draw these links and the candidates ``removed`` ((cell, digit) pairs); nothing
+        takes them away."""
+        before = set(self.chain) | set(self.removed)
         self.chain = chain_cells(links)
-        self.refresh_cells(before | set(self.chain))
+        self.removed = {}
+        for cell, digit in removed:
+            if not self.grid.values[cell]:
+                self.removed.setdefault(cell, []).append(digit)
+        self.refresh_cells(before | set(self.chain) | set(self.removed))
 
     def same_digit_cells(self, cell: int) -> set[int]:
         digit = self.grid.values[cell]
@@ -309,7 +331,9 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
             text, style = self._cell(cell, sub, cursor_digit)
             part = self.chain.get(cell)
             if part is not None and middle and not self.grid.values[cell]:
-                segments.extend(self._chain_segments(part, base + style))
+                segments.extend(self._chain_segments(part.chars(), base + style))
+            elif cell in self.removed and middle and not self.grid.values[cell]:
+                segments.extend(self._chain_segments(removed_chars(self.removed[cell]), base + style))
             else:
                 segments.append(Segment(text, base + style))
             if c + 1 < n:
@@ -338,7 +362,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 text = f"{text:>{w}}" if not self.large else f"{text:^{w}}"
             else:
                 text = " " * w
-        elif cell in self.chain:
+        elif cell in self.chain or cell in self.removed:
             # The chain's candidates take the middle line (render_line); the marks give way.
             text = " " * w
         else:
@@ -363,11 +387,11 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
             style += self._layer("board--cursor")
         return text, style
 
-    def _chain_segments(self, part: ChainCell, style: Style) -> list[Segment]:
-        """A chain cell's middle line: its candidates with their link symbols (centred in the
-        large layout's five columns), each styled by the kind of link that reaches it."""
+    def _chain_segments(self, chars: list[tuple[str, str]], style: Style) -> list[Segment]:
+        """The middle line of a chain cell or a cell losing candidates: (character, symbol)
+        pairs, each styled by its symbol, centred in the large layout's five columns."""
         out = [Segment(ch, style + self._layer(CHAIN_STYLES[symbol]) if ch != " " else style)
-               for ch, symbol in part.chars()]
+               for ch, symbol in chars]
         pad = self.cell_w - len(out)
         if pad > 0:
             out.insert(0, Segment(" " * (pad // 2), style))
