@@ -146,10 +146,15 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     SudokuBoard > .board--same { background: $primary 35%; }
     SudokuBoard > .board--hint { background: $success 35%; text-style: bold; }
     SudokuBoard > .board--target { background: $warning 30%; }
-    SudokuBoard > .board--strong { color: $text-success; text-style: bold underline; }
-    SudokuBoard > .board--weak { color: $text-warning; text-style: bold; }
-    SudokuBoard > .board--node { color: $text-accent; text-style: bold; }
-    SudokuBoard > .board--removed { color: $text-error; text-style: bold; }
+    /* Chains: colours that stay apart in 16 colours too (bright green, bright cyan, bright red);
+       the symbols = - × and the underline say the same without colour. */
+    SudokuBoard > .board--strong { color: $success-lighten-2; text-style: bold underline; }
+    SudokuBoard > .board--weak { color: $primary-lighten-3; text-style: bold; }
+    SudokuBoard > .board--node { color: $foreground; text-style: bold; }
+    SudokuBoard > .board--removed { color: $error-lighten-2; text-style: bold; }
+    SudokuBoard:light > .board--strong { color: $success-darken-2; }
+    SudokuBoard:light > .board--weak { color: $primary-darken-2; }
+    SudokuBoard:light > .board--removed { color: $error-darken-2; }
     """
 
     class CursorMoved(Message):
