@@ -570,8 +570,7 @@ class SudokuScreen(SavingScreen):
         self._set_hint(step)
         self.panel.display = True
         self.panel.show_text(hint_title(step), hint_text(step, game.size, HINT_WIDTH))
-        more = " v shows the chain." if step.chain else ""
-        self._show_status(f"Hint: {step.technique}. i applies it.{more}")
+        self._show_status(f"Hint: {step.technique}. i applies it.")
 
     def action_chain(self) -> None:
         step = self.pending_hint

@@ -146,8 +146,8 @@ class ChainView(ModalScreen[None]):
     DEFAULT_CSS = """
     ChainView { align: center middle; }
     ChainView > VerticalScroll {
-        width: 78; max-width: 100%; height: auto; max-height: 100%;
-        border: round $accent; background: $surface; padding: 0 1;
+        width: 100; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 1; scrollbar-gutter: stable;
     }
     """
 
@@ -160,7 +160,7 @@ class ChainView(ModalScreen[None]):
         with VerticalScroll() as scroll:
             scroll.border_title = hint_title(self.step)
             scroll.border_subtitle = "↑↓ scroll · v or Esc closes"
-            yield Static(self.content(72), id="chain-text")
+            yield Static(id="chain-text")
 
     def content(self, width: int) -> Group:
         step = self.step
@@ -181,6 +181,11 @@ class ChainView(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
+
+    def on_resize(self) -> None:
+        # The chains break between links at the width the view has (the terminal's, up to 100).
+        width = self.query_one(VerticalScroll).scrollable_content_region.width
+        self.query_one("#chain-text", Static).update(self.content(max(20, width)))
 
     def action_scroll(self, where: str) -> None:
         scroll = self.query_one(VerticalScroll)
