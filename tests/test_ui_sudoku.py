@@ -13,6 +13,7 @@ from test_ui_tictactoe import SIZE, text_of
 from textual.widgets import DataTable, Select, Switch
 
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
+from tui_games.engine.sudoku.notation import eureka
 from tui_games.engine.sudoku.techniques import Cancelled, Link, Step
 from tui_games.games import find_game
 from tui_games.store import Store
@@ -258,20 +259,6 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
     assert condition()
 
 
-def eureka(links: list[Link]) -> str:
-    """The chain of ``links`` (each starting where the last ended) in Eureka notation."""
-    def node(cells, digit):
-        return f"({digit})" + "".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in cells)
-    text = node(links[0].cells_a, links[0].digit_a)
-    for link in links:
-        symbol = "=" if link.strong else "-"
-        if link.cells_a == link.cells_b:  # a link inside one cell: (4=6)r3c7
-            text = text[: text.rindex("(")] + f"({link.digit_a}{symbol}{link.digit_b})" + node(link.cells_b, 0)[3:]
-        else:
-            text += symbol + node(link.cells_b, link.digit_b)
-    return text
-
-
 # An alternating chain through empty cells of PUZZLE: 4 strong in r1c1=r1c2, weak to r2c2, ... (not
 # a sound deduction: the UI only draws and writes out what the stepper says).
 CHAIN_LINKS = [
@@ -395,7 +382,7 @@ async def test_a_chain_is_folded_in_the_panel_drawn_on_the_board_and_shown_whole
         shown = text_of(panel)
         assert "fiendish · rating 6.8" in shown and "remove 4 from r1c9" in shown
         assert "(4)r1c1=(4)r1c2" in shown and "…" in shown and "=(6)r9c6" in shown
-        assert re.search(r"\+\d+ links · v shows it all", shown)
+        assert re.search(r"…\d+ links…", shown) and "v shows it all" in shown
         # The chain's lines fit the panel at 80 columns, so none is wrapped in the middle of a link.
         assert panel.content_region.width >= HINT_WIDTH
         chain_lines = [line for line in shown.splitlines() if line and line[0] in "(=-" or "…" in line]
@@ -454,19 +441,23 @@ async def test_marks_that_leave_out_the_solution_are_named_before_a_hint(home):
         assert "r1c1" in text_of(screen.query_one("#status"))
 
 
-def test_fold_keeps_head_and_tail_and_counts_the_links_left_out():
+def test_the_panel_folds_a_chain_between_links_and_says_how_many_are_left_out():
     chain = eureka(CHAIN_LINKS)
     pieces = chain_pieces(chain)
     assert "".join(pieces) == chain and len(pieces) == len(CHAIN_LINKS)  # the link inside r2c2 is one node
-    assert fold_chain(chain, 200, 1) == ([chain], 0)
-    for width, lines in ((32, 3), (32, 1), (20, 2), (76, 1)):
-        folded, hidden = fold_chain(chain, width, lines)
+    assert fold_chain(chain, 200, 1) == [chain]
+    assert wrap_pieces(pieces, 200) == [chain]
+    for width, lines in ((32, 3), (32, 2), (40, 1), (76, 1)):
+        folded = fold_chain(chain, width, lines)
         assert 1 <= len(folded) <= lines and all(len(line) <= width for line in folded)
-        text = "".join(folded)
-        head, tail = text.split("…")
+        text = " ".join(folded)
+        head, count, tail = re.fullmatch(r"(.*?) ?…(\d+) links… ?(.*)", text).groups()
+        head, tail = head.replace(" ", ""), tail.replace(" ", "")
         assert chain.startswith(head) and chain.endswith(tail) and head and tail
-        assert hidden == len(pieces) - len(chain_pieces(head)) - len(chain_pieces(tail)) > 0
-    assert wrap_pieces(pieces, 32) and all(len(line) <= 32 for line in wrap_pieces(pieces, 32))
+        # Every line starts with a node or a link symbol: no node is cut in two.
+        assert all(line[0] in "(=-…" for line in folded)
+        shown = sum(text.count("=") + text.count("-") for text in (head, tail))  # inside cells too
+        assert int(count) == len(CHAIN_LINKS) - shown > 0
 
 
 async def test_every_grade_is_offered_kept_in_settings_and_listed_in_scores(home):

@@ -2,8 +2,9 @@
 
 A hint names its technique with its rating on Sudoku Explainer's scale, its level, the
 sentence that explains it and what it changes. A chain is written in Eureka notation
-(``(4)r1c2=(4)r1c7-(4=6)r3c7``); the panel at 80×24 has about 32 columns, so a long chain is
-folded to its head and tail with the number of links left out, and ``v`` opens
+(``(4)r1c2=(4)r1c7-(4=6)r3c7``, :mod:`~tui_games.engine.sudoku.notation`); the panel at 80×24
+has about 32 columns, so a long chain is folded by the notation's :func:`fold` to its head and
+tail around the number of links left out, then broken into lines between links; ``v`` opens
 :class:`ChainView` with every chain in full and every link numbered.
 """
 
@@ -17,12 +18,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.notation import fold, node_text
 from tui_games.engine.sudoku.techniques import Link, Step
 
 __all__ = ["ChainView", "chain_pieces", "fold_chain", "hint_text", "link_text", "wrap_pieces"]
 
-ELLIPSIS = "…"
 # How much of the chain the panel shows: one chain on up to three lines, several (a forcing
 # chain's branches) on a line each, at most three of them.
 ONE_CHAIN_LINES = 3
@@ -30,9 +30,9 @@ BRANCHES_SHOWN = 3
 
 
 def chain_pieces(chain: str) -> list[str]:
-    """The chain cut before each link symbol outside parentheses: the first node, then each
-    link with the node it reaches (``(4)r1c2``, ``=(4)r1c7``, ``-(4=6)r3c7``). A chain
-    without such links is one piece."""
+    """The chain cut before each link symbol and space outside parentheses: the first node,
+    then each link with the node it reaches (``(4)r1c2``, ``=(4)r1c7``, ``-(4=6)r3c7``), and
+    a folded chain's `` …9 links…`` on its own. A chain without such links is one piece."""
     pieces: list[str] = []
     depth, start = 0, 0
     for i, ch in enumerate(chain):
@@ -40,7 +40,7 @@ def chain_pieces(chain: str) -> list[str]:
             depth += 1
         elif ch in ")]}":
             depth = max(0, depth - 1)
-        elif ch in "=-" and depth == 0 and i > start:
+        elif depth == 0 and i > start and (ch in "=-" or chain[i:i + 2] in (" …", " (")):
             pieces.append(chain[start:i])
             start = i
     pieces.append(chain[start:])
@@ -49,14 +49,14 @@ def chain_pieces(chain: str) -> list[str]:
 
 def wrap_pieces(pieces: list[str], width: int) -> list[str]:
     """Lines of at most ``width`` characters, broken between pieces where one fits (a piece
-    longer than a line is cut)."""
+    longer than a line is cut); a line does not start with a space."""
     lines: list[str] = []
     line = ""
     for piece in pieces:
         if line and len(line) + len(piece) > width:
             lines.append(line)
             line = ""
-        line += piece
+        line += piece.lstrip(" ") if not line else piece
         while len(line) > width:
             lines.append(line[:width])
             line = line[width:]
@@ -65,41 +65,21 @@ def wrap_pieces(pieces: list[str], width: int) -> list[str]:
     return lines
 
 
-def fold_chain(chain: str, width: int, lines: int) -> tuple[list[str], int]:
-    """The chain in at most ``lines`` lines of ``width``: whole if it fits, else its head, an
-    ellipsis and its tail. Returns the lines and how many links were left out."""
-    pieces = chain_pieces(chain)
-    whole = wrap_pieces(pieces, width)
-    if len(whole) <= lines:
-        return whole, 0
-    if len(pieces) < 3:  # nothing to leave out between head and tail: cut the text
-        text = chain[:max(1, width * lines - 1)] + ELLIPSIS
-        return wrap_pieces([text], width)[:lines], 0
-    head, tail = 1, 1
-
-    def fits(h: int, t: int) -> bool:
-        shown = [*pieces[:h], ELLIPSIS, *pieces[len(pieces) - t:]]
-        return len(wrap_pieces(shown, width)) <= lines
-
-    grow_head = True
-    while head + tail < len(pieces) - 1:
-        h, t = (head + 1, tail) if grow_head else (head, tail + 1)
-        if fits(h, t):
-            head, tail = h, t
-        elif fits(head + (not grow_head), tail + grow_head):
-            head, tail = head + (not grow_head), tail + grow_head
-        else:
-            break
-        grow_head = not grow_head
-    shown = [*pieces[:head], ELLIPSIS, *pieces[len(pieces) - tail:]]
-    return wrap_pieces(shown, width)[:lines], len(pieces) - head - tail
+def fold_chain(chain: str, width: int, lines: int) -> list[str]:
+    """The chain in at most ``lines`` lines of ``width``, broken between links: whole if it
+    fits, else folded (``(4)r1c2=(4)r1c7 …9 links… (6)r9c6``) as long as still fits."""
+    budget = width * lines
+    while True:
+        out = wrap_pieces(chain_pieces(fold(chain, budget)), width)
+        if len(out) <= lines or budget <= width:
+            return out[:lines]
+        budget -= 2  # the breaks between lines wasted room: fold a little shorter
 
 
 def link_text(link: Link, size: int) -> str:
-    """One link in words-and-symbols: ``(4)r1c2 = (4)r1c7`` (strong), ``… - …`` (weak)."""
-    def node(cells: tuple[int, ...], digit: int) -> str:
-        return f"({digit_char(digit)}){'+'.join(cell_name(c, size) for c in cells)}"
-    return f"{node(link.cells_a, link.digit_a)} {'=' if link.strong else '-'} {node(link.cells_b, link.digit_b)}"
+    """One link: ``(4)r1c2 = (4)r1c7`` (strong), ``(4)r1c7 - (4)r3c7`` (weak)."""
+    return (f"{node_text(link.cells_a, link.digit_a, size)} {'=' if link.strong else '-'} "
+            f"{node_text(link.cells_b, link.digit_b, size)}")
 
 
 def rating_text(step: Step) -> str:
@@ -121,14 +101,10 @@ def hint_text(step: Step, size: int, width: int) -> Text:
     if step.chain:
         out.append("\n")
         branches = step.chain[:BRANCHES_SHOWN] if len(step.chain) > 1 else step.chain
-        left_out = 0
         for chain in branches:
-            folded, hidden = fold_chain(chain, width, ONE_CHAIN_LINES if len(step.chain) == 1 else 1)
-            left_out += hidden
+            folded = fold_chain(chain, width, ONE_CHAIN_LINES if len(step.chain) == 1 else 1)
             out.append("\n" + "\n".join(folded), style="bold" if len(step.chain) == 1 else "")
         notes = []
-        if left_out:
-            notes.append(f"+{left_out} link{'s' * (left_out > 1)}")
         if len(step.chain) > len(branches):
             more = len(step.chain) - len(branches)
             notes.append(f"+{more} chain{'s' * (more > 1)}")
