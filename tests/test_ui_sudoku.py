@@ -368,6 +368,41 @@ async def test_a_real_hint_carries_its_rating(home):
         assert str(screen.query_one(StatsPanel).border_title) == f"Hint · {step.technique} · {step.rating:.1f}"
 
 
+# sudoku-exchange's diabolical #4 (puzzles/bench_sudoku_sudoku_exchange_diabolical_200.txt): after
+# 14 easier steps the stepper's next one is an AIC through a group of cells and a bivalue cell.
+DIABOLICAL = "..1.37....628..71..7...6.951.8....7.4.......1.2....4.861.7...8..83..154....98.1.."
+
+
+async def test_a_real_chain_hint_is_drawn_and_sound(home):
+    app = make_app(DIABOLICAL)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        game = screen.game
+        step = None
+        for _ in range(40):  # i shows the next step, i again plays it, until a chain comes
+            await pilot.press("i")
+            await until(pilot, lambda: screen.pending_hint is not None)
+            step = screen.pending_hint
+            if step.links:
+                break
+            await pilot.press("i")
+        assert step is not None and step.links and step.chain
+        assert all(game.solution[c] != d for c, d in step.eliminations)  # sound
+        assert all(game.solution[c] == d for c, d in step.placements)
+        panel = screen.query_one(StatsPanel)
+        assert str(panel.border_title) == f"Hint · {step.technique} · {step.rating:.1f}"
+        shown = text_of(panel).replace("\n", "")
+        assert step.chain[0] in shown or "links…" in shown
+        board = screen.board
+        ends = {c for link in step.links for c in (*link.cells_a, *link.cells_b)}
+        assert set(board.chain) == ends
+        for where in ends:
+            text = board_cell_text(board, where)
+            assert any(symbol in text for symbol in "=->"), (where, text)
+        assert screen.check_action("chain", ())
+
+
 async def test_a_chain_is_folded_in_the_panel_drawn_on_the_board_and_shown_whole(home, monkeypatch):
     step = chain_step()
     monkeypatch.setattr(sudoku_screen, "next_step", SlowStepper(step, wait=False))
@@ -390,7 +425,7 @@ async def test_a_chain_is_folded_in_the_panel_drawn_on_the_board_and_shown_whole
         assert screen.check_action("chain", ())
         # On the board: each candidate with the symbol of the link reaching it.
         board = screen.board
-        assert board_cell_text(board, cell(1, 1)) == "  4 "  # where the chain starts
+        assert board_cell_text(board, cell(1, 1)) == " >4 "  # where the chain starts
         assert board_cell_text(board, cell(1, 2)) == " =4 "  # reached by a strong link
         assert board_cell_text(board, cell(2, 2)) == "-4=6"  # weak into 4, strong 4=6 inside
         assert board_cell_text(board, cell(2, 3)) == " -6 "

@@ -10,8 +10,8 @@ Two layouts, picked by the room the terminal gives:
   lines between cells and solid ones between boxes.
 
 A hint's chain is drawn in its cells (:meth:`SudokuBoard.set_chain`): each candidate of a link
-shows with the symbol of the link that reaches it, ``=`` strong (underlined) and ``-`` weak,
-so the cells read like the Eureka notation in the panel (``=4``, ``-4=6`` for a cell whose two
+shows with the symbol of the link that reaches it, ``=`` strong (underlined) and ``-`` weak
+(``>`` where the chain starts), so the cells read like the Eureka notation in the panel (``=4``, ``-4=6`` for a cell whose two
 candidates are linked inside it), in colour and without. The candidates a hint removes show
 as ``×4`` in their cells.
 
@@ -51,10 +51,11 @@ JUNCTIONS = {
     "inner": ("│", "│", "·", "│", "┄"),
 }
 
-STRONG, WEAK, REMOVED = "=", "-", "×"
-# The style of a chain candidate by the link that reaches it ("" for a chain's first node), and
-# of a candidate the hint removes.
-CHAIN_STYLES = {STRONG: "board--strong", WEAK: "board--weak", "": "board--node", REMOVED: "board--removed"}
+STRONG, WEAK, START, REMOVED = "=", "-", ">", "×"
+# The style of a chain candidate by the link that reaches it (START: no link does, the chain
+# starts there), and of a candidate the hint removes.
+CHAIN_STYLES = {STRONG: "board--strong", WEAK: "board--weak", START: "board--node", "": "board--node",
+                REMOVED: "board--removed"}
 
 
 def removed_chars(digits: list[int]) -> list[tuple[str, str]]:
@@ -79,24 +80,27 @@ class ChainCell:
         self.arrival: dict[int, str] = {}  # digit -> STRONG, WEAK or "" (not reached by a link)
         self.inside: tuple[int, str, int] | None = None
 
-    def chars(self) -> list[tuple[str, str]]:
-        """Four (character, symbol whose style it takes) pairs: ``" =4 "``, ``"-4=6"``,
-        ``"=4-6"`` (two candidates, each with its link), or the first three candidates."""
+    def chars(self, removed: Sequence[int] = ()) -> list[tuple[str, str]]:
+        """Four (character, symbol whose style it takes) pairs: ``" =4 "``, ``" >4 "`` (the
+        chain starts there), ``"-4=6"``, ``"=4-6"`` (two candidates, each with its link), or
+        the first three candidates; ``"=9×5"``: one candidate of the chain, one ``removed``."""
         arrival = self.arrival
         if self.inside is not None:
             first, symbol, second = self.inside
-            into = arrival.get(first, "")
-            return [(into or " ", into), (digit_char(first), into), (symbol, symbol),
-                    (digit_char(second), symbol)]
+            into = arrival.get(first) or START
+            return [(into, into), (digit_char(first), into), (symbol, symbol), (digit_char(second), symbol)]
         digits = sorted(arrival)
         if len(digits) == 1:
-            into = arrival[digits[0]]
-            return [(" ", ""), (into or " ", into), (digit_char(digits[0]), into), (" ", "")]
+            into = arrival[digits[0]] or START
+            if removed:
+                return [(into, into), (digit_char(digits[0]), into), (REMOVED, REMOVED),
+                        (digit_char(min(removed)), REMOVED)]
+            return [(" ", ""), (into, into), (digit_char(digits[0]), into), (" ", "")]
         if len(digits) == 2:
             out = []
             for digit in digits:
-                into = arrival[digit]
-                out += [(into or " ", into), (digit_char(digit), into)]
+                into = arrival[digit] or START
+                out += [(into, into), (digit_char(digit), into)]
             return out
         return [(" ", ""), *[(digit_char(d), arrival[d]) for d in digits[:3]]]
 
@@ -336,7 +340,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
             text, style = self._cell(cell, sub, cursor_digit)
             part = self.chain.get(cell)
             if part is not None and middle and not self.grid.values[cell]:
-                segments.extend(self._chain_segments(part.chars(), base + style))
+                segments.extend(self._chain_segments(part.chars(self.removed.get(cell, ())), base + style))
             elif cell in self.removed and middle and not self.grid.values[cell]:
                 segments.extend(self._chain_segments(removed_chars(self.removed[cell]), base + style))
             else:
