@@ -154,6 +154,32 @@ def test_every_game_screen_draws_at_80x24_in_every_colour_mode(tmux_app, args, e
     assert len(screen.splitlines()) <= 24
 
 
+# sudoku-exchange's diabolical #18 a few steps in: the first step is an alternating inference chain
+# with a weak link inside r2c8, (2=6)r1c4-(6)r2c4=(6-1)r2c8=(1)r1c9.
+SUDOKU_CHAIN = ".9..48.5.8.5.97..4...315..8....638.5..84526...5..89.3.4679215835..876...289534176"
+
+
+@pytest.mark.parametrize("colours", [{"TERM": "xterm"}, {"NO_COLOR": "1"}, {"COLORTERM": "truecolor"}],
+                         ids=["16-colours", "no-colour", "truecolor"])
+def test_a_sudoku_chain_hint_reads_at_80x24_in_every_colour_mode(tmux_app, colours):
+    app = tmux_app(f"play sudoku --puzzle {SUDOKU_CHAIN}", **colours)
+    app.wait_for("r1c1")
+    app.keys("i")
+    screen = app.wait_for("i applies it.")
+    assert "Hint · AIC · " in screen and "(2=6)r1c4-(6)r2c4" in screen and "v Chain" in screen, screen
+    rows = {line[:3].strip(): line for line in screen.splitlines() if line[:3].strip().isdigit()}
+    # The chain on the board: > where it starts, = after a strong link, - after a weak one.
+    assert ">2=6" in rows["1"] and "=6-1" in rows["2"] and "=1" in rows["1"], screen
+    app.keys("v")
+    screen = app.wait_for("links (= strong")
+    assert "(2=6)r1c4-(6)r2c4=(6-1)r2c8=(1)r1c9" in screen and "Traceback" not in screen
+    assert len(screen.splitlines()) <= 24 and max(map(len, screen.splitlines())) <= 80
+    app.keys("q")
+    app.wait_for("v Chain")
+    app.keys("i")  # plays it
+    app.wait_for("Applied: AIC")
+
+
 def test_the_lab_runs_an_arena_from_the_menu(tmux_app):
     app = tmux_app("")
     app.wait_for("Lab")

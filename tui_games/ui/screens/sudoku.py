@@ -372,13 +372,13 @@ class SudokuScreen(SavingScreen):
             return False
         return True
 
-    def _after_edit(self, action, note: str = "") -> None:
+    def _after_edit(self, action, note: str = "", applied: Step | None = None) -> None:
         game = self.game
         assert game is not None
         if action is None:
             self.app.bell()
             return
-        self._drop_hint()
+        self._drop_hint(applied)
         self.board.set_highlights(conflicts=game.conflicts(), wrong=set())
         # The digit under the cursor may have changed, and the same-digit highlight with it.
         cursor = self.board.cursor
@@ -496,13 +496,20 @@ class SudokuScreen(SavingScreen):
             board.set_chain(step.links, step.eliminations)
         self.refresh_bindings()
 
-    def _drop_hint(self) -> None:
-        """The grid changed: a hint shown or being looked for no longer applies."""
+    def _drop_hint(self, applied: Step | None = None) -> None:
+        """The grid changed (by playing the hint ``applied``, or otherwise): a hint shown or
+        being looked for no longer applies."""
         if self.hint_running:
             self.runner.cancel()
             self.panel.show_text("Hint", Text("Stopped looking: the grid changed. i asks again.", style="dim"))
         if self.pending_hint is not None:
             self._set_hint(None)
+            if applied is not None:
+                self.panel.show_text("Hint", Text.assemble(
+                    ("Played ", "dim"), (applied.technique, "bold"), (f": {applied.changes(self.game.size)}.", "dim"),
+                    ("\ni shows the next step", "dim italic")))
+            else:
+                self.panel.show_text("Hint", Text("The grid changed: i shows the next step.", style="dim"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "chain":  # in the footer only while a hint with a chain is showing
@@ -524,7 +531,7 @@ class SudokuScreen(SavingScreen):
         game = self.game
         if self.pending_hint is not None:
             step = self.pending_hint
-            self._after_edit(game.apply(step), f"Applied: {step.technique} — {step.changes(game.size)}.")
+            self._after_edit(game.apply(step), f"Applied: {step.technique} — {step.changes(game.size)}.", step)
             return
         if game.is_solved():
             return
