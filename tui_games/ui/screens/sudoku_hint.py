@@ -23,9 +23,9 @@ from tui_games.engine.sudoku.techniques import Link, Step
 
 __all__ = ["ChainView", "chain_pieces", "fold_chain", "hint_text", "link_text", "wrap_pieces"]
 
-# How much of the chain the panel shows: one chain on up to three lines, several (a forcing
-# chain's branches) on a line each, at most three of them.
-ONE_CHAIN_LINES = 3
+# How much of the chain the panel shows: up to six lines, for one chain or shared by the first
+# three of several (a forcing chain's branches).
+CHAIN_LINES = 6
 BRANCHES_SHOWN = 3
 
 
@@ -100,10 +100,13 @@ def hint_text(step: Step, size: int, width: int) -> Text:
                         step.explanation, "\n", (step.changes(size), "bold"))
     if step.chain:
         out.append("\n")
-        branches = step.chain[:BRANCHES_SHOWN] if len(step.chain) > 1 else step.chain
+        branches = step.chain[:BRANCHES_SHOWN]
         for chain in branches:
-            folded = fold_chain(chain, width, ONE_CHAIN_LINES if len(step.chain) == 1 else 1)
-            out.append("\n" + "\n".join(folded), style="bold" if len(step.chain) == 1 else "")
+            if len(branches) == 1:
+                out.append("\n" + "\n".join(fold_chain(chain, width, CHAIN_LINES)), style="bold")
+            else:  # each branch's next lines indented, so that the branches stand apart
+                folded = fold_chain(chain, width - 1, CHAIN_LINES // len(branches))
+                out.append("\n" + "\n ".join(folded))
         notes = []
         if len(step.chain) > len(branches):
             more = len(step.chain) - len(branches)
