@@ -52,10 +52,10 @@ from tui_games.ui.widgets.sudoku_board import (
 )
 
 GAME = "sudoku"
-# Shift+digit arrives as the shifted character on most terminals (US layout), as shift+N
-# where the terminal reports modifiers.
 # The hint panel's text width at 80 columns (the side column, less its border and padding).
 HINT_WIDTH = 32
+# Shift+digit arrives as the shifted character on most terminals (US layout), as shift+N
+# where the terminal reports modifiers.
 SHIFTED_DIGITS = ["exclamation_mark", "at", "number_sign", "dollar_sign", "percent_sign",
                   "circumflex_accent", "ampersand", "asterisk", "left_parenthesis"]
 
