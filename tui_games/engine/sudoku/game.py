@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_games.engine.sudoku.grid import DIGITS, Grid
-from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Step
 
 __all__ = ["Action", "Change", "SudokuGame"]
@@ -93,11 +92,6 @@ class SudokuGame:
             marks = self.marks[cell]
             out.append(marks & allowed if marks else allowed)
         return out
-
-    def hint(self) -> Step | None:
-        """The easiest next human step from the player's grid and notes (None when solved,
-        contradictory or beyond the techniques)."""
-        return next_step(self.grid, self.candidates())
 
     # -- editing ---------------------------------------------------------------------------------
 
