@@ -27,6 +27,12 @@ finned swordfish        extreme       4.0     a swordfish with fins in one box (
 finned jellyfish        extreme       5.4     a jellyfish with fins in one box (sashimi: 5.5)
 XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
 XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
+unique rectangle 1      extreme       4.5     three corners of a rectangle hold only ab: the fourth is neither (*)
+unique rectangle 2      extreme       4.6     two corners hold ab, two ab+x: x goes from the cells seeing both (*)
+unique rectangle 3      extreme       4.6     the extras of two corners form a naked set in their unit (+0.1/cell) (*)
+unique rectangle 4      extreme       4.6     two corners hold ab, a is locked in the other two: they lose b (*)
+hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*)
+BUG+1                   extreme       5.6     all empty cells bivalue but one: its odd digit is placed (*)
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
 skyscraper              fiendish      6.6     two parallel conjugate pairs of a digit whose near ends share a line
 2-string kite           fiendish      6.6     a row and a column conjugate pair whose near ends share a box
@@ -41,7 +47,8 @@ XY-chain                fiendish      7.0+    a chain of bivalue cells from a di
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
 ======================  ============  ======  ==================================================
 
-A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`).
+A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`). (*) assumes the
+puzzle has one solution (:mod:`.uniqueness`); ``Stepper(uniqueness=False)`` leaves these out.
 """
 
 from __future__ import annotations
@@ -64,6 +71,14 @@ from tui_games.engine.sudoku.techniques import (
     pointing,
     xy_wings,
     xyz_wings,
+)
+from tui_games.engine.sudoku.uniqueness import (
+    bug_plus_one,
+    hidden_unique_rectangles,
+    unique_rectangles_type_1,
+    unique_rectangles_type_2,
+    unique_rectangles_type_3,
+    unique_rectangles_type_4,
 )
 from tui_games.engine.sudoku.wings import remote_pairs, w_wings
 
@@ -93,6 +108,12 @@ _ALL: tuple[Technique, ...] = (
     Technique("sashimi swordfish", EXTREME, 4.1, finned_fish(3, sashimi=True)),
     Technique("finned jellyfish", EXTREME, 5.4, finned_fish(4, sashimi=False)),
     Technique("sashimi jellyfish", EXTREME, 5.5, finned_fish(4, sashimi=True)),
+    Technique("unique rectangle type 1", EXTREME, 4.5, unique_rectangles_type_1, uniqueness=True),
+    Technique("unique rectangle type 2", EXTREME, 4.6, unique_rectangles_type_2, uniqueness=True),
+    Technique("unique rectangle type 3", EXTREME, 4.6, unique_rectangles_type_3, uniqueness=True),
+    Technique("unique rectangle type 4", EXTREME, 4.6, unique_rectangles_type_4, uniqueness=True),
+    Technique("hidden unique rectangle", EXTREME, 4.8, hidden_unique_rectangles, uniqueness=True),
+    Technique("BUG+1", EXTREME, 5.6, bug_plus_one, uniqueness=True),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
     Technique("skyscraper", FIENDISH, 6.6, skyscrapers),
     Technique("2-string kite", FIENDISH, 6.6, two_string_kites),
