@@ -45,6 +45,9 @@ W-wing                  fiendish      6.8     two identical bivalue cells joined
 multi-colouring         fiendish      6.8     two colour clusters joined by a weak link
 XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
+sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells
+ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`)
+ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit
 ======================  ============  ======  ==================================================
 
 A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`). (*) assumes the
@@ -53,6 +56,7 @@ puzzle has one solution (:mod:`.uniqueness`); ``Stepper(uniqueness=False)`` leav
 
 from __future__ import annotations
 
+from tui_games.engine.sudoku.als import als_xy_wings, als_xz, sue_de_coq
 from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.fish import finned_fish
@@ -126,6 +130,9 @@ _ALL: tuple[Technique, ...] = (
     Technique("multi-colouring", FIENDISH, 6.8, multi_colouring),
     Technique("XY-chain", FIENDISH, 7.0, xy_chains),
     Technique("AIC", FIENDISH, 7.0, aics),
+    Technique("sue de coq", FIENDISH, 7.0, sue_de_coq),
+    Technique("ALS-XZ", FIENDISH, 7.0, als_xz),
+    Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings),
 )
 
 #: Every technique, easiest first: by level, then by rating (a stable sort keeps the listed
