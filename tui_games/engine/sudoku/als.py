@@ -40,8 +40,9 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from tui_games.engine.sudoku.grid import Geometry, cell_name, digit_char, mask_digits
+from tui_games.engine.sudoku.grid import Geometry, digit_char, mask_digits
 from tui_games.engine.sudoku.levels import FIENDISH
+from tui_games.engine.sudoku.notation import cells_text
 from tui_games.engine.sudoku.techniques import Link, State, Step, _digits, _join, _names
 
 __all__ = ["MAX_ALS_CELLS", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "sue_de_coq"]
@@ -201,19 +202,18 @@ def _rccs(state: State, alses: list[Als]) -> dict[tuple[int, int], int]:
 
 
 def _cells_text(cells: Sequence[int], n: int) -> str:
-    """Eureka's compact cell groups: ``r1c12``, ``r58c6``, else ``r4c1,r5c23``."""
+    """An ALS's cells as Eureka writes a group: ``r1c12``, ``r58c6``; cells in several rows and
+    columns as line groups joined by commas, the shorter way: ``r7c2,r9c1``, ``r6c2,r456c3``
+    (by semicolons on 16x16 grids, whose groups have commas inside: ``r1c10,11;r2c10``)."""
     cells = sorted(cells)
-    if n > 9:
-        return ",".join(cell_name(c, n) for c in cells)
     rows = sorted({c // n for c in cells})
     cols = sorted({c % n for c in cells})
-    if len(rows) == 1:
-        return f"r{rows[0] + 1}c{''.join(str(c + 1) for c in cols)}"
-    if len(cols) == 1:
-        return f"r{''.join(str(r + 1) for r in rows)}c{cols[0] + 1}"
-    by_row = [f"r{r + 1}c{''.join(str(c % n + 1) for c in cells if c // n == r)}" for r in rows]
-    by_col = [f"r{''.join(str(c // n + 1) for c in cells if c % n == k)}c{k + 1}" for k in cols]
-    return ",".join(min(by_row, by_col, key=len))
+    if len(rows) == 1 or len(cols) == 1:
+        return cells_text(cells, n)
+    by_row = [cells_text([c for c in cells if c // n == r], n) for r in rows]
+    by_col = [cells_text([c for c in cells if c % n == k], n) for k in cols]
+    sep = "," if n <= 9 else ";"
+    return sep.join(min(by_row, by_col, key=lambda parts: len(sep.join(parts))))
 
 
 def _als_text(a: Als, n: int) -> str:
