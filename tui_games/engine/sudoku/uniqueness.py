@@ -108,10 +108,6 @@ def _rect_units(state: State, corners: tuple[int, ...]) -> tuple[int, ...]:
     return (p // n, s // n, n + p % n, n + s % n)
 
 
-def _rect_text(corners: tuple[int, ...], ab: int, n: int) -> str:
-    return f"{_names(sorted(corners), n)} (the rectangle of {_digits(ab)})"
-
-
 def _shared_units(state: State, a: int, b: int) -> list[int]:
     units_b = state.geo.units_of[b]
     return [u for u in state.geo.units_of[a] if u in units_b]
