@@ -17,7 +17,7 @@ import pytest
 
 from tests.sudoku_marks import assert_sound, named, pm_state
 from tui_games.engine.sudoku import als, sat
-from tui_games.engine.sudoku.als import als_xy_wings, als_xz, sue_de_coq
+from tui_games.engine.sudoku.als import BENT_WINGS, als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
 from tui_games.engine.sudoku.generator import generate
@@ -253,3 +253,57 @@ def test_other_shapes(size, diagonal, level):
                 assert_sound(found, made.solution)
         stepper.apply(step)
     assert stepper.solved
+
+
+# -- bent wings: ALS-XZ with a bivalue cell, as Sukaku Explainer names and rates them -------------
+# Positions the stepper reached on the shipped sudoku-exchange diabolical sample (lines 1 and 14).
+
+WXYZ_POSITION = """
+    8    9    146  12   25   156  7    3    46
+    5    16   146  7    346  136  8    2    9
+    3    7    2    8    46   9    1    5    46
+    17   12   8    5    37   4    9    6    23
+    679  26   5    39   1    38   4    78   23
+    79   4    3    6    789  2    5    78   1
+    126  5    7    4    269  16   3    19   8
+    4    8    16   39   2369 7    26   19   5
+    126  3    9    12   58   58   26   4    7
+"""
+VWXYZ_POSITION = """
+    8    9    146  12   2456 156  7    3    246
+    5    16   146  7    2346 136  48   28   9
+    3    7    2    8    46   9    1    5    46
+    179  12   8    5    37   4    29   6    23
+    679  26   5    39   1    38   48   278  234
+    79   4    3    6    789  2    5    789  1
+    126  5    7    4    269  16   3    19   8
+    4    8    16   39   2369 7    269  129  5
+    126  3    9    12   58   58   26   4    7
+"""
+UVWXYZ_POSITION = """
+    6     7     239   14    123   8     2345  2459  2345
+    38    238   4     6     9     5     1237  278   123
+    89    5     1     7     23    34    234   89    6
+    4     38    378   5     6     2     37    1     9
+    359   69    35679 8     4     1     23567 257   23
+    2     1     56    3     7     9     456   45    8
+    7     28    258   14    138   34    9     6     15
+    13    46    36    9     5     7     8     24    124
+    1589  49    589   2     18    6     145   3     7
+"""
+
+
+@pytest.mark.parametrize(("size", "grid", "puzzle", "chain", "removed", "rating"), [
+    (3, WXYZ_POSITION, "090000730500700009302009100008504060000010000040602500007400308400007005039000040", "(1=6)r7c6-(6=1)r1c456", {("r2c6", 1)}, 5.6),
+    (4, VWXYZ_POSITION, "090000730500700009302009100008504060000010000040602500007400308400007005039000040", "(8=3)r5c6-(3=8)r2c2367", {("r5c7", 8)}, 6.4),
+    (5, UVWXYZ_POSITION, "670008000004090000051000006400560019000040000210079008700000960000050800000200037", "(6=5)r6c3-(5=6)r789c2,r79c3", {("r5c2", 6), ("r8c3", 6)}, 6.6),
+])
+def test_bent_wings(size, grid, puzzle, chain, removed, rating):
+    state = pm_state(grid)
+    step = next(iter(bent_wing(size)(state)))
+    assert step.technique == BENT_WINGS[size][0] and step.rating == rating
+    assert step.chain == (chain,) and named(step.eliminations) == removed
+    solution = sat.solve(parse_grid(puzzle)).solution
+    for found in bent_wing(size)(state):
+        assert_sound(found, solution)
+        assert len(found.cells) == size + 1, "a bivalue cell and an ALS of `size` cells"

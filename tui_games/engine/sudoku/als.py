@@ -14,6 +14,9 @@ them, so the other is locked without it.
   ``x2``: each of them is in exactly one set, so both sets are locked with all their other
   digits; then every RCC goes from the cells seeing all its cells in A and B, and every other
   digit of A (of B) from the cells seeing all its cells in A (in B).
+- **WXYZ-, VWXYZ-, UVWXYZ-wing**: an ALS-XZ whose one set is a bivalue cell and the other 3,
+  4 or 5 cells: the wings past XY- and XYZ-wing (whose other set has 2 cells), named and rated
+  as Sukaku Explainer does (5.5-5.6, 6.2-6.4, 6.6), so they come before the general ALS-XZ.
 - **ALS-XY-wing**: a pivot ALS C with an RCC ``x`` to A and ``y`` to B (``x != y``). C holds
   ``x`` or ``y`` (it lacks one digit at most), so A or B is locked: a digit ``z`` common to A and
   B goes from the cells seeing all its cells in both. Eureka: ``(z=x)A-(x=y)C-(y=z)B``.
@@ -34,18 +37,19 @@ of a position are built once and reused by both ALS finders (one cached position
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
 from tui_games.engine.sudoku.grid import Geometry, digit_char, mask_digits
-from tui_games.engine.sudoku.levels import FIENDISH
+from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
 from tui_games.engine.sudoku.notation import cells_text
 from tui_games.engine.sudoku.techniques import Link, State, Step, _digits, _join, _names
 
-__all__ = ["MAX_ALS_CELLS", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "sue_de_coq"]
+__all__ = ["BENT_WINGS", "MAX_ALS_CELLS", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "bent_wing", "sue_de_coq"]
 
 #: The largest almost locked set considered (cells).
 MAX_ALS_CELLS = 5
@@ -240,9 +244,42 @@ def _removal_by_digit(eliminations: Sequence[tuple[int, int]], n: int) -> str:
 
 
 def als_xz(state: State) -> Iterator[Step]:
+    return _xz(state, None)
+
+
+# Sukaku Explainer's names and ratings for an ALS-XZ whose one set is a bivalue cell, by the size
+# of the other set (3, 4, 5 cells): the wing family after XY- and XYZ-wing (2 cells).
+BENT_WINGS = {3: ("WXYZ-wing", EXTREME), 4: ("VWXYZ-wing", FIENDISH), 5: ("UVWXYZ-wing", FIENDISH)}
+
+
+def bent_wing(size: int) -> Callable[[State], Iterator[Step]]:
+    """The ALS-XZ steps whose sets are a bivalue cell and an ALS of ``size`` cells (see
+    :data:`BENT_WINGS`), named and rated as Sukaku Explainer does."""
+    def find(state: State) -> Iterator[Step]:
+        return _xz(state, size)
+    find.__name__ = BENT_WINGS[size][0].lower().replace("-", "_") + "s"
+    return find
+
+
+def _wing_rating(size: int, widest: int) -> float:
+    """Sukaku Explainer's rating of a bent wing: a base by size, plus 0.1 or 0.2 for a widest
+    cell (most candidates) in the middle of the possible range -- the extremes read easier."""
+    if size == 3:
+        return round(5.5 + (1 - abs(3 - widest)) * 0.1, 1)
+    if size == 4:
+        return round(6.2 + (2 - abs(3 - widest)) * 0.1, 1)
+    return 6.6
+
+
+def _xz(state: State, wing: int | None) -> Iterator[Step]:
+    """ALS-XZ steps; with ``wing``, only those of a bivalue cell and a ``wing``-cell ALS."""
     n = state.geo.size
     alses, rccs, targets = _position(state)
-    for i, j in sorted(rccs, key=lambda ij: (len(alses[ij[0]].cells) + len(alses[ij[1]].cells), ij)):
+    pairs = sorted(rccs, key=lambda ij: (len(alses[ij[0]].cells) + len(alses[ij[1]].cells), ij))
+    if wing is not None:
+        pairs = [(i, j) for i, j in pairs
+                 if sorted((len(alses[i].cells), len(alses[j].cells))) == [1, wing]]
+    for i, j in pairs:
         state.check_stop()
         rcc = rccs[i, j]
         a, b = alses[i], alses[j]
@@ -271,7 +308,12 @@ def als_xz(state: State) -> Iterator[Step]:
         if not hits:
             continue
         elims = tuple(sorted((c, z) for z, hit in hits.items() for c in _bit_cells(hit)))
-        yield _xz_step(a, b, xs, elims, n)
+        step = _xz_step(a, b, xs, elims, n)
+        if wing is not None:
+            name, level = BENT_WINGS[wing]
+            widest = max(state.masks[c].bit_count() for c in step.cells)
+            step = dataclasses.replace(step, technique=name, level=level, rating=_wing_rating(wing, widest))
+        yield step
 
 
 def _xz_step(a: Als, b: Als, xs: tuple[int, ...], elims: tuple[tuple[int, int], ...], n: int) -> Step:

@@ -32,7 +32,9 @@ unique rectangle 2      extreme       4.6     two corners hold ab, two ab+x: x g
 unique rectangle 3      extreme       4.6     the extras of two corners form a naked set in their unit (+0.1/cell) (*)
 unique rectangle 4      extreme       4.6     two corners hold ab, a is locked in the other two: they lose b (*)
 hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*)
+WXYZ-wing               extreme       5.5     a bivalue cell and a 3-cell ALS (:mod:`.als`): ALS-XZ, 5.5-5.6
 BUG+1                   extreme       5.6     all empty cells bivalue but one: its odd digit is placed (*)
+VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2-6.4)
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
 skyscraper              fiendish      6.6     two parallel conjugate pairs of a digit whose near ends share a line
 2-string kite           fiendish      6.6     a row and a column conjugate pair whose near ends share a box
@@ -40,6 +42,7 @@ turbot fish             fiendish      6.6     any other two conjugate pairs of a
 empty rectangle         fiendish      6.6     a box's candidates in one row and column, and a conjugate pair crossing
 simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap
 remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends
+UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS
 X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
 W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit
 multi-colouring         fiendish      6.8     two colour clusters joined by a weak link
@@ -56,7 +59,7 @@ puzzle has one solution (:mod:`.uniqueness`); ``Stepper(uniqueness=False)`` leav
 
 from __future__ import annotations
 
-from tui_games.engine.sudoku.als import als_xy_wings, als_xz, sue_de_coq
+from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.fish import finned_fish
@@ -131,6 +134,9 @@ _ALL: tuple[Technique, ...] = (
     Technique("XY-chain", FIENDISH, 7.0, xy_chains),
     Technique("AIC", FIENDISH, 7.0, aics),
     Technique("sue de coq", FIENDISH, 7.0, sue_de_coq),
+    Technique("WXYZ-wing", EXTREME, 5.5, bent_wing(3)),
+    Technique("VWXYZ-wing", FIENDISH, 6.2, bent_wing(4)),
+    Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5)),
     Technique("ALS-XZ", FIENDISH, 7.0, als_xz),
     Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings),
 )
