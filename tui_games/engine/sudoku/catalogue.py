@@ -51,6 +51,12 @@ AIC                     fiendish      7.0+    an alternating inference chain or 
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`)
 ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit
+digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
+cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains)
+unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
+dynamic forcing chain   diabolical    8.5+    the same, singles played out in the net (contradiction, verity)
+dyn. forcing chain (+)  diabolical    9.0+    dynamic nets that also use pointing, box-line and pairs
+nested forcing net      nightmare     9.5+    nets that use the level below inside (+0.5 a level): never stuck
 ======================  ============  ======  ==================================================
 
 A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`). (*) assumes the
@@ -63,7 +69,25 @@ from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_
 from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.fish import finned_fish
-from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, FIENDISH, INTERMEDIATE, TRIVIAL, level_index
+from tui_games.engine.sudoku.forcing import (
+    cell_forcing_chains,
+    digit_forcing_chains,
+    dynamic_forcing_chains,
+    dynamic_forcing_chains_plus,
+    nested_forcing_nets,
+    unit_forcing_chains,
+)
+from tui_games.engine.sudoku.levels import (
+    ADVANCED,
+    BASIC,
+    DIABOLICAL,
+    EXTREME,
+    FIENDISH,
+    INTERMEDIATE,
+    NIGHTMARE,
+    TRIVIAL,
+    level_index,
+)
 from tui_games.engine.sudoku.single_digit import empty_rectangles, skyscrapers, turbot_fish, two_string_kites
 from tui_games.engine.sudoku.techniques import (
     Technique,
@@ -139,6 +163,12 @@ _ALL: tuple[Technique, ...] = (
     Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5)),
     Technique("ALS-XZ", FIENDISH, 7.0, als_xz),
     Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings),
+    Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
+    Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
+    Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
+    Technique("dynamic forcing chain", DIABOLICAL, 8.5, dynamic_forcing_chains),
+    Technique("dynamic forcing chain (+)", DIABOLICAL, 9.0, dynamic_forcing_chains_plus),
+    Technique("nested forcing net", NIGHTMARE, 9.5, nested_forcing_nets),
 )
 
 #: Every technique, easiest first: by level, then by rating (a stable sort keeps the listed

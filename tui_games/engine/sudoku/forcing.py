@@ -1,0 +1,821 @@
+"""Forcing chains, dynamic forcing chains and nested forcing nets: the techniques of last resort.
+
+Every one of them assumes something about a candidate ("r1c2 is 4", or "r1c2 is not 4") and
+follows what it implies, node by node. A node is a candidate switched *on* (the cell holds
+that digit) or *off* (it does not). "A on => B off" is a weak link (``-`` in Eureka
+notation), "A off => B on" a strong one (``=``). What the assumptions prove:
+
+- a **contradiction** -- the same candidate ends up both on and off -- proves the assumption
+  false (an "on" assumption: the candidate goes; an "off" one: it is placed);
+- a **verity** -- the same node reached from every case of something that must hold -- proves
+  the node: both "x on" and "x off" (double implication), every candidate of a cell (cell
+  forcing chain), every place of a digit in a unit (unit forcing chain).
+
+Four strengths of propagation, as in Sudoku Explainer:
+
+- *static* forcing chains follow only the strong links of the position itself (bivalue cells,
+  digits with two places in a unit): a chain of singles where no candidate removed by the
+  chain itself counts (digit forcing chain 7.5, cell and unit forcing chains 8.2);
+- *dynamic* forcing chains play the singles out in a copy of the position, so a cell whose
+  other candidates the chain removed becomes a naked single, a unit likewise a hidden single
+  (8.5); each node remembers every node it came from, so what the rating counts is the net;
+- *dynamic (+)* also applies pointing, box-line reduction and naked and hidden pairs inside
+  the net (9.0);
+- *nested* forcing nets (9.5, +0.5 per level) also remove, inside the net, each candidate
+  whose own net of the level below ends in a contradiction. A false candidate always ends in
+  a contradiction at a deep enough level (each level settles one more cell by exhausting its
+  candidates), so on a puzzle with one solution the nested nets always find a step.
+
+The rating is the base rating plus :func:`~.techniques.length_rating` of the number of nodes
+the conclusion rests on (summed over the branches of a verity), and the finders yield the
+smallest nets first. Each search is computed once per position and shared by the finders
+(the stepper tries them one after the other on the same position).
+
+Speed: a propagation works on copies of two flat lists of ints (candidate masks per cell,
+places per unit and digit, both bit masks) and one list of parents per node; the geometry's
+tables are precomputed once per position.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+
+from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.levels import DIABOLICAL, NIGHTMARE
+from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
+
+__all__ = [
+    "cell_forcing_chains", "digit_forcing_chains", "dynamic_forcing_chains", "dynamic_forcing_chains_plus",
+    "nested_forcing_nets", "unit_forcing_chains",
+]
+
+STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS, NESTED = 7.5, 8.2, 8.5, 9.0, 9.5
+
+#: ``par[node]`` of an assumption; ``OUTER``: a node an enclosing net implied (nested nets).
+ROOT: tuple[int, ...] = ()
+OUTER = -1
+
+# Propagation levels: 0 singles (dynamic), 1 singles + pointing, box-line and pairs (dynamic +),
+# k >= 2 nested forcing nets of level k - 1 (their own inner nets are of level k - 1).
+_SINGLES, _PLUS = 0, 1
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """Indexes of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Net:
+    """The position and the tables every propagation reads (one per position).
+
+    Candidate ``i = cell * size + digit - 1``; node ``2 * i`` is "i off", ``2 * i + 1`` "i on".
+    ``places[u * size + d - 1]`` is the mask of positions (in ``geo.units[u]``) where ``d``
+    can go in unit ``u``."""
+
+    def __init__(self, state: State) -> None:
+        geo = state.geo
+        n = self.n = geo.size
+        self.geo = geo
+        self.values = list(state.values)
+        masks = list(state.masks)
+        for cell, v in enumerate(self.values):  # a filled cell's digit is no candidate of its peers
+            if v:
+                masks[cell] = 0
+                keep = ~(1 << (v - 1))
+                for p in geo.peers[cell]:
+                    masks[p] &= keep
+        self.masks = masks
+        self.units = geo.units
+        self.peers = geo.peers
+        self.nodes = 2 * n * n * n
+        # (unit, position bit) of each cell in each of its units
+        self.cell_units = [[(u, 1 << geo.units[u].index(c)) for u in geo.units_of[c]] for c in range(n * n)]
+        places = [0] * (len(geo.units) * n)
+        for u, unit in enumerate(geo.units):
+            for pos, c in enumerate(unit):
+                for d in _bits(masks[c]):
+                    places[u * n + d] |= 1 << pos
+        self.places = places
+        # (box, line, positions of the shared cells in the box, in the line) for pointing/box-line
+        self.crossings = [(box, line, sum(1 << geo.units[box].index(c) for c in shared),
+                           sum(1 << geo.units[line].index(c) for c in shared))
+                          for box, line, shared, _, _ in geo.intersections]
+        self.candidates = [c * n + d for c in range(n * n) for d in _bits(masks[c])]
+        self._weak: list[list[int]] | None = None
+        self._strong: list[list[int]] | None = None
+
+    # -- static links ------------------------------------------------------------------------
+
+    def links(self) -> tuple[list[list[int]], list[list[int]]]:
+        """Per candidate, the candidates it sees (weak links: on => off) and its conjugates in
+        this position (strong links: off => on)."""
+        if self._weak is None:
+            n, masks, places, units = self.n, self.masks, self.places, self.units
+            weak: list[list[int]] = [[] for _ in range(len(masks) * n)]
+            strong: list[list[int]] = [[] for _ in range(len(masks) * n)]
+            for i in self.candidates:
+                c, d = divmod(i, n)
+                bit = 1 << d
+                m = masks[c]
+                weak[i] = [c * n + e for e in _bits(m & ~bit)] + [p * n + d for p in self.peers[c] if masks[p] & bit]
+                if m.bit_count() == 2:
+                    strong[i].append(c * n + (m & ~bit).bit_length() - 1)
+                for u, pos in self.cell_units[c]:
+                    rest = places[u * n + d] & ~pos
+                    if rest and not rest & (rest - 1):
+                        j = units[u][rest.bit_length() - 1] * n + d
+                        if j not in strong[i]:
+                            strong[i].append(j)
+            self._weak, self._strong = weak, strong
+        return self._weak, self._strong  # type: ignore[return-value]
+
+
+class _Prop:
+    """One propagation: ``par`` per node (None: not implied; ROOT; OUTER; a parent node; a
+    tuple of parent nodes), ``order`` the nodes in the order implied, ``conflict`` the node
+    found both on and off (its off node), or -1."""
+
+    __slots__ = ("conflict", "order", "par")
+
+    def __init__(self, par: list, order: list[int], conflict: int) -> None:
+        self.par, self.order, self.conflict = par, order, conflict
+
+
+def _static(net: _Net, root: int) -> _Prop:
+    weak, strong = net.links()
+    par: list = [None] * net.nodes
+    par[root] = ROOT
+    order = [root]
+    head = 0
+    while head < len(order):
+        node = order[head]
+        head += 1
+        if node & 1:
+            for j in weak[node >> 1]:
+                nd = j << 1
+                if par[nd] is None:
+                    par[nd] = node
+                    order.append(nd)
+                    if par[nd | 1] is not None:
+                        return _Prop(par, order, nd)
+        else:
+            for j in strong[node >> 1]:
+                nd = (j << 1) | 1
+                if par[nd] is None:
+                    par[nd] = node
+                    order.append(nd)
+                    if par[nd ^ 1] is not None:
+                        return _Prop(par, order, nd ^ 1)
+    return _Prop(par, order, -1)
+
+
+def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: list,
+             state: State) -> _Prop:
+    """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
+    ``par`` (this call's too: None, or OUTER for what an enclosing net already implied)."""
+    n, units, peers, cell_units = net.n, net.units, net.peers, net.cell_units
+    masks0, places0 = net.masks, net.places
+    order: list[int] = []
+    for node in roots:
+        par[node] = ROOT
+        order.append(node)
+        if par[node ^ 1] is not None:
+            return _Prop(par, order, node & ~1)
+    head = 0
+    resume = 0  # where the nested scan goes on
+    while True:
+        while head < len(order):
+            node = order[head]
+            head += 1
+            i = node >> 1
+            c = i // n
+            d = i - c * n
+            bit = 1 << d
+            if node & 1:  # on: the other candidates of the cell and the digit in the peers go
+                rest = masks[c] & ~bit
+                base = c * n
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    nd = (base + low.bit_length() - 1) << 1
+                    if par[nd] is None:
+                        par[nd] = node
+                        order.append(nd)
+                        if par[nd | 1] is not None:
+                            return _Prop(par, order, nd)
+                for p in peers[c]:
+                    if masks[p] & bit:
+                        nd = (p * n + d) << 1
+                        if par[nd] is None:
+                            par[nd] = node
+                            order.append(nd)
+                            if par[nd | 1] is not None:
+                                return _Prop(par, order, nd)
+            else:  # off: remove it, look for a naked single in the cell and hidden singles in its units
+                m = masks[c]
+                if not m & bit:
+                    continue
+                m ^= bit
+                masks[c] = m
+                if m and not m & (m - 1):
+                    nd = ((c * n + m.bit_length() - 1) << 1) | 1
+                    if par[nd] is None:
+                        gone = masks0[c] & ~m
+                        par[nd] = tuple((c * n + e) << 1 for e in _bits(gone))
+                        order.append(nd)
+                        if par[nd ^ 1] is not None:
+                            return _Prop(par, order, nd ^ 1)
+                for u, pos in cell_units[c]:
+                    k = u * n + d
+                    pl = places[k] & ~pos
+                    places[k] = pl
+                    if pl and not pl & (pl - 1):
+                        unit = units[u]
+                        nd = ((unit[pl.bit_length() - 1] * n + d) << 1) | 1
+                        if par[nd] is None:
+                            par[nd] = tuple((unit[j] * n + d) << 1 for j in _bits(places0[k] & ~pl))
+                            order.append(nd)
+                            if par[nd ^ 1] is not None:
+                                return _Prop(par, order, nd ^ 1)
+        if level < _PLUS:
+            break
+        found = _plus_rules(net, masks, places, par, order)
+        if found < 0:
+            return _Prop(par, order, ~found)
+        if found:
+            continue
+        if level < 2:
+            break
+        found, resume = _nested_rules(net, level - 1, masks, places, par, order, resume, state)
+        if found < 0:
+            return _Prop(par, order, ~found)
+        if not found:
+            break
+    return _Prop(par, order, -1)
+
+
+def _imply_off(par: list, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
+    """Add "off" node ``nd``; 1 if new, 0 if known, ``~nd`` on a contradiction."""
+    if par[nd] is not None:
+        return 0
+    par[nd] = parents
+    order.append(nd)
+    if par[nd | 1] is not None:
+        return ~nd
+    return 1
+
+
+def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order: list[int]) -> int:
+    """Pointing, box-line reduction, naked and hidden pairs on the net's position: the number
+    of nodes added, or ``~node`` on a contradiction."""
+    n, units, masks0, places0 = net.n, net.units, net.masks, net.places
+    added = 0
+    for box, line, in_box, in_line in net.crossings:
+        for d in range(n):
+            pb, pl = places[box * n + d], places[line * n + d]
+            if not pb or not pl:
+                continue
+            if not pb & ~in_box and pl & ~in_line:  # pointing: the box's d is on the line
+                source, target, rest = box, line, pl & ~in_line
+            elif not pl & ~in_line and pb & ~in_box:  # box-line: the line's d is in the box
+                source, target, rest = line, box, pb & ~in_box
+            else:
+                continue
+            k = source * n + d
+            parents = tuple((units[source][j] * n + d) << 1 for j in _bits(places0[k] & ~places[k]))
+            for j in _bits(rest):
+                r = _imply_off(par, order, (units[target][j] * n + d) << 1, parents)
+                if r < 0:
+                    return r
+                added += r
+    if added:
+        return added
+    for unit in units:
+        seen: dict[int, int] = {}
+        for c in unit:
+            m = masks[c]
+            if m.bit_count() == 2 and par[((c * n + m.bit_length() - 1) << 1) | 1] is None:
+                other = seen.get(m)
+                if other is None:
+                    seen[m] = c
+                    continue
+                parents = tuple((x * n + e) << 1 for x in (other, c) for e in _bits(masks0[x] & ~m))
+                for x in unit:
+                    if x != c and x != other and masks[x] & m:
+                        for e in _bits(masks[x] & m):
+                            r = _imply_off(par, order, (x * n + e) << 1, parents)
+                            if r < 0:
+                                return r
+                            added += r
+    if added:
+        return added
+    for u, unit in enumerate(units):
+        seen = {}
+        for d in range(n):
+            pl = places[u * n + d]
+            if pl.bit_count() != 2:
+                continue
+            other = seen.get(pl)
+            if other is None:
+                seen[pl] = d
+                continue
+            keep = (1 << d) | (1 << other)
+            parents = tuple((unit[j] * n + e) << 1 for e in (other, d)
+                            for j in _bits(places0[u * n + e] & ~pl))
+            for j in _bits(pl):
+                x = unit[j]
+                for e in _bits(masks[x] & ~keep):
+                    r = _imply_off(par, order, (x * n + e) << 1, parents)
+                    if r < 0:
+                        return r
+                    added += r
+    return added
+
+
+def _outer_parents(par: list, nodes: Sequence[int]) -> tuple[int, ...]:
+    """The nodes of the enclosing net (marked OUTER) that an inner net's ``nodes`` rest on."""
+    seen = set(nodes)
+    stack = list(nodes)
+    out = []
+    while stack:
+        node = stack.pop()
+        p = par[node]
+        if isinstance(p, tuple):
+            for q in p:
+                if q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        elif p == OUTER:
+            out.append(node)
+        elif p is not None and p not in seen:
+            seen.add(p)
+            stack.append(p)
+    return tuple(sorted(out))
+
+
+def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: list, order: list[int],
+                  resume: int, state: State) -> tuple[int, int]:
+    """Remove the first candidate (from ``resume`` on, round the board) whose net of level
+    ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
+    n = net.n
+    template = [None if p is None else OUTER for p in par]
+    cands = [c * n + d for c in range(len(masks)) for d in _bits(masks[c])
+             if masks[c] & (masks[c] - 1)]
+    if not cands:
+        return 0, resume
+    start = 0
+    while start < len(cands) and cands[start] < resume:
+        start += 1
+    for k in range(len(cands)):
+        i = cands[(start + k) % len(cands)]
+        state.check_stop()
+        on = (i << 1) | 1
+        if par[on] is not None or par[on ^ 1] is not None:
+            continue
+        sub = _dynamic(net, (on,), inner, list(masks), list(places), list(template), state)
+        if sub.conflict >= 0:
+            parents = _outer_parents(sub.par, (sub.conflict, sub.conflict | 1))
+            r = _imply_off(par, order, i << 1, parents)
+            return r, i + 1
+    return 0, resume
+
+
+# -- reading a net ---------------------------------------------------------------------------------
+
+
+def _ancestors(par: list, nodes: Sequence[int]) -> set[int]:
+    seen = set(nodes)
+    stack = list(nodes)
+    while stack:
+        p = par[stack.pop()]
+        if isinstance(p, tuple):
+            for q in p:
+                if q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        elif p is not None and p >= 0 and p not in seen:
+            seen.add(p)
+            stack.append(p)
+    return seen
+
+
+def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
+    """The main line from the assumption to ``node``: at each node, the parent implied last
+    (the one that triggered it)."""
+    path = [node]
+    par = prop.par
+    while True:
+        p = par[node]
+        if isinstance(p, tuple):
+            if not p:
+                break
+            node = max(p, key=lambda q: index.get(q, -1))
+        elif p is None or p < 0:
+            break
+        else:
+            node = p
+        if node in path:
+            break
+        path.append(node)
+    path.reverse()
+    return path
+
+
+class _Reader:
+    """Names nodes and writes chains for one position."""
+
+    def __init__(self, net: _Net) -> None:
+        self.n = net.n
+
+    def cd(self, node: int) -> tuple[int, int]:
+        c, d = divmod(node >> 1, self.n)
+        return c, d + 1
+
+    def name(self, node: int) -> str:
+        c, d = self.cd(node)
+        return cell_name(c, self.n)
+
+    def said(self, node: int, would: bool = True) -> str:
+        """``r1c2 would be 4`` / ``r1c2 would not be 4`` (``is`` when not ``would``)."""
+        c, d = self.cd(node)
+        verb = "would be" if would else "is"
+        if not node & 1:
+            verb = "would not be" if would else "is not"
+        return f"{cell_name(c, self.n)} {verb} {digit_char(d)}"
+
+    def eureka(self, path: Sequence[int]) -> str:
+        """``(4)r1c2-(4=6)r1c7-(6)r5c7``: "-" from an on node to an off one, "=" from off to on;
+        an off node followed by an on one in the same cell is written ``(a=b)cell``."""
+        out: list[str] = []
+        k = 0
+        first = path[0]
+        if not first & 1:
+            out.append("~")
+        while k < len(path):
+            node = path[k]
+            c, d = self.cd(node)
+            if k:
+                out.append("=" if (node & 1 and not path[k - 1] & 1) else "-")
+            nxt = path[k + 1] if k + 1 < len(path) else None
+            if nxt is not None and not node & 1 and nxt & 1 and self.cd(nxt)[0] == c and k:
+                out.append(f"({digit_char(d)}={digit_char(self.cd(nxt)[1])}){cell_name(c, self.n)}")
+                k += 2
+                if k < len(path):
+                    out.append("-")
+                    # the link after an on node is weak
+                    node = path[k]
+                    c, d = self.cd(node)
+                    nxt2 = path[k + 1] if k + 1 < len(path) else None
+                    if nxt2 is not None and not node & 1 and nxt2 & 1 and self.cd(nxt2)[0] == c:
+                        out.append(f"({digit_char(d)}={digit_char(self.cd(nxt2)[1])}){cell_name(c, self.n)}")
+                        k += 2
+                        if k < len(path):
+                            out.append("-")
+                        continue
+                    out.append(f"({digit_char(d)}){cell_name(c, self.n)}")
+                    k += 1
+                continue
+            out.append(f"({digit_char(d)}){cell_name(c, self.n)}")
+            k += 1
+        text = "".join(out)
+        return text.replace("--", "-").replace("-=", "=").replace("=-", "-")
+
+    def links(self, path: Sequence[int]) -> list[Link]:
+        out = []
+        for a, b in zip(path, path[1:]):
+            ca, da = self.cd(a)
+            cb, db = self.cd(b)
+            out.append(Link((ca,), da, (cb,), db, bool(b & 1 and not a & 1)))
+        return out
+
+    def story(self, path: Sequence[int], limit: int = 3) -> str:
+        """``r1c7 would be 6, r5c7 would be 3 and ...``: the "on" nodes of the main line
+        after the assumption (the last few when it is long)."""
+        ons = [node for node in path[1:] if node & 1]
+        if not ons:
+            return ""
+        if len(ons) <= limit:
+            return _join([self.said(x) for x in ons]) + " and "
+        return f"{self.said(ons[0])}, ..., {self.said(ons[-1])}, and "
+
+    def conflict(self, prop: _Prop) -> str:
+        """Why the net fails: ``r5c5 would be both 3 and 7`` etc."""
+        off = prop.conflict
+        c, d = self.cd(off)
+        name = cell_name(c, self.n)
+        p = prop.par[off]
+        if isinstance(p, int) and p >= 0:
+            pc, pd = self.cd(p)
+            if pc == c:
+                return f"{name} would be both {digit_char(pd)} and {digit_char(d)}"
+            return f"{name} and {cell_name(pc, self.n)} would both be {digit_char(d)}"
+        q = prop.par[off | 1]
+        if isinstance(q, tuple) and q and all(self.cd(x)[0] == c for x in q):
+            return f"{digit_char(d)} would be the only candidate of {name} and could not be there"
+        return f"{name} would have to be {digit_char(d)} and could not be {digit_char(d)}"
+
+
+def _join(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+# -- the searches, shared by the finders -----------------------------------------------------------
+
+
+class _Analysis:
+    """The nets of one position, computed when a finder first needs them."""
+
+    def __init__(self, state: State) -> None:
+        self.net = _Net(state)
+        self.static: dict[int, _Prop] = {}
+        self.dynamic: dict[int, dict[int, _Prop]] = {}
+
+    def static_all(self, state: State) -> dict[int, _Prop]:
+        if not self.static:
+            net = self.net
+            out = {}
+            for k, i in enumerate(self.net.candidates):
+                if not k & 15:
+                    state.check_stop()
+                out[(i << 1) | 1] = _static(net, (i << 1) | 1)
+                out[i << 1] = _static(net, i << 1)
+            self.static = out
+        return self.static
+
+    def dynamic_all(self, state: State, level: int) -> dict[int, _Prop]:
+        if level not in self.dynamic:
+            net = self.net
+            out = {}
+            empty = [None] * net.nodes
+            for k, i in enumerate(net.candidates):
+                if not k & 7:
+                    state.check_stop()
+                for root in ((i << 1) | 1, i << 1):
+                    out[root] = _dynamic(net, (root,), level, list(net.masks), list(net.places), list(empty), state)
+            self.dynamic[level] = out
+        return self.dynamic[level]
+
+
+_LOCK = threading.Lock()
+_LAST: list = [None, None]
+
+
+def _analysis(state: State) -> _Analysis:
+    key = (state.geo, tuple(state.values), tuple(state.masks))
+    with _LOCK:
+        if _LAST[0] == key:
+            return _LAST[1]
+    analysis = _Analysis(state)
+    with _LOCK:
+        _LAST[0], _LAST[1] = key, analysis
+    return analysis
+
+
+def _unsolvable(state: State) -> bool:
+    return state.solved() or state.contradiction() is not None
+
+
+# -- hints -----------------------------------------------------------------------------------------
+
+
+class _Hint:
+    """A conclusion found, before it becomes a Step: sorted by size."""
+
+    __slots__ = ("branches", "kind", "nodes", "size", "target")
+
+    def __init__(self, kind: str, target: int, branches: list[tuple[_Prop, list[int]]], size: int) -> None:
+        self.kind, self.target, self.branches, self.size = kind, target, branches, size
+
+
+def _contradictions(props: dict[int, _Prop]) -> list[_Hint]:
+    out = []
+    for root, prop in props.items():
+        if prop.conflict >= 0:
+            ends = [prop.conflict, prop.conflict | 1]
+            size = len(_ancestors(prop.par, ends))
+            out.append(_Hint("contradiction", root ^ 1, [(prop, ends)], size))
+    return out
+
+
+def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int]) -> _Hint | None:
+    """The node every branch implies (the smallest net), or None."""
+    if any(p.conflict >= 0 for p in props):
+        return None
+    indexes = [{node: k for k, node in enumerate(p.order)} for p in props]
+    common = set(indexes[0])
+    for ix in indexes[1:]:
+        common &= ix.keys()
+        if not common:
+            return None
+    n = net.n
+    best, best_score = -1, None
+    for node in common:
+        if (node >> 1) // n in skip_cells:
+            continue
+        score = sum(ix[node] for ix in indexes)
+        if best_score is None or score < best_score:
+            best, best_score = node, score
+    if best < 0:
+        return None
+    size = sum(len(_ancestors(p.par, (best,))) for p in props)
+    return _Hint("verity", best, [(p, [best]) for p in props], size)
+
+
+def _double(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
+    out = []
+    for i in net.candidates:
+        on, off = props.get((i << 1) | 1), props.get(i << 1)
+        if on is None or off is None:
+            continue
+        hint = _common(net, (on, off), set())
+        if hint is not None:
+            hint.kind = "double"
+            out.append(hint)
+    return out
+
+
+def _cells(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
+    out = []
+    n = net.n
+    for c, m in enumerate(net.masks):
+        if m.bit_count() < 2:
+            continue
+        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in _bits(m)], {c})
+        if hint is not None:
+            hint.kind = "cell"
+            out.append(hint)
+    return out
+
+
+def _units(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
+    out = []
+    n = net.n
+    for u, unit in enumerate(net.units):
+        for d in range(n):
+            pl = net.places[u * n + d]
+            if pl.bit_count() < 2:
+                continue
+            cells = [unit[j] for j in _bits(pl)]
+            hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set())
+            if hint is not None:
+                hint.kind = f"unit {u}"
+                out.append(hint)
+    return out
+
+
+def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float) -> Step:
+    reader = _Reader(net)
+    n = net.n
+    target = hint.target
+    c, d = reader.cd(target)
+    placements: tuple[tuple[int, int], ...] = ()
+    eliminations: tuple[tuple[int, int], ...] = ()
+    if target & 1:
+        placements = ((c, d),)
+    else:
+        eliminations = ((c, d),)
+    conclusion = reader.said(target, would=False)
+    lines: list[str] = []
+    links: list[Link] = []
+    cells: list[int] = []
+    digits: set[int] = {d}
+    stories: list[str] = []
+    for prop, ends in hint.branches:
+        index = {node: k for k, node in enumerate(prop.order)}
+        paths = [_path(prop, e, index) for e in ends]
+        for path in paths:
+            links.extend(reader.links(path))
+            for node in path:
+                pc, pd = reader.cd(node)
+                if pc not in cells:
+                    cells.append(pc)
+                digits.add(pd)
+        root = paths[0][0]
+        if hint.kind == "contradiction":
+            lines.extend(reader.eureka(p) for p in paths)
+            why = reader.conflict(prop)
+            if root & 1:
+                text = f"If {reader.said(root, False).replace(' is ', ' were ')}, {reader.story(paths[0])}{why}"
+            else:
+                text = f"If {reader.said(root, False).replace(' is not ', ' were not ')}, " \
+                       f"{reader.story(paths[0])}{why}"
+            stories.append(text)
+        else:
+            lines.append(reader.eureka(paths[0]))
+            stories.append(f"if {reader.said(root, False).replace(' is not ', ' were not ').replace(' is ', ' were ')}, "
+                           f"{reader.said(target)}")
+    if hint.kind == "contradiction":
+        explanation = f"{stories[0]}, so {conclusion}."
+    else:
+        root0 = hint.branches[0][0].order[0]
+        rc, rd = reader.cd(root0)
+        if hint.kind == "cell":
+            what = f"Whatever {cell_name(rc, n)} holds"
+        elif hint.kind.startswith("unit"):
+            what = f"Wherever {digit_char(rd)} goes in {net.geo.unit_names[int(hint.kind.split()[1])]}"
+        else:
+            what = f"Whether {cell_name(rc, n)} is {digit_char(rd)} or not"
+        brief = "; ".join(stories) if len(stories) <= 3 else f"{stories[0]}; ...; {stories[-1]}"
+        explanation = f"{what}, {conclusion}: {brief}."
+    rating = round(base + length_rating(hint.size), 1)
+    return Step(technique, level, tuple(cells), tuple(sorted(digits)), explanation, placements=placements,
+                eliminations=eliminations, rating=rating, links=tuple(links), chain=tuple(lines))
+
+
+def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, base: float) -> Iterator[Step]:
+    hints.sort(key=lambda h: h.size)
+    seen = set()
+    for hint in hints:
+        if hint.target in seen:
+            continue
+        seen.add(hint.target)
+        yield _step(net, hint, technique, level, base)
+
+
+# -- finders ---------------------------------------------------------------------------------------
+
+
+def digit_forcing_chains(state: State) -> Iterator[Step]:
+    """Static chains from one candidate: on and off lead to the same node, or one of them to
+    a contradiction (nishio)."""
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    props = a.static_all(state)
+    hints = _contradictions(props) + _double(a.net, props)
+    yield from _sorted_steps(a.net, hints, "digit forcing chain", DIABOLICAL, STATIC_DIGIT)
+
+
+def cell_forcing_chains(state: State) -> Iterator[Step]:
+    """Static chains from every candidate of a cell reach the same node."""
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    props = a.static_all(state)
+    yield from _sorted_steps(a.net, _cells(a.net, props), "cell forcing chain", DIABOLICAL, STATIC_REGION)
+
+
+def unit_forcing_chains(state: State) -> Iterator[Step]:
+    """Static chains from every place of a digit in a unit reach the same node."""
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    props = a.static_all(state)
+    yield from _sorted_steps(a.net, _units(a.net, props), "unit forcing chain", DIABOLICAL, STATIC_REGION)
+
+
+def _dynamic_finder(state: State, level: int, technique: str, base: float) -> Iterator[Step]:
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    props = a.dynamic_all(state, level)
+    net = a.net
+    hints = _contradictions(props) + _double(net, props) + _cells(net, props) + _units(net, props)
+    yield from _sorted_steps(net, hints, technique, DIABOLICAL, base)
+
+
+def dynamic_forcing_chains(state: State) -> Iterator[Step]:
+    """Contradictions and verities (double implication, cell, unit) with the singles played
+    out in the net."""
+    return _dynamic_finder(state, _SINGLES, "dynamic forcing chain", DYNAMIC)
+
+
+def dynamic_forcing_chains_plus(state: State) -> Iterator[Step]:
+    """Dynamic forcing chains whose nets also use pointing, box-line reduction and pairs."""
+    return _dynamic_finder(state, _PLUS, "dynamic forcing chain (+)", DYNAMIC_PLUS)
+
+
+def nested_forcing_nets(state: State) -> Iterator[Step]:
+    """Contradiction nets whose propagation also removes the candidates that the nets of the
+    level below refute; the level rises until a candidate is refuted (it always is, on a
+    puzzle with one solution). At these levels the first net found is given, trying first the
+    candidates whose (+) net spreads furthest."""
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    net = a.net
+    plus = a.dynamic.get(_PLUS)
+    cands = list(net.candidates)
+    if plus is not None:  # likelier to be false: the nets that reach furthest
+        cands.sort(key=lambda i: -len(plus[(i << 1) | 1].order))
+    empty = [None] * net.nodes
+    undecided = sum(1 for m in net.masks if m)
+    for depth in range(1, undecided + 1):
+        level = _PLUS + depth
+        for k, i in enumerate(cands):
+            state.check_stop()
+            root = (i << 1) | 1
+            prop = _dynamic(net, (root,), level, list(net.masks), list(net.places), list(empty), state)
+            if prop.conflict < 0:
+                continue
+            ends = [prop.conflict, prop.conflict | 1]
+            hint = _Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends)))
+            step = _step(net, hint, "nested forcing net", NIGHTMARE, NESTED + 0.5 * (depth - 1))
+            yield step
+            return
