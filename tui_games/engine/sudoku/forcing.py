@@ -808,7 +808,7 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
     undecided = sum(1 for m in net.masks if m)
     for depth in range(1, undecided + 1):
         level = _PLUS + depth
-        for k, i in enumerate(cands):
+        for i in cands:
             state.check_stop()
             root = (i << 1) | 1
             prop = _dynamic(net, (root,), level, list(net.masks), list(net.places), list(empty), state)
