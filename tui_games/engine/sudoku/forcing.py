@@ -492,18 +492,19 @@ class _Reader:
             out.append(Link((ca,), da, (cb,), db, bool(b & 1 and not a & 1)))
         return out
 
-    def story(self, path: Sequence[int], limit: int = 3) -> str:
-        """``r1c7 would be 6, r5c7 would be 3 and ...``: the "on" nodes of the main line
-        after the assumption (the last few when it is long)."""
-        ons = [node for node in path[1:] if node & 1]
+    def story(self, paths: Sequence[Sequence[int]], named: set[int], limit: int = 3) -> str:
+        """``r1c7 would be 6, r5c7 would be 3 and ``: the "on" nodes of the main lines after
+        the assumption, but for the cells the conclusion names (first and last when long)."""
+        ons = list(dict.fromkeys(node for path in paths for node in path[1:]
+                                 if node & 1 and self.cd(node)[0] not in named))
         if not ons:
             return ""
         if len(ons) <= limit:
-            return _join([self.said(x) for x in ons]) + " and "
-        return f"{self.said(ons[0])}, ..., {self.said(ons[-1])}, and "
+            return _join([self.said(x) for x in ons]) + "; then "
+        return f"{self.said(ons[0])}, ..., {self.said(ons[-1])}; then "
 
-    def conflict(self, prop: _Prop) -> str:
-        """Why the net fails: ``r5c5 would be both 3 and 7`` etc."""
+    def conflict(self, prop: _Prop) -> tuple[str, set[int]]:
+        """Why the net fails (``r5c5 would be both 3 and 7``) and the cells that names."""
         off = prop.conflict
         c, d = self.cd(off)
         name = cell_name(c, self.n)
@@ -511,18 +512,15 @@ class _Reader:
         if isinstance(p, int) and p >= 0:
             pc, pd = self.cd(p)
             if pc == c:
-                return f"{name} would be both {digit_char(pd)} and {digit_char(d)}"
-            return f"{name} and {cell_name(pc, self.n)} would both be {digit_char(d)}"
-        q = prop.par[off | 1]
-        if isinstance(q, tuple) and q and all(self.cd(x)[0] == c for x in q):
-            return f"{digit_char(d)} would be the only candidate of {name} and could not be there"
-        return f"{name} would have to be {digit_char(d)} and could not be {digit_char(d)}"
+                return f"{name} would be both {digit_char(pd)} and {digit_char(d)}", {c}
+            return f"{name} and {cell_name(pc, self.n)} would both be {digit_char(d)}", {c, pc}
+        return f"{name} would have to be {digit_char(d)} and could not be", {c}
 
 
-def _join(words: Sequence[str]) -> str:
+def _join(words: Sequence[str], last: str = "and") -> str:
     if len(words) <= 1:
         return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 # -- the searches, shared by the finders -----------------------------------------------------------
@@ -669,7 +667,7 @@ def _units(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
     return out
 
 
-def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float) -> Step:
+def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note: str = "") -> Step:
     reader = _Reader(net)
     n = net.n
     target = hint.target
@@ -685,57 +683,57 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float) -> St
     links: list[Link] = []
     cells: list[int] = []
     digits: set[int] = {d}
-    stories: list[str] = []
+    branch_paths = []
     for prop, ends in hint.branches:
         index = {node: k for k, node in enumerate(prop.order)}
         paths = [_path(prop, e, index) for e in ends]
+        branch_paths.append(paths)
         for path in paths:
             links.extend(reader.links(path))
+            lines.append(reader.eureka(path))
             for node in path:
                 pc, pd = reader.cd(node)
                 if pc not in cells:
                     cells.append(pc)
                 digits.add(pd)
-        root = paths[0][0]
-        if hint.kind == "contradiction":
-            lines.extend(reader.eureka(p) for p in paths)
-            why = reader.conflict(prop)
-            if root & 1:
-                text = f"If {reader.said(root, False).replace(' is ', ' were ')}, {reader.story(paths[0])}{why}"
-            else:
-                text = f"If {reader.said(root, False).replace(' is not ', ' were not ')}, " \
-                       f"{reader.story(paths[0])}{why}"
-            stories.append(text)
-        else:
-            lines.append(reader.eureka(paths[0]))
-            stories.append(f"if {reader.said(root, False).replace(' is not ', ' were not ').replace(' is ', ' were ')}, "
-                           f"{reader.said(target)}")
+    root = branch_paths[0][0][0]
+    rc, rd = reader.cd(root)
     if hint.kind == "contradiction":
-        explanation = f"{stories[0]}, so {conclusion}."
+        why, named = reader.conflict(hint.branches[0][0])
+        story = reader.story(branch_paths[0], named)
+        assumption = f"{cell_name(rc, n)} were {'' if root & 1 else 'not '}{digit_char(rd)}"
+        explanation = f"If {assumption}, {story}{why}, so {conclusion}."
     else:
-        root0 = hint.branches[0][0].order[0]
-        rc, rd = reader.cd(root0)
         if hint.kind == "cell":
-            what = f"Whatever {cell_name(rc, n)} holds"
+            cases = f"Whatever {cell_name(rc, n)} holds ({_digits_or(net.masks[rc])}), every case leads"
         elif hint.kind.startswith("unit"):
-            what = f"Wherever {digit_char(rd)} goes in {net.geo.unit_names[int(hint.kind.split()[1])]}"
+            u = int(hint.kind.split()[1])
+            places = [p[0][0] for p in branch_paths]
+            where = _join([cell_name(reader.cd(x)[0], n) for x in places], "or")
+            cases = f"Wherever {digit_char(rd)} goes in {net.geo.unit_names[u]} ({where}), every case leads"
         else:
-            what = f"Whether {cell_name(rc, n)} is {digit_char(rd)} or not"
-        brief = "; ".join(stories) if len(stories) <= 3 else f"{stories[0]}; ...; {stories[-1]}"
-        explanation = f"{what}, {conclusion}: {brief}."
+            cases = f"Whether {cell_name(rc, n)} is {digit_char(rd)} or not, both cases lead"
+        being = f"{cell_name(c, n)} {'being' if target & 1 else 'not being'} {digit_char(d)}"
+        explanation = f"{cases} to {being} (see the chains), so {conclusion}."
     rating = round(base + length_rating(hint.size), 1)
-    return Step(technique, level, tuple(cells), tuple(sorted(digits)), explanation, placements=placements,
-                eliminations=eliminations, rating=rating, links=tuple(links), chain=tuple(lines))
+    return Step(technique, level, tuple(cells), tuple(sorted(digits)), explanation + note, placements=placements,
+                eliminations=eliminations, rating=rating, links=tuple(dict.fromkeys(links)),
+                chain=tuple(dict.fromkeys(lines)))
 
 
-def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, base: float) -> Iterator[Step]:
+def _digits_or(mask: int) -> str:
+    return _join([digit_char(d + 1) for d in _bits(mask)], "or")
+
+
+def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, base: float,
+                  note: str = "") -> Iterator[Step]:
     hints.sort(key=lambda h: h.size)
     seen = set()
     for hint in hints:
         if hint.target in seen:
             continue
         seen.add(hint.target)
-        yield _step(net, hint, technique, level, base)
+        yield _step(net, hint, technique, level, base, note)
 
 
 # -- finders ---------------------------------------------------------------------------------------
@@ -770,6 +768,11 @@ def unit_forcing_chains(state: State) -> Iterator[Step]:
     yield from _sorted_steps(a.net, _units(a.net, props), "unit forcing chain", DIABOLICAL, STATIC_REGION)
 
 
+PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
+NESTED_NOTE = (" Inside the net, every candidate whose own net (of the level below) ends in a contradiction "
+               "is removed too.")
+
+
 def _dynamic_finder(state: State, level: int, technique: str, base: float) -> Iterator[Step]:
     if _unsolvable(state):
         return
@@ -777,7 +780,7 @@ def _dynamic_finder(state: State, level: int, technique: str, base: float) -> It
     props = a.dynamic_all(state, level)
     net = a.net
     hints = _contradictions(props) + _double(net, props) + _cells(net, props) + _units(net, props)
-    yield from _sorted_steps(net, hints, technique, DIABOLICAL, base)
+    yield from _sorted_steps(net, hints, technique, DIABOLICAL, base, PLUS_NOTE if level == _PLUS else "")
 
 
 def dynamic_forcing_chains(state: State) -> Iterator[Step]:
@@ -816,6 +819,7 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
                 continue
             ends = [prop.conflict, prop.conflict | 1]
             hint = _Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends)))
-            step = _step(net, hint, "nested forcing net", NIGHTMARE, NESTED + 0.5 * (depth - 1))
+            step = _step(net, hint, "nested forcing net", NIGHTMARE, NESTED + 0.5 * (depth - 1),
+                         NESTED_NOTE)
             yield step
             return
