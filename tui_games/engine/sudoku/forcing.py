@@ -69,6 +69,21 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_TABLES: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _bit_table(size: int) -> list[tuple[int, ...]]:
+    """``table[mask]``: the indexes of the set bits of every mask of ``size`` bits."""
+    table = _TABLES.get(size)
+    if table is None:
+        table = [()] * (1 << size)
+        for mask in range(1, 1 << size):
+            low = mask & -mask
+            table[mask] = (low.bit_length() - 1, *table[mask ^ low])
+        _TABLES[size] = table
+    return table
+
+
 class _Net:
     """The position and the tables every propagation reads (one per position).
 
@@ -80,6 +95,7 @@ class _Net:
         geo = state.geo
         n = self.n = geo.size
         self.geo = geo
+        self.bits = _bit_table(n)
         self.values = list(state.values)
         masks = list(state.masks)
         for cell, v in enumerate(self.values):  # a filled cell's digit is no candidate of its peers
@@ -104,6 +120,10 @@ class _Net:
         self.crossings = [(box, line, sum(1 << geo.units[box].index(c) for c in shared),
                            sum(1 << geo.units[line].index(c) for c in shared))
                           for box, line, shared, _, _ in geo.intersections]
+        self.crossings_of: list[list[tuple[int, int, int, int]]] = [[] for _ in geo.units]
+        for crossing in self.crossings:
+            self.crossings_of[crossing[0]].append(crossing)
+            self.crossings_of[crossing[1]].append(crossing)
         self.candidates = [c * n + d for c in range(n * n) for d in _bits(masks[c])]
         self._weak: list[list[int]] | None = None
         self._strong: list[list[int]] | None = None
@@ -139,10 +159,18 @@ class _Prop:
     tuple of parent nodes), ``order`` the nodes in the order implied, ``conflict`` the node
     found both on and off (its off node), or -1."""
 
-    __slots__ = ("conflict", "order", "par")
+    __slots__ = ("_index", "conflict", "order", "par")
 
     def __init__(self, par: list, order: list[int], conflict: int) -> None:
         self.par, self.order, self.conflict = par, order, conflict
+        self._index: dict[int, int] | None = None
+
+    @property
+    def index(self) -> dict[int, int]:
+        """Each node's position in ``order``."""
+        if self._index is None:
+            self._index = {node: k for k, node in enumerate(self.order)}
+        return self._index
 
 
 def _static(net: _Net, root: int) -> _Prop:
@@ -177,7 +205,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
              state: State) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
     ``par`` (this call's too: None, or OUTER for what an enclosing net already implied)."""
-    n, units, peers, cell_units = net.n, net.units, net.peers, net.cell_units
+    n, units, peers, cell_units, bits = net.n, net.units, net.peers, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
     order: list[int] = []
     for node in roots:
@@ -186,6 +214,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
         if par[node ^ 1] is not None:
             return _Prop(par, order, node & ~1)
     head = 0
+    since = 0  # where the (+) rules look next
     resume = 0  # where the nested scan goes on
     while True:
         while head < len(order):
@@ -225,7 +254,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                     nd = ((c * n + m.bit_length() - 1) << 1) | 1
                     if par[nd] is None:
                         gone = masks0[c] & ~m
-                        par[nd] = tuple((c * n + e) << 1 for e in _bits(gone))
+                        par[nd] = tuple((c * n + e) << 1 for e in bits[gone])
                         order.append(nd)
                         if par[nd ^ 1] is not None:
                             return _Prop(par, order, nd ^ 1)
@@ -237,13 +266,14 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                         unit = units[u]
                         nd = ((unit[pl.bit_length() - 1] * n + d) << 1) | 1
                         if par[nd] is None:
-                            par[nd] = tuple((unit[j] * n + d) << 1 for j in _bits(places0[k] & ~pl))
+                            par[nd] = tuple((unit[j] * n + d) << 1 for j in bits[places0[k] & ~pl])
                             order.append(nd)
                             if par[nd ^ 1] is not None:
                                 return _Prop(par, order, nd ^ 1)
         if level < _PLUS:
             break
-        found = _plus_rules(net, masks, places, par, order)
+        found = _plus_rules(net, masks, places, par, order, since)
+        since = len(order) - found if found > 0 else len(order)
         if found < 0:
             return _Prop(par, order, ~found)
         if found:
@@ -269,13 +299,27 @@ def _imply_off(par: list, order: list[int], nd: int, parents: tuple[int, ...]) -
     return 1
 
 
-def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order: list[int]) -> int:
-    """Pointing, box-line reduction, naked and hidden pairs on the net's position: the number
+def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order: list[int], since: int) -> int:
+    """Pointing, box-line reduction, naked and hidden pairs on the net's position, looked for
+    only where the nodes ``order[since:]`` removed candidates (the rest was looked at before,
+    or is the position's own, where the easier techniques found nothing). Returns the number
     of nodes added, or ``~node`` on a contradiction."""
-    n, units, masks0, places0 = net.n, net.units, net.masks, net.places
+    n, units, masks0, places0, cell_units, bits = net.n, net.units, net.masks, net.places, net.cell_units, net.bits
+    touched: dict[int, None] = {}  # u * n + d, in order
+    cells: dict[int, None] = {}
+    for k in range(since, len(order)):
+        node = order[k]
+        if node & 1:
+            continue
+        c, d = divmod(node >> 1, n)
+        cells[c] = None
+        for u, _ in cell_units[c]:
+            touched[u * n + d] = None
     added = 0
-    for box, line, in_box, in_line in net.crossings:
-        for d in range(n):
+    crossings_of = net.crossings_of
+    for k in touched:
+        u, d = divmod(k, n)
+        for box, line, in_box, in_line in crossings_of[u]:
             pb, pl = places[box * n + d], places[line * n + d]
             if not pb or not pl:
                 continue
@@ -285,51 +329,45 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order
                 source, target, rest = line, box, pb & ~in_box
             else:
                 continue
-            k = source * n + d
-            parents = tuple((units[source][j] * n + d) << 1 for j in _bits(places0[k] & ~places[k]))
-            for j in _bits(rest):
+            ks = source * n + d
+            parents = tuple((units[source][j] * n + d) << 1 for j in bits[places0[ks] & ~places[ks]])
+            for j in bits[rest]:
                 r = _imply_off(par, order, (units[target][j] * n + d) << 1, parents)
                 if r < 0:
                     return r
                 added += r
-    if added:
-        return added
-    for unit in units:
-        seen: dict[int, int] = {}
-        for c in unit:
-            m = masks[c]
-            if m.bit_count() == 2 and par[((c * n + m.bit_length() - 1) << 1) | 1] is None:
-                other = seen.get(m)
-                if other is None:
-                    seen[m] = c
+    for c in cells:  # naked pairs with a cell that just became bivalue
+        m = masks[c]
+        if m.bit_count() != 2 or par[((c * n + m.bit_length() - 1) << 1) | 1] is not None:
+            continue
+        for u, _ in cell_units[c]:
+            unit = units[u]
+            for other in unit:
+                if other == c or masks[other] != m:
                     continue
-                parents = tuple((x * n + e) << 1 for x in (other, c) for e in _bits(masks0[x] & ~m))
+                parents = tuple((x * n + e) << 1 for x in (other, c) for e in bits[masks0[x] & ~m])
                 for x in unit:
                     if x != c and x != other and masks[x] & m:
-                        for e in _bits(masks[x] & m):
+                        for e in bits[masks[x] & m]:
                             r = _imply_off(par, order, (x * n + e) << 1, parents)
                             if r < 0:
                                 return r
                             added += r
-    if added:
-        return added
-    for u, unit in enumerate(units):
-        seen = {}
-        for d in range(n):
-            pl = places[u * n + d]
-            if pl.bit_count() != 2:
+    for k in touched:  # hidden pairs with a digit just down to two places
+        pl = places[k]
+        if pl.bit_count() != 2:
+            continue
+        u, d = divmod(k, n)
+        unit = units[u]
+        for e in range(n):
+            if e == d or places[u * n + e] != pl:
                 continue
-            other = seen.get(pl)
-            if other is None:
-                seen[pl] = d
-                continue
-            keep = (1 << d) | (1 << other)
-            parents = tuple((unit[j] * n + e) << 1 for e in (other, d)
-                            for j in _bits(places0[u * n + e] & ~pl))
-            for j in _bits(pl):
+            keep = (1 << d) | (1 << e)
+            parents = tuple((unit[j] * n + f) << 1 for f in (d, e) for j in bits[places0[u * n + f] & ~pl])
+            for j in bits[pl]:
                 x = unit[j]
-                for e in _bits(masks[x] & ~keep):
-                    r = _imply_off(par, order, (x * n + e) << 1, parents)
+                for f in bits[masks[x] & ~keep]:
+                    r = _imply_off(par, order, (x * n + f) << 1, parents)
                     if r < 0:
                         return r
                     added += r
@@ -605,7 +643,7 @@ def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int]) -> _Hint | 
     """The node every branch implies (the smallest net), or None."""
     if any(p.conflict >= 0 for p in props):
         return None
-    indexes = [{node: k for k, node in enumerate(p.order)} for p in props]
+    indexes = [p.index for p in props]
     common = set(indexes[0])
     for ix in indexes[1:]:
         common &= ix.keys()
@@ -685,8 +723,7 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note:
     digits: set[int] = {d}
     branch_paths = []
     for prop, ends in hint.branches:
-        index = {node: k for k, node in enumerate(prop.order)}
-        paths = [_path(prop, e, index) for e in ends]
+        paths = [_path(prop, e, prop.index) for e in ends]
         branch_paths.append(paths)
         for path in paths:
             links.extend(reader.links(path))
@@ -803,10 +840,9 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
         return
     a = _analysis(state)
     net = a.net
-    plus = a.dynamic.get(_PLUS)
-    cands = list(net.candidates)
-    if plus is not None:  # likelier to be false: the nets that reach furthest
-        cands.sort(key=lambda i: -len(plus[(i << 1) | 1].order))
+    plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
+    # likelier to be false: the candidates whose (+) nets reach furthest
+    cands = sorted(net.candidates, key=lambda i: -len(plus[(i << 1) | 1].order))
     empty = [None] * net.nodes
     undecided = sum(1 for m in net.masks if m)
     for depth in range(1, undecided + 1):
