@@ -221,18 +221,22 @@ def test_nested_forcing_net():
     assert_sound(step, solution_of(HARDEST_1))
 
 
-def test_placements_by_contradiction_and_verity():
-    """Over real positions, the (+) and plain dynamic nets also place digits: every step they
-    make is sound, whichever kind of conclusion."""
+def test_every_kind_of_conclusion():
+    """On top95 the stepper meets every kind: contradictions that remove or place (an "off"
+    assumption that fails places the digit), cell, unit and double-implication verities;
+    each of them sound."""
     kinds = set()
-    for puzzle in puzzles("norvig_top95.txt", 95)[60:75]:
-        solution = solution_of(puzzle)
-        stepper = Stepper(parse_grid(puzzle))
-        for step in stepper.run():
+    top95 = puzzles("norvig_top95.txt", 95)
+    for k in (3, 11, 34, 44, 53, 58):
+        solution = solution_of(top95[k])
+        for step in Stepper(parse_grid(top95[k])).run():
             assert_sound(step, solution)
             if "forcing" in step.technique:
-                kinds.add((step.technique, bool(step.placements)))
-    assert ("dynamic forcing chain", False) in kinds
+                kinds.add((step.technique, step.explanation.split()[0], bool(step.placements)))
+    assert {("digit forcing chain", "If", True), ("digit forcing chain", "If", False),
+            ("cell forcing chain", "Whatever", True), ("unit forcing chain", "Wherever", True),
+            ("dynamic forcing chain", "Whatever", False), ("dynamic forcing chain", "Wherever", False),
+            ("dynamic forcing chain", "Whether", False)} <= kinds
 
 
 # -- the stepper -----------------------------------------------------------------------------------

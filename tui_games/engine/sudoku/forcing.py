@@ -40,8 +40,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from functools import cache
 
-from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.grid import Geometry, cell_name, digit_char
 from tui_games.engine.sudoku.levels import DIABOLICAL, NIGHTMARE
 from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
@@ -84,6 +85,20 @@ def _bit_table(size: int) -> list[tuple[int, ...]]:
     return table
 
 
+@cache
+def _tables(geo: Geometry) -> tuple[list[list[tuple[int, int]]], list[list[tuple[int, int, int, int]]]]:
+    """Per cell, (unit, position bit) in each of its units; per unit, the (box, line, positions
+    of the shared cells in the box, in the line) it is part of (for pointing and box-line)."""
+    cell_units = [[(u, 1 << geo.units[u].index(c)) for u in geo.units_of[c]] for c in range(geo.size ** 2)]
+    crossings_of: list[list[tuple[int, int, int, int]]] = [[] for _ in geo.units]
+    for box, line, shared, _, _ in geo.intersections:
+        crossing = (box, line, sum(1 << geo.units[box].index(c) for c in shared),
+                    sum(1 << geo.units[line].index(c) for c in shared))
+        crossings_of[box].append(crossing)
+        crossings_of[line].append(crossing)
+    return cell_units, crossings_of
+
+
 class _Net:
     """The position and the tables every propagation reads (one per position).
 
@@ -108,22 +123,13 @@ class _Net:
         self.units = geo.units
         self.peers = geo.peers
         self.nodes = 2 * n * n * n
-        # (unit, position bit) of each cell in each of its units
-        self.cell_units = [[(u, 1 << geo.units[u].index(c)) for u in geo.units_of[c]] for c in range(n * n)]
+        self.cell_units, self.crossings_of = _tables(geo)
         places = [0] * (len(geo.units) * n)
         for u, unit in enumerate(geo.units):
             for pos, c in enumerate(unit):
-                for d in _bits(masks[c]):
+                for d in self.bits[masks[c]]:
                     places[u * n + d] |= 1 << pos
         self.places = places
-        # (box, line, positions of the shared cells in the box, in the line) for pointing/box-line
-        self.crossings = [(box, line, sum(1 << geo.units[box].index(c) for c in shared),
-                           sum(1 << geo.units[line].index(c) for c in shared))
-                          for box, line, shared, _, _ in geo.intersections]
-        self.crossings_of: list[list[tuple[int, int, int, int]]] = [[] for _ in geo.units]
-        for crossing in self.crossings:
-            self.crossings_of[crossing[0]].append(crossing)
-            self.crossings_of[crossing[1]].append(crossing)
         self.candidates = [c * n + d for c in range(n * n) for d in _bits(masks[c])]
         self._weak: list[list[int]] | None = None
         self._strong: list[list[int]] | None = None
@@ -159,11 +165,18 @@ class _Prop:
     tuple of parent nodes), ``order`` the nodes in the order implied, ``conflict`` the node
     found both on and off (its off node), or -1."""
 
-    __slots__ = ("_index", "conflict", "order", "par")
+    __slots__ = ("_index", "_nodes", "conflict", "order", "par")
 
     def __init__(self, par: list, order: list[int], conflict: int) -> None:
         self.par, self.order, self.conflict = par, order, conflict
         self._index: dict[int, int] | None = None
+        self._nodes: set[int] | None = None
+
+    @property
+    def nodes(self) -> set[int]:
+        if self._nodes is None:
+            self._nodes = set(self.order)
+        return self._nodes
 
     @property
     def index(self) -> dict[int, int]:
@@ -205,7 +218,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
              state: State) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
     ``par`` (this call's too: None, or OUTER for what an enclosing net already implied)."""
-    n, units, peers, cell_units, bits = net.n, net.units, net.peers, net.cell_units, net.bits
+    n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
     order: list[int] = []
     for node in roots:
@@ -236,9 +249,10 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                         order.append(nd)
                         if par[nd | 1] is not None:
                             return _Prop(par, order, nd)
-                for p in peers[c]:
-                    if masks[p] & bit:
-                        nd = (p * n + d) << 1
+                for u, pos in cell_units[c]:
+                    unit = units[u]
+                    for j in bits[places[u * n + d] & ~pos]:
+                        nd = (unit[j] * n + d) << 1
                         if par[nd] is None:
                             par[nd] = node
                             order.append(nd)
@@ -643,12 +657,12 @@ def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int]) -> _Hint | 
     """The node every branch implies (the smallest net), or None."""
     if any(p.conflict >= 0 for p in props):
         return None
-    indexes = [p.index for p in props]
-    common = set(indexes[0])
-    for ix in indexes[1:]:
-        common &= ix.keys()
+    common = props[0].nodes
+    for p in props[1:]:
+        common = common & p.nodes
         if not common:
             return None
+    indexes = [p.index for p in props]
     n = net.n
     best, best_score = -1, None
     for node in common:
