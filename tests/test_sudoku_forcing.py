@@ -89,6 +89,35 @@ TOP95_65_PM = """
 257    9      25678  12468  1248   3      147    458    15
 """
 
+# top95 #59. Whatever r7c1 holds: 2 => r7c8=6 => r3c3=6 (row 3) => r3c1=1 (row 3);
+# 5 => r3c1<>5 => r3c1=1; 9 => r1c1=5 => r3c1=1. So r3c1 is 1.
+TOP95_59 = ".47.2....8....1....3....9.2.....5...6..81..5.....4.....7....3.4...9...1.4..27.8.."
+TOP95_59_PM = """
+59     4      7      36     2      69     156    38     1368
+8      2569   2569   45     369    1      456    7      36
+15     3      156    45     8      7      9      46     2
+1237   1289   12348  367    39     5      1246   23468  13689
+6      29     2349   8      1      239    247    5      379
+12357  12589  123589 367    4      269    126    2368   13689
+259    7      259    1      56     8      3      26     4
+235    2568   2358   9      356    4      267    1      67
+4      16     136    2      7      36     8      9      5
+"""
+
+# top95 #54: r1c9=7 removes 7 from r3c7 (box 3); r1c9<>7 leads there too (a dynamic net).
+TOP95_54 = "9.4..5...25.6..1..31......8.7...9...4..26......147....7.......2...3..8.6.4.....9."
+TOP95_54_PM = """
+9      68     4      178    1238   5      2367   2367   37
+2      5      78     6      3489   3478   1      34     349
+3      1      67     79     249    247    245679 24567  8
+68     7      238    158    1358   9      2346   123468 134
+4      389    3589   2      6      138    3579   13578  13579
+568    2369   1      4      7      38     23569  23568  359
+7      3689   35689  1589   14589  1468   345    1345   2
+15     29     259    3      12459  1247   8      1457   6
+1568   4      23568  578    1258   12678  357    9      135
+"""
+
 # top95 #7: a unit forcing chain (the 7s of column 2) ...
 TOP95_7 = "6.2.5.........3.4..........43...8....1....2........7..5..27...........81...6....."
 TOP95_7_UNIT_PM = """
@@ -171,6 +200,29 @@ def test_cell_forcing_chain():
     assert step.chain[1] == "(5)r5c3-(5)r5c5=(5)r4c5-(9)r4c5"
     assert 8.2 < step.rating < 9.0
     assert_sound(step, solution_of(TOP95_65))
+
+
+def test_cell_forcing_chain_that_places():
+    state = pm_state(TOP95_59_PM)
+    step = first(cell_forcing_chains, state)
+    assert step.placements == ((18, 1),) and step.eliminations == ()
+    assert step.explanation == ("Whatever r7c1 holds (2, 5 or 9), every case leads to r3c1 being 1 (see the "
+                                "chains), so r3c1 is 1.")
+    assert step.chain == ("(2)r7c1-(2=6)r7c8-(6)r3c8=(6)r3c3-(1)r3c3=(1)r3c1", "(5)r7c1-(5=1)r3c1",
+                          "(9)r7c1-(9=5)r1c1-(5=1)r3c1")
+    assert_sound(step, solution_of(TOP95_59))
+
+
+def test_dynamic_double_implication():
+    state = pm_state(TOP95_54_PM)
+    steps = list(dynamic_forcing_chains(state))
+    double = [s for s in steps if s.explanation.startswith("Whether r1c9 is 7 or not")]
+    assert double and named(double[0].eliminations) == {("r3c7", 7)}
+    assert double[0].chain[0] == "(7)r1c9-(7)r3c7" and double[0].chain[1].startswith("(7=3)r1c9-")
+    solution = solution_of(TOP95_54)
+    for step in steps:
+        assert_sound(step, solution)
+    assert [s.rating for s in steps] == sorted(s.rating for s in steps)  # the smallest nets first
 
 
 def test_unit_forcing_chain():

@@ -487,10 +487,6 @@ class _Reader:
         c, d = divmod(node >> 1, self.n)
         return c, d + 1
 
-    def name(self, node: int) -> str:
-        c, d = self.cd(node)
-        return cell_name(c, self.n)
-
     def said(self, node: int, would: bool = True) -> str:
         """``r1c2 would be 4`` / ``r1c2 would not be 4`` (``is`` when not ``would``)."""
         c, d = self.cd(node)
@@ -500,41 +496,24 @@ class _Reader:
         return f"{cell_name(c, self.n)} {verb} {digit_char(d)}"
 
     def eureka(self, path: Sequence[int]) -> str:
-        """``(4)r1c2-(4=6)r1c7-(6)r5c7``: "-" from an on node to an off one, "=" from off to on;
-        an off node followed by an on one in the same cell is written ``(a=b)cell``."""
+        """``(4)r1c2-(4=6)r1c7-(6)r5c7``: "-" into an off node (weak link), "=" from an off
+        node into an on one (strong); an off node followed by an on one in the same cell is
+        written ``(a=b)cell``. A chain from an "off" assumption starts with "=" (Eureka's way:
+        ``(4)r1c2=...`` reads "if r1c2 is not 4, ...")."""
         out: list[str] = []
         k = 0
-        first = path[0]
-        if not first & 1:
-            out.append("~")
         while k < len(path):
             node = path[k]
             c, d = self.cd(node)
-            if k:
-                out.append("=" if (node & 1 and not path[k - 1] & 1) else "-")
-            nxt = path[k + 1] if k + 1 < len(path) else None
-            if nxt is not None and not node & 1 and nxt & 1 and self.cd(nxt)[0] == c and k:
-                out.append(f"({digit_char(d)}={digit_char(self.cd(nxt)[1])}){cell_name(c, self.n)}")
+            link = "" if not k else "=" if node & 1 and not path[k - 1] & 1 else "-"
+            nxt = path[k + 1] if k + 1 < len(path) else -1
+            if not node & 1 and nxt >= 0 and nxt & 1 and self.cd(nxt)[0] == c:
+                out.append(f"{link}({digit_char(d)}={digit_char(self.cd(nxt)[1])}){cell_name(c, self.n)}")
                 k += 2
-                if k < len(path):
-                    out.append("-")
-                    # the link after an on node is weak
-                    node = path[k]
-                    c, d = self.cd(node)
-                    nxt2 = path[k + 1] if k + 1 < len(path) else None
-                    if nxt2 is not None and not node & 1 and nxt2 & 1 and self.cd(nxt2)[0] == c:
-                        out.append(f"({digit_char(d)}={digit_char(self.cd(nxt2)[1])}){cell_name(c, self.n)}")
-                        k += 2
-                        if k < len(path):
-                            out.append("-")
-                        continue
-                    out.append(f"({digit_char(d)}){cell_name(c, self.n)}")
-                    k += 1
-                continue
-            out.append(f"({digit_char(d)}){cell_name(c, self.n)}")
-            k += 1
-        text = "".join(out)
-        return text.replace("--", "-").replace("-=", "=").replace("=-", "-")
+            else:
+                out.append(f"{link}({digit_char(d)}){cell_name(c, self.n)}")
+                k += 1
+        return "".join(out)
 
     def links(self, path: Sequence[int]) -> list[Link]:
         out = []
