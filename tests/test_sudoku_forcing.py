@@ -267,8 +267,9 @@ def test_nested_forcing_net():
     assert next(iter(dynamic_forcing_chains_plus(state)), None) is None
     step = first(nested_forcing_nets, state)
     assert step.technique == "nested forcing net" and step.level == "nightmare"
-    assert named(step.eliminations) == {("r2c6", 4)}
-    assert step.explanation.startswith("If r2c6 were 4, ")
+    assert named(step.eliminations) == {("r4c6", 2)}
+    assert step.explanation.startswith("If r4c6 were 2, ")
+    assert "whose own net (of the level below) ends in a contradiction" in step.explanation
     assert 9.5 < step.rating <= 11.0
     assert_sound(step, solution_of(HARDEST_1))
 
