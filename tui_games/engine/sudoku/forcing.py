@@ -53,7 +53,7 @@ __all__ = [
 
 STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS, NESTED = 7.5, 8.2, 8.5, 9.0, 9.5
 
-#: ``par[node]`` of an assumption; ``OUTER``: a node an enclosing net implied (nested nets).
+#: Where an assumption comes from; ``OUTER``: a node an enclosing net implied (nested nets).
 ROOT: tuple[int, ...] = ()
 OUTER = -1
 
@@ -99,6 +99,9 @@ def _tables(geo: Geometry) -> tuple[list[list[tuple[int, int]]], list[list[tuple
     return cell_units, crossings_of
 
 
+_CONFINED: dict[Geometry, dict[int, tuple[tuple[int, int], ...]]] = {}
+
+
 class _Net:
     """The position and the tables every propagation reads (one per position).
 
@@ -122,8 +125,9 @@ class _Net:
         self.masks = masks
         self.units = geo.units
         self.peers = geo.peers
-        self.nodes = 2 * n * n * n
         self.cell_units, self.crossings_of = _tables(geo)
+        #: (unit << size | places) -> the (other unit, its positions shared) holding all the places
+        self.confined: dict[int, tuple[tuple[int, int], ...]] = _CONFINED.setdefault(geo, {})
         places = [0] * (len(geo.units) * n)
         for u, unit in enumerate(geo.units):
             for pos, c in enumerate(unit):
@@ -133,6 +137,17 @@ class _Net:
         self.candidates = [c * n + d for c in range(n * n) for d in _bits(masks[c])]
         self._weak: list[list[int]] | None = None
         self._strong: list[list[int]] | None = None
+
+    def confine(self, u: int, places: int) -> tuple[tuple[int, int], ...]:
+        """The units crossing ``u`` whose shared cells hold all of ``places`` (positions in
+        ``u``), each with the shared cells' positions in it."""
+        out = []
+        for box, line, in_box, in_line in self.crossings_of[u]:
+            if u == box and not places & ~in_box:
+                out.append((line, in_line))
+            elif u == line and not places & ~in_line:
+                out.append((box, in_box))
+        return tuple(out)
 
     # -- static links ------------------------------------------------------------------------
 
@@ -161,14 +176,18 @@ class _Net:
 
 
 class _Prop:
-    """One propagation: ``par`` per node (None: not implied; ROOT; OUTER; a parent node; a
-    tuple of parent nodes), ``order`` the nodes in the order implied, ``conflict`` the node
-    found both on and off (its off node), or -1."""
+    """One propagation: ``par`` maps each node implied to where it came from (ROOT, OUTER, a
+    parent node or a tuple of parent nodes), ``order`` lists the nodes in the order implied,
+    ``conflict`` is the node found both on and off (its off node), or -1."""
 
-    __slots__ = ("_index", "_nodes", "conflict", "order", "par")
+    __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places")
 
-    def __init__(self, par: list, order: list[int], conflict: int) -> None:
+    def __init__(self, par: dict, order: list[int], conflict: int, masks: list[int] | None = None,
+                 places: list[int] | None = None) -> None:
         self.par, self.order, self.conflict = par, order, conflict
+        #: The position the net reached (dynamic nets without a contradiction): where a
+        #: stronger net goes on from.
+        self.masks, self.places = masks, places
         self._index: dict[int, int] | None = None
         self._nodes: set[int] | None = None
 
@@ -188,8 +207,7 @@ class _Prop:
 
 def _static(net: _Net, root: int) -> _Prop:
     weak, strong = net.links()
-    par: list = [None] * net.nodes
-    par[root] = ROOT
+    par: dict = {root: ROOT}
     order = [root]
     head = 0
     while head < len(order):
@@ -198,35 +216,39 @@ def _static(net: _Net, root: int) -> _Prop:
         if node & 1:
             for j in weak[node >> 1]:
                 nd = j << 1
-                if par[nd] is None:
+                if nd not in par:
                     par[nd] = node
                     order.append(nd)
-                    if par[nd | 1] is not None:
+                    if nd | 1 in par:
                         return _Prop(par, order, nd)
         else:
             for j in strong[node >> 1]:
                 nd = (j << 1) | 1
-                if par[nd] is None:
+                if nd not in par:
                     par[nd] = node
                     order.append(nd)
-                    if par[nd ^ 1] is not None:
+                    if nd ^ 1 in par:
                         return _Prop(par, order, nd ^ 1)
     return _Prop(par, order, -1)
 
 
-def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: list,
-             state: State) -> _Prop:
+def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: dict,
+             state: State, order: list[int] | None = None) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
-    ``par`` (this call's too: None, or OUTER for what an enclosing net already implied)."""
+    ``par`` (this call's too: None, or OUTER for what an enclosing net already implied).
+    With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`)."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
-    order: list[int] = []
-    for node in roots:
-        par[node] = ROOT
-        order.append(node)
-        if par[node ^ 1] is not None:
-            return _Prop(par, order, node & ~1)
-    head = 0
+    if order is None:
+        order = []
+        for node in roots:
+            par[node] = ROOT
+            order.append(node)
+            if node ^ 1 in par:
+                return _Prop(par, order, node & ~1)
+        head = 0
+    else:
+        head = len(order)
     since = 0  # where the (+) rules look next
     resume = 0  # where the nested scan goes on
     while True:
@@ -244,19 +266,19 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                     low = rest & -rest
                     rest ^= low
                     nd = (base + low.bit_length() - 1) << 1
-                    if par[nd] is None:
+                    if nd not in par:
                         par[nd] = node
                         order.append(nd)
-                        if par[nd | 1] is not None:
+                        if nd | 1 in par:
                             return _Prop(par, order, nd)
                 for u, pos in cell_units[c]:
                     unit = units[u]
                     for j in bits[places[u * n + d] & ~pos]:
                         nd = (unit[j] * n + d) << 1
-                        if par[nd] is None:
+                        if nd not in par:
                             par[nd] = node
                             order.append(nd)
-                            if par[nd | 1] is not None:
+                            if nd | 1 in par:
                                 return _Prop(par, order, nd)
             else:  # off: remove it, look for a naked single in the cell and hidden singles in its units
                 m = masks[c]
@@ -266,11 +288,11 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                 masks[c] = m
                 if m and not m & (m - 1):
                     nd = ((c * n + m.bit_length() - 1) << 1) | 1
-                    if par[nd] is None:
+                    if nd not in par:
                         gone = masks0[c] & ~m
                         par[nd] = tuple((c * n + e) << 1 for e in bits[gone])
                         order.append(nd)
-                        if par[nd ^ 1] is not None:
+                        if nd ^ 1 in par:
                             return _Prop(par, order, nd ^ 1)
                 for u, pos in cell_units[c]:
                     k = u * n + d
@@ -279,10 +301,10 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                     if pl and not pl & (pl - 1):
                         unit = units[u]
                         nd = ((unit[pl.bit_length() - 1] * n + d) << 1) | 1
-                        if par[nd] is None:
+                        if nd not in par:
                             par[nd] = tuple((unit[j] * n + d) << 1 for j in bits[places0[k] & ~pl])
                             order.append(nd)
-                            if par[nd ^ 1] is not None:
+                            if nd ^ 1 in par:
                                 return _Prop(par, order, nd ^ 1)
         if level < _PLUS:
             break
@@ -299,21 +321,30 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
             return _Prop(par, order, ~found)
         if not found:
             break
-    return _Prop(par, order, -1)
+    return _Prop(par, order, -1, masks, places)
 
 
-def _imply_off(par: list, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
+def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
+    """The net of ``level`` from the same assumption as the weaker net ``prop``: the weaker
+    net is where the stronger one would be once its own rules run out, so it goes on from
+    there (the same contradiction if the weaker net found one)."""
+    if prop.conflict >= 0 or prop.masks is None or prop.places is None:
+        return prop
+    return _dynamic(net, (), level, list(prop.masks), list(prop.places), dict(prop.par), state, list(prop.order))
+
+
+def _imply_off(par: dict, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
     """Add "off" node ``nd``; 1 if new, 0 if known, ``~nd`` on a contradiction."""
-    if par[nd] is not None:
+    if nd in par:
         return 0
     par[nd] = parents
     order.append(nd)
-    if par[nd | 1] is not None:
+    if nd | 1 in par:
         return ~nd
     return 1
 
 
-def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order: list[int], since: int) -> int:
+def _plus_rules(net: _Net, masks: list[int], places: list[int], par: dict, order: list[int], since: int) -> int:
     """Pointing, box-line reduction, naked and hidden pairs on the net's position, looked for
     only where the nodes ``order[since:]`` removed candidates (the rest was looked at before,
     or is the position's own, where the easier techniques found nothing). Returns the number
@@ -330,21 +361,22 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order
         for u, _ in cell_units[c]:
             touched[u * n + d] = None
     added = 0
-    crossings_of = net.crossings_of
-    for k in touched:
+    confined = net.confined
+    shift = n
+    for k in touched:  # pointing and box-line: the digit's places in a unit, all in another
+        pl = places[k]
+        if not pl or not pl & (pl - 1):
+            continue
         u, d = divmod(k, n)
-        for box, line, in_box, in_line in crossings_of[u]:
-            pb, pl = places[box * n + d], places[line * n + d]
-            if not pb or not pl:
+        key = (u << shift) | pl
+        others = confined.get(key)
+        if others is None:
+            others = confined[key] = net.confine(u, pl)
+        for target, inside in others:
+            rest = places[target * n + d] & ~inside
+            if not rest:
                 continue
-            if not pb & ~in_box and pl & ~in_line:  # pointing: the box's d is on the line
-                source, target, rest = box, line, pl & ~in_line
-            elif not pl & ~in_line and pb & ~in_box:  # box-line: the line's d is in the box
-                source, target, rest = line, box, pb & ~in_box
-            else:
-                continue
-            ks = source * n + d
-            parents = tuple((units[source][j] * n + d) << 1 for j in bits[places0[ks] & ~places[ks]])
+            parents = tuple((units[u][j] * n + d) << 1 for j in bits[places0[k] & ~pl])
             for j in bits[rest]:
                 r = _imply_off(par, order, (units[target][j] * n + d) << 1, parents)
                 if r < 0:
@@ -352,7 +384,7 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order
                 added += r
     for c in cells:  # naked pairs with a cell that just became bivalue
         m = masks[c]
-        if m.bit_count() != 2 or par[((c * n + m.bit_length() - 1) << 1) | 1] is not None:
+        if m.bit_count() != 2 or ((c * n + m.bit_length() - 1) << 1) | 1 in par:
             continue
         for u, _ in cell_units[c]:
             unit = units[u]
@@ -388,14 +420,14 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: list, order
     return added
 
 
-def _outer_parents(par: list, nodes: Sequence[int]) -> tuple[int, ...]:
+def _outer_parents(par: dict, nodes: Sequence[int]) -> tuple[int, ...]:
     """The nodes of the enclosing net (marked OUTER) that an inner net's ``nodes`` rest on."""
     seen = set(nodes)
     stack = list(nodes)
     out = []
     while stack:
         node = stack.pop()
-        p = par[node]
+        p = par.get(node)
         if isinstance(p, tuple):
             for q in p:
                 if q not in seen:
@@ -409,12 +441,12 @@ def _outer_parents(par: list, nodes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: list, order: list[int],
+def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: dict, order: list[int],
                   resume: int, state: State) -> tuple[int, int]:
     """Remove the first candidate (from ``resume`` on, round the board) whose net of level
     ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
     n = net.n
-    template = [None if p is None else OUTER for p in par]
+    template = dict.fromkeys(par, OUTER)
     cands = [c * n + d for c in range(len(masks)) for d in _bits(masks[c])
              if masks[c] & (masks[c] - 1)]
     if not cands:
@@ -426,9 +458,9 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
         i = cands[(start + k) % len(cands)]
         state.check_stop()
         on = (i << 1) | 1
-        if par[on] is not None or par[on ^ 1] is not None:
+        if on in par or on ^ 1 in par:
             continue
-        sub = _dynamic(net, (on,), inner, list(masks), list(places), list(template), state)
+        sub = _dynamic(net, (on,), inner, list(masks), list(places), dict(template), state)
         if sub.conflict >= 0:
             parents = _outer_parents(sub.par, (sub.conflict, sub.conflict | 1))
             r = _imply_off(par, order, i << 1, parents)
@@ -439,11 +471,11 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
 # -- reading a net ---------------------------------------------------------------------------------
 
 
-def _ancestors(par: list, nodes: Sequence[int]) -> set[int]:
+def _ancestors(par: dict, nodes: Sequence[int]) -> set[int]:
     seen = set(nodes)
     stack = list(nodes)
     while stack:
-        p = par[stack.pop()]
+        p = par.get(stack.pop())
         if isinstance(p, tuple):
             for q in p:
                 if q not in seen:
@@ -461,7 +493,7 @@ def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
     path = [node]
     par = prop.par
     while True:
-        p = par[node]
+        p = par.get(node)
         if isinstance(p, tuple):
             if not p:
                 break
@@ -539,7 +571,7 @@ class _Reader:
         off = prop.conflict
         c, d = self.cd(off)
         name = cell_name(c, self.n)
-        p = prop.par[off]
+        p = prop.par.get(off)
         if isinstance(p, int) and p >= 0:
             pc, pd = self.cd(p)
             if pc == c:
@@ -581,12 +613,15 @@ class _Analysis:
         if level not in self.dynamic:
             net = self.net
             out = {}
-            empty = [None] * net.nodes
+            weaker = self.dynamic.get(level - 1)
             for k, i in enumerate(net.candidates):
                 if not k & 7:
                     state.check_stop()
                 for root in ((i << 1) | 1, i << 1):
-                    out[root] = _dynamic(net, (root,), level, list(net.masks), list(net.places), list(empty), state)
+                    if weaker is not None:
+                        out[root] = _stronger(net, weaker[root], level, state)
+                    else:
+                        out[root] = _dynamic(net, (root,), level, list(net.masks), list(net.places), {}, state)
             self.dynamic[level] = out
         return self.dynamic[level]
 
@@ -842,14 +877,12 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
     net = a.net
     plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
     cands = sorted(net.candidates, key=lambda i: -len(plus[(i << 1) | 1].order))
-    empty = [None] * net.nodes
     undecided = sum(1 for m in net.masks if m)
     for depth in range(1, undecided + 1):
         hints: list[_Hint] = []
         for i in cands:
             state.check_stop()
-            prop = _dynamic(net, ((i << 1) | 1,), _PLUS + depth, list(net.masks), list(net.places), list(empty),
-                            state)
+            prop = _stronger(net, plus[(i << 1) | 1], _PLUS + depth, state)
             if prop.conflict >= 0:
                 ends = [prop.conflict, prop.conflict | 1]
                 hints.append(_Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends))))
