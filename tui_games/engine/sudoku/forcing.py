@@ -134,7 +134,7 @@ class _Net:
                 for d in self.bits[masks[c]]:
                     places[u * n + d] |= 1 << pos
         self.places = places
-        self.candidates = [c * n + d for c in range(n * n) for d in _bits(masks[c])]
+        self.candidates = [c * n + d for c in range(n * n) for d in self.bits[masks[c]]]
         self._weak: list[list[int]] | None = None
         self._strong: list[list[int]] | None = None
 
@@ -162,7 +162,7 @@ class _Net:
                 c, d = divmod(i, n)
                 bit = 1 << d
                 m = masks[c]
-                weak[i] = [c * n + e for e in _bits(m & ~bit)] + [p * n + d for p in self.peers[c] if masks[p] & bit]
+                weak[i] = [c * n + e for e in self.bits[m & ~bit]] + [p * n + d for p in self.peers[c] if masks[p] & bit]
                 if m.bit_count() == 2:
                     strong[i].append(c * n + (m & ~bit).bit_length() - 1)
                 for u, pos in self.cell_units[c]:
@@ -447,7 +447,7 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
     ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
     n = net.n
     template = dict.fromkeys(par, OUTER)
-    cands = [c * n + d for c in range(len(masks)) for d in _bits(masks[c])
+    cands = [c * n + d for c in range(len(masks)) for d in net.bits[masks[c]]
              if masks[c] & (masks[c] - 1)]
     if not cands:
         return 0, resume
@@ -710,7 +710,7 @@ def _cells(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
     for c, m in enumerate(net.masks):
         if m.bit_count() < 2:
             continue
-        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in _bits(m)], {c})
+        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in net.bits[m]], {c})
         if hint is not None:
             hint.kind = "cell"
             out.append(hint)
@@ -725,7 +725,7 @@ def _units(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
             pl = net.places[u * n + d]
             if pl.bit_count() < 2:
                 continue
-            cells = [unit[j] for j in _bits(pl)]
+            cells = [unit[j] for j in net.bits[pl]]
             hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set())
             if hint is not None:
                 hint.kind = f"unit {u}"
