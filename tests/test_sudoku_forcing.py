@@ -353,3 +353,24 @@ def test_other_shapes():
             for step in finder(state):
                 assert step.eliminations or step.placements
                 break
+
+
+def test_nested_falls_back_to_a_tree_of_nets(monkeypatch):
+    """When no nested net of the first level refutes anything, a tree of (+) nets does: with
+    the nested scan disabled, the finder still removes a false candidate."""
+    import tui_games.engine.sudoku.forcing as forcing
+
+    monkeypatch.setattr(forcing, "_stronger", lambda net, prop, level, state: prop)
+    state = pm_state(HARDEST_1_NESTED_PM)
+    step = first(nested_forcing_nets, state)
+    assert step.technique == "nested forcing net" and len(step.eliminations) == 1
+    assert "every way to go on would end in a contradiction" in step.explanation
+    assert step.rating >= 10.0
+    assert_sound(step, solution_of(HARDEST_1))
+
+
+def test_no_nested_net_without_one_solution():
+    """On a position with several solutions the nested nets do not search (and give nothing)."""
+    grid = parse_grid("." * 9 + HARDEST_1[9:])  # the first row's givens gone
+    assert sat.count_solutions(grid) == 2  # (two or more)
+    assert next(iter(nested_forcing_nets(State.from_grid(grid))), None) is None

@@ -596,6 +596,20 @@ class _Analysis:
         self.net = _Net(state)
         self.static: dict[int, _Prop] = {}
         self.dynamic: dict[int, dict[int, _Prop]] = {}
+        self._solution: list[int] | None | bool = False
+
+    def solution(self, state: State) -> list[int] | None:
+        """The position's digit per cell if it has exactly one solution, else None."""
+        if self._solution is False:
+            net = self.net
+            start = _dynamic(net, (), _SINGLES, list(net.masks), list(net.places), {}, state, [])
+            found: list[list[int]] = []
+            if start.conflict < 0:
+                _solutions(net, start, state, found)
+            self._solution = None
+            if len(found) == 1:
+                self._solution = [v or found[0][c].bit_length() for c, v in enumerate(net.values)]
+        return self._solution  # type: ignore[return-value]
 
     def static_all(self, state: State) -> dict[int, _Prop]:
         if not self.static:
@@ -859,6 +873,75 @@ def dynamic_forcing_chains_plus(state: State) -> Iterator[Step]:
     return _dynamic_finder(state, _PLUS, "dynamic forcing chain (+)", DYNAMIC_PLUS)
 
 
+def _branch_cell(masks: list[int]) -> int:
+    """The open cell with the fewest candidates (-1 if every cell is settled)."""
+    best, fewest = -1, 1 << 30
+    for c, m in enumerate(masks):
+        if m & (m - 1):
+            k = m.bit_count()
+            if k < fewest:
+                best, fewest = c, k
+                if k == 2:
+                    break
+    return best
+
+
+def _complete(net: _Net, masks: list[int]) -> bool:
+    """Whether settled ``masks`` fill every unit with every digit."""
+    values, full = net.values, net.geo.full
+    for unit in net.units:
+        seen = 0
+        for c in unit:
+            seen |= masks[c] or 1 << (values[c] - 1)
+        if seen != full:
+            return False
+    return True
+
+
+def _solutions(net: _Net, prop: _Prop, state: State, found: list[list[int]], limit: int = 2) -> None:
+    """Depth-first search under the net ``prop`` (singles played out at each node): append the
+    solutions' masks to ``found``, up to ``limit``."""
+    masks = prop.masks
+    assert masks is not None and prop.places is not None
+    cell = _branch_cell(masks)
+    if cell < 0:
+        if _complete(net, masks):
+            found.append(list(masks))
+        return
+    n = net.n
+    for d in net.bits[masks[cell]]:
+        state.check_stop()
+        child = _dynamic(net, (((cell * n + d) << 1) | 1,), _SINGLES, list(masks), list(prop.places),
+                         dict(prop.par), state)
+        if child.conflict < 0:
+            _solutions(net, child, state, found, limit)
+            if len(found) >= limit:
+                return
+
+
+def _refute(net: _Net, prop: _Prop, state: State, depth: int = 1) -> int | None:
+    """The depth of a tree of (+) nets under ``prop``, branching on a cell's candidates at
+    each level, whose every leaf is a contradiction; None if some branch does not fail."""
+    masks = prop.masks
+    assert masks is not None and prop.places is not None
+    cell = _branch_cell(masks)
+    if cell < 0:
+        return None if _complete(net, masks) else depth
+    n = net.n
+    deepest = depth
+    for d in net.bits[masks[cell]]:
+        state.check_stop()
+        child = _dynamic(net, (((cell * n + d) << 1) | 1,), _PLUS, list(masks), list(prop.places), dict(prop.par),
+                         state)
+        if child.conflict >= 0:
+            continue
+        below = _refute(net, child, state, depth + 1)
+        if below is None:
+            return None
+        deepest = max(deepest, below)
+    return deepest
+
+
 #: How many refutations the nested nets collect before giving the smallest (a full scan of
 #: the board costs seconds at these levels; the first few, found in the order below, cost
 #: tens of milliseconds and are within a few nodes of the smallest).
@@ -866,29 +949,49 @@ NESTED_SAMPLE = 8
 
 
 def nested_forcing_nets(state: State) -> Iterator[Step]:
-    """Contradiction nets whose propagation also removes the candidates that the nets of the
-    level below refute; the level rises until a candidate is refuted (it always is, on a
-    puzzle with one solution). Tried first: the candidates whose (+) nets reach furthest (the
-    likeliest to be false); of the first :data:`NESTED_SAMPLE` refutations, the smallest
-    comes first."""
+    """Contradiction nets whose propagation also removes the candidates that the (+) nets
+    refute inside them; if none is found, a tree of (+) nets, branching on the candidates of
+    a cell at each level, all ending in contradictions (nested nets at the tree's depth: a
+    false candidate always has one). Only on a position with one solution (found by a quick
+    search) and only for the candidates that solution rules out, since no other can be refuted;
+    tried first: the candidates whose (+) nets reach furthest. Of the first
+    :data:`NESTED_SAMPLE` refutations, the smallest comes first."""
     if _unsolvable(state):
         return
     a = _analysis(state)
     net = a.net
+    n = net.n
+    solution = a.solution(state)
+    if solution is None:
+        return  # several solutions or none: the nets would search in vain
     plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
-    cands = sorted(net.candidates, key=lambda i: -len(plus[(i << 1) | 1].order))
-    undecided = sum(1 for m in net.masks if m)
-    for depth in range(1, undecided + 1):
-        hints: list[_Hint] = []
-        for i in cands:
-            state.check_stop()
-            prop = _stronger(net, plus[(i << 1) | 1], _PLUS + depth, state)
-            if prop.conflict >= 0:
-                ends = [prop.conflict, prop.conflict | 1]
-                hints.append(_Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends))))
-                if len(hints) == NESTED_SAMPLE:
-                    break
-        if hints:
-            yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, NESTED + 0.5 * (depth - 1),
-                                     NESTED_NOTE)
+    false = sorted((i for i in net.candidates if solution[i // n] != i % n + 1),
+                   key=lambda i: -len(plus[(i << 1) | 1].order))
+    hints: list[_Hint] = []
+    for i in false:
+        state.check_stop()
+        prop = _stronger(net, plus[(i << 1) | 1], _PLUS + 1, state)
+        if prop.conflict >= 0:
+            ends = [prop.conflict, prop.conflict | 1]
+            hints.append(_Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends))))
+            if len(hints) == NESTED_SAMPLE:
+                break
+    if hints:
+        yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, NESTED, NESTED_NOTE)
+        return
+    for i in false:
+        depth = _refute(net, plus[(i << 1) | 1], state)
+        if depth is not None:
+            yield _tree_step(net, i, depth)
             return
+
+
+def _tree_step(net: _Net, i: int, depth: int) -> Step:
+    c, d = divmod(i, net.n)
+    name, digit = cell_name(c, net.n), digit_char(d + 1)
+    level = 1 + depth
+    text = (f"If {name} were {digit}, every way to go on would end in a contradiction: branching on the "
+            f"candidates of one cell after another, {depth} levels deep, every branch's net (+) fails. So "
+            f"{name} is not {digit}.")
+    return Step("nested forcing net", NIGHTMARE, (c,), (d + 1,), text, eliminations=((c, d + 1),),
+                rating=round(NESTED + 0.5 * (level - 1), 1), chain=(f"({digit}){name}: {depth} levels of branching",))
