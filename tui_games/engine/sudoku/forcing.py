@@ -22,18 +22,23 @@ Four strengths of propagation, as in Sudoku Explainer:
 - *dynamic (+)* also applies pointing, box-line reduction and naked and hidden pairs inside
   the net (9.0);
 - *nested* forcing nets (9.5, +0.5 per level) also remove, inside the net, each candidate
-  whose own net of the level below ends in a contradiction. A false candidate always ends in
-  a contradiction at a deep enough level (each level settles one more cell by exhausting its
-  candidates), so on a puzzle with one solution the nested nets always find a step.
+  whose own (+) net ends in a contradiction. That refutes a false candidate of every puzzle
+  in the shared sets, the forum's hardest included; should it not, a tree of (+) nets
+  branching on one cell's candidates after another does (rated by the tree's depth). A
+  false candidate always fails that way, since the tree is an exhaustive search, so on a
+  puzzle with one solution the nested nets always find a step. They look only on positions
+  with one solution (a quick search says so) and only at the candidates it rules out.
 
 The rating is the base rating plus :func:`~.techniques.length_rating` of the number of nodes
 the conclusion rests on (summed over the branches of a verity), and the finders yield the
-smallest nets first. Each search is computed once per position and shared by the finders
-(the stepper tries them one after the other on the same position).
+smallest nets first (the nested nets: the smallest of the first few found). Each search is
+computed once per position and shared by the finders (the stepper tries them one after the
+other on the same position).
 
 Speed: a propagation works on copies of two flat lists of ints (candidate masks per cell,
-places per unit and digit, both bit masks) and one list of parents per node; the geometry's
-tables are precomputed once per position.
+places per unit and digit, both bit masks) and one dict of parents for the nodes it reaches;
+the geometry's tables are precomputed once per shape. A (+) net goes on from where the plain
+dynamic net of the same assumption stopped.
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ ROOT: tuple[int, ...] = ()
 OUTER = -1
 
 # Propagation levels: 0 singles (dynamic), 1 singles + pointing, box-line and pairs (dynamic +),
-# k >= 2 nested forcing nets of level k - 1 (their own inner nets are of level k - 1).
+# k >= 2 nested: level 1 plus the candidates that nets of level k - 1 refute inside.
 _SINGLES, _PLUS = 0, 1
 
 
