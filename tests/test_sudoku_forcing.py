@@ -131,8 +131,8 @@ TOP95_7_UNIT_PM = """
 279    24679  4679   3459   349    459    4569   8      1
 139    49     1349   6      8      1459   3459   2      7
 """
-# ... and, a few steps later, a dynamic one: r8c2=4 => r8c1=2 => r8c3=7, then 7 goes to both
-# r5c1 (column 3, row 5) and r2c1 (column 3, box 5, column 4, row 2): two 7s in column 1.
+# ... and, a few steps later, a dynamic one: r7c3=4 => r7c2=8 => r8c2=6 => r6c2=2 => r2c2=5
+# (column 2); r7c3=4 => r9c2=9 => r8c3=7 => r5c1=7 (column 3, row 5) => r2c2=7 (column 1, box 1).
 TOP95_7_DYNAMIC_PM = """
 6      4789   2      14789  5      479    1389   179    39
 1789   5789   15789  1789   169    3      1689   4      2
@@ -181,8 +181,9 @@ def test_digit_forcing_chain_nishio():
     assert step.explanation == ("If r5c2 were 4, r5c5 would be 1; then r6c6 and r6c8 would both be 4, "
                                 "so r5c2 is not 4.")
     assert set(step.chain) == {"(4)r5c2-(4)r5c8=(4)r6c8-(4)r6c6", "(4)r5c2-(1)r5c2=(1)r5c5-(1=4)r6c6"}
-    # 7 nodes: 4r5c2 on, 4r5c8 off, 4r6c8 on, 4r6c6 off; 1r5c2 off, 1r5c5 on, 1r6c6 off, 4r6c6 on
-    assert step.rating == 7.5 + length_rating(8)
+    # Sudoku Explainer counts the nodes behind each end, less 2: 4r5c2 on, 4r5c8 off, 4r6c8 on,
+    # 4r6c6 off (4), and 4r5c2 on, 1r5c2 off, 1r5c5 on, 1r6c6 off, 4r6c6 on (5): 7, so +0.2.
+    assert step.rating == 7.5 + length_rating(4 + 5 - 2) == 7.7
     strong = {(link.cells_a, link.digit_a, link.cells_b, link.digit_b) for link in step.links if link.strong}
     assert ((43,), 4, (52,), 4) in strong  # 4r5c8 off => 4r6c8 on
     assert_sound(step, solution_of(TOP95_4))
@@ -198,7 +199,7 @@ def test_cell_forcing_chain():
     assert [line[:7] for line in step.chain] == ["(3)r5c3", "(5)r5c3", "(8)r5c3"]
     assert step.chain[2] == "(8)r5c3-(8=9)r5c4-(9)r4c5"
     assert step.chain[1] == "(5)r5c3-(5)r5c5=(5)r4c5-(9)r4c5"
-    assert 8.2 < step.rating < 9.0
+    assert 8.0 < step.rating < 9.0
     assert_sound(step, solution_of(TOP95_65))
 
 
@@ -242,11 +243,14 @@ def test_dynamic_forcing_chain():
         assert next(iter(static(state)), None) is None
     step = first(dynamic_forcing_chains, state)
     assert step.technique == "dynamic forcing chain"
-    assert named(step.eliminations) == {("r8c2", 4)}
-    assert step.explanation.startswith("If r8c2 were 4, r8c1 would be 2, r8c3 would be 7")
-    assert step.explanation.endswith("r2c1 and r5c1 would both be 7, so r8c2 is not 4.")
-    assert step.chain[0].startswith("(4)r8c2-(2)r8c2=(2)r8c1-(7)r8c1=(7)r8c3-")
-    assert 8.5 < step.rating < 9.5
+    assert named(step.eliminations) == {("r7c3", 4)}
+    assert step.explanation.startswith("If r7c3 were 4, r7c2 would be 8, ")
+    assert step.explanation.endswith("then r2c2 would be both 5 and 7, so r7c3 is not 4.")
+    assert step.chain == ("(4)r7c3-(8)r7c3=(8)r7c2-(6)r7c2=(6)r8c2-(2)r8c2=(2)r6c2-(5)r6c2=(5)r2c2-(7)r2c2",
+                          "(4)r7c3-(4=9)r9c2-(9=7)r8c3-(7)r5c3=(7)r5c1-(7)r2c1=(7)r2c2")
+    # The main lines alone have 10 + 8 nodes (+0.4 after Sudoku Explainer's -2); the net behind
+    # the ends is bigger (every parent of a single counts): 17 to 24 nodes, +0.5.
+    assert step.rating == 9.0
     assert_sound(step, solution_of(TOP95_7))
 
 
@@ -280,13 +284,14 @@ def test_every_kind_of_conclusion():
     contradictions are discontinuous nice loops: the AICs, cheaper, find them first.)"""
     kinds = set()
     top95 = puzzles("norvig_top95.txt", 95)
-    for k in (3, 11, 34, 44, 53, 58):
+    for k in (34, 53, 59, 74):
         solution = solution_of(top95[k])
         for step in Stepper(parse_grid(top95[k])).run():
             assert_sound(step, solution)
             if "forcing" in step.technique:
                 kinds.add((step.technique, step.explanation.split()[0], bool(step.placements)))
-    assert {("dynamic forcing chain", "If", False), ("cell forcing chain", "Whatever", True), ("unit forcing chain", "Wherever", True),
+    assert {("dynamic forcing chain", "If", False), ("dynamic forcing chain", "If", True),
+            ("cell forcing chain", "Whatever", False), ("unit forcing chain", "Wherever", False),
             ("dynamic forcing chain", "Whatever", False), ("dynamic forcing chain", "Wherever", False),
             ("dynamic forcing chain", "Whether", False)} <= kinds
 

@@ -56,7 +56,7 @@ __all__ = [
     "nested_forcing_nets", "unit_forcing_chains",
 ]
 
-STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS, NESTED = 7.5, 8.2, 8.5, 9.0, 9.5
+STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS, NESTED = 7.5, 8.0, 8.5, 9.0, 9.5
 
 #: Where an assumption comes from; ``OUTER``: a node an enclosing net implied (nested nets).
 ROOT: tuple[int, ...] = ()
@@ -185,7 +185,7 @@ class _Prop:
     parent node or a tuple of parent nodes), ``order`` lists the nodes in the order implied,
     ``conflict`` is the node found both on and off (its off node), or -1."""
 
-    __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places")
+    __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places", "weights")
 
     def __init__(self, par: dict, order: list[int], conflict: int, masks: list[int] | None = None,
                  places: list[int] | None = None) -> None:
@@ -193,6 +193,8 @@ class _Prop:
         #: The position the net reached (dynamic nets without a contradiction): where a
         #: stronger net goes on from.
         self.masks, self.places = masks, places
+        #: Nested nets: the size of the inner net behind each node an inner net refuted.
+        self.weights: dict[int, int] = {}
         self._index: dict[int, int] | None = None
         self._nodes: set[int] | None = None
 
@@ -254,6 +256,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
         head = 0
     else:
         head = len(order)
+    weights: dict[int, int] = {}  # nested nets: see _Prop.weights
     since = 0  # where the (+) rules look next
     resume = 0  # where the nested scan goes on
     while True:
@@ -321,12 +324,16 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
             continue
         if level < 2:
             break
-        found, resume = _nested_rules(net, level - 1, masks, places, par, order, resume, state)
+        found, resume = _nested_rules(net, level - 1, masks, places, par, order, resume, state, weights)
         if found < 0:
-            return _Prop(par, order, ~found)
+            prop = _Prop(par, order, ~found)
+            prop.weights = weights
+            return prop
         if not found:
             break
-    return _Prop(par, order, -1, masks, places)
+    prop = _Prop(par, order, -1, masks, places)
+    prop.weights = weights
+    return prop
 
 
 def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
@@ -447,7 +454,7 @@ def _outer_parents(par: dict, nodes: Sequence[int]) -> tuple[int, ...]:
 
 
 def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: dict, order: list[int],
-                  resume: int, state: State) -> tuple[int, int]:
+                  resume: int, state: State, weights: dict[int, int]) -> tuple[int, int]:
     """Remove the first candidate (from ``resume`` on, round the board) whose net of level
     ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
     n = net.n
@@ -469,6 +476,7 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
         if sub.conflict >= 0:
             parents = _outer_parents(sub.par, (sub.conflict, sub.conflict | 1))
             r = _imply_off(par, order, i << 1, parents)
+            weights[i << 1] = _size(sub, (sub.conflict, sub.conflict | 1), inner=True)
             return r, i + 1
     return 0, resume
 
@@ -490,6 +498,18 @@ def _ancestors(par: dict, nodes: Sequence[int]) -> set[int]:
             seen.add(p)
             stack.append(p)
     return seen
+
+
+def _size(prop: _Prop, ends: Sequence[int], inner: bool = False) -> int:
+    """Sudoku Explainer's complexity: the nodes each end rests on (counted for each end), plus
+    the inner nets' of nested nets; an inner net counts only its own nodes."""
+    par, weights = prop.par, prop.weights
+    total = 0
+    for end in ends:
+        for node in _ancestors(par, (end,)):
+            if not inner or par.get(node) != OUTER:
+                total += 1 + weights.get(node, 0)
+    return total
 
 
 def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
@@ -681,8 +701,7 @@ def _contradictions(props: dict[int, _Prop]) -> list[_Hint]:
     for root, prop in props.items():
         if prop.conflict >= 0:
             ends = [prop.conflict, prop.conflict | 1]
-            size = len(_ancestors(prop.par, ends))
-            out.append(_Hint("contradiction", root ^ 1, [(prop, ends)], size))
+            out.append(_Hint("contradiction", root ^ 1, [(prop, ends)], _size(prop, ends)))
     return out
 
 
@@ -706,7 +725,7 @@ def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int]) -> _Hint | 
             best, best_score = node, score
     if best < 0:
         return None
-    size = sum(len(_ancestors(p.par, (best,))) for p in props)
+    size = sum(_size(p, (best,)) for p in props)
     return _Hint("verity", best, [(p, [best]) for p in props], size)
 
 
@@ -799,7 +818,7 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note:
             cases = f"Whether {cell_name(rc, n)} is {digit_char(rd)} or not, both cases lead"
         being = f"{cell_name(c, n)} {'being' if target & 1 else 'not being'} {digit_char(d)}"
         explanation = f"{cases} to {being} (see the chains), so {conclusion}."
-    rating = round(base + length_rating(hint.size), 1)
+    rating = round(base + length_rating(max(0, hint.size - 2)), 1)  # as Sudoku Explainer counts
     return Step(technique, level, tuple(cells), tuple(sorted(digits)), explanation + note, placements=placements,
                 eliminations=eliminations, rating=rating, links=tuple(dict.fromkeys(links)),
                 chain=tuple(dict.fromkeys(lines)))
@@ -978,7 +997,7 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
         prop = _stronger(net, plus[(i << 1) | 1], _PLUS + 1, state)
         if prop.conflict >= 0:
             ends = [prop.conflict, prop.conflict | 1]
-            hints.append(_Hint("contradiction", i << 1, [(prop, ends)], len(_ancestors(prop.par, ends))))
+            hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
             if len(hints) == NESTED_SAMPLE:
                 break
     if hints:
