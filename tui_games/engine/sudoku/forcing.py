@@ -690,7 +690,7 @@ def _unsolvable(state: State) -> bool:
 class _Hint:
     """A conclusion found, before it becomes a Step: sorted by size."""
 
-    __slots__ = ("branches", "kind", "nodes", "size", "target")
+    __slots__ = ("branches", "kind", "size", "target")
 
     def __init__(self, kind: str, target: int, branches: list[tuple[_Prop, list[int]]], size: int) -> None:
         self.kind, self.target, self.branches, self.size = kind, target, branches, size
