@@ -350,16 +350,26 @@ def test_cancel_from_another_thread():
         timer.cancel()
 
 
+X_VARIANT = ".4.3............9....4.5.375.26.............14.....5...9........84...62.......3.."
+
+
 def test_other_shapes():
-    """A 4x4 and a 6x6 puzzle that need no forcing chain do not trip the finders, and the
-    finders run on any shape."""
+    """An X-variant puzzle (diagonals are units) that needs cell, unit and dynamic forcing
+    chains finishes soundly; on empty 4x4 and 6x6 grids the finders find nothing."""
+    grid = parse_grid(X_VARIANT, diagonal=True)
+    solution = sat.solve(grid).solution
+    stepper = Stepper(grid)
+    used = set()
+    for step in stepper.run():
+        assert_sound(step, solution)
+        used.add(step.technique)
+    assert stepper.solved and {"cell forcing chain", "dynamic forcing chain"} <= used
     for size in (4, 6):
         geo = geometry(size)
         state = State(geo, [0] * (size * size), [geo.full] * (size * size))
-        for finder in (digit_forcing_chains, cell_forcing_chains, dynamic_forcing_chains_plus):
-            for step in finder(state):
-                assert step.eliminations or step.placements
-                break
+        for finder in (digit_forcing_chains, cell_forcing_chains, unit_forcing_chains, dynamic_forcing_chains,
+                       dynamic_forcing_chains_plus, nested_forcing_nets):
+            assert next(iter(finder(state)), None) is None
 
 
 def test_nested_falls_back_to_a_tree_of_nets(monkeypatch):
