@@ -271,9 +271,10 @@ def test_nested_forcing_net():
     assert next(iter(dynamic_forcing_chains_plus(state)), None) is None
     step = first(nested_forcing_nets, state)
     assert step.technique == "nested forcing net" and step.level == "nightmare"
-    assert named(step.eliminations) == {("r4c6", 2)}
-    assert step.explanation.startswith("If r4c6 were 2, ")
-    assert "whose own net (of the level below) ends in a contradiction" in step.explanation
+    assert named(step.eliminations) == {("r2c4", 4)}
+    assert step.explanation.startswith("If r2c4 were 4, r8c6 would be 4, ")
+    assert step.explanation.endswith("then r1c5 would be both 3 and 2, so r2c4 is not 4. Inside the net, r1c5 "
+                                     "is not 1, since its own (+) net would end in a contradiction.")
     assert 9.5 < step.rating <= 11.0
     assert_sound(step, solution_of(HARDEST_1))
 

@@ -188,13 +188,13 @@ class _Prop:
     __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places", "weights")
 
     def __init__(self, par: dict, order: list[int], conflict: int, masks: list[int] | None = None,
-                 places: list[int] | None = None) -> None:
+                 places: list[int] | None = None, weights: dict[int, int] | None = None) -> None:
         self.par, self.order, self.conflict = par, order, conflict
         #: The position the net reached (dynamic nets without a contradiction): where a
         #: stronger net goes on from.
         self.masks, self.places = masks, places
         #: Nested nets: the size of the inner net behind each node an inner net refuted.
-        self.weights: dict[int, int] = {}
+        self.weights: dict[int, int] = {} if weights is None else weights
         self._index: dict[int, int] | None = None
         self._nodes: set[int] | None = None
 
@@ -246,17 +246,17 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
     With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`)."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
+    weights: dict[int, int] = {}  # nested nets: see _Prop.weights
     if order is None:
         order = []
         for node in roots:
             par[node] = ROOT
             order.append(node)
             if node ^ 1 in par:
-                return _Prop(par, order, node & ~1)
+                return _Prop(par, order, node & ~1, weights=weights)
         head = 0
     else:
         head = len(order)
-    weights: dict[int, int] = {}  # nested nets: see _Prop.weights
     since = 0  # where the (+) rules look next
     resume = 0  # where the nested scan goes on
     while True:
@@ -278,7 +278,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                         par[nd] = node
                         order.append(nd)
                         if nd | 1 in par:
-                            return _Prop(par, order, nd)
+                            return _Prop(par, order, nd, weights=weights)
                 for u, pos in cell_units[c]:
                     unit = units[u]
                     for j in bits[places[u * n + d] & ~pos]:
@@ -287,7 +287,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                             par[nd] = node
                             order.append(nd)
                             if nd | 1 in par:
-                                return _Prop(par, order, nd)
+                                return _Prop(par, order, nd, weights=weights)
             else:  # off: remove it, look for a naked single in the cell and hidden singles in its units
                 m = masks[c]
                 if not m & bit:
@@ -301,7 +301,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                         par[nd] = tuple((c * n + e) << 1 for e in bits[gone])
                         order.append(nd)
                         if nd ^ 1 in par:
-                            return _Prop(par, order, nd ^ 1)
+                            return _Prop(par, order, nd ^ 1, weights=weights)
                 for u, pos in cell_units[c]:
                     k = u * n + d
                     pl = places[k] & ~pos
@@ -313,27 +313,23 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
                             par[nd] = tuple((unit[j] * n + d) << 1 for j in bits[places0[k] & ~pl])
                             order.append(nd)
                             if nd ^ 1 in par:
-                                return _Prop(par, order, nd ^ 1)
+                                return _Prop(par, order, nd ^ 1, weights=weights)
         if level < _PLUS:
             break
         found = _plus_rules(net, masks, places, par, order, since)
         since = len(order) - found if found > 0 else len(order)
         if found < 0:
-            return _Prop(par, order, ~found)
+            return _Prop(par, order, ~found, weights=weights)
         if found:
             continue
         if level < 2:
             break
         found, resume = _nested_rules(net, level - 1, masks, places, par, order, resume, state, weights)
         if found < 0:
-            prop = _Prop(par, order, ~found)
-            prop.weights = weights
-            return prop
+            return _Prop(par, order, ~found, weights=weights)
         if not found:
             break
-    prop = _Prop(par, order, -1, masks, places)
-    prop.weights = weights
-    return prop
+    return _Prop(par, order, -1, masks, places, weights)
 
 
 def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
@@ -806,6 +802,12 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note:
         story = reader.story(branch_paths[0], named)
         assumption = f"{cell_name(rc, n)} were {'' if root & 1 else 'not '}{digit_char(rd)}"
         explanation = f"If {assumption}, {story}{why}, so {conclusion}."
+        weights = hint.branches[0][0].weights
+        inner = list(dict.fromkeys(x for path in branch_paths[0] for x in path if x in weights))
+        if inner and note:
+            said = [reader.said(x, would=False) for x in inner[:2]] + (["others"] if len(inner) > 2 else [])
+            whose = "its own (+) net" if len(inner) == 1 else "their own (+) nets"
+            note = f" Inside the net, {_join(said)}, since {whose} would end in a contradiction."
     else:
         if hint.kind == "cell":
             cases = f"Whatever {cell_name(rc, n)} holds ({_digits_or(net.masks[rc])}), every case leads"
