@@ -329,11 +329,11 @@ def test_stepper_finishes_by_logic(name, count):
 
 
 def test_nested_nets_finish_the_hardest():
-    """The forum's hardest puzzles (Sudoku Explainer 11 and up) all finish by logic. (20 of
+    """The forum's hardest puzzles (Sudoku Explainer 11 and up) all finish by logic. (15 of
     them, about 2 s each with every technique on shared cores; scripts/sudoku_forcing_bench.py
     runs more.)"""
     ratings = []
-    for puzzle in puzzles("tdoku_forum_hardest_1905_11plus_10k.txt", 20):
+    for puzzle in puzzles("tdoku_forum_hardest_1905_11plus_10k.txt", 15):
         stepper = run_all(puzzle)
         ratings.append(max(step.rating for step in stepper.steps))
     assert min(ratings) >= 9.5
