@@ -28,7 +28,6 @@ from tui_games.engine.sudoku.notation import cells_text, eureka, fold, node_text
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Cancelled, Link, State, length_rating
 
-DIABOLICAL = Path("/work/shared/data/sudoku/sudoku_exchange_diabolical_10k.txt")
 SHIPPED = Path(__file__).parent.parent / "puzzles" / "bench_sudoku_sudoku_exchange_diabolical_200.txt"
 FINDERS = (x_cycles, x_chains, xy_chains, aics)
 
@@ -324,7 +323,7 @@ def test_catalogue_has_the_chains_after_the_wings():
 
 
 def diabolical(count: int) -> list[Grid]:
-    path = DIABOLICAL if DIABOLICAL.exists() else SHIPPED
+    path = SHIPPED
     lines = [line.strip() for line in path.read_text().splitlines() if line.strip()]
     return [parse_grid(line) for line in lines[:count]]
 

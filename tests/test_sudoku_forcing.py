@@ -30,15 +30,13 @@ from tui_games.engine.sudoku.grid import geometry
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Cancelled, State, length_rating
 
-SHARED = Path("/work/shared/data/sudoku")
 PUZZLES = Path(__file__).parent.parent / "puzzles"
 
 
 def puzzles(name: str, count: int) -> list[str]:
-    """The first ``count`` puzzles of a shared set (or of its sample shipped in puzzles/)."""
-    path = SHARED / name
-    if not path.exists():
-        path = next(PUZZLES.glob(f"bench_sudoku_{name.removesuffix('.txt')}*.txt"))
+    """The first ``count`` puzzles of a shared set's sample shipped in puzzles/."""
+    stem = name.removesuffix(".txt").removesuffix("_10k")
+    path = next(p for p in sorted(PUZZLES.glob(f"bench_sudoku_{stem}*.txt")) if not p.name.endswith("_ratings.txt"))
     lines = [ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     return lines[:count]
 
@@ -330,7 +328,7 @@ def test_stepper_finishes_by_logic(name, count):
 
 def test_nested_nets_finish_the_hardest():
     """The forum's hardest puzzles (Sudoku Explainer 11 and up) all finish by logic. (15 of
-    them, about 2 s each with every technique on shared cores; scripts/sudoku_forcing_bench.py
+    them, about 2 s each with every technique on shared cores; ``tui-games bench sudoku --logic``
     runs more.)"""
     ratings = []
     for puzzle in puzzles("tdoku_forum_hardest_1905_11plus_10k.txt", 15):
