@@ -158,7 +158,7 @@ def test_unknown_choices_and_out_of_range_values(home, section, key, value):
 def test_values_at_the_edges_are_kept(home):
     write_settings(home, json.dumps({"connect4": {"seconds": 0.5}, "tictactoe": {"seconds": 600, "rows": 7.0},
                                      "checkers": {"seconds": 10}, "engine": {"tree_nodes": 200000},
-                                     "sudoku": {"source": "sudoku_needs_search.txt", "grade": "extreme"}}))
+                                     "sudoku": {"source": "sudoku_diabolical.txt", "grade": "extreme"}}))
     store = Store()
     settings = store.load_settings()
     assert store.take_warnings() == []

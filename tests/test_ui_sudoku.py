@@ -501,6 +501,8 @@ async def test_every_grade_is_offered_kept_in_settings_and_listed_in_scores(home
     rule = find_game("sudoku").setting_rules["grade"]
     assert all(rule.check(grade) == grade for grade in GRADES)
     Store().record_time("sudoku", "nightmare", 754.0)
+    Store().record_time("sudoku", "basic", 300.0)
+    Store().record_time("sudoku", "extreme", 500.0)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -514,8 +516,9 @@ async def test_every_grade_is_offered_kept_in_settings_and_listed_in_scores(home
         await pilot.pause()
         assert isinstance(app.screen, ScoresScreen)
         table = app.screen.query_one("#records-table", DataTable)
-        assert ["sudoku", "nightmare", "12:34", "1"] in [[str(c) for c in table.get_row_at(i)]
-                                                       for i in range(table.row_count)]
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert ["sudoku", "nightmare", "12:34", "1"] in rows
+        assert [row[1] for row in rows] == ["basic", "extreme", "nightmare"], "easiest grade first"
 
 
 async def test_the_uniqueness_setting_is_a_switch_in_settings(home):

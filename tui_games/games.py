@@ -121,9 +121,9 @@ _FIRST = OneOf("human", "computer")
 _SECONDS = Between(0.5, 600.0, unit="seconds")
 # The grades the generator makes (the grader's levels but "needs search", which it cannot make
 # to order; tests/test_ui_sudoku.py checks they agree with engine/sudoku/levels.py) and the shipped
-# collections (puzzles/sudoku_LEVEL.txt).
+# collections, one per grade (puzzles/sudoku_LEVEL.txt).
 _SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme", "fiendish", "diabolical", "nightmare")
-_SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in (*_SUDOKU_GRADES[:5], "needs_search"))
+_SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in _SUDOKU_GRADES)
 
 # A list, like python-chess's VARIANTS: everything reads it when it runs, never a copy.
 GAMES: list[GameSpec] = [

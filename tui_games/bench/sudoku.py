@@ -176,7 +176,7 @@ def generation_table(write: Write, count: int) -> None:
 
 
 def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = None,
-                 limit: int | None = None, logic: bool = False, jobs: int = 1) -> None:
+                 limit: int | None = None, logic: bool = False, jobs: int = 1, results: str | None = None) -> None:
     """The SAT solver, Norvig's and the generator; with ``logic``, the human stepper instead
     (:mod:`tui_games.bench.sudoku_logic`), over ``jobs`` processes."""
     if logic:
@@ -184,8 +184,10 @@ def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = 
 
         paths = [Path(s) for s in sets] if sets else default_sets(LOGIC_SETS)
         loaded = load_sets([str(p) for p in paths], limit or (QUICK_LIMIT if quick else None))
-        logic_tables(write, [(name, path, grids) for (name, grids), path in zip(loaded, paths)], jobs)
+        logic_tables(write, [(name, path, grids) for (name, grids), path in zip(loaded, paths)], jobs, results)
         return
+    if results is not None:
+        raise ValueError("--results goes with --logic")
     loaded = load_sets(sets, limit, quick)
     sat.solve(Grid())  # build the shape's caches before anything is timed
     # Tens of thousands of loaded grids would make every full garbage collection walk them

@@ -14,12 +14,15 @@ so the times are those of one core).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import statistics
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from tui_games.bench.table import Write, write_table
 from tui_games.engine.sudoku import sat
@@ -124,7 +127,15 @@ def _bucket(rating: float) -> str:
     return "10+" if rating >= 10 else f"{int(rating)}.x"
 
 
-def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int = 1) -> None:
+def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int = 1,
+                 results: str | None = None) -> None:
+    """The tables; with ``results``, also one JSON object per puzzle in that file (what
+    ``scripts/sudoku_collections.py`` picks the shipped collections from)."""
+    with open(results, "w", encoding="utf-8") if results else contextlib.nullcontext() as out:
+        _tables(write, loaded, jobs, out)
+
+
+def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int, out: TextIO | None) -> None:
     rows, dist_rows, compare = [], [], []
     buckets = [f"{b}.x" for b in range(1, 10)] + ["10+", "unfinished"]
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
@@ -132,6 +143,12 @@ def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs:
         for name, path, grids in loaded:
             args = [(list(g.values), g.size, g.diagonal) for g in grids]
             results = list(pool.map(_puzzle, args, chunksize=4)) if pool else [_puzzle(a) for a in args]
+            if out is not None:
+                for number, (grid, r) in enumerate(zip(grids, results), 1):
+                    out.write(json.dumps({"set": name, "line": number, "puzzle": grid.format(), "finished": r.finished,
+                                          "level": r.level if r.finished else None, "rating": r.rating,
+                                          "technique": r.technique, "seconds": round(r.seconds, 4),
+                                          "steps": len(r.hint_seconds) - 1, "wrong": len(r.wrong)}) + "\n")
             hints = [h for r in results for h in r.hint_seconds]
             totals = [r.seconds for r in results]
             finished = sum(r.finished for r in results)

@@ -22,6 +22,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         options["logic"] = True
     if args.jobs != 1:
         options["jobs"] = args.jobs
+    if args.results is not None:
+        options["results"] = args.results
     if args.sweep:
         options["sweep"] = True
         for name in ("depth", "position"):
@@ -56,6 +58,9 @@ def add_arguments(bench: argparse.ArgumentParser) -> None:
                             "NAME_se_ratings.txt file sits beside the set)")
     bench.add_argument("--jobs", type=positive_int, default=1, metavar="N",
                        help="sudoku --logic: spread the puzzles over N processes")
+    bench.add_argument("--results", default=None, metavar="FILE",
+                       help="sudoku --logic: also write one JSON object per puzzle (level, rating, technique, "
+                            "seconds, steps, wrong steps) to FILE")
     bench.add_argument("--sweep", action="store_true",
                        help="games with a search tree: minimax, alpha-beta, + ordering, + TT, + deepening "
                             "at depths 1..D on one position (states, cutoffs, time, root value)")

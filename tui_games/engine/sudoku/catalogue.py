@@ -54,8 +54,8 @@ ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common
 digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
 cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains)
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
-dynamic forcing chain   diabolical    8.5+    the same, singles played out in the net (contradiction, verity)
-dyn. forcing chain (+)  diabolical    9.0+    dynamic nets that also use pointing, box-line and pairs
+dynamic forcing chain   nightmare     8.5+    the same, singles played out in the net (contradiction, verity)
+dyn. forcing chain (+)  nightmare     9.0+    dynamic nets that also use pointing, box-line and pairs
 nested forcing net      nightmare     9.5+    nets that use the level below inside (+0.5 a level): never stuck
 ======================  ============  ======  ==================================================
 
@@ -166,8 +166,8 @@ _ALL: tuple[Technique, ...] = (
     Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
     Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
-    Technique("dynamic forcing chain", DIABOLICAL, 8.5, dynamic_forcing_chains),
-    Technique("dynamic forcing chain (+)", DIABOLICAL, 9.0, dynamic_forcing_chains_plus),
+    Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),
+    Technique("dynamic forcing chain (+)", NIGHTMARE, 9.0, dynamic_forcing_chains_plus),
     Technique("nested forcing net", NIGHTMARE, 9.5, nested_forcing_nets),
 )
 

@@ -885,7 +885,7 @@ def _dynamic_finder(state: State, level: int, technique: str, base: float) -> It
     props = a.dynamic_all(state, level)
     net = a.net
     hints = _contradictions(props) + _double(net, props) + _cells(net, props) + _units(net, props)
-    yield from _sorted_steps(net, hints, technique, DIABOLICAL, base, PLUS_NOTE if level == _PLUS else "")
+    yield from _sorted_steps(net, hints, technique, NIGHTMARE, base, PLUS_NOTE if level == _PLUS else "")
 
 
 def dynamic_forcing_chains(state: State) -> Iterator[Step]:

@@ -1,8 +1,9 @@
 """The difficulty levels of the grader, easiest first.
 
 The first five follow Simon Tatham's *Solo*; past *extreme* come *fiendish* (chains: X- and
-XY-chains, nice loops, ALS), *diabolical* (forcing chains, static and dynamic) and *nightmare*
-(nested forcing nets). "needs search" is left for a stepper that was limited or stopped before
+XY-chains, nice loops, ALS), *diabolical* (forcing chains: a candidate, a cell or a unit's
+places followed through singles) and *nightmare* (dynamic forcing chains, which follow the
+consequences of the consequences, and nested forcing nets; Sudoku Explainer 8.5 and up). "needs search" is left for a stepper that was limited or stopped before
 it finished: with every technique allowed, a puzzle with one solution always has a next step.
 
 A module of its own so that the command line can name the levels without importing the

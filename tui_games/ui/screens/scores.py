@@ -12,6 +12,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from tui_games.engine.arena import ArenaResult
+from tui_games.games import find_game
+from tui_games.setting_rules import OneOf
 from tui_games.ui.screens.replay import ReplayScreen
 
 # The arena list only grows; the newest runs are the ones worth a screen line.
@@ -63,7 +65,7 @@ class ScoresScreen(Screen):
         times.clear(columns=True)
         times.add_columns("game", "grade", "best time", "solved")
         for game, categories in sorted(records.items()):
-            for category, record in categories.items():
+            for category, record in sorted(categories.items(), key=lambda item: _category_order(game, item[0])):
                 minutes, secs = divmod(int(record["best"]), 60)
                 times.add_row(game, category, f"{minutes}:{secs:02d}", str(record["solved"]))
         self.query_one("#records-title").display = bool(records)
@@ -124,3 +126,14 @@ class ScoresScreen(Screen):
         self.app.store.reset_records()
         self._fill()
         self.notify("Scores reset.")
+
+
+def _category_order(game: str, category: str) -> tuple[int, str]:
+    """Best-time categories in the order of the game's "grade" setting (easiest first), others
+    after them by name."""
+    try:
+        rule = find_game(game).setting_rules.get("grade")
+    except ValueError:
+        rule = None
+    order = rule.values if isinstance(rule, OneOf) else ()
+    return (order.index(category), "") if category in order else (len(order), category)

@@ -37,6 +37,7 @@ from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
 from tui_games.resources import read_puzzles as read_collection
+from tui_games.resources import sudoku_seeds
 from tui_games.server import paths
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
@@ -73,7 +74,8 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
     Raises ValueError with a one-line message for a bad file, line or puzzle.
     """
     if choice.source == "generate":
-        made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop)
+        made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop,
+                        seeds=sudoku_seeds(choice.grade))
         return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "paste":
         puzzle = parse_grid(choice.text, "pasted puzzle")
