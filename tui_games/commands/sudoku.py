@@ -190,6 +190,16 @@ def _puzzle_argument(args: argparse.Namespace) -> Grid:
         raise UsageError(str(error)) from None
 
 
+def _unique_puzzle(args: argparse.Namespace, what: str) -> Grid | None:
+    """The PUZZLE argument if it has one solution; else None, after saying so."""
+    grid = _puzzle_argument(args)
+    result = sat.solve(grid)
+    if not result.unique:
+        print(f"no {what}: the puzzle has {result.status.value}")
+        return None
+    return grid
+
+
 def _step_record(step: Step, n: int) -> dict:
     """A step as JSON: cells ``rRcC`` (1-based), digits as numbers."""
     return {
@@ -212,10 +222,8 @@ def _print_step(step: Step, n: int, number: int | None = None) -> None:
 def cmd_hint(args: argparse.Namespace) -> int:
     from tui_games.engine.sudoku.stepper import Stepper
 
-    grid = _puzzle_argument(args)
-    result = sat.solve(grid)
-    if not result.unique:
-        print(f"no hint: the puzzle has {result.status.value}")
+    grid = _unique_puzzle(args, "hint")
+    if grid is None:
         return EXIT_NOT_UNIQUE
     stepper = Stepper(grid, uniqueness=args.uniqueness)
     step = stepper.next_step()
@@ -245,10 +253,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from tui_games.engine.sudoku.grading import hardest
     from tui_games.engine.sudoku.stepper import Stepper
 
-    grid = _puzzle_argument(args)
-    result = sat.solve(grid)
-    if not result.unique:
-        print(f"no explanation: the puzzle has {result.status.value}")
+    grid = _unique_puzzle(args, "explanation")
+    if grid is None:
         return EXIT_NOT_UNIQUE
     stepper = Stepper(grid, uniqueness=args.uniqueness)
     n = grid.size

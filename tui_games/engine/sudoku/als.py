@@ -44,7 +44,7 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from tui_games.engine.sudoku.grid import Geometry, digit_char, mask_digits
+from tui_games.engine.sudoku.grid import Geometry, bit_indexes, digit_char, mask_digits
 from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
 from tui_games.engine.sudoku.notation import cells_text
 from tui_games.engine.sudoku.techniques import Link, State, Step, _digits, _join, _names
@@ -79,15 +79,6 @@ def _peer_bits(geo: Geometry) -> tuple[int, ...]:
             b |= 1 << p
         out.append(b)
     return tuple(out)
-
-
-def _bit_cells(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
 
 
 class Position(NamedTuple):
@@ -161,7 +152,7 @@ def _alses(state: State) -> list[Als]:
                     sees = [0] * (size + 1)
                     for d in mask_digits(m):
                         s = -1
-                        for cell in _bit_cells(where[d]):
+                        for cell in bit_indexes(where[d]):
                             s &= peer_bits[cell]
                         sees[d] = s & ~nb
                     seen[nb] = Als(nc, nb, m, u, tuple(where), tuple(sees))
@@ -186,7 +177,7 @@ def _rccs(state: State, alses: list[Als]) -> dict[tuple[int, int], int]:
         sees = {}
         for w in groups:
             s = -1
-            for c in _bit_cells(w):
+            for c in bit_indexes(w):
                 s &= peer_bits[c]
             sees[w] = s
         keys = list(groups)
@@ -225,7 +216,7 @@ def _als_text(a: Als, n: int) -> str:
 
 
 def _node(a: Als, d: int) -> tuple[int, ...]:
-    return tuple(_bit_cells(a.where[d]))
+    return tuple(bit_indexes(a.where[d]))
 
 
 def _by_digit(eliminations: Sequence[tuple[int, int]], n: int) -> list[str]:
@@ -307,7 +298,7 @@ def _xz(state: State, wing: int | None) -> Iterator[Step]:
                         hits[z] = hits.get(z, 0) | hit
         if not hits:
             continue
-        elims = tuple(sorted((c, z) for z, hit in hits.items() for c in _bit_cells(hit)))
+        elims = tuple(sorted((c, z) for z, hit in hits.items() for c in bit_indexes(hit)))
         step = _xz_step(a, b, xs, elims, n)
         if wing is not None:
             name, level = BENT_WINGS[wing]
@@ -389,7 +380,7 @@ def als_xy_wings(state: State) -> Iterator[Step]:
                 wings.setdefault(key, {})[z] = wings.get(key, {}).get(z, 0) | hit
         ordered = sorted(wings.items(), key=lambda kv: len(alses[kv[0][0]].cells) + len(alses[kv[0][1]].cells))
         for (ai, bi, x, y), hits in ordered:
-            elims = tuple(sorted((c, z) for z, hit in hits.items() for c in _bit_cells(hit)))
+            elims = tuple(sorted((c, z) for z, hit in hits.items() for c in bit_indexes(hit)))
             seen_key = (ai, bi, elims)
             if seen_key in reported:
                 continue

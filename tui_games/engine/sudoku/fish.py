@@ -21,20 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from tui_games.engine.sudoku.grid import digit_char
+from tui_games.engine.sudoku.grid import bit_indexes, digit_char
 from tui_games.engine.sudoku.levels import EXTREME
 from tui_games.engine.sudoku.techniques import FISH_NAMES, Finder, State, Step, _join, _names
 
 __all__ = ["finned_fish"]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _combos(lines: list[tuple[int, int]], k: int, limit: int) -> Iterator[tuple[tuple[tuple[int, int], ...], int]]:
@@ -93,7 +84,7 @@ def finned_fish(k: int, sashimi: bool) -> Finder:
                         outside = union & ~gmask
                         if outside.bit_count() > k:
                             continue
-                        inside = _bits(union & gmask)
+                        inside = bit_indexes(union & gmask)
                         for chosen in combinations(inside, k - outside.bit_count()):
                             cover = outside
                             for i in chosen:
@@ -110,7 +101,7 @@ def finned_fish(k: int, sashimi: bool) -> Finder:
                                 continue
                             bases = {b for b, _ in combo}
                             eliminations = tuple(sorted(
-                                (at(b, i), digit) for i in _bits(cover & gmask)
+                                (at(b, i), digit) for i in bit_indexes(cover & gmask)
                                 for b in range(band * line_width, (band + 1) * line_width)
                                 if b not in bases and masks[at(b, i)] & bit))
                             if not eliminations:
@@ -119,8 +110,8 @@ def finned_fish(k: int, sashimi: bool) -> Finder:
                             if key in seen:
                                 continue
                             seen.add(key)
-                            fin_cells = tuple(at(b, i) for b, w in combo for i in _bits(w & fins))
-                            pattern = tuple(sorted(at(b, i) for b, w in combo for i in _bits(w)))
+                            fin_cells = tuple(at(b, i) for b, w in combo for i in bit_indexes(w & fins))
+                            pattern = tuple(sorted(at(b, i) for b, w in combo for i in bit_indexes(w)))
                             yield _step(state, name, digit, by_rows, combo, cover, fin_cells, pattern, eliminations)
     find.__name__ = name.replace(" ", "_").replace("-", "_").lower()
     return find
@@ -134,11 +125,11 @@ def _step(state: State, name: str, digit: int, by_rows: bool, combo: tuple[tuple
     d = digit_char(digit)
     box = geo.unit_names[2 * n + geo.box_of(fins[0])]
     fin_word, either = ("the fin", "the fin is") if len(fins) == 1 else ("the fins", "a fin is")
-    covers = _join([str(i + 1) for i in _bits(cover)])
+    covers = _join([str(i + 1) for i in bit_indexes(cover)])
     text = (f"In {base_word} {_join([str(b + 1) for b, _ in combo])}, {d} fits only in {cover_word} {covers} "
             f"and {fin_word} {_names(fins, n)} in {box}. Either {either} {d}, or the {name.split(' ', 1)[1]} "
             f"removes {d} from the rest of those {cover_word}: both ways {d} goes from the cells of {box} in "
             f"those {cover_word}: {_names([c for c, _ in eliminations], n)}.")
     offset = 0 if by_rows else n
-    units = tuple(offset + b for b, _ in combo) + tuple((n - offset) + i for i in _bits(cover))
+    units = tuple(offset + b for b, _ in combo) + tuple((n - offset) + i for i in bit_indexes(cover))
     return Step(name, EXTREME, pattern, (digit,), text, eliminations=eliminations, units=units)

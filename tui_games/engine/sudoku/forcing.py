@@ -47,7 +47,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from functools import cache
 
-from tui_games.engine.sudoku.grid import Geometry, cell_name, digit_char
+from tui_games.engine.sudoku.grid import Geometry, bit_indexes, cell_name, digit_char
 from tui_games.engine.sudoku.levels import DIABOLICAL, NIGHTMARE
 from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
@@ -65,14 +65,6 @@ OUTER = -1
 # Propagation levels: 0 singles (dynamic), 1 singles + pointing, box-line and pairs (dynamic +),
 # k >= 2 nested: level 1 plus the candidates that nets of level k - 1 refute inside.
 _SINGLES, _PLUS = 0, 1
-
-
-def _bits(mask: int) -> Iterator[int]:
-    """Indexes of the set bits, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 _TABLES: dict[int, list[tuple[int, ...]]] = {}
@@ -827,7 +819,7 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note:
 
 
 def _digits_or(mask: int) -> str:
-    return _join([digit_char(d + 1) for d in _bits(mask)], "or")
+    return _join([digit_char(d + 1) for d in bit_indexes(mask)], "or")
 
 
 def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, base: float,

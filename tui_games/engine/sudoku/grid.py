@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 __all__ = [
-    "BOX_SHAPES", "DIGITS", "Geometry", "Grid", "GridError", "cell_name", "digit_char",
+    "BOX_SHAPES", "DIGITS", "Geometry", "Grid", "GridError", "bit_indexes", "cell_name", "digit_char",
     "geometry", "mask_digits", "popcount",
 ]
 
@@ -51,6 +51,17 @@ def mask_digits(mask: int) -> tuple[int, ...]:
         mask >>= 1
         digit += 1
     return tuple(out)
+
+
+def bit_indexes(bits: int) -> list[int]:
+    """The indexes of the set bits, lowest first: ``0b10110`` -> ``[1, 2, 4]`` (cells of a cell
+    set, nodes of a node set)."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
 def digit_char(digit: int) -> str:
