@@ -298,3 +298,10 @@ def test_bench_sudoku_bad_set(capsys, tmp_path):
     assert_usage_error(code, out, err, "bad.txt: line 1: expected 81 characters, got 80")
     code, out, err = run(capsys, "bench", "sudoku", str(tmp_path / "missing.txt"))
     assert_usage_error(code, out, err, "cannot read puzzle set")
+
+
+def test_needs_search_is_no_grade_to_play_or_generate(capsys):
+    code, out, err = run(capsys, "play", "sudoku", "--grade", "needs-search")
+    assert_usage_error(code, out, err, "'needs search' is no grade to play")
+    code, out, err = run(capsys, "sudoku", "generate", "--grade", "needs search")
+    assert code == 1 and "always has a logical next step" in err

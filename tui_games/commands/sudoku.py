@@ -31,12 +31,14 @@ from tui_games.engine.sudoku.formats import (
     read_puzzles,
 )
 from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
-from tui_games.engine.sudoku.levels import LEVELS, level_index
+from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 
 if TYPE_CHECKING:
     from tui_games.engine.sudoku.techniques import Step
 
 EXIT_NOT_UNIQUE = 1
+# The grades the generator makes: every level but "needs search".
+GRADES = tuple(level for level in LEVELS if level != SEARCH)
 
 # JSON status words: short and stable for scripts.
 STATUS_WORDS = {sat.Status.UNIQUE: "unique", sat.Status.NONE: "none", sat.Status.SEVERAL: "several",
@@ -314,7 +316,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
 
     gen = tools.add_parser("generate", help="unique-solution puzzles of a grade, one per line")
     gen.set_defaults(handler=cmd_generate)
-    gen.add_argument("--grade", required=True, type=_level, metavar="LEVEL", help=", ".join(LEVELS))
+    gen.add_argument("--grade", required=True, type=_level, metavar="LEVEL", help=", ".join(GRADES))
     gen.add_argument("--count", type=positive_int, default=1, metavar="N", help="how many (default 1)")
     gen.add_argument("--seed", type=int, default=None, metavar="S", help="random seed: the same seed, the same puzzles")
     gen.add_argument("--size", type=int, choices=(4, 6, 9, 16), default=9, help="grid size (default 9)")
@@ -350,7 +352,7 @@ def _uniqueness_option(tool: argparse.ArgumentParser) -> None:
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grade", default=None, metavar="LEVEL",
-                        help=f"generate a puzzle of this grade: {', '.join(LEVELS)}")
+                        help=f"generate a puzzle of this grade: {', '.join(GRADES)}")
     parser.add_argument("--size", type=int, choices=(4, 6, 9), default=None, help="grid size for a generated puzzle")
     parser.add_argument("--diagonal", action="store_true", help="the X variant: the diagonals hold every digit too")
     parser.add_argument("--puzzle", default=None, metavar="LINE", help="play this puzzle (81 characters, . for a blank)")
@@ -372,4 +374,7 @@ def play_options(args: argparse.Namespace) -> dict[str, object]:
         grade = LEVELS[level_index(args.grade or "basic")]
     except ValueError as error:
         raise UsageError(str(error)) from None
+    if grade == SEARCH:
+        raise UsageError("'needs search' is no grade to play: with every technique, a puzzle with one solution "
+                         "always has a logical next step")
     return {"source": "generate", "grade": grade, "variant": f"{args.size or 9}{'x' if args.diagonal else ''}"}
