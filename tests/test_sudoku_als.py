@@ -14,8 +14,8 @@ from itertools import islice
 from pathlib import Path
 
 import pytest
+from sudoku_marks import assert_sound, named, pm_state
 
-from tests.sudoku_marks import assert_sound, named, pm_state
 from tui_games.engine.sudoku import als, sat
 from tui_games.engine.sudoku.als import BENT_WINGS, als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.catalogue import TECHNIQUES

@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from sudoku_marks import assert_sound, named, pm_state
 
-from tests.sudoku_marks import assert_sound, named, pm_state
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.forcing import (

@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sudoku_marks import GEO, assert_sound, named, pm_state
 
-from tests.sudoku_marks import GEO, assert_sound, named, pm_state
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
