@@ -1,4 +1,4 @@
-"""Make tests/data/connect4_12_discs.txt: random 12-disc positions with their exact scores
+"""Make tests/engine/data/connect4_12_discs.txt: random 12-disc positions with their exact scores
 from our own solver (without the opening book), the oracle the book is tested against.
 
     PYTHONPATH=. python scripts/connect4_book_sample.py [--count 200] [--seed 15] [--out FILE]

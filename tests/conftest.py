@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from ssh_support import group_alive
 
 from tui_games.server.ssh import GameServer, SSHConfig
 
@@ -17,16 +17,6 @@ def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
     monkeypatch.delenv("TUI_GAMES_LEADERBOARD", raising=False)
     return tmp_path
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """A game that exists only in the tests: the parts a GameSpec names, as small as they can be.
 
-tests/test_games.py adds it to the game table to show that one entry there is all it takes
+tests/ui/test_games.py adds it to the game table to show that one entry there is all it takes
 for a game to reach the command line, ``play``, the menu, the app, Settings and Help.
 """
 

@@ -110,7 +110,7 @@ def _levels(high: int) -> tuple[str, ...]:
     return tuple(f"level{n}" for n in range(1, high + 1))
 
 
-# The opponents each game's engine offers (its players' OPPONENTS registry; tests/test_games.py
+# The opponents each game's engine offers (its players' OPPONENTS registry; tests/ui/test_games.py
 # checks they agree): named here so that loading settings never imports an engine.
 _TTT_OPPONENTS = OneOf("human", "perfect", *_levels(9), "random", "rule-based", "magic-square")
 _C4_OPPONENTS = OneOf("human", "perfect", *_levels(12), "random")
@@ -120,7 +120,7 @@ _FIRST = OneOf("human", "computer")
 # themselves; ten minutes a move is already more patience than anyone has.
 _SECONDS = Between(0.5, 600.0, unit="seconds")
 # The grades the generator makes (the grader's levels but "needs search", which it cannot make
-# to order; tests/test_ui_sudoku.py checks they agree with engine/sudoku/levels.py) and the shipped
+# to order; tests/ui/test_ui_sudoku.py checks they agree with engine/sudoku/levels.py) and the shipped
 # collections, one per grade (puzzles/sudoku_LEVEL.txt).
 _SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme", "fiendish", "diabolical", "nightmare")
 _SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in _SUDOKU_GRADES)

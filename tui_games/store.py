@@ -102,7 +102,7 @@ APP_SETTINGS: dict[str, dict[str, Any]] = {
 # What each of the app's own settings may hold (each game's rules are in the game table).
 APP_SETTING_RULES: dict[str, dict[str, SettingRule]] = {
     "engine": {
-        # tui_games.engine.search.ALGORITHMS (tests/test_setting_rules.py checks they agree).
+        # tui_games.engine.search.ALGORITHMS (tests/ui/test_setting_rules.py checks they agree).
         "algorithm": OneOf("minimax", "alphabeta", "alphabeta+ordering", "alphabeta+ordering+tt"),
         # The tree inspector keeps this much of each search: bounded, for memory under a server.
         "tree_plies": Between(1, 12, whole=True),

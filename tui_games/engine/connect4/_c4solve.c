@@ -3,7 +3,7 @@
  *
  * solver.py is the reference and the fallback; this file must stay a line-by-line
  * translation of its negamax so that both give the same scores and the same node counts
- * (tests/test_connect4_compiled.py checks it on every shipped test set). Python ints become
+ * (tests/engine/test_connect4_compiled.py checks it on every shipped test set). Python ints become
  * uint64_t: every mask lies below bit 49, the table's stamped keys below bit 57, and a slot
  * (key << 7 | value) below bit 64. Left shifts that run past bit 63 lose only bits that the
  * final "& BOARD" (bits below 48) would drop anyway.

@@ -1,0 +1,317 @@
+"""The SSH server against an attacker, with the real OpenSSH client (``ssh``) where it matters:
+identity bound to keys, names case-insensitive, guests leaving nothing, a player's file
+dialogs confined, old algorithms refused, failed logins logged and penalised, storms and floods
+bounded, the client's terminal restored when the app dies.
+
+Everything runs on 127.0.0.1 against a GameServer started in the test's own event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import time
+
+import pytest
+from ssh_support import APP_START, ESCAPES, connect, key_for, wait_until
+
+asyncssh = pytest.importorskip("asyncssh")
+
+from ssh_support import key_file  # noqa: E402
+
+from tui_games.server import ssh as ssh_module  # noqa: E402
+from tui_games.server.identity import Registry  # noqa: E402
+from tui_games.server.sessions import INPUT_HIGH, MAX_COLUMNS, MAX_ROWS  # noqa: E402
+
+pytestmark = [pytest.mark.e2e, pytest.mark.skipif(os.name != "posix", reason="the SSH server needs POSIX ptys")]
+needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
+
+
+async def openssh(port: int, user: str, identity, *extra: str, keys: bytes = b"", wait_for: bytes | None = None,
+                  timeout: float = APP_START) -> tuple[int, bytes, bytes]:
+    """Run ``ssh -tt`` as ``user``; type ``keys`` once ``wait_for`` is on the screen; return
+    (exit status, screen bytes, stderr)."""
+    argv = ["ssh", "-tt", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+            "-o", "IdentityAgent=none", "-o", "ConnectTimeout=10"]
+    if identity is not None:
+        argv += ["-i", str(identity)]
+    argv += [*extra, f"{user}@127.0.0.1"]
+    process = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.PIPE,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    screen = bytearray()
+
+    async def read() -> None:
+        while data := await process.stdout.read(65536):
+            screen.extend(data)
+
+    reader = asyncio.create_task(read())
+    try:
+        if keys:
+            deadline = time.monotonic() + timeout
+            while wait_for is not None and wait_for not in ESCAPES.sub(b"", bytes(screen)):
+                assert time.monotonic() < deadline and not reader.done(), \
+                    f"{wait_for!r} never came: {ESCAPES.sub(b'', bytes(screen))[-800:]!r}"
+                await asyncio.sleep(0.05)
+            for chunk in keys.split(b"|"):  # "|" separates keystrokes given time to land
+                process.stdin.write(chunk)
+                await process.stdin.drain()
+                await asyncio.sleep(0.4)
+        status = await asyncio.wait_for(process.wait(), timeout)
+        await asyncio.wait_for(reader, 5)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return status, bytes(screen), await process.stderr.read()
+
+
+def text(screen: bytes) -> str:
+    return ESCAPES.sub(b"", screen).decode("utf-8", "replace")
+
+
+# -- identity ------------------------------------------------------------------------------------
+
+@needs_ssh
+async def test_a_key_logs_in_as_its_own_name_only(start_server, tmp_path):
+    alice_file, alice = key_file(tmp_path, "alice")
+    bob_file, bob = key_file(tmp_path, "bob")
+    registry = Registry(tmp_path / "server")
+    registry.add_key("alice", alice)
+    registry.add_key("bob", bob)
+    server = await start_server(register="closed")
+
+    status, screen, err = await openssh(server.port, "alice", bob_file)
+    assert status == 255 and b"Permission denied" in err
+    assert b"the name 'alice' belongs to another key" in err
+    status, screen, err = await openssh(server.port, "carol", bob_file)
+    assert status == 255 and b"no key is registered for 'carol'" in err
+    assert not (server.config.root / "users" / "carol").exists()
+
+    # Bob as bob: the menu, then ctrl+q.
+    status, screen, err = await openssh(server.port, "Bob", bob_file, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0 and "Tic-tac-toe" in text(screen)
+    logs = "\n".join(start_server.logs)
+    assert "auth-failed user=alice from=127.0.0.1" in logs and f"key={bob.get_fingerprint('sha256')}" in logs
+    assert "login user=bob from=127.0.0.1" in logs
+
+
+@needs_ssh
+async def test_open_registration_first_key_owns_the_name_case_insensitively(start_server, tmp_path):
+    alice_file, alice = key_file(tmp_path, "alice")
+    bob_file, _ = key_file(tmp_path, "bob")
+    server = await start_server(register="open")
+    status, screen, err = await openssh(server.port, "alice", alice_file, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0
+    keys = (server.config.root / "users" / "alice" / "authorized_keys").read_text()
+    assert alice.export_public_key().decode().split()[1] in keys
+    for name in ("alice", "Alice", "ALICE"):
+        status, screen, err = await openssh(server.port, name, bob_file)
+        assert status == 255 and b"belongs to another key" in err, name
+    status, screen, err = await openssh(server.port, "Alice", alice_file, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0
+    assert sorted(p.name for p in (server.config.root / "users").iterdir() if not p.name.startswith(".")) == ["alice"]
+
+
+async def test_old_shared_key_list_still_logs_in_and_claims_a_name(start_server, tmp_path):
+    old = tmp_path / "authorized_keys"
+    old.write_bytes(key_for("dora").export_public_key())
+    server = await start_server(register="closed", authorized_keys=old)
+    (server.config.root / "users" / "Dora").mkdir(parents=True)  # made before names were case-insensitive
+    (server.config.root / "users" / "Dora" / "settings.json").write_text("{}")
+    player = await connect(server.port, "dora")
+    await player.wait_for("Sudoku", timeout=APP_START)
+    await player.close()
+    home = server.config.root / "users" / "dora"
+    assert (home / "settings.json").exists() and not (server.config.root / "users" / "Dora").exists()
+    assert (home / "authorized_keys").exists()
+
+
+async def test_a_guest_leaves_nothing_behind(start_server):
+    server = await start_server(auth="none")
+    player = await connect(server.port, "alice")
+    await player.wait_for("Sudoku", timeout=APP_START)
+    (session,) = server.sessions
+    assert session.user.startswith("guest-") and session.player.typed == "alice"
+    home = session.player.home
+    assert home.exists() and home.parent.name == "guests"
+    env = (f"/proc/{session.app.pgid}/environ")
+    if os.path.exists(env):
+        variables = dict(item.split("=", 1) for item in open(env).read().split("\0") if "=" in item)
+        assert "TUI_GAMES_LEADERBOARD" not in variables and variables["TUI_GAMES_USER"] == session.user
+    player.keys("\x11")
+    await asyncio.wait_for(player.closed.wait(), 15)
+    await player.close()
+    await wait_until(lambda: not home.exists(), 10, "the guest's directory to go")
+    assert not (server.config.root / "users").exists() or not any((server.config.root / "users").iterdir())
+    assert not (server.config.root / "leaderboard.json").exists()
+
+
+# -- confinement through the real client ------------------------------------------------------------
+
+@needs_ssh
+async def test_checkers_save_over_ssh_cannot_reach_the_server_files(start_server, tmp_path):
+    alice_file, _ = key_file(tmp_path, "alice")
+    server = await start_server(register="open")
+    root = server.config.root
+    (root / "users" / "alice").mkdir(parents=True)
+    (root / "users" / "alice" / "settings.json").write_text(json.dumps({"checkers": {"opponent": "human"}}))
+    (root / "authorized_keys").write_text("# the old shared list: a target worth protecting\n")
+
+    def server_files() -> dict[str, bytes]:  # the lobby's database changes on its own
+        return {p.name: p.read_bytes() for p in root.iterdir() if p.is_file() and not p.name.startswith("lobby.")}
+
+    before = server_files()
+    # Menu: 3 is checkers; w opens the save dialog; the path goes to the server's key lists.
+    keys = b"3|w|\x15|../../authorized_keys|\r|\x1b|w|\x15|/tmp/tui-games-x.pdn|\r|\x1b|\x11"
+    status, screen, err = await openssh(server.port, "alice", alice_file, keys=keys, wait_for=b"Sudoku")
+    shown = " ".join(text(screen).split())
+    at = shown.find("authorized_keys")
+    assert "not a plain" in shown, shown[at - 200:at + 600]
+    assert server_files() == before
+    assert not os.path.exists("/tmp/tui-games-x.pdn")
+
+
+# -- algorithms ------------------------------------------------------------------------------------
+
+@needs_ssh
+@pytest.mark.parametrize("option, refusal", [
+    (["-o", "KexAlgorithms=diffie-hellman-group14-sha1"], b"no matching key exchange method"),
+    (["-o", "KexAlgorithms=diffie-hellman-group1-sha1,diffie-hellman-group-exchange-sha1"],
+     b"no matching key exchange method"),
+    (["-c", "aes128-cbc"], b"no matching cipher"),
+    (["-c", "aes128-ctr", "-o", "MACs=hmac-sha1"], b"no matching MAC"),
+])
+async def test_old_algorithms_are_refused(start_server, tmp_path, option, refusal):
+    alice_file, _ = key_file(tmp_path, "alice")
+    server = await start_server()
+    status, screen, err = await openssh(server.port, "alice", alice_file, *option)
+    assert status == 255 and refusal in err
+
+
+@needs_ssh
+async def test_rsa_keys_must_sign_with_sha2(start_server, tmp_path):
+    rsa = asyncssh.generate_private_key("ssh-rsa", key_size=2048)
+    path = tmp_path / "rsa.key"
+    path.write_bytes(rsa.export_private_key())
+    path.chmod(0o600)
+    server = await start_server(register="open")
+    status, _, err = await openssh(server.port, "rosa", path, "-o", "PubkeyAcceptedAlgorithms=ssh-rsa")
+    assert status == 255 and not (server.config.root / "users" / "rosa").exists()
+    status, _, err = await openssh(server.port, "rosa", path, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0, err
+
+
+# -- failures, storms, floods -------------------------------------------------------------------------
+
+@needs_ssh
+async def test_wrong_keys_are_logged_and_the_source_penalised(start_server, tmp_path):
+    mallory_file, _ = key_file(tmp_path, "mallory")
+    Registry(tmp_path / "server").add_key("alice", key_for("alice"))
+    server = await start_server(register="closed")
+    refused_at = None
+    for attempt in range(8):
+        status, _, err = await openssh(server.port, "alice", mallory_file)
+        assert status == 255
+        if b"Permission denied" not in err:  # closed before the key exchange: penalised
+            refused_at = attempt
+            break
+    assert refused_at is not None and refused_at >= 3, "penalised too early or never"
+    assert server.admission.owes("127.0.0.1") > server.config.limits.threshold
+    logs = "\n".join(start_server.logs)
+    assert "auth-failed user=alice from=127.0.0.1" in logs
+    assert "refused from=127.0.0.1" in logs and "penalised" in logs
+
+
+async def test_connections_that_never_log_in_are_capped_per_source(start_server):
+    server = await start_server()
+    limits = server.config.limits
+    sockets = []
+    try:
+        for _ in range(limits.per_source + 5):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            sockets.append((reader, writer))
+        await asyncio.sleep(0.5)
+        assert server.admission.by_source.get("127.0.0.1") == limits.per_source
+        # The ones past the cap were closed at once.
+        closed = 0
+        for reader, _ in sockets[limits.per_source:]:
+            data = await asyncio.wait_for(reader.read(100), 5)
+            closed += data == b""
+        assert closed == 5
+    finally:
+        for _, writer in sockets:
+            writer.close()
+    await wait_until(lambda: server.admission.startups == 0, 5, "the connections to be forgotten")
+
+
+async def test_authenticated_without_a_session_is_dropped(start_server, monkeypatch):
+    monkeypatch.setattr(ssh_module, "SESSION_SECONDS", 1.0)
+    server = await start_server()
+    conn = await asyncssh.connect("127.0.0.1", server.port, username="ivy", known_hosts=None, config=None,
+                                  agent_path=None, client_keys=[key_for("ivy")])
+    started = time.monotonic()
+    await asyncio.wait_for(conn.wait_closed(), 10)
+    assert time.monotonic() - started < 5
+    assert any("dropped user=ivy" in line and "no session within 1 s" in line for line in start_server.logs)
+
+
+async def test_a_huge_window_is_clamped(start_server):
+    server = await start_server()
+    player = await connect(server.port, "jon", size=(10000, 10000))
+    await wait_until(lambda: any(s.app and s.app.pgid for s in server.sessions), APP_START, "the app")
+    (session,) = server.sessions
+    assert session.app.size == (MAX_COLUMNS, MAX_ROWS)
+    player.process.change_terminal_size(65535, 65535)
+    await wait_until(lambda: session.app.size == (MAX_COLUMNS, MAX_ROWS), 5, "the resize")
+    await player.close()
+
+
+async def test_an_input_flood_is_held_back_not_buffered(start_server):
+    server = await start_server()
+    player = await connect(server.port, "kim")
+    await player.wait_for("Sudoku", timeout=APP_START)
+    (session,) = server.sessions
+    os.kill(session.app.pgid, signal.SIGSTOP)  # an app that reads nothing: the worst case
+    try:
+        most = 0
+        block = b"jjjjkkkk" * 8192
+        for _ in range(80):  # 5 MB offered
+            player.process.stdin.write(block)
+            most = max(most, len(session.app._pending))
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)
+        most = max(most, len(session.app._pending))
+        # Held: at most what one SSH packet window adds past the threshold, not megabytes.
+        assert most < INPUT_HIGH + 2 * 1024 * 1024
+        assert session._reading_paused
+    finally:
+        os.kill(session.app.pgid, signal.SIGCONT)
+    await player.close()
+
+
+async def test_the_terminal_is_reset_when_the_app_dies(start_server):
+    server = await start_server()
+    player = await connect(server.port, "lee")
+    await player.wait_for("Sudoku", timeout=APP_START)
+    (session,) = server.sessions
+    os.killpg(session.app.pgid, signal.SIGKILL)
+    await asyncio.wait_for(player.closed.wait(), 10)
+    tail = bytes(player.output[-300:])
+    assert ssh_module.TERMINAL_RESET in tail and b"the game ended unexpectedly" in tail
+    assert tail.index(ssh_module.TERMINAL_RESET) < tail.index(b"the game ended")
+    await player.close()
+
+
+async def test_memory_total_limits_the_players(start_server):
+    server = await start_server(memory_mb=512, memory_total_mb=1024, max_sessions=32)
+    assert server.most_sessions == 2
+    first, second = await connect(server.port, "mo"), await connect(server.port, "nia")
+    await wait_until(lambda: len(server.sessions) == 2, APP_START, "two players")
+    third = await connect(server.port, "oz")
+    await third.wait_for("the server is busy (2 players at a time)")
+    for player in (first, second, third):
+        await player.close()

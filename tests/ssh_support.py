@@ -1,0 +1,119 @@
+"""Helpers the SSH tests share: a player logged in with asyncssh's client (keys in, screen
+text out), each test player's own key, waiting for a condition, a server directory set up for
+a two-human Connect-4 game, whether a session's process group is alive."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+asyncssh = pytest.importorskip("asyncssh", reason='the SSH tests need asyncssh: pip install ".[test]"')
+
+
+# Everything that is not text: CSI and OSC sequences, other escapes, control characters.
+ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[P^_].*?\x1b\\|\x1b.|[\x00-\x1f]",
+                     re.DOTALL)
+
+APP_START = 30.0  # a cold start of the app on a busy 2-core machine takes a few seconds
+
+class Player:
+    """One SSH login: keys in, screen text out."""
+
+    def __init__(self, conn, process) -> None:
+        self.conn, self.process = conn, process
+        self.output = bytearray()
+        self.closed = asyncio.Event()
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while data := await self.process.stdout.read(65536):
+                self.output += data
+        except (asyncssh.Error, OSError, asyncio.CancelledError):
+            pass
+        finally:
+            self.closed.set()
+
+    @property
+    def text(self) -> str:
+        return ESCAPES.sub(b"", bytes(self.output)).decode("utf-8", "replace")
+
+    def mark(self) -> int:
+        """A place in the output: wait_for(..., since=mark) looks only at what came after."""
+        return len(self.output)
+
+    async def wait_for(self, text: str, since: int = 0, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in ESCAPES.sub(b"", bytes(self.output[since:])).decode("utf-8", "replace"):
+                return
+            if self.closed.is_set():
+                break
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"{text!r} not on the screen; it shows:\n{self.text[-1500:]}")
+
+    def keys(self, data: str) -> None:
+        self.process.stdin.write(data.encode())
+
+    async def close(self) -> None:
+        self.conn.abort()
+        self._reader.cancel()
+        await asyncio.gather(self._reader, return_exceptions=True)
+
+KEYS: dict[str, object] = {}
+
+def key_for(user: str):
+    """Each test player's own key, the same for every login of theirs."""
+    if user not in KEYS:
+        KEYS[user] = asyncssh.generate_private_key("ssh-ed25519")
+    return KEYS[user]
+
+NO_KEY = object()
+
+async def connect(port: int, user: str, key=None, env: dict | None = None, size=(80, 24)) -> Player:
+    """Log in as ``user`` with their own key (or ``key``; NO_KEY: none at all)."""
+    key = key_for(user) if key is None else key
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, config=None, agent_path=None,
+        client_keys=None if key is NO_KEY else [key])
+    process = await conn.create_process(term_type="xterm-256color", term_size=size, env=env or {}, encoding=None)
+    return Player(conn, process)
+
+async def wait_until(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+def two_player_connect4(root: Path, user: str) -> Path:
+    """The user's data directory, set up so Connect-4 opens as a two-human game."""
+    home = root / "users" / user
+    home.mkdir(parents=True)
+    (home / "settings.json").write_text(json.dumps({"connect4": {"opponent": "human"}}))
+    return home
+
+def key_file(tmp_path, name: str):
+    """A private key file for ``ssh -i`` (and the key object)."""
+    key = key_for(name)
+    path = tmp_path / f"{name}.key"
+    if not path.exists():
+        path.write_bytes(key.export_private_key())
+        path.chmod(0o600)
+    return path, key
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,158 @@
+"""Pilot tests of the checkers screen at 80×24: moves by keys, mouse and typed PDN, multi-jumps,
+compulsory capture, draws, and PDN save/load."""
+
+from __future__ import annotations
+
+from ui_support import SIZE, settle, square_offset, text_of
+
+from tui_games.engine.checkers.pdn import read_pdn_game
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.checkers import CheckersScreen, move_list
+from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.widgets.checkers_board import CheckersBoard
+
+# Black to move must take 9x18x27: a double jump over 14 and 23. The man on 1 could step,
+# but the capture is compulsory.
+DOUBLE_JUMP = "B:W14,23,30:B1,9"
+
+
+def make_app(**options) -> TuiGamesApp:
+    return TuiGamesApp("checkers", {"opponent": "human", **options})
+
+
+async def goto(pilot, board: CheckersBoard, square: int) -> None:
+    row, col = divmod(board.cursor, 8)
+    want_row, want_col = divmod(board.display_index(square), 8)
+    keys = ["down" if want_row > row else "up"] * abs(want_row - row)
+    keys += ["right" if want_col > col else "left"] * abs(want_col - col)
+    await pilot.press(*keys)
+    assert board.cursor_square == square
+
+
+async def test_a_double_jump_by_keys_one_landing_square_at_a_time(home):
+    app = make_app(start=DOUBLE_JUMP)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, CheckersScreen)
+        board = screen.board
+        assert board.movable == {9}  # only the capturing man may be picked
+        await goto(pilot, board, 9)
+        await pilot.press("enter")
+        assert screen.path == [9] and board.targets == {18}
+        await goto(pilot, board, 18)
+        await pilot.press("enter")
+        assert screen.path == [9, 18] and board.targets == {27}
+        assert "goes on" in text_of(screen.query_one("#status"))
+        await goto(pilot, board, 27)
+        await pilot.press("enter")
+        pos = screen.position
+        assert [str(m) for m in pos.history] == ["9x18x27"]
+        assert pos.piece_at(14) is None and pos.piece_at(23) is None and pos.piece_at(27) == "b"
+        assert board.captured == {14, 23} and board.last == {9, 18, 27}
+        assert "9x18x27" in text_of(screen.query_one("#moves"))
+
+
+async def test_a_double_jump_by_mouse(home):
+    app = make_app(start=DOUBLE_JUMP)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.board
+        for square in (9, 18, 27):
+            await pilot.click(CheckersBoard, offset=square_offset(board, square))
+        assert [str(m) for m in screen.position.history] == ["9x18x27"]
+
+
+async def test_compulsory_capture_refuses_another_piece(home):
+    app = make_app(start=DOUBLE_JUMP)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.board
+        await goto(pilot, board, 1)
+        await pilot.press("enter")
+        assert screen.path == []
+        assert "capture is compulsory" in text_of(screen.query_one("#status"))
+        await goto(pilot, board, 9)
+        await pilot.press("enter", "escape")  # Escape puts the piece back
+        assert screen.path == [] and isinstance(app.screen, CheckersScreen)
+
+
+async def test_typed_moves_and_bad_ones(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("1", "1", "minus", "1", "5", "enter")
+        await pilot.press("2", "3", "minus", "1", "9", "enter")
+        assert move_list(screen.position).split() == ["1.", "11-15", "23-19"]
+        await pilot.press("1", "5", "minus", "1", "6", "enter")  # not a legal move
+        assert len(screen.position.history) == 2
+        await pilot.press("u")
+        assert [str(m) for m in screen.position.history] == ["11-15"]
+
+
+async def test_against_the_computer_the_engine_answers(home):
+    app = TuiGamesApp("checkers", {"opponent": "level2"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("1", "1", "minus", "1", "5", "enter")
+        await settle(pilot, screen)
+        assert len(screen.position.history) == 2
+        assert screen.position.turn == 0
+        assert "level 2 played" in text_of(screen.query_one("#status"))
+
+
+async def test_agreed_draw_between_two_players(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("d")
+        assert screen.position.outcome().reason == "agreement"
+        assert "Draw by agreement" in text_of(screen.query_one("#status"))
+
+
+async def test_save_and_load_pdn(home, tmp_path):
+    path = tmp_path / "game.pdn"
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("1", "1", "minus", "1", "5", "enter", "2", "3", "minus", "1", "9", "enter")
+        await pilot.press("w")
+        dialog = app.screen
+        assert isinstance(dialog, InputDialog)
+        dialog.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        game = read_pdn_game(path.read_text())
+        assert [str(m) for m in game.moves] == ["11-15", "23-19"]
+        assert game.tags["GameType"] == "21"
+        await pilot.press("n")  # a fresh game, then the saved one loaded back
+        assert screen.position.history == []
+        await pilot.press("r")
+        app.screen.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [str(m) for m in screen.position.history] == ["11-15", "23-19"]
+        assert isinstance(app.screen, CheckersScreen)
+
+
+async def test_a_bad_pdn_file_is_named_in_the_dialog(home, tmp_path):
+    path = tmp_path / "bad.pdn"
+    path.write_text('[Event "x"]\n1. 11-15 11-15 *\n')
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        dialog = app.screen
+        dialog.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, InputDialog)
+        assert "11-15" in text_of(app.screen.query_one("#input-error"))
+
+
+async def test_the_game_in_progress_resumes(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "1", "minus", "1", "5", "enter")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [str(m) for m in app.screen.position.history] == ["11-15"]

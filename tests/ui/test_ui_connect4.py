@@ -1,0 +1,153 @@
+"""Pilot tests of the Connect-4 screen at 80×24."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ui_support import SIZE, column_offset, settle, text_of
+
+from tui_games.engine.connect4.position import Connect4
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.connect4 import Connect4Screen, column_words
+from tui_games.ui.widgets.c4_board import Connect4Board
+from tui_games.ui.widgets.stats_panel import StatsPanel
+
+
+def make_app(**options) -> TuiGamesApp:
+    return TuiGamesApp("connect4", options)
+
+
+async def test_game_by_keys_to_a_win(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, Connect4Screen)
+        # Digits drop straight into a column; arrows move the cursor and Enter/Space/Down drop.
+        await pilot.press("1", "2", "1", "2", "1", "2")
+        await pilot.press("left", "enter")  # a digit also moves the cursor: from column 2 to 1
+        pos = screen.position
+        assert pos.format() == "1212121"
+        assert pos.outcome() is not None and pos.outcome().winner == 0
+        assert "● wins" in text_of(screen.query_one("#status"))
+        assert len(screen.board.win_cells) == 4
+        await pilot.press("u")
+        assert pos.format() == "121212" and pos.outcome() is None
+
+
+async def test_game_by_mouse_to_a_win(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.query_one(Connect4Board)
+        for column in (0, 6, 1, 6, 2, 6, 3):  # the first player takes the bottom row
+            await pilot.click(Connect4Board, offset=column_offset(board, column))
+        assert screen.position.format() == "1727374"
+        assert screen.position.outcome().winner == 0
+
+
+async def test_full_column_is_refused(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*"333333")  # alternating discs fill column 3 without a four
+        assert screen.position.format() == "333333"
+        await pilot.press("3")  # a seventh disc does not fit
+        assert screen.position.format() == "333333"
+        assert screen.position.turn == 0
+
+
+async def test_hint_shows_every_column(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        # A middle-game position from the public test set Test_L2_R1, scored +8 there: the
+        # mover (the second player, 11 discs down) wins with its 14th disc, its 3rd move.
+        await pilot.press(*"52753311433677442422121")
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        status = text_of(screen.query_one("#status"))
+        for column in range(1, 8):
+            assert re.search(rf"[ ★]{column} (wins in \d+|draw|loses in \d+|full)", status), status
+        assert "★5 wins in 3" in status and "not solved" not in status
+        assert "nodes" in text_of(screen.query_one(StatsPanel))
+
+
+async def test_hint_is_exact_from_the_first_move(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        status = text_of(screen.query_one("#status"))
+        # The empty board: only the centre wins (with the first player's 21st disc).
+        for column, words in ((1, "loses in 20"), (2, "loses in 21"), (3, "draw"), (4, "wins in 21"),
+                              (5, "draw"), (6, "loses in 21"), (7, "loses in 20")):
+            assert re.search(rf"[ ★]{column} {words}\b", status), status
+        assert "★4" in status
+        panel = text_of(screen.query_one(StatsPanel))
+        assert "opening book" in panel and "solved (book)" in panel
+        # Four discs down: the columns (five discs) come from a search to the book's 12-disc
+        # positions. 4453 scores -2 for the first player (the solver's own analysis).
+        await pilot.press("4", "4", "5", "3", "i")
+        await settle(pilot, screen, timeout=60)
+        status = text_of(screen.query_one("#status"))
+        for column, words in ((1, "loses in 15"), (3, "loses in 18"), (4, "loses in 17"), (7, "loses in 18")):
+            assert re.search(rf"[ ★]{column} {words}\b", status), status
+        assert "not solved" not in status
+        assert "search to the book" in text_of(screen.query_one(StatsPanel))
+
+
+async def test_the_hint_beside_a_perfect_opponent_shares_its_solver(home):
+    app = make_app(opponent="perfect", first="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("4")
+        await settle(pilot, screen, timeout=60)
+        assert len(screen.position.history) == 2
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        assert screen._advisor[1].solver is screen.opponent.solver
+        assert "not solved" not in text_of(screen.query_one("#status"))
+
+
+async def test_computer_answers(home):
+    app = make_app(opponent="level3", first="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("4")
+        await settle(pilot, screen)
+        assert len(screen.position.history) == 2
+        assert screen.query_one(StatsPanel).last_stats.nodes > 0
+
+
+async def test_full_board_variant_names_the_winner_by_fours(home):
+    # A random full game (seeded) with a clear winner on the count of fours.
+    for seed in range(200):
+        rng = random.Random(seed)
+        pos = Connect4(full_board=True)
+        while pos.outcome() is None:
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.count_fours(0) != pos.count_fours(1):
+            break
+    moves = pos.format()
+    assert len(moves) == 42
+    app = make_app(opponent="human", full_board=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*moves)
+        end = screen.position
+        assert end.format() == moves and end.outcome() is not None
+        status = text_of(screen.query_one("#status"))
+        a, b = end.count_fours(0), end.count_fours(1)
+        assert f"({a} fours to {b})" in status
+        assert ("● wins" if a > b else "○ wins") in status
+
+
+def test_column_words():
+    # 4455: n = 4, the mover wins with its 4th disc (score 18): its 2nd move from now.
+    assert column_words(18, 4) == "wins in 2"
+    # 44455554221: n = 11, the opponent wins with its 7th disc (-15) after the mover's next move.
+    assert column_words(-15, 11) == "loses in 1"
+    assert column_words(0, 20) == "draw"
+    assert column_words(None, 3) == "not solved"

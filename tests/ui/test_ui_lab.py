@@ -1,0 +1,150 @@
+"""Pilot tests of the Lab at 80×24: an arena run with its progress bar, cancelled; a game's
+replay; the comparison; the Lab from a game screen; finished runs in Scores."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
+from ui_support import SIZE, fill, open_lab, text_of, until
+
+from tui_games.store import Store
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.lab import LabScreen
+from tui_games.ui.screens.replay import ReplayScreen
+from tui_games.ui.screens.scores import ScoresScreen
+
+
+async def test_arena_progress_cancel_and_replay(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "connect4", "level5", "level4", 30)
+        bar = lab.query_one("#arena-progress", ProgressBar)
+        await pilot.press("r")
+        assert lab.running == "arena" and bar.total == 30
+        # The bar advances game by game while the run goes on.
+        await until(pilot, lambda: (bar.progress or 0) >= 1)
+        first = bar.progress
+        await until(pilot, lambda: (bar.progress or 0) > first)
+        assert lab.running == "arena"
+        assert "x cancels" in text_of(lab.query_one("#arena-status"))
+        await pilot.press("x")
+        await until(pilot, lambda: lab.running is None)
+        result = lab.result
+        assert result.cancelled and 2 <= result.games < 30
+        assert bar.progress == result.games
+        assert f"cancelled after {result.games} of 30" in text_of(lab.query_one("#arena-status"))
+        assert lab.query_one("#arena-list", DataTable).row_count == result.games
+        assert lab.query_one("#arena-results", DataTable).row_count == 2
+        assert Store().arena_runs() == []  # only finished runs are kept
+
+        # Enter on the first game replays it move by move.
+        table = lab.query_one("#arena-list", DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        record = result.records[0]
+        empty = text_of(replay.query_one("#replay-board"))
+        await pilot.press("right", "right", "right")
+        assert replay.ply == 3
+        board = text_of(replay.query_one("#replay-board"))
+        assert board != empty and board.count("X") == 2 and board.count("O") == 1
+        assert f"ply 3/{record.plies}" in text_of(replay.query_one("#replay-status"))
+        await pilot.press("left")
+        assert replay.ply == 2
+        await pilot.press("end")
+        assert replay.ply == record.plies
+        assert replay.positions[-1].outcome() is not None or record.reason == "adjudicated"
+        await pilot.press("escape")
+        assert app.screen is lab
+
+
+async def test_finished_run_is_saved_and_listed_in_scores(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "tictactoe", "perfect", "random", 6)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        assert lab.result.games == 6 and not lab.result.cancelled
+        assert lab.result.b_wins == 0
+        assert "saved" in text_of(lab.query_one("#arena-status"))
+        runs = Store().arena_runs()
+        assert len(runs) == 1 and runs[0]["games"] == 6
+        # e writes the games as CSV, to a path the dialog proposes in the data directory.
+        await pilot.press("e")
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        assert field.value.startswith(str(home)) and field.value.endswith(".csv")
+        field.value = str(home / "run.csv")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is lab
+        assert len((home / "run.csv").read_text().splitlines()) == 7
+        await pilot.press("escape")
+        await pilot.press("escape")
+        app.action_scores()
+        await pilot.pause()
+        assert isinstance(app.screen, ScoresScreen)
+        table = app.screen.query_one("#arena-runs-table", DataTable)
+        assert table.row_count == 1
+        assert "perfect" in [str(c) for c in table.get_row_at(0)]
+        # A saved run replays from Scores: Enter on it, then page down for the next game.
+        table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.record.number == 1 and "game 1 of 6" in text_of(replay.query_one("#replay-title"))
+        await pilot.press("pagedown", "right")
+        assert replay.record.number == 2 and replay.ply == 1
+
+
+async def test_bad_player_is_named(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "tictactoe", "perfekt", "random", 2)
+        await pilot.press("r")
+        await pilot.pause()
+        assert lab.running is None
+        assert any("player A 'perfekt'" in str(n.message) for n in app._notifications)
+
+
+async def test_comparison_table_and_bars(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert lab.query_one(TabbedContent).active == "compare"
+        lab.query_one("#compare-position", Select).value = "corners"
+        await pilot.pause()
+        lab.query_one("#compare-depth", Input).value = "4"
+        lab.query_one("#compare-table", DataTable).focus()
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        assert lab.query_one("#compare-table", DataTable).row_count == 4 * 5
+        assert "root values agree at every depth" in text_of(lab.query_one("#compare-status"))
+        chart = text_of(lab.query_one("#compare-chart"))
+        for label in ("minimax", "alpha-beta", "+ ordering", "+ TT", "+ deepening"):
+            assert label in chart
+        assert "at depth 4" in chart
+
+
+async def test_lab_from_a_game_screen_offers_its_position(home):
+    app = TuiGamesApp("tictactoe", {"opponent": "human"})
+    async with app.run_test(size=SIZE) as pilot:
+        game = app.screen
+        await pilot.press("enter")  # X where the cursor starts
+        await pilot.press("L")
+        await pilot.pause()
+        lab = app.screen
+        assert isinstance(lab, LabScreen)
+        assert lab.query_one("#compare-position", Select).value == "current"
+        assert lab._compare_position().format() == game.position.format()
+        assert lab._compare_position().format().count("X") == 1
+        await pilot.press("escape")
+        assert app.screen.TITLE == "Tic-tac-toe"

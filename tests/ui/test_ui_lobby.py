@@ -1,0 +1,170 @@
+"""Play online in the app: the lobby screen lists offers and players, Enter accepts, the game
+opens on the game's own board, a move goes through the lobby and the other player's move
+comes back; a challenge is announced wherever the player is; a spectator cannot move."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from lobby_support import join
+from textual.widgets import DataTable
+from ui_support import SIZE, text_of
+
+from tui_games.server.lobby.client import LOBBY_ENV, LOBBY_TOKEN_ENV
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.storage import Storage
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.live_game import LiveGame
+from tui_games.ui.screens.lobby import LobbyScreen
+from tui_games.ui.widgets.stats_panel import StatsPanel
+
+
+@pytest.fixture
+async def hub(tmp_path, home, monkeypatch):
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
+    await hub.start()
+    hub.issue("secret-of-alice", "alice", False)
+    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
+    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
+    yield hub
+    await hub.close()
+    storage.close()
+
+
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    assert condition(), "timed out"
+
+
+async def test_accept_a_seek_and_play_it_on_the_board(hub):
+    bob, bob_events = await join(hub, "bob")
+    await bob.request("seek", game="connect4", clock="5+3", colour="second")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        assert "Play online" in str(app.screen.query_one("#menu-list").get_option("lobby").prompt)
+        await pilot.press("o")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        table = lobby.query_one("#offers", DataTable)
+        await until(pilot, lambda: table.row_count == 1)
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, LiveGame))
+        game = app.screen
+        assert game.side == 0 and "alice (●) v bob (○)" in text_of(game.query_one("#game-title"))
+        # Rated: no engine help for the players.
+        await until(pilot, lambda: not game.query_one(StatsPanel).display)
+        assert game.check_action("hint", ()) is False and game.check_action("options", ()) is False
+        await pilot.press("i", "s", "t")
+        assert not game.query_one(StatsPanel).display
+        # Alice drops a disc in column 4: it shows once the lobby has taken it.
+        await pilot.press("4")
+        await bob_events.wait("game", lambda data: data["moves"] == ["4"])
+        await until(pilot, lambda: len(game.position.history) == 1)
+        await bob.request("move", game=game.live["id"], move="4")
+        await until(pilot, lambda: len(game.position.history) == 2)
+        assert "your move" in text_of(game.query_one("#status"))
+        assert re.search(r"alice \d:\d\d · bob \d:\d\d · your move", text_of(game.query_one("#status")))
+        # u asks to take a move back: bob grants it, and the game is back at alice's last turn.
+        await pilot.press("u")
+        await bob_events.wait("game", lambda data: data["takeback_offer"] == "alice")
+        await bob.request("takeback", game=game.live["id"], action="accept")
+        await until(pilot, lambda: len(game.position.history) == 0)
+        await pilot.press("4")
+        await until(pilot, lambda: len(game.position.history) == 1)
+        await bob.request("move", game=game.live["id"], move="4")
+        await until(pilot, lambda: len(game.position.history) == 2)
+        await pilot.press("R")
+        await pilot.press("y")
+        await until(pilot, lambda: game.live["status"] == "over")
+        assert "You lose" in text_of(game.query_one("#status"))
+        # n after the end: a rematch, sides swapped, reaches bob as a challenge.
+        await pilot.press("n")
+        rematch = await bob_events.wait("challenge")
+        assert rematch["owner"] == "alice" and rematch["colour"] == "second" and rematch["clock"] == "5+3"
+    await bob.close()
+
+
+async def test_a_challenge_is_announced_anywhere_and_a_spectator_cannot_move(hub):
+    bob, _ = await join(hub, "bob")
+    carol, _ = await join(hub, "carol")
+    app = TuiGamesApp("tictactoe", {"opponent": "human"})
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await bob.request("seek", game="checkers", target="alice", rated=False)
+        await until(pilot, lambda: any("challenges you" in str(n.message) for n in app._notifications))
+        # A game between bob and carol, watched by alice.
+        offer = await bob.request("seek", game="tictactoe", colour="first", rated=False)
+        game = await carol.request("accept", offer=offer["id"])
+        await pilot.press("escape")
+        await pilot.press("o")
+        lobby = app.screen
+        live = lobby.query_one("#live", DataTable)
+        await until(pilot, lambda: live.row_count == 1)
+        lobby.query_one("#lobby-tabs").active = "tab-live"
+        live.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, LiveGame))
+        watched = app.screen
+        assert watched.side is None and "watching" in text_of(watched.query_one("#game-title"))
+        await bob.request("move", game=game["id"], move="b2")
+        await until(pilot, lambda: len(watched.position.history) == 1)
+        await pilot.press("enter")  # the cursor's cell: a spectator's move goes nowhere
+        await asyncio.sleep(0.2)
+        assert len(watched.position.history) == 1
+    await bob.close()
+    await carol.close()
+
+
+async def test_history_replays_and_ratings_are_listed(hub):
+    from tui_games.ui.screens.replay import ReplayScreen
+
+    bob, _ = await join(hub, "bob")
+    alice, _ = await join(hub, "alice")
+    offer = await bob.request("seek", game="connect4", colour="second")
+    game = await alice.request("accept", offer=offer["id"])
+    for player, column in zip([alice, bob] * 4, "4455667"):
+        await player.request("move", game=game["id"], move=column)
+    await alice.close()
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        lobby.query_one("#lobby-tabs").active = "tab-ratings"
+        ratings = lobby.query_one("#ratings", DataTable)
+        await until(pilot, lambda: ratings.row_count == 2)
+        assert [str(ratings.get_row_at(i)[1]) for i in range(2)] == ["alice", "bob"]
+        lobby.query_one("#lobby-tabs").active = "tab-history"
+        history = lobby.query_one("#history", DataTable)
+        await until(pilot, lambda: history.row_count == 1)
+        history.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("end")
+        assert "A wins" in text_of(app.screen.query_one("#replay-status"))
+    await bob.close()
+
+
+async def test_chat_is_shown_as_typed_never_as_markup_or_escapes(hub):
+    carol, _ = await join(hub, "carol")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        await carol.request("chat", text="[b]loud[/b] [@click=app.quit]x[/] \x1b[2Jgone\x07")
+        chat = lobby.query_one("#lobby-chat")
+        await until(pilot, lambda: "loud" in text_of(chat))
+        shown = text_of(chat)
+        assert "[b]loud[/b] [@click=app.quit]x[/]" in shown and "\x1b" not in shown and "\x07" not in shown
+        assert app.is_running
+    await carol.close()

@@ -1,0 +1,243 @@
+"""Pilot tests of the app at 80×24: menus, a game by keys and by mouse, the panels."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from textual.widgets import OptionList
+from ui_support import SIZE, cell_offset, settle, text_of
+
+from tui_games.store import Store
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.menu import MenuScreen
+from tui_games.ui.screens.tictactoe import TicTacToeScreen
+from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.tree_inspector import TreeInspector
+from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+
+
+def make_app(game=None, **options) -> TuiGamesApp:
+    return TuiGamesApp(game, options or None)
+
+
+async def test_menu_opens_tictactoe_by_keyboard(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, MenuScreen)
+        menu = app.screen.query_one(OptionList)
+        assert not any(menu.get_option(game).disabled for game in ("tictactoe", "connect4", "checkers", "sudoku"))
+        await pilot.press("enter")  # the first option is tic-tac-toe
+        assert isinstance(app.screen, TicTacToeScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+@pytest.mark.parametrize("key, title", [("1", "Tic-tac-toe"), ("2", "Connect-4"), ("3", "Checkers"), ("4", "Sudoku")])
+async def test_menu_digits_open_every_game(home, key, title):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.screen.TITLE == title
+        app.screen.runner.cancel()
+
+
+async def test_full_game_by_keys_two_players(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TicTacToeScreen)
+        # The cursor starts in the centre. X b2, O b1, X a1, O c1, X c3: X wins on the diagonal.
+        await pilot.press("enter", "up", "enter", "left", "enter", "right", "right", "enter",
+                          "down", "down", "enter")
+        pos = screen.position
+        assert pos.format() == "XOO/.X./..X"
+        assert pos.outcome() is not None and pos.outcome().winner == 0
+        assert "X wins" in text_of(screen.query_one("#status"))
+        await pilot.press("u")  # undo one move with two players
+        assert pos.format() == "XOO/.X./..."
+        assert pos.outcome() is None
+
+
+async def test_full_game_against_the_computer_by_keys(home):
+    app = make_app("tictactoe", opponent="perfect", first="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.query_one(TicTacToeBoard)
+        for _ in range(5):
+            await settle(pilot, screen)
+            if screen.position.outcome() is not None:
+                break
+            # Walk the cursor to the first free cell by keys, then play it.
+            target = screen.position.legal_moves()[0]
+            while board.cursor // 3 != target // 3:
+                await pilot.press("down")
+            while board.cursor != target:
+                await pilot.press("l")
+            await pilot.press("enter")
+        await settle(pilot, screen)
+        outcome = screen.position.outcome()
+        assert outcome is not None
+        assert outcome.winner != 0  # the perfect player (O) never loses
+        stats = text_of(screen.query_one(StatsPanel))
+        assert "nodes" in stats
+        scores = Store().scores()["tictactoe"]["perfect"]
+        assert sum(scores.values()) == 1
+
+
+async def test_full_game_by_mouse(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.query_one(TicTacToeBoard)
+        for cell in (0, 3, 1, 4, 2):  # X takes the top row
+            await pilot.click(TicTacToeBoard, offset=cell_offset(board, cell))
+        assert screen.position.format() == "XXX/OO./..."
+        assert screen.position.outcome().winner == 0
+        # A click on a taken cell or after the end changes nothing.
+        await pilot.click(TicTacToeBoard, offset=cell_offset(board, 8))
+        assert screen.position.format() == "XXX/OO./..."
+
+
+async def test_stats_panel_shows_nodes_after_computer_moves(home):
+    app = make_app("tictactoe", opponent="level4", first="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, screen)
+        assert len(screen.position.history) == 1
+        assert screen.last_search is not None
+        text = text_of(screen.query_one(StatsPanel))
+        assert "nodes" in text
+        nodes = screen.query_one(StatsPanel).last_stats.nodes
+        assert nodes > 0 and f"{nodes:,}" in text
+
+
+async def test_tree_inspector_opens_and_expands(home):
+    app = make_app("tictactoe", opponent="perfect", first="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, screen)
+        tree = screen.query_one(TreeInspector)
+        await pilot.press("t")
+        assert tree.display and tree.has_focus
+        root = tree.root
+        assert root.children, "the root's children are shown when the tree opens"
+        first = root.children[0]
+        assert not first.children  # built lazily: nothing below until expanded
+        first.expand()
+        await pilot.pause()
+        assert first.children, "expanding a node adds its children"
+        labels = " ".join(str(n.label) for n in first.children)
+        assert "MAX" in labels or "pruned" in labels
+        await pilot.press("t")
+        assert not tree.display
+
+
+async def test_hint_and_compare(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("i")
+        await settle(pilot, screen)
+        assert "hint" in text_of(screen.query_one("#status"))
+        await pilot.press("c")
+        await settle(pilot, screen, timeout=60)
+        panel = screen.query_one(StatsPanel)
+        text = text_of(panel)
+        assert "minimax" in text and "alpha-beta" in text and panel.comparing
+        await pilot.press("c")  # a toggle: back to the hint's statistics
+        assert not panel.comparing
+        text = text_of(panel)
+        assert "minimax" not in text and "nodes" in text
+
+
+async def test_new_game_and_undo_cancel_a_running_search(home):
+    app = make_app("tictactoe", rows=5, cols=5, k=4, opponent="perfect", first="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.pause(0.2)
+        assert screen.runner.busy  # an exact 5×5 search takes a long time
+        await pilot.press("o")
+        await pilot.press("escape")  # cancel the options dialog: the search goes on
+        await pilot.press("u")  # undo with nothing to undo: the computer starts over
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_corrupt_settings_file_does_not_stop_the_app(home):
+    (home / "settings.json").write_text("{ this is not json")
+    (home / "scores.json").write_text(json.dumps([1, 2, 3]))
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, TicTacToeScreen)
+        await pilot.press("enter")
+        assert len(app.screen.position.history) == 1
+    kept = sorted(p.name for p in home.iterdir() if ".corrupt-" in p.name)
+    assert any(name.startswith("settings.json.corrupt-") for name in kept)
+    assert any(name.startswith("scores.json.corrupt-") for name in kept)
+
+
+async def test_options_dialog_starts_a_new_game(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("o")
+        dialog = app.screen
+        dialog.query_one("#rows").value = 4
+        dialog.query_one("#cols").value = 4
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        assert app.screen is screen
+        assert (screen.position.rows, screen.position.cols) == (4, 4)
+        assert Store().load_settings()["tictactoe"]["rows"] == 4
+
+
+async def test_settings_and_scores_screens(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.action_settings()
+        await pilot.pause()
+        await pilot.press("escape")
+        app.action_scores()
+        await pilot.pause()
+        assert "No games" in text_of(app.screen.query_one("#scores-empty"))
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.press("escape")
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_game_in_progress_is_saved_and_resumed(home):
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "up", "enter")  # X b2, O b1
+        assert app.screen.position.format() == ".O./.X./..."
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.position.format() == ".O./.X./..."
+        assert "X to move" in text_of(screen.query_one("#status"))
+        await pilot.press("n")  # a new game replaces the saved one
+        assert screen.position.format() == ".../.../..."
+    app = make_app("tictactoe", opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.screen.position.format() == ".../.../..."
+    # A game with other options does not pick up the saved one.
+    app = make_app("tictactoe", opponent="human", rows=4, cols=4)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.screen.position.rows == 4 and not app.screen.position.history
+
+
+async def test_a_terminal_below_80x24_gets_a_message_that_goes_when_it_grows(home):
+    from tui_games.ui.app import TooSmallScreen
+
+    app = make_app("connect4", opponent="human")
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "at least 80×24, now 70×20" in text_of(app.screen.query_one("#too-small"))
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert app.screen.TITLE == "Connect-4"

@@ -1,0 +1,95 @@
+"""Helpers the app's pilot tests share: the screen size, waiting for the engine or a
+condition, the plain text of a widget, where a cell is on the screen, a Sudoku cursor walk."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+from textual.widgets import DataTable, Input, Select
+
+from tui_games.ui.screens.lab import LabScreen
+from tui_games.ui.screens.sudoku import SudokuScreen
+from tui_games.ui.screens.tictactoe import TicTacToeScreen
+from tui_games.ui.widgets.c4_board import Connect4Board
+from tui_games.ui.widgets.checkers_board import CheckersBoard
+from tui_games.ui.widgets.sudoku_board import SudokuBoard
+from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+
+SIZE = (80, 24)
+
+async def settle(pilot, screen: TicTacToeScreen, timeout: float = 30.0) -> None:
+    """Wait until the engine has finished whatever it was doing."""
+    waited = 0.0
+    while screen.runner.busy and waited < timeout:
+        await pilot.pause(0.05)
+        waited += 0.05
+    await pilot.pause()
+    assert not screen.runner.busy, "the engine did not finish"
+
+def text_of(widget) -> str:
+    """The plain text a Static shows, as the terminal would print it."""
+    content = widget.content
+    if isinstance(content, str):
+        content = Text.from_markup(content)
+    console = Console(width=max(widget.size.width, 40), file=io.StringIO(), record=True)
+    console.print(content)
+    return console.export_text()
+
+def cell_offset(board: TicTacToeBoard, cell: int) -> tuple[int, int]:
+    region = board.cell_region(cell)
+    return region.x + region.width // 2, region.y + region.height // 2
+
+async def until(pilot, condition, timeout: float = 30.0) -> None:
+    waited = 0.0
+    while not condition() and waited < timeout:
+        await pilot.pause(0.05)
+        waited += 0.05
+    assert condition(), "timed out"
+
+async def open_lab(pilot, app) -> LabScreen:
+    await pilot.press("l")
+    await pilot.pause()
+    assert isinstance(app.screen, LabScreen)
+    return app.screen
+
+async def fill(pilot, lab: LabScreen, game: str, a: str, b: str, games: int) -> None:
+    lab.query_one("#lab-game", Select).value = game
+    await pilot.pause()
+    lab.query_one("#arena-a", Input).value = a
+    lab.query_one("#arena-b", Input).value = b
+    lab.query_one("#arena-count", Input).value = str(games)
+    lab.query_one("#arena-list", DataTable).focus()  # keys go to the screen, not a field
+    await pilot.pause()
+
+# Project Euler's grid 01 and its solution.
+PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+async def ready(pilot, screen: SudokuScreen, timeout: float = 30.0) -> None:
+    waited = 0.0
+    while (screen.runner.busy or screen.game is None) and waited < timeout:
+        await pilot.pause(0.05)
+        waited += 0.05
+    await pilot.pause()
+    assert screen.game is not None and not screen.runner.busy
+
+def cell(row: int, col: int) -> int:
+    return (row - 1) * 9 + col - 1
+
+async def goto(pilot, board: SudokuBoard, target: int) -> None:
+    """Walk the cursor to ``target`` with the arrow keys."""
+    row, col = divmod(board.cursor, 9)
+    want_row, want_col = divmod(target, 9)
+    keys = ["down" if want_row > row else "up"] * abs(want_row - row)
+    keys += ["right" if want_col > col else "left"] * abs(want_col - col)
+    await pilot.press(*keys)
+    assert board.cursor == target
+
+def square_offset(board: CheckersBoard, square: int) -> tuple[int, int]:
+    region = board.index_region(board.display_index(square))
+    return region.x + 1, region.y
+
+def column_offset(board: Connect4Board, column: int) -> tuple[int, int]:
+    region = board.cell_region(5 * 7 + column)  # the bottom cell of the column
+    return region.x + region.width // 2, region.y + 1
