@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tui_games.server.lobby.client import LobbyClient
+from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub_socket import HubSocket
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 from ui_support import SIZE, fill, open_lab, text_of, until
 
-from tui_games.server import paths
+from tui_games import player_files
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
@@ -31,13 +31,13 @@ def served(home, monkeypatch):
     (server / "authorized_keys").write_text("ssh-ed25519 AAAA the-keys\n")
     (server / "ssh_host_ed25519_key").write_text(SECRET)
     monkeypatch.setenv("TUI_GAMES_HOME", str(player))
-    monkeypatch.setenv(paths.SERVED_ENV, "1")
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
     return player
 
 
 def hostile(home) -> list[str]:
     """Names that must be refused; the symlink and the FIFO are made in the player's folder."""
-    folder = paths.player_folder()
+    folder = player_files.player_folder()
     os.symlink(home.parents[1] / "ssh_host_ed25519_key", folder / "link.pdn")
     os.mkfifo(folder / "fifo.pdn")
     return ["/tmp/x.pdn", str(home.parents[1] / "authorized_keys"), "../../server/authorized_keys",
@@ -58,56 +58,56 @@ def untouched(home) -> None:
 
 def test_served_names_outside_the_folder_are_refused(served):
     for name in hostile(served):
-        with pytest.raises(paths.FileRefused) as refused:
-            paths.read_text(name)
+        with pytest.raises(player_files.FileRefused) as refused:
+            player_files.read_text(name)
         message = str(refused.value)
         assert "\n" not in message and "\x1b" not in message and "secret" not in message
-        with pytest.raises(paths.FileRefused):
-            paths.write_text(name, "[Event]\n", overwrite=True)
+        with pytest.raises(player_files.FileRefused):
+            player_files.write_text(name, "[Event]\n", overwrite=True)
     untouched(served)
     # The symlink and the FIFO are still what they were: nothing replaced or followed.
-    folder = paths.player_folder()
+    folder = player_files.player_folder()
     assert os.path.islink(folder / "link.pdn")
 
 
 def test_a_refusal_says_where_files_go(served):
-    assert "plain file name" in paths.refusal("../x")
-    assert paths.refusal("game.pdn") is None
-    assert "your own folder" in paths.where()
+    assert "plain file name" in player_files.refusal("../x")
+    assert player_files.refusal("game.pdn") is None
+    assert "your own folder" in player_files.where()
 
 
 def test_served_files_are_written_and_read_in_the_folder_private(served):
-    shown = paths.write_text("game.pdn", "1. 11-15 *\n")
-    target = served / paths.FILES_DIR / "game.pdn"
+    shown = player_files.write_text("game.pdn", "1. 11-15 *\n")
+    target = served / player_files.FILES_DIR / "game.pdn"
     assert shown == "'game.pdn'" and target.read_text() == "1. 11-15 *\n"
     assert target.stat().st_mode & 0o777 == 0o600
-    assert paths.read_text(" game.pdn ") == "1. 11-15 *\n"
-    with pytest.raises(paths.FileExists):
-        paths.write_text("game.pdn", "other")
-    paths.write_text("game.pdn", "other", overwrite=True)
+    assert player_files.read_text(" game.pdn ") == "1. 11-15 *\n"
+    with pytest.raises(player_files.FileExists):
+        player_files.write_text("game.pdn", "other")
+    player_files.write_text("game.pdn", "other", overwrite=True)
     assert target.read_text() == "other"
-    assert paths.exists("game.pdn") and not paths.exists("../game.pdn")
+    assert player_files.exists("game.pdn") and not player_files.exists("../game.pdn")
 
 
 def test_big_and_binary_files_are_refused(served):
-    folder = paths.player_folder()
-    (folder / "big.txt").write_bytes(b"1" * (paths.MAX_READ_BYTES + 1))
+    folder = player_files.player_folder()
+    (folder / "big.txt").write_bytes(b"1" * (player_files.MAX_READ_BYTES + 1))
     (folder / "bin.txt").write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(paths.FileRefused, match="too big"):
-        paths.read_text("big.txt")
-    with pytest.raises(paths.FileRefused, match="not UTF-8"):
-        paths.read_text("bin.txt")
+    with pytest.raises(player_files.FileRefused, match="too big"):
+        player_files.read_text("big.txt")
+    with pytest.raises(player_files.FileRefused, match="not UTF-8"):
+        player_files.read_text("bin.txt")
 
 
 def test_locally_any_path_works_as_before(home, tmp_path, monkeypatch):
-    monkeypatch.delenv(paths.SERVED_ENV, raising=False)
+    monkeypatch.delenv(player_files.SERVED_ENV, raising=False)
     target = tmp_path / "elsewhere" / "game.pdn"
     target.parent.mkdir()
-    paths.write_text(str(target), "x")
-    assert paths.read_text(str(target)) == "x"
+    player_files.write_text(str(target), "x")
+    assert player_files.read_text(str(target)) == "x"
     os.mkfifo(tmp_path / "fifo")
-    with pytest.raises(paths.FileRefused, match="not a plain file"):
-        paths.read_text(str(tmp_path / "fifo"))  # refused at once, never blocking on the FIFO
+    with pytest.raises(player_files.FileRefused, match="not a plain file"):
+        player_files.read_text(str(tmp_path / "fifo"))  # refused at once, never blocking on the FIFO
 
 
 # -- every dialog --------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ async def test_checkers_save_and_load_refuse_hostile_paths(served):
         # A plain name is written in the folder; the same name again asks before replacing.
         await pilot.press("w")
         await type_into(pilot, app, "mine.pdn")
-        saved = served / paths.FILES_DIR / "mine.pdn"
+        saved = served / player_files.FILES_DIR / "mine.pdn"
         first = saved.read_text()
         assert "11-15" in first
         await pilot.press("2", "3", "minus", "1", "9", "enter", "w")
@@ -174,7 +174,7 @@ async def test_lab_export_refuses_hostile_paths(served):
         await pilot.press("e")
         await type_into(pilot, app, "runs.csv")
         assert app.screen is lab
-        assert (served / paths.FILES_DIR / "runs.csv").read_text().count("\n") == 3  # header and two games
+        assert (served / player_files.FILES_DIR / "runs.csv").read_text().count("\n") == 3  # header and two games
         untouched(served)
 
 
@@ -184,7 +184,7 @@ def test_sudoku_from_a_file_refuses_hostile_paths(served):
         with pytest.raises(ValueError) as refused:
             load_puzzle(NewPuzzle(source="file", text=name), random.Random(1))
         assert "secret" not in str(refused.value) and "BEGIN" not in str(refused.value)
-    (paths.player_folder() / "mine.txt").write_text(PUZZLE + "\n")
+    (player_files.player_folder() / "mine.txt").write_text(PUZZLE + "\n")
     puzzle, solution, grade, label = load_puzzle(NewPuzzle(source="file", text="mine.txt"), random.Random(1))
     assert label == "mine.txt #1" and len(solution) == 81
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from lobby_support import Events, join
 
-from tui_games.server.lobby.client import LobbyClient, LobbyUnavailable
+from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import BURST, MAX_LINE, HubSocket
 from tui_games.server.lobby.storage import Storage

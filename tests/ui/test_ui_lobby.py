@@ -12,7 +12,7 @@ from lobby_support import join
 from textual.widgets import DataTable
 from ui_support import SIZE, text_of
 
-from tui_games.server.lobby.client import LOBBY_ENV, LOBBY_TOKEN_ENV
+from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tui_games.bench.table import Write, write_table
 from tui_games.games import arena_adapter
-from tui_games.server.lobby.client import LobbyClient
+from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage

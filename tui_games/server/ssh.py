@@ -4,7 +4,7 @@ Each login gets the full app (``python -m tui_games``) as its own process on its
 sessions.py), with the client's terminal type and size (clamped), its resizes, and its
 ``COLORTERM``, ``NO_COLOR`` and ``LANG`` if it sent them. Identity is the key (identity.py):
 each player name has a data directory of its own (settings, scores, saved games, and the
-``files/`` folder their file dialogs are confined to, see paths.py), and all of them share
+``files/`` folder their file dialogs are confined to, see player_files.py), and all of them share
 one leaderboard. Guests (``--auth none``) get a directory that is deleted when they leave.
 
 Layout of the server's directory (``<data dir>/server``)::
@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games.server import EXTRA_HINT, ServerError, paths, run_until_signal
+from tui_games import player_files
+from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
+from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
 from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit, session_cap
 from tui_games.server.lobby import commands as lobby_commands
-from tui_games.server.lobby.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
@@ -194,8 +195,8 @@ def session_env(config: SSHConfig, player: Player, term: str | None, client_env:
         "TERM": term or DEFAULT_TERM,
         "TUI_GAMES_HOME": str(player.home),
         "TUI_GAMES_USER": player.name,
-        # Every file the player names stays in their own folder (server/paths.py).
-        paths.SERVED_ENV: "1",
+        # Every file the player names stays in their own folder (player_files.py).
+        player_files.SERVED_ENV: "1",
         # So `-m tui_games` finds the package even when the server runs from a source tree.
         "PYTHONPATH": str(package_root),
         "PYTHONUTF8": "1",

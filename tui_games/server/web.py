@@ -31,7 +31,7 @@ change works around a textual-serve limitation, named here so it can go when ups
 
 Every tab plays with the data directory of whoever runs the server: the web has no names to
 tell players apart, so this is for one person or a household. Files the player names stay in
-``files/`` there (paths.py); the server's own files (``server/``) are out of reach.
+``files/`` there (player_files.py); the server's own files (``server/``) are out of reach.
 
 The log is the SSH server's (log.py): ``listening``, ``start``, ``quit``, ``hangup``,
 ``failed``, ``session-refused`` (busy) and ``refused`` (a foreign origin or host name; at most

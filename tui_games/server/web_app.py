@@ -7,7 +7,7 @@ packet protocol (``send_bytes``, ``send_meta``, ``on_data``, ``on_meta``):
 
 - the app is ``python -m tui_games`` run directly, with an environment built afresh: the
   server's data directory as ``TUI_GAMES_HOME``, ``TUI_GAMES_SERVED=1`` (so files stay in the
-  player's folder and overwrites ask first, see paths.py) and textual-serve's own driver
+  player's folder and overwrites ask first, see player_files.py) and textual-serve's own driver
   variables; in a session and process group of its own, its address space capped
   (``--memory-mb``, sessions.cap_memory); on Linux it gets SIGHUP if the server dies (even
   by SIGKILL), so no app outlives it;
@@ -28,7 +28,7 @@ import signal
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from tui_games.server import paths
+from tui_games import player_files
 from tui_games.server.sessions import cap_memory
 
 try:  # Linux's prctl, looked up now: the child may call only what is loaded before the fork
@@ -71,9 +71,9 @@ def app_env(home: Path, driver_env: dict[str, str]) -> dict[str, str]:
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": str(home),
         "TERM": "xterm-256color",
-        paths.HOME_ENV: str(home),
-        # Every file the player names stays in their own folder (server/paths.py).
-        paths.SERVED_ENV: "1",
+        player_files.HOME_ENV: str(home),
+        # Every file the player names stays in their own folder (player_files.py).
+        player_files.SERVED_ENV: "1",
         # So `-m tui_games` finds the package even when the server runs from a source tree.
         "PYTHONPATH": str(package_root),
         "PYTHONUTF8": "1",

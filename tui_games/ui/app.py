@@ -19,7 +19,7 @@ from textual.widgets import Input, Static
 
 from tui_games.engine import pacing
 from tui_games.games import find_game
-from tui_games.server.lobby.client import LobbyClient, LobbyUnavailable
+from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter

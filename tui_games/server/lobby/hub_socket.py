@@ -26,13 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from tui_games.online.protocol import MAX_LINE, PROTOCOL
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer
 from tui_games.server.lobby.views import game_data, offer_data, online_view
 from tui_games.server.log import event
 
-PROTOCOL = 1
-MAX_LINE = 16 * 1024
 RATE = 20.0  # requests a second, with bursts up to BURST
 BURST = 40
 MAX_CHAT = 200

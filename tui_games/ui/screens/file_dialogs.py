@@ -1,5 +1,5 @@
 """The file dialogs every screen uses: name a file to save or load, through the one place that
-decides where a player's files may be (``tui_games.server.paths``).
+decides where a player's files may be (``tui_games.player_files``).
 
 Saving never replaces an existing file without asking; a name that is refused (under the server:
 anything but a plain name in the player's own folder) is said under the field at once.
@@ -12,7 +12,7 @@ from typing import Callable
 
 from textual.screen import Screen
 
-from tui_games.server import paths
+from tui_games import player_files
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 
@@ -24,14 +24,14 @@ def ask_to_save(screen: Screen, title: str, default_name: str, content: Callable
 
     def write(name: str, overwrite: bool) -> None:
         try:
-            shown = paths.write_text(name, content(), overwrite=overwrite)
-        except paths.FileExists:
+            shown = player_files.write_text(name, content(), overwrite=overwrite)
+        except player_files.FileExists:
             screen.app.push_screen(
-                ConfirmDialog("Replace the file?", f"{paths.label(name)} exists already. Replace it?",
+                ConfirmDialog("Replace the file?", f"{player_files.label(name)} exists already. Replace it?",
                               yes="Replace"),
                 lambda yes: write(name, True) if yes else None)
             return
-        except paths.FileRefused as refused:
+        except player_files.FileRefused as refused:
             screen.notify(f"Not saved: {refused}", severity="error", timeout=8)
             return
         saved(shown)
@@ -41,7 +41,7 @@ def ask_to_save(screen: Screen, title: str, default_name: str, content: Callable
             write(name, False)
 
     screen.app.push_screen(
-        InputDialog(title, f"File to write. {paths.where()}", paths.suggest(default_name, local_folder), check=paths.write_refusal),
+        InputDialog(title, f"File to write. {player_files.where()}", player_files.suggest(default_name, local_folder), check=player_files.write_refusal),
         chosen)
 
 
@@ -55,16 +55,16 @@ def ask_to_load(screen: Screen, title: str, prompt: str, parse: Callable[[str, s
 
     def check(name: str) -> str | None:
         try:
-            text = paths.read_text(name)
-            results[name] = parse(text, paths.label(name))
-        except paths.FileRefused as refused:
+            text = player_files.read_text(name)
+            results[name] = parse(text, player_files.label(name))
+        except player_files.FileRefused as refused:
             return str(refused)
         except ValueError as error:
-            return f"{paths.label(name)}: {error}"
+            return f"{player_files.label(name)}: {error}"
         return None
 
     def chosen(name: str | None) -> None:
         if name is not None and name in results:
-            loaded(results[name], paths.label(name))
+            loaded(results[name], player_files.label(name))
 
-    screen.app.push_screen(InputDialog(title, f"{prompt} {paths.where()}", check=check), chosen)
+    screen.app.push_screen(InputDialog(title, f"{prompt} {player_files.where()}", check=check), chosen)

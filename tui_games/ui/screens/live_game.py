@@ -20,7 +20,7 @@ from textual import work
 from textual.binding import Binding
 
 from tui_games.games import arena_adapter, find_game, load
-from tui_games.server.lobby.client import LobbyUnavailable
+from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.widgets.stats_panel import StatsPanel

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
-from tui_games.server.lobby.client import LobbyUnavailable
+from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.live_game import open_live_game

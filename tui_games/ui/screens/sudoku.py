@@ -28,6 +28,7 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Footer, Header, Static
 
+from tui_games import player_files
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import SudokuFormatError, parse_grid, read_puzzles
 from tui_games.engine.sudoku.game import SudokuGame
@@ -38,7 +39,6 @@ from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
 from tui_games.resources import read_puzzles as read_collection
 from tui_games.resources import sudoku_seeds
-from tui_games.server import paths
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
@@ -82,10 +82,10 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
         label = "pasted"
     elif choice.source == "file":
         try:
-            text = paths.read_text(choice.text)
-        except paths.FileRefused as refused:
+            text = player_files.read_text(choice.text)
+        except player_files.FileRefused as refused:
             raise ValueError(str(refused)) from None
-        shown = paths.label(choice.text)
+        shown = player_files.label(choice.text)
         entries = read_puzzles(text, shown)
         good = [e for e in entries if e.grid is not None]
         if not good:

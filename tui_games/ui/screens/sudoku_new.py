@@ -13,9 +13,9 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui_games import player_files
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.resources import puzzle_names
-from tui_games.server import paths
 from tui_games.ui.widgets.ordered_input import OrderedInput
 
 GRADES = [level for level in LEVELS if level != SEARCH]
@@ -112,8 +112,8 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
         text = self.query_one("#new-text", Input)
         text.display = source in ("file", "paste")
         if source == "file":
-            text.placeholder = "file name (in your folder)" if paths.served() else "path of the puzzle file"
-            text.tooltip = paths.where()
+            text.placeholder = "file name (in your folder)" if player_files.served() else "path of the puzzle file"
+            text.tooltip = player_files.where()
         else:
             text.placeholder, text.tooltip = "81 characters, . or 0 for a blank", None
         grade = self.query_one("#grade", Select)
@@ -134,9 +134,9 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
         choice = self.result()
         if choice.source in ("file", "paste") and not choice.text:
             self.query_one("#new-error", Static).update(
-                f"Give a file. {paths.where()}" if choice.source == "file" else "Paste a puzzle line.")
+                f"Give a file. {player_files.where()}" if choice.source == "file" else "Paste a puzzle line.")
             return
-        if choice.source == "file" and (problem := paths.refusal(choice.text)):
+        if choice.source == "file" and (problem := player_files.refusal(choice.text)):
             self.query_one("#new-error", Static).update(problem)
             return
         self.dismiss(choice)

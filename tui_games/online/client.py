@@ -1,4 +1,4 @@
-"""The app's side of the lobby socket (hub_socket.py): requests with replies, pushed events.
+"""The app's side of the lobby socket (``tui_games.server.lobby.hub_socket``): requests with replies, pushed events.
 
 Plain asyncio, no Textual: the app runs it on its own event loop. A player's app finds the
 socket and its secret in ``TUI_GAMES_LOBBY`` and ``TUI_GAMES_LOBBY_TOKEN``, which only the SSH
@@ -13,9 +13,9 @@ import json
 import os
 from typing import Any, Callable
 
-from tui_games.server.lobby.hub_socket import MAX_LINE
+from tui_games.online.protocol import LOBBY_ENV, LOBBY_TOKEN_ENV, MAX_LINE
 
-LOBBY_ENV, LOBBY_TOKEN_ENV = "TUI_GAMES_LOBBY", "TUI_GAMES_LOBBY_TOKEN"
+__all__ = ["LOBBY_ENV", "LOBBY_TOKEN_ENV", "LobbyClient", "LobbyUnavailable"]
 
 
 class LobbyUnavailable(Exception):
