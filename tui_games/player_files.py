@@ -1,4 +1,4 @@
-"""Where a file a player names may be: the one place that decides (DESIGN.md, "Serving others").
+"""Where a file a player names may be: the one place that decides (docs/DESIGN.md, "Serving others").
 
 Every dialog that reads or writes a file the player names — checkers' PDN save and load, the
 Lab's CSV export, Sudoku's "from a file", ``play sudoku --file`` — goes through

@@ -1,5 +1,5 @@
 """Loose guards on what the app sends a terminal (the real figures are in
-`tui-games bench terminal` and the README): a full-screen repaint per keypress, or anything
+`tui-games bench terminal` and docs/performance.md): a full-screen repaint per keypress, or anything
 animating while idle, would break these by an order of magnitude."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Benchmarks: ``tui-games bench NAME`` prints tables, one module per game (named in the game
 table, :mod:`tui_games.games`) plus the ones about the program itself.
 
-Speed is measured here, never in timed tests (see DESIGN.md). The machine goes at the top:
+Speed is measured here, never in timed tests (see docs/DESIGN.md). The machine goes at the top:
 the numbers mean nothing without it.
 """
 

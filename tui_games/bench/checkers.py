@@ -6,7 +6,7 @@
    followed by some engine moves, fixed here as FENs, none with a forced move): depth
    reached, nodes, nodes per second, the move and its score.
 3. The same second with the generic search (``search.search``, negamax + TT + deepening on
-   the position object): why checkers has its own hot loop (see DESIGN.md).
+   the position object): why checkers has its own hot loop (see docs/DESIGN.md).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ are passed as ``FILE`` arguments or ``--set FILE``, with ``--limit N`` to take t
 puzzles of each. Every puzzle is solved twice: once stopping at the first solution ("solve")
 and once asking for a second one ("unique check", what ``sudoku solve`` does); both times
 include building the CNF. Each solution found is checked (every unit complete, the givens
-kept). Speed is measured here, never in the tests (see DESIGN.md).
+kept). Speed is measured here, never in the tests (see docs/DESIGN.md).
 """
 
 from __future__ import annotations

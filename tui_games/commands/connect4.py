@@ -5,7 +5,7 @@
                                            the empty board)
 
 A position is the string of 1-based column digits played from the empty board; scores follow
-Pascal Pons' convention (see the README). A bad line of a batch is one line on stderr naming
+Pascal Pons' convention (see docs/games/connect4.md). A bad line of a batch is one line on stderr naming
 it, and the exit status is 2 at the end. Both use the 12-ply opening book (bitbully-databases)
 unless ``--no-book``; without a usable book they say so in one line on stderr and solve anyway.
 """

@@ -1,4 +1,4 @@
-"""Who a login is: identity is the SSH key (DESIGN.md, "Serving others").
+"""Who a login is: identity is the SSH key (docs/DESIGN.md, "Serving others").
 
 - ``--auth keys`` (the default): a key listed in ``users/NAME/authorized_keys`` logs in as NAME
   and as no one else; ``tui-games serve add-key NAME FILE`` adds one (a player may have several).

@@ -15,7 +15,7 @@ Layout of the server's directory (``<data dir>/server``)::
     users/NAME/                a player's TUI_GAMES_HOME; users/NAME/authorized_keys their keys
     guests/guest-XXXX/         a guest's, removed when the session ends
 
-Everything a stranger can make the server hold is bounded (DESIGN.md, "Serving others"):
+Everything a stranger can make the server hold is bounded (docs/DESIGN.md, "Serving others"):
 connections before a game starts (limits.py: sshd's MaxStartups, per-source caps and
 penalties), time to authenticate (30 s) and to open a session (10 s more), one session per
 connection, input buffered (back-pressure to the client), window size, memory per session and

@@ -35,7 +35,7 @@ tell players apart, so this is for one person or a household. Files the player n
 
 The log is the SSH server's (log.py): ``listening``, ``start``, ``quit``, ``hangup``,
 ``failed``, ``session-refused`` (busy) and ``refused`` (a foreign origin or host name; at most
-one line a second per address, and matched by the README's fail2ban filter).
+one line a second per address, and matched by the fail2ban filter in docs/serving.md).
 """
 
 from __future__ import annotations

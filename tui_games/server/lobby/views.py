@@ -10,7 +10,7 @@ RESULTS = {0: "first", 1: "second", None: "draw"}
 
 
 def game_data(lobby: Lobby, row: GameRow) -> dict:
-    """The "show" object of the README: id, game, variant, players {first, second}, moves in the
+    """The "show" object of docs/serving.md: id, game, variant, players {first, second}, moves in the
     game's notation, to_move, result (null while it goes on, "first", "second" or "draw"), rated;
     and more for the apps (names, clock, seconds left, offers, the winner's name, the reason)."""
     return {"id": row.id, "game": row.game, "variant": row.variant,
