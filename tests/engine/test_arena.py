@@ -130,10 +130,11 @@ def test_move_loop_is_the_checkers_match_loop():
 
 
 def test_registry_specs_and_errors():
-    assert {spec.key for spec in arena_specs()} == {"tictactoe", "connect4", "checkers"}
+    # Which games have an arena is the table's to say (tests/engine/test_contracts.py checks each).
+    assert all(spec.arena is not None for spec in arena_specs()) and len(arena_specs()) >= 3
     with pytest.raises(ValueError, match="one-player puzzle"):
         arena_game("sudoku")
-    assert split_spec("level6:aware@2") == ("level6", "aware", 2.0)
+    assert split_spec("level6:aware@2") == ("level6:aware", 2.0)
     with pytest.raises(ValueError, match="unknown opponent 'perfekt'"):
         TTT.make_player("perfekt", seed=0, seconds=None, variant={})
     with pytest.raises(ValueError, match="only plays 3x3"):

@@ -6,11 +6,11 @@ variant's start, build a player from a spec, read and name a move. Each game's e
 holds its adapter (``tictactoe/arena.py``, ``connect4/arena.py``, ``checkers/arena.py``); the
 game table (``tui_games.games``) says which game has one.
 
-Player specs may add to the name:
-
-- ``:HEURISTIC`` — Connect-4's evaluation for that player's search (``level6:aware``);
-- ``@SECONDS`` — that player's budget per move (``perfect@1``, ``strong@0.5``), overriding
-  the series' ``seconds``.
+A player spec is the name of one of the game's players, then what the game lets a player
+take (Connect-4: ``:HEURISTIC``, ``level6:aware``; see each adapter's ``spec_help``), then, for
+every game, ``@SECONDS``: that player's budget per move (``perfect@1``, ``strong@0.5``),
+overriding the series' ``seconds``. :func:`split_spec` takes the budget off; the rest is the
+game's to read.
 
 Variants are plain dicts of the game's options (tic-tac-toe ``rows``/``cols``/``k``/
 ``misere``, Connect-4 ``full_board``), checked by :meth:`GameAdapter.check_variant`.
@@ -40,8 +40,8 @@ class LibraryPosition:
     depth: int = 6
 
 
-def split_spec(spec: str) -> tuple[str, str | None, float | None]:
-    """``level6:aware@2`` -> ("level6", "aware", 2.0); ValueError for a bad budget."""
+def split_spec(spec: str) -> tuple[str, float | None]:
+    """``level6:aware@2`` -> ("level6:aware", 2.0); ValueError for a bad budget."""
     text = spec.strip()
     seconds = None
     if "@" in text:
@@ -52,13 +52,14 @@ def split_spec(spec: str) -> tuple[str, str | None, float | None]:
             raise ValueError(f"{budget!r} after '@' is not a number of seconds") from None
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"{budget!r} after '@' must be a positive number of seconds")
-    name, _, heuristic = text.partition(":")
-    return name.strip(), heuristic.strip() or None, seconds
+    return text.strip(), seconds
 
 
-def player_label(name: str, heuristic: str | None, seconds: float | None) -> str:
-    if heuristic is not None and heuristic != "default":
-        name = f"{name} ({heuristic})"
+def player_label(name: str, seconds: float | None, *, option: str | None = None) -> str:
+    """The name a player is shown by: with the game's ``option`` for it (Connect-4: a
+    heuristic other than the default) and its own budget, when the spec gave one."""
+    if option is not None:
+        name = f"{name} ({option})"
     if seconds is not None:
         name = f"{name} @{seconds:g}s"
     return name

@@ -1,7 +1,7 @@
 """The arena: two players play a series of games of one game, and we count.
 
 Game-agnostic: what a game must offer (how to set up its start, build a player from a spec,
-name a move) is the :class:`~tui_games.engine.adapter.GameAdapter` each game's package holds;
+name a move) is its :class:`~tui_games.engine.contracts.ArenaGame`, the adapter each game's package holds;
 the game table (``tui_games.games``) says which games have one. :func:`play_game` is the move
 loop (the checkers match runner uses it too), :func:`run_arena` the series.
 
@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
-from tui_games.engine.adapter import GameAdapter
+from tui_games.engine.contracts import ArenaGame
 from tui_games.engine.game import Outcome
 from tui_games.engine.players import Player
 
@@ -367,7 +367,7 @@ def _seed_for(rng: random.Random) -> int:
     return rng.randrange(2**32)
 
 
-def run_arena(game: GameAdapter, config: ArenaConfig, *, openings: Sequence[tuple[str, Any]] | None = None,
+def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[str, Any]] | None = None,
               stop: threading.Event | None = None,
               on_game: Callable[[GameRecord, ArenaResult], None] | None = None,
               on_move: Callable[[int, int], None] | None = None) -> ArenaResult:
@@ -427,7 +427,7 @@ def run_arena(game: GameAdapter, config: ArenaConfig, *, openings: Sequence[tupl
     return result
 
 
-def _move_texts(game: GameAdapter, start: Any, moves: list) -> list[str]:
+def _move_texts(game: ArenaGame, start: Any, moves: list) -> list[str]:
     """Each move named in the game's notation, in the position it was played from."""
     pos = start.copy()
     texts = []
@@ -437,7 +437,7 @@ def _move_texts(game: GameAdapter, start: Any, moves: list) -> list[str]:
     return texts
 
 
-def replay_positions(game: GameAdapter, record: GameRecord, variant: dict) -> list[Any]:
+def replay_positions(game: ArenaGame, record: GameRecord, variant: dict) -> list[Any]:
     """The position before the first move and after every move of ``record`` (ValueError if
     a move does not parse: a record edited by hand, or from another version)."""
     pos = game.start(variant, record.start)

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
-from tui_games.engine.game import Position
+from tui_games.engine.game import DeadDraws, OrderedMoves, Position, Symmetries
 from tui_games.engine.pacing import give_way
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
@@ -212,10 +212,11 @@ class Searcher:
         self.use_tt = self.algorithm == TT
         self.table: dict[Hashable, _Entry] = table if table is not None else {}
         self.exact_root = exact_root
-        self.ordered = self.ordering and hasattr(self.pos, "ordered_moves")
-        # A game may know that nobody can win any more; the full engine uses that to stop
-        # early (its evaluation of such a position must be 0, so depth-limited values agree).
-        self.dead_draw = getattr(self.pos, "is_dead_draw", None) if self.use_tt else None
+        # The optional hooks a position declares (tui_games.engine.game): ordered moves, and
+        # for the full engine a dead draw, where nobody can win any more, to stop early at.
+        self.ordered_moves = self.pos.ordered_moves if self.ordering and isinstance(self.pos, OrderedMoves) else None
+        self.dead_draw = self.pos.is_dead_draw if self.use_tt and isinstance(self.pos, DeadDraws) else None
+        self.symmetries = self.pos if self.ordering and isinstance(self.pos, Symmetries) else None
         self.killers: dict[int, list] = {}
         # pv[ply]: the best line found below the node being searched at that ply.
         self.pv: _PlyLines = _PlyLines()
@@ -251,7 +252,7 @@ class Searcher:
         pos = self.pos
         if not self.ordering:
             return pos.legal_moves()
-        moves = list(pos.ordered_moves()) if self.ordered else pos.legal_moves()
+        moves = list(self.ordered_moves()) if self.ordered_moves is not None else pos.legal_moves()
         history = self.history
         if history:
             moves.sort(key=lambda m: -history.get(m, 0))
@@ -410,12 +411,12 @@ class Searcher:
         # Shuffle first so that, among moves the ordering cannot tell apart, ties fall randomly.
         self.rng.shuffle(moves)
         if self.ordering:
-            ordered = list(pos.ordered_moves()) if self.ordered else moves
+            ordered = list(self.ordered_moves()) if self.ordered_moves is not None else moves
             rank = {m: i for i, m in enumerate(ordered)}
             moves.sort(key=lambda m: (m != previous_best, -self.history.get(m, 0), rank.get(m, 0)))
 
         # Moves a symmetry makes equal share one search: scored[class] is the one searched (the game says which, if it can).
-        classes = pos.move_classes() if self.ordering and hasattr(pos, "move_classes") else None
+        classes = self.symmetries.move_classes() if self.symmetries is not None else None
         root_moves: list[RootMove] = []
         lines: dict[Any, list] = {}
         scored: dict[Any, RootMove] = {}
@@ -459,7 +460,8 @@ class Searcher:
         root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
         if move is not None and move not in lines:
             # The move shared its search with a symmetric one: mirror that one's line.
-            line = pos.equivalent_line(lines[scored[classes[move]].move], move)
+            assert self.symmetries is not None and classes is not None
+            line = self.symmetries.equivalent_line(lines[scored[classes[move]].move], move)
         else:
             line = lines.get(move, [])
         return SearchResult(move, best, line, root_moves, stats, True, False, False)
@@ -506,7 +508,8 @@ class Searcher:
             return
         # Taken now, at the root: a stop unwinds the recursion by exception, without the pops,
         # so afterwards self.pos may be any position deep in the tree (even a finished one).
-        self._fallback_moves = list(self.pos.ordered_moves()) if self.ordered else self.pos.legal_moves()
+        self._fallback_moves = (list(self.ordered_moves()) if self.ordered_moves is not None
+                               else self.pos.legal_moves())
 
         target = self.limits.depth if self.limits.depth is not None else UNLIMITED_DEPTH
         if self.deepen is not None and self.limits.depth is not None:

@@ -35,15 +35,13 @@ class CheckersArena(GameAdapter):
         return list(checkers_players.OPPONENTS)
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
-        name, heuristic, own_seconds = split_spec(spec)
-        if heuristic is not None:
-            raise ValueError(f"{spec!r}: checkers players take no heuristic (':{heuristic}')")
+        name, own_seconds = split_spec(spec)
         key = checkers_players.normalize_spec(name)
         budget = own_seconds if own_seconds is not None else seconds
         if key == "strong" and budget is not None:
             checkers_players.check_seconds(budget)
         player = checkers_players.make_player(key, seed=seed, seconds=budget)
-        player.name = player_label(player.name, None, own_seconds)
+        player.name = player_label(player.name, own_seconds)
         return player
 
     def parse_openings(self, text: str) -> list[tuple[str, Any]]:

@@ -38,13 +38,16 @@ class Connect4Arena(GameAdapter):
         return list(connect4_players.OPPONENTS)
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
-        name, heuristic, own_seconds = split_spec(spec)
+        text, own_seconds = split_spec(spec)
+        # Connect-4's own addition to the spec: ":HEURISTIC", the search's evaluation.
+        name, _, heuristic_name = text.partition(":")
         key = connect4_players.normalize_spec(name)
-        heuristic = resolve_heuristic(heuristic or "default")
+        heuristic = resolve_heuristic(heuristic_name.strip() or "default")
         budget = own_seconds if own_seconds is not None else seconds
         player = connect4_players.make_player(key, seed=seed, seconds=budget, heuristic=heuristic,
                                               full_board=self.check_variant(variant)["full_board"])
-        player.name = player_label(player.name, heuristic if key != "random" else None, own_seconds)
+        shown = heuristic if key != "random" and heuristic != "default" else None
+        player.name = player_label(player.name, own_seconds, option=shown)
         return player
 
     def start(self, variant: dict, text: str | None = None) -> Connect4:

@@ -37,7 +37,7 @@ from tui_games.engine.connect4.bits import (
     mirror,
 )
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
-from tui_games.engine.game import Outcome
+from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Symmetries
 
 __all__ = ["COLUMNS", "ROWS", "Connect4", "Connect4Error", "FORCED_WIN_SCORE", "MARKS"]
 
@@ -51,7 +51,7 @@ class Connect4Error(ValueError):
     """An illegal move or move string; the message names the position and the problem."""
 
 
-class Connect4:
+class Connect4(OrderedMoves[int], DeadDraws, Symmetries[int]):
     """A Connect-4 position with its move history; ``turn`` 0 is the first player."""
 
     __slots__ = ("current", "mask", "moves", "turn", "history", "full_board", "_outcome",

@@ -40,10 +40,6 @@ class TicTacToeArena(GameAdapter):
         geometry(rows, cols, k)  # BoardError (a ValueError) names the problem
         return {"rows": rows, "cols": cols, "k": k, "misere": bool(variant.get("misere", False))}
 
-    def variantplayer_label(self, variant: dict) -> str:
-        v = self.check_variant(variant)
-        return f"{v['rows']}x{v['cols']}, {v['k']} in a row" + (", misère" if v["misere"] else "")
-
     def variant_of(self, position: TicTacToe) -> dict:
         return {"rows": position.rows, "cols": position.cols, "k": position.k, "misere": position.misere}
 
@@ -55,9 +51,7 @@ class TicTacToeArena(GameAdapter):
         return [spec for spec, _ in tictactoe_players.opponents_for(self.start(variant))]
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
-        name, heuristic, own_seconds = split_spec(spec)
-        if heuristic is not None:
-            raise ValueError(f"{spec!r}: tic-tac-toe players take no heuristic (':{heuristic}')")
+        name, own_seconds = split_spec(spec)
         key = tictactoe_players.normalize_spec(name)
         allowed = self.spec_names(variant)
         if key not in allowed:
@@ -65,7 +59,7 @@ class TicTacToeArena(GameAdapter):
                              f"{', '.join(allowed)}")
         budget = own_seconds if own_seconds is not None else seconds
         player = tictactoe_players.make_player(key, seed=seed, seconds=budget)
-        player.name = player_label(player.name, None, own_seconds)
+        player.name = player_label(player.name, own_seconds)
         return player
 
     def start(self, variant: dict, text: str | None = None) -> TicTacToe:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from tui_games.engine.game import Outcome
+from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Symmetries
 
 X, O = 0, 1
 MARKS = "XO"
@@ -81,7 +81,7 @@ def _weights(k: int) -> tuple[int, ...]:
     return tuple(0 if n == 0 else 4 ** n for n in range(k + 1))
 
 
-class TicTacToe:
+class TicTacToe(OrderedMoves[int], DeadDraws, Symmetries[int]):
     """A tic-tac-toe position with its move history.
 
     ``symmetry=True`` lets the ordered searches skip moves that a symmetry of the board
@@ -296,6 +296,10 @@ class TicTacToe:
     def equivalent_line(self, line: list[int], move: int) -> list[int]:
         """``line``, starting with a move of the same class as ``move``, carried by a symmetry
         of this board onto one that starts with ``move``: an equally good line."""
+        if line and line[0] == move:
+            # Its own class (with symmetry off, every move's): the identity, which the
+            # stabilizer holds only while symmetries are looked for.
+            return list(line)
         for perm in self._stabilizer():
             if perm[line[0]] == move:
                 return [perm[m] for m in line]
