@@ -17,6 +17,10 @@ from tui_games.ui.screens.saving import SavingScreen
 
 RAN: list[tuple[str, object]] = []
 
+# It adds nothing to ``arena`` (it has no players) or ``bench``: tests/nim_game.py does.
+ARENA_OPTIONS = ()
+BENCH_OPTIONS = ()
+
 
 def cmd_count(args: argparse.Namespace) -> int:
     RAN.append(("count", args.number))

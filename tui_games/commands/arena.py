@@ -5,8 +5,9 @@
     tui-games arena checkers --a strong@1 --b baseline --games 10 --csv games.csv
 
 Players are the game's opponents (``perfect``, ``level5``, ``random``, ``rule-based``,
-``strong``, ``baseline`` …), with ``:HEURISTIC`` (Connect-4) and ``@SECONDS`` added where
-wanted. The sides alternate (``--no-swap``: A always plays X / Black); checkers games start from
+``strong``, ``baseline`` …), with what the game lets a player take (Connect-4's ``:HEURISTIC``)
+and ``@SECONDS`` added where wanted; a game's variant flags are its own (``ARENA_OPTIONS`` in
+its command module). The sides alternate (``--no-swap``: A always plays X / Black); checkers games start from
 seeded three-move ballots, each pair of games sharing one. The run is saved in the data
 directory's ``arena.json`` (``--no-save`` skips that). A bad player, variant or start is one
 line on stderr naming it, exit status 2.
@@ -18,31 +19,32 @@ import argparse
 import json
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from tui_games.bench.table import table
-from tui_games.commands.common import UsageError, parse_size, positive_int, positive_seconds
+from tui_games.commands.common import UsageError, positive_int, positive_seconds
+from tui_games.commands.options import Option, add_game_options, given_options
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.resources import read_puzzles
 from tui_games.store import Store
 
 
+def _declared_options() -> list[tuple[str, Sequence[Option]]]:
+    """The variant options each arena game declares in its command module."""
+    return [(spec.key, spec.commands_module.ARENA_OPTIONS) for spec in arena_specs()]
+
+
 def _variant(args: argparse.Namespace) -> dict:
     """The game's options from the flags that apply to it; UsageError for one that does not."""
-    given = {"--size": args.size, "--k": args.k, "--misere": args.misere, "--full-board": args.full_board}
-    # Each game's command module names the variant flags that are its own.
-    own = getattr(find_game(args.game).commands_module, "ARENA_VARIANT_FLAGS", ())
+    declared = _declared_options()
+    own = {option.flag: option for key, options in declared if key == args.game for option in options}
     variant: dict = {}
-    for flag, value in given.items():
-        if value in (None, False):
-            continue
+    for flag, value in given_options(args, [option for _, options in declared for option in options]).items():
         if flag not in own:
             raise UsageError(f"{flag} does not apply to {args.game}")
-        if flag == "--size":
-            variant["rows"], variant["cols"] = parse_size(value)
-        else:
-            variant[flag.lstrip("-").replace("-", "_")] = value
+        variant.update(own[flag].variant(value))
     try:
         return arena_adapter(args.game).check_variant(variant)
     except ValueError as error:
@@ -160,8 +162,8 @@ def add_arguments(arena: argparse.ArgumentParser) -> None:
     arena.set_defaults(handler=cmd_arena)
     arena.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
     arena.add_argument("--a", required=True, metavar="PLAYER",
-                       help="player A: the game's opponents (perfect, level5, random, rule-based, strong, "
-                            "baseline …); Connect-4 adds :HEURISTIC (level6:aware); @SECONDS sets its budget")
+                       help="player A: one of the game's players (perfect, level5, random …), with what the "
+                            "game adds to a player (Connect-4: :HEURISTIC, level6:aware); @SECONDS sets its budget")
     arena.add_argument("--b", required=True, metavar="PLAYER", help="player B, as --a")
     arena.add_argument("--games", type=positive_int, default=10, metavar="N", help="games to play (default 10)")
     arena.add_argument("--swap", action=argparse.BooleanOptionalAction, default=True,
@@ -172,12 +174,10 @@ def add_arguments(arena: argparse.ArgumentParser) -> None:
     arena.add_argument("--seconds", type=positive_seconds, default=None, metavar="S",
                        help="budget per move of the players that take one (perfect, strong; the levels' cap)")
     arena.add_argument("--start", default=None, metavar="POSITION",
-                       help="play every game from this position: tic-tac-toe rows (X../.O./...), Connect-4 "
-                            "columns (4455), checkers FEN")
-    arena.add_argument("--size", default=None, metavar="RxC", help="tictactoe: board size (default 3x3)")
-    arena.add_argument("--k", type=int, default=None, help="tictactoe: marks in a row to win")
-    arena.add_argument("--misere", action="store_true", help="tictactoe: completing a line loses")
-    arena.add_argument("--full-board", action="store_true", help="connect4: play on to a full board")
+                       help="play every game from this position, in the game's notation (tic-tac-toe rows "
+                            "X../.O./..., Connect-4 columns 4455, checkers FEN)")
+    # Each game's variants, from its command module (GameCommands.ARENA_OPTIONS).
+    add_game_options(arena, _declared_options())
     arena.add_argument("--json", action="store_true",
                        help='print one object: games, a_wins, draws, b_wins, seconds, … and "game_list"')
     arena.add_argument("--csv", type=Path, default=None, metavar="FILE", help="also write one line per game here")

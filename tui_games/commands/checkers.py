@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
+from tui_games.commands.options import Option
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.perft import divide, perft
@@ -27,6 +28,10 @@ from tui_games.engine.players import describe_result
 from tui_games.engine.search import SearchLimits
 
 OUTCOME_WORDS = {0: "Black wins", 1: "White wins", None: "draw"}
+
+# Nothing added to ``tui-games arena`` (one variant: the ballots) or ``tui-games bench``.
+ARENA_OPTIONS: tuple[Option, ...] = ()
+BENCH_OPTIONS: tuple[Option, ...] = ()
 
 
 def position_from(fen: str, moves: list[str] | None = None) -> CheckersPosition:

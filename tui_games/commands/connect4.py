@@ -18,7 +18,8 @@ import re
 import sys
 from typing import Any
 
-from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent
+from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent, positive_int
+from tui_games.commands.options import Option
 from tui_games.engine.connect4.book import OpeningBook, default_book
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.connect4.players import normalize_spec
@@ -26,8 +27,15 @@ from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
 from tui_games.store import Store
 
-# The flags of ``tui-games arena`` that set this game's variant.
-ARENA_VARIANT_FLAGS = ("--full-board",)
+# What this game adds to ``tui-games arena`` (its variant) and ``tui-games bench``.
+ARENA_OPTIONS = (Option("--full-board", action="store_true", help="play on to a full board"),)
+BENCH_OPTIONS = (
+    Option("--node-limit", type=positive_int, metavar="N",
+           help="node budget of each search that cannot finish (default 1,000,000)"),
+    Option("--set", dest="sets", action="append", metavar="FILE",
+           help="a test set file (repeatable; default: the Test_L*_R* samples shipped with the package)"),
+    Option("--limit", type=positive_int, metavar="N", help="only the first N positions of each set"),
+)
 
 
 # -- play ------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from tui_games.commands.common import UsageError, positive_int
+from tui_games.commands.options import Option
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import (
     PuzzleEntry,
@@ -43,6 +44,21 @@ GRADES = tuple(level for level in LEVELS if level != SEARCH)
 # JSON status words: short and stable for scripts.
 STATUS_WORDS = {sat.Status.UNIQUE: "unique", sat.Status.NONE: "none", sat.Status.SEVERAL: "several",
                 sat.Status.SOLVED: "solved"}
+
+# A one-player puzzle: nothing for ``tui-games arena``; the knobs of ``tui-games bench sudoku``.
+ARENA_OPTIONS: tuple[Option, ...] = ()
+BENCH_OPTIONS = (
+    Option("--set", dest="sets", action="append", metavar="FILE",
+           help="a test set file (repeatable; default: the collections shipped with the package)"),
+    Option("--limit", type=positive_int, metavar="N", help="only the first N puzzles of each set"),
+    Option("--logic", action="store_true",
+           help="the human stepper instead of the solvers (share finished by logic, time per hint and per "
+                "puzzle, ratings against Sudoku Explainer's where a NAME_se_ratings.txt file sits beside the set)"),
+    Option("--jobs", type=positive_int, metavar="N", help="with --logic: spread the puzzles over N processes"),
+    Option("--results", metavar="FILE",
+           help="with --logic: also write one JSON object per puzzle (level, rating, technique, seconds, steps, "
+                "wrong steps) to FILE"),
+)
 
 
 def _print_json(record: dict) -> None:
@@ -156,14 +172,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import random
 
     from tui_games.engine.sudoku.generator import GenerationError, generate
-    from tui_games.resources import sudoku_seeds
+    from tui_games.engine.sudoku.seeds import seed_puzzles
+    from tui_games.resources import read_puzzles
 
     try:
         level = LEVELS[level_index(args.grade)]
     except ValueError as error:
         raise UsageError(str(error)) from None
     rng = random.Random(args.seed)
-    seeds = sudoku_seeds(level)
+    seeds = seed_puzzles(level, read_puzzles)
     for _ in range(args.count):
         try:
             made = generate(level, rng, size=args.size, diagonal=args.diagonal, seeds=seeds)

@@ -12,7 +12,8 @@ import argparse
 import json
 from typing import Any
 
-from tui_games.commands.common import UsageError, parse_size, play_opponent
+from tui_games.commands.common import UsageError, parse_size, play_opponent, positive_int
+from tui_games.commands.options import Option
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
@@ -20,8 +21,23 @@ from tui_games.store import Store
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
-# The flags of ``tui-games arena`` that set this game's variant.
-ARENA_VARIANT_FLAGS = ("--size", "--k", "--misere")
+
+
+def _size_variant(text: str) -> dict[str, int]:
+    rows, cols = parse_size(text)
+    return {"rows": rows, "cols": cols}
+
+
+# What this game adds to ``tui-games arena`` (its variant) and ``tui-games bench``.
+ARENA_OPTIONS = (
+    Option("--size", metavar="RxC", variant=_size_variant, help="board size (default 3x3)"),
+    Option("--k", type=int, help="marks in a row to win"),
+    Option("--misere", action="store_true", help="completing a line loses"),
+)
+BENCH_OPTIONS = (
+    Option("--node-limit", type=positive_int, metavar="N",
+           help="node budget for the searches that cannot finish (default 1,000,000)"),
+)
 
 
 # -- play ------------------------------------------------------------------------------------------
