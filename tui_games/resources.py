@@ -16,10 +16,6 @@ try:
 except ImportError:  # Python 3.10
     from importlib.abc import Traversable
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tui_games.engine.sudoku.grid import Grid
 
 PUZZLES_PACKAGE = "tui_games.puzzles"
 
@@ -59,15 +55,3 @@ def puzzle_names() -> list[str]:
     return sorted(entry.name for entry in _puzzles_root().iterdir()
                   if entry.is_file() and not entry.name.startswith(("_", ".")) and not entry.name.endswith(".py"))
 
-
-def sudoku_seeds(level: str) -> list[Grid]:
-    """The shipped puzzles of a Sudoku grade (``puzzles/sudoku_LEVEL.txt``), for the generator
-    to disguise; empty if that grade has no collection."""
-    from tui_games.engine.sudoku.formats import parse_puzzles
-
-    name = f"sudoku_{level.replace(' ', '_')}.txt"
-    try:
-        text = read_puzzles(name)
-    except FileNotFoundError:
-        return []
-    return parse_puzzles(text, name)

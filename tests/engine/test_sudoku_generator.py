@@ -12,6 +12,7 @@ from tui_games.engine.sudoku.formats import parse_puzzles
 from tui_games.engine.sudoku.generator import GenerationError, generate, random_solution
 from tui_games.engine.sudoku.grading import grade
 from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.resources import puzzle_names, read_puzzles
 
 
@@ -75,9 +76,7 @@ def test_random_solutions_are_valid_and_vary():
 
 @pytest.mark.parametrize("level", ["fiendish", "diabolical", "nightmare"])
 def test_grades_past_extreme_disguise_a_seed(level):
-    from tui_games.resources import sudoku_seeds
-
-    seeds = sudoku_seeds(level)
+    seeds = seed_puzzles(level, read_puzzles)
     made = generate(level, 5, seeds=seeds)
     assert made.grade.level == level and made.attempts >= 1
     assert sat.solve(made.puzzle).solution == made.solution

@@ -35,10 +35,10 @@ from tui_games.engine.sudoku.game import SudokuGame
 from tui_games.engine.sudoku.generator import GenerationError, generate
 from tui_games.engine.sudoku.grading import grade as grade_puzzle
 from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
+from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
 from tui_games.resources import read_puzzles as read_collection
-from tui_games.resources import sudoku_seeds
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
@@ -75,7 +75,7 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
     """
     if choice.source == "generate":
         made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop,
-                        seeds=sudoku_seeds(choice.grade))
+                        seeds=seed_puzzles(choice.grade, read_collection))
         return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "paste":
         puzzle = parse_grid(choice.text, "pasted puzzle")
