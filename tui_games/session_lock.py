@@ -39,21 +39,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-try:  # Windows
-    import msvcrt
-except ImportError:
-    msvcrt = None  # type: ignore[assignment]
+from tui_games.file_lock import lock
 
 LOCK_NAME = "session.lock"
 REQUEST_NAME = "session.takeover"
 # The holder's details are small; a file bigger than this is not ours to parse.
 MAX_INFO_BYTES = 4096
-# Windows locks byte ranges and then refuses to read them: lock a byte far past the details.
-_WINDOWS_LOCK_OFFSET = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -95,20 +86,7 @@ class Holder:
 def _try_lock(fd: int) -> bool:
     """An exclusive lock on ``fd`` if nobody has one; False if somebody does. OSError for
     anything else (no locking on this file system)."""
-    if fcntl is not None:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
-    if msvcrt is not None:  # pragma: no cover - Windows
-        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except PermissionError:
-            return False
-        return True
-    raise OSError("no file locking on this system")  # pragma: no cover
+    return lock(fd, wait=False)
 
 
 # The holder truncates and writes the file it opens: never through a symlink planted in the

@@ -53,17 +53,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-try:  # Windows
-    import msvcrt
-except ImportError:
-    msvcrt = None  # type: ignore[assignment]
-
 import platformdirs
 
+from tui_games import file_lock
 from tui_games.games import GAMES
 from tui_games.session_lock import Holder, SessionLock
 from tui_games.setting_rules import Between, Flag, Named, OneOf, SettingError, SettingRule, shown
@@ -395,14 +387,14 @@ class Store:
             handle = None
         try:
             if handle is not None:
-                _lock_file(handle)
+                file_lock.lock(handle.fileno())
             self._local.depth = 1
             yield
         finally:
             self._local.depth = 0
             if handle is not None:
                 with contextlib.suppress(OSError):
-                    _unlock_file(handle)
+                    file_lock.unlock(handle.fileno())
                 handle.close()
 
     # -- the session: who writes saved games ---------------------------------------------------
@@ -600,7 +592,7 @@ class Store:
         # Other players' sessions write this file too, so it has its own lock beside it; we may
         # hold our own directory's lock already, always taken first, so the order is fixed.
         path = self.leaderboard_path
-        with _flocked(path.with_name(f".{path.name}.lock")):
+        with file_lock.hold(path.with_name(f".{path.name}.lock")):
             table = self.leaderboard()
             row = table.setdefault(game, {}).setdefault(self.user, dict.fromkeys(RESULTS, 0))
             row[result] += 1
@@ -713,42 +705,3 @@ def _login_name() -> str:
     except (KeyError, OSError):  # no name for this uid (a bare container)
         return str(os.getuid()) if hasattr(os, "getuid") else "player"
 
-
-@contextlib.contextmanager
-def _flocked(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``lock_path``; unlocked if the file cannot be made (the write
-    that follows fails and says so)."""
-    try:
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(lock_path, "a+b")
-    except OSError:
-        yield
-        return
-    try:
-        _lock_file(handle)
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            _unlock_file(handle)
-        handle.close()
-
-
-def _lock_file(handle) -> None:
-    if fcntl is not None:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-    elif msvcrt is not None:  # pragma: no cover - Windows
-        handle.seek(0)
-        while True:
-            try:
-                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
-                return
-            except OSError:  # LK_LOCK gives up after ~10 s; keep waiting
-                continue
-
-
-def _unlock_file(handle) -> None:
-    if fcntl is not None:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    elif msvcrt is not None:  # pragma: no cover - Windows
-        handle.seek(0)
-        msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
