@@ -17,8 +17,12 @@ import importlib
 from collections import namedtuple
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from tui_games.setting_rules import Between, Flag, OneOf, SettingError, SettingRule
+
+if TYPE_CHECKING:  # for the annotations only: this module imports nothing of the games
+    from tui_games.engine.adapter import GameAdapter
 
 __all__ = ["GAMES", "GameSpec", "SettingRow", "arena_adapter", "arena_specs", "find_game", "game_keys", "load"]
 
@@ -261,10 +265,10 @@ def arena_specs() -> list[GameSpec]:
     return [spec for spec in GAMES if spec.arena is not None]
 
 
-_adapters: dict = {}
+_adapters: dict[str, GameAdapter] = {}
 
 
-def arena_adapter(name: str):
+def arena_adapter(name: str) -> GameAdapter:
     """The :class:`~tui_games.engine.adapter.GameAdapter` of ``name`` (one instance per game);
     ValueError names the games that have one, or says why this one has none."""
     spec = find_game(name)
@@ -272,5 +276,6 @@ def arena_adapter(name: str):
         raise ValueError(f"{spec.no_arena}; the arena plays {', '.join(s.key for s in arena_specs())}")
     adapter = _adapters.get(spec.key)
     if adapter is None:
-        adapter = _adapters[spec.key] = load(spec.arena)()
+        factory: Any = load(spec.arena)
+        adapter = _adapters[spec.key] = factory()
     return adapter

@@ -9,13 +9,14 @@ copy reads them from the wheel. Running from a source checkout that was never in
 
 from __future__ import annotations
 
+import sys
 from importlib import resources
-
-try:
-    from importlib.resources.abc import Traversable
-except ImportError:  # Python 3.10
-    from importlib.abc import Traversable
 from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # Python 3.10
+    from importlib.abc import Traversable
 
 PUZZLES_PACKAGE = "tui_games.puzzles"
 

@@ -173,7 +173,7 @@ def check_setting(section: str, key: str, value: Any, rule: SettingRule | None =
 def _merge(defaults: dict, loaded: dict, problems: list[str]) -> dict:
     """``loaded`` over ``defaults``, section by section: only known keys whose values their
     rules allow; each refused value is one line in ``problems`` and keeps its default."""
-    merged = {}
+    merged: dict[str, dict[str, Any]] = {}
     rules = setting_rules()
     for section, section_defaults in defaults.items():
         values = loaded.get(section, {})
@@ -239,7 +239,7 @@ def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]
 
 # The fields every arena run must have, and their types; the rest (the per-game list, the
 # variant) is kept as written.
-_ARENA_FIELDS = {"game": str, "a": str, "b": str, "a_name": str, "b_name": str, "games": int, "a_wins": int,
+_ARENA_FIELDS: dict[str, type | tuple[type, ...]] = {"game": str, "a": str, "b": str, "a_name": str, "b_name": str, "games": int, "a_wins": int,
                  "draws": int, "b_wins": int, "seconds": (int, float)}
 
 
@@ -592,6 +592,7 @@ class Store:
         # Other players' sessions write this file too, so it has its own lock beside it; we may
         # hold our own directory's lock already, always taken first, so the order is fixed.
         path = self.leaderboard_path
+        assert path is not None  # only called where there is a shared leaderboard
         with file_lock.hold(path.with_name(f".{path.name}.lock")):
             table = self.leaderboard()
             row = table.setdefault(game, {}).setdefault(self.user, dict.fromkeys(RESULTS, 0))
@@ -602,7 +603,8 @@ class Store:
         """Forget every score, or only those of ``game``."""
         with self._locked():
             table = {} if game is None else self.scores()
-            table.pop(game, None)
+            if game is not None:
+                table.pop(game, None)
             self._write_json(self.scores_path, table, SCORES_FILE)
 
     # -- records (best times) ------------------------------------------------------------------
@@ -624,7 +626,7 @@ class Store:
             table = self.records()
             record = table.setdefault(game, {}).get(category)
             improved = record is None or seconds < record["best"]
-            record = {"best": seconds if improved else record["best"],
+            record = {"best": seconds if record is None or improved else record["best"],
                       "solved": (record["solved"] if record else 0) + 1}
             table[game][category] = record
             self._write_json(self.records_path, table, RECORDS_FILE)

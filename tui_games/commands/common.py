@@ -26,7 +26,10 @@ class _HelpFormatter(argparse.HelpFormatter):
     def __init__(self, prog: str, **options) -> None:
         if options.get("width") is None:
             try:
-                columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size(sys.__stdout__.fileno()).columns
+                stdout = sys.__stdout__
+                if stdout is None:  # no standard output at all (pythonw)
+                    raise OSError("no terminal")
+                columns = int(os.environ.get("COLUMNS", "")) or os.get_terminal_size(stdout.fileno()).columns
             except (ValueError, OSError, AttributeError):
                 columns = 80
             options["width"] = max(columns - 2, 11)

@@ -25,7 +25,10 @@ from typing import Any
 
 from tui_games.engine.players import Player
 
-__all__ = ["GameAdapter", "LibraryPosition", "find_position", "player_label", "split_spec"]
+__all__ = ["GameAdapter", "LibraryPosition", "Variant", "find_position", "player_label", "split_spec"]
+
+# A game's options: tic-tac-toe's rows, cols, k, misere; Connect-4's full_board.
+Variant = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class LibraryPosition:
     key: str
     text: str
     note: str
-    variant: dict = field(default_factory=dict)
+    variant: Variant = field(default_factory=dict)
     # The deepest sweep that is still quick here (every configuration, pure Python).
     depth: int = 6
 
@@ -76,7 +79,7 @@ class GameAdapter(ABC):
     # A shipped file of openings (read by the caller, parsed by parse_openings), or None.
     openings_file: str | None = None
     # (label, variant) presets the Lab offers; the first is the default.
-    variants: tuple[tuple[str, dict], ...] = (("standard", {}),)
+    variants: tuple[tuple[str, Variant], ...] = (("standard", {}),)
     # What the spec grammar allows beyond the name, for help texts.
     spec_help = "@S: seconds/move"
     # (player A, player B, games) a fresh Lab proposes: a quick run with a clear story.
@@ -84,23 +87,23 @@ class GameAdapter(ABC):
     # Positions worth searching (the sweep, the Lab's Compare tab); the first is the default.
     positions: tuple[LibraryPosition, ...] = ()
 
-    def check_variant(self, variant: dict) -> dict:
+    def check_variant(self, variant: Variant) -> Variant:
         return {}
 
-    def variant_of(self, position: Any) -> dict:
+    def variant_of(self, position: Any) -> Variant:
         """The variant ``position`` is played in (the Lab starts from a game screen's)."""
         return {}
 
     @abstractmethod
-    def spec_names(self, variant: dict) -> list[str]:
+    def spec_names(self, variant: Variant) -> list[str]:
         """The player names the game offers for ``variant`` (for menus and completion)."""
 
     @abstractmethod
-    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         """A fresh player for ``spec``; ValueError names a bad one."""
 
     @abstractmethod
-    def start(self, variant: dict, text: str | None = None) -> Any:
+    def start(self, variant: Variant, text: str | None = None) -> Any:
         """The start position of ``variant``, or the position ``text`` in the game's notation."""
 
     @abstractmethod
@@ -110,16 +113,17 @@ class GameAdapter(ABC):
     def parse_openings(self, text: str) -> list[tuple[str, Any]]:
         return []
 
+    # The defaults read the position's Notation (tui_games.engine.contracts).
     def diagram(self, position: Any) -> str:
-        return position.diagram()
+        return str(position.diagram())
 
     def format(self, position: Any) -> str:
-        return position.format()
+        return str(position.format())
 
     def move_text(self, position: Any, move: Any) -> str:
-        return position.move_name(move)
+        return str(position.move_name(move))
 
-    def variant_label(self, variant: dict) -> str:
+    def variant_label(self, variant: Variant) -> str:
         variant = self.check_variant(variant)
         for label, preset in self.variants:
             if self.check_variant(preset) == variant:

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
+from tui_games.engine.adapter import Variant
 from tui_games.engine.contracts import ArenaGame
 from tui_games.engine.game import Outcome
 from tui_games.engine.players import Player
@@ -63,7 +64,7 @@ class PlayedGame:
     """A game played out: the final position, and per move its maker's time, nodes and note."""
 
     position: Any
-    moves: list
+    moves: list[Any]
     # None when the game was adjudicated at the ply limit.
     outcome: Outcome | None
     move_seconds: list[float] = field(default_factory=list)
@@ -137,7 +138,7 @@ class ArenaConfig:
     swap: bool = True
     seed: int | None = None
     seconds: float | None = None
-    variant: dict = field(default_factory=dict)
+    variant: Variant = field(default_factory=dict)
     start: str | None = None
 
     def __post_init__(self) -> None:
@@ -180,7 +181,7 @@ class GameRecord:
         """From A's side: "win", "draw" or "loss"."""
         return {"a": "win", "b": "loss", None: "draw"}[self.winner]
 
-    def to_dict(self, *, with_notes: bool = True) -> dict:
+    def to_dict(self, *, with_notes: bool = True) -> dict[str, Any]:
         data = asdict(self)
         if not with_notes:
             data["notes"] = []
@@ -190,7 +191,7 @@ class GameRecord:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameRecord":
+    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
         fields = {k: data[k] for k in cls.__dataclass_fields__ if k != "notes"}
         return cls(**fields, notes=list(data.get("notes") or []))
 
@@ -293,7 +294,7 @@ class ArenaResult:
             text += f" (cancelled after {self.games} of {self.config.games})"
         return text
 
-    def to_dict(self, *, with_games: bool = True, with_notes: bool = True) -> dict:
+    def to_dict(self, *, with_games: bool = True, with_notes: bool = True) -> dict[str, Any]:
         """The JSON form (``tui-games arena --json``, the store's ``arena.json``, which leaves
         out the players' notes: a line a move would make the file grow fast)."""
         a, b = self.side("a"), self.side("b")
@@ -330,7 +331,7 @@ class ArenaResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ArenaResult":
+    def from_dict(cls, data: dict[str, Any]) -> "ArenaResult":
         """Back from :meth:`to_dict` (KeyError/TypeError/ValueError if it is not one)."""
         config = ArenaConfig(data["game"], data["a"], data["b"], max(1, int(data.get("requested", data["games"]))),
                              bool(data.get("swap", True)), data.get("seed"), data.get("seconds_per_move_limit"),
@@ -389,7 +390,7 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
     if config.start is None and openings:
         deck = list(openings)
         rng.shuffle(deck)
-    result = ArenaResult(config, game.title, tuple(game.side_names), players["a"].name, players["b"].name, seed)
+    result = ArenaResult(config, game.title, game.side_names, players["a"].name, players["b"].name, seed)
     began = time.perf_counter()
     opening, start = "", fixed
     for index in range(config.games):
@@ -402,6 +403,7 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
         number = index + 1
 
         def moved(pos: Any, move: Any, number: int = number, before: int = len(start.history)) -> None:
+            assert on_move is not None  # only passed on when there is one
             on_move(number, len(pos.history) - before)
 
         began_game = time.perf_counter()
@@ -427,7 +429,7 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
     return result
 
 
-def _move_texts(game: ArenaGame, start: Any, moves: list) -> list[str]:
+def _move_texts(game: ArenaGame, start: Any, moves: list[Any]) -> list[str]:
     """Each move named in the game's notation, in the position it was played from."""
     pos = start.copy()
     texts = []
@@ -437,7 +439,7 @@ def _move_texts(game: ArenaGame, start: Any, moves: list) -> list[str]:
     return texts
 
 
-def replay_positions(game: ArenaGame, record: GameRecord, variant: dict) -> list[Any]:
+def replay_positions(game: ArenaGame, record: GameRecord, variant: Variant) -> list[Any]:
     """The position before the first move and after every move of ``record`` (ValueError if
     a move does not parse: a record edited by hand, or from another version)."""
     pos = game.start(variant, record.start)

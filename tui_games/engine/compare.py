@@ -140,7 +140,7 @@ def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] =
 
 def values_agree(cells: list[SweepCell]) -> dict[int, bool]:
     """Per depth: every configuration that finished found the same root value."""
-    by_depth: dict[int, set] = {}
+    by_depth: dict[int, set[int | None]] = {}
     for cell in cells:
         if cell.done:
             by_depth.setdefault(cell.depth, set()).add(cell.score)

@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any, Protocol, runtime_checkable
 
+from tui_games.engine.adapter import Variant
 from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Position, Symmetries
 from tui_games.engine.players import Player
 
 __all__ = ["ArenaGame", "DeadDraws", "LobbyGame", "Notation", "OrderedMoves", "Outcome", "Position", "Symmetries"]
-
-Variant = dict[str, Any]
 
 
 @runtime_checkable

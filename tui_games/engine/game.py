@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Hashable, Iterable, Protocol, TypeVar, runtime_checkable
 
 Move = TypeVar("Move", bound=Hashable)
+# OrderedMoves only hands moves out.
+Move_co = TypeVar("Move_co", bound=Hashable, covariant=True)
 
 
 @dataclass(frozen=True)
@@ -70,14 +72,14 @@ class Position(Protocol[Move]):
 
 
 @runtime_checkable
-class OrderedMoves(Protocol[Move]):
+class OrderedMoves(Protocol[Move_co]):
     """The position can put its likeliest good moves first, and may leave out moves that
     cannot change any value (a move that lets the opponent win at once): the ordered
     searches then search these instead of ``legal_moves``."""
 
     __slots__ = ()
 
-    def ordered_moves(self) -> Iterable[Move]: ...
+    def ordered_moves(self) -> Iterable[Move_co]: ...
 
 
 @runtime_checkable

@@ -11,7 +11,7 @@ import random
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Hashable
 
 from tui_games.engine.search import (
     TT,
@@ -74,13 +74,16 @@ def describe_result(result: SearchResult, *, timing: bool = True) -> str:
         head += f", stopped after {stats.seconds:.1f} s"
     if result.exact:
         value = result.value
+        assert value is not None  # an exact result has one
         if value == 0:
             return f"{head}: draw (proven)"
         end = plies_to_end(result.score)
+        assert end is not None  # a proven win or loss has a distance
         word = "win" if value > 0 else "loss"
         return f"{head}: {word} in {_plies(end)} (proven)"
     if is_win_score(result.score):
         end = plies_to_end(result.score)
+        assert end is not None
         word = "forced win" if result.score > 0 else "forced loss"
         return f"{head}: {word} in {_plies(end)}"
     return f"{head}: score {result.score:+d} (heuristic)"
@@ -107,7 +110,7 @@ class SearchPlayer(Player):
         self.limits = limits
         self.algorithm = resolve_algorithm(algorithm)
         self.rng = random.Random(seed)
-        self.table: dict | None = {} if keep_table else None
+        self.table: dict[Hashable, Any] | None = {} if keep_table else None
 
     def prepare(self, position: Any) -> tuple[Any, SearchLimits]:
         """The position to search and the limits to search it with (subclasses adapt both)."""
@@ -145,7 +148,8 @@ class RandomPlayer(Player):
         self.name = name
         self.rng = random.Random(seed)
 
-    def choose(self, position: Any, *, stop=None, on_progress=None, recorder=None) -> Decision:
+    def choose(self, position: Any, *, stop: threading.Event | None = None,
+               on_progress: ProgressCallback | None = None, recorder: TreeRecorder | None = None) -> Decision:
         moves = position.legal_moves()
         if not moves:
             return Decision(None, "no legal move: the game is over")

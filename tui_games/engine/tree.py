@@ -32,7 +32,7 @@ class TreeNode:
     best: Any = None
     children: list["TreeNode"] = field(default_factory=list)
     # Moves never searched here because a sibling already refuted the position.
-    pruned: list = field(default_factory=list)
+    pruned: list[Any] = field(default_factory=list)
     # Children were searched but not recorded (ply or node budget reached).
     truncated: bool = False
     # kind "symmetric": the move a symmetry of the board makes equal to this one, which was

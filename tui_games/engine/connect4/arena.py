@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
 from tui_games.engine.connect4 import players as connect4_players
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import COLUMNS, Connect4, Connect4Error
@@ -28,16 +28,16 @@ class Connect4Arena(GameAdapter):
                         "a draw with best play", {"full_board": False}, 8),
     )
 
-    def check_variant(self, variant: dict) -> dict:
+    def check_variant(self, variant: Variant) -> Variant:
         return {"full_board": bool(variant.get("full_board", False))}
 
-    def variant_of(self, position: Connect4) -> dict:
+    def variant_of(self, position: Connect4) -> Variant:
         return {"full_board": position.full_board}
 
-    def spec_names(self, variant: dict) -> list[str]:
+    def spec_names(self, variant: Variant) -> list[str]:
         return list(connect4_players.OPPONENTS)
 
-    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         text, own_seconds = split_spec(spec)
         # Connect-4's own addition to the spec: ":HEURISTIC", the search's evaluation.
         name, _, heuristic_name = text.partition(":")
@@ -50,7 +50,7 @@ class Connect4Arena(GameAdapter):
         player.name = player_label(player.name, own_seconds, option=shown)
         return player
 
-    def start(self, variant: dict, text: str | None = None) -> Connect4:
+    def start(self, variant: Variant, text: str | None = None) -> Connect4:
         return Connect4.parse(text or "", self.check_variant(variant)["full_board"])
 
     def parse_move(self, position: Connect4, text: str) -> int:

@@ -123,7 +123,7 @@ class OpeningBook:
         self._buckets: dict[int, tuple[int, int]] = {}
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, shallow: bool = True) -> "OpeningBook":
+    def open(cls, path: str | os.PathLike[str], *, shallow: bool = True) -> "OpeningBook":
         """Map ``path``; BookError (one line naming the file) if it cannot be the book.
         ``shallow=False`` leaves out the derived scores of the first plies."""
         path = Path(path)

@@ -51,7 +51,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 from tui_games.engine.connect4.bits import (
     BOARD,
@@ -73,7 +73,7 @@ from tui_games.engine.search import WIN, SearchStats
 try:
     from tui_games.engine.connect4 import _c4solve
 except ImportError:  # built at install only where a C compiler was found (setup.py)
-    _c4solve = None
+    _c4solve = None  # type: ignore[assignment]
 
 MIN_SCORE = -(CELLS // 2) + 3  # -18: the fastest possible loss
 MAX_SCORE = (CELLS + 1) // 2 - 3  # 18: the fastest possible win
@@ -186,7 +186,7 @@ def _half_toward_zero(x: int) -> int:
 
 
 @lru_cache(maxsize=None)
-def threat_tables() -> dict[int, tuple]:
+def threat_tables() -> dict[int, tuple[Any, ...]]:
     """For every cell (as its one-bit mask ``m``): ``(lines1, new1, lines2, new2, lines3,
     new3)``. ``linesN`` is a mask of the cells on some lines through ``m`` (horizontal with
     the two cells below for the vertical, then each diagonal); ``newN[x & linesN]`` is the
@@ -196,7 +196,7 @@ def threat_tables() -> dict[int, tuple]:
     The side's threat cells after the move are its threat cells before it, united with
     these (cells on windows not through ``m`` did not change).
     """
-    tables: dict[int, tuple] = {}
+    tables: dict[int, tuple[Any, ...]] = {}
     for col in range(COLUMNS):
         for row in range(ROWS):
             here = 1 << (col * STRIDE + row)
@@ -204,7 +204,7 @@ def threat_tables() -> dict[int, tuple]:
             vertical = _line(col, row, 0, 1)
             # Vertically only the cells below can hold discs: those above m are empty.
             groups = ([horizontal, vertical], [_line(col, row, 1, 1)], [_line(col, row, 1, -1)])
-            entry: list = []
+            entry: list[Any] = []
             for lines in groups:
                 cells_mask = 0
                 for line in lines:
@@ -233,7 +233,7 @@ def _line(col: int, row: int, dc: int, dr: int) -> list[tuple[int, int]]:
     return out
 
 
-def _subsets(mask: int):
+def _subsets(mask: int) -> Iterator[int]:
     sub = mask
     while True:
         yield sub
@@ -248,9 +248,9 @@ def _new_threats(line: list[tuple[int, int]], discs: int) -> int:
     at = dict(line)
     made = 0
     for start in range(-3, 1):
-        others = [at.get(k) for k in range(start, start + 4) if k != 0]
-        if None in others:
+        if any(k != 0 and k not in at for k in range(start, start + 4)):
             continue  # the window runs off the board
+        others = [at[k] for k in range(start, start + 4) if k != 0]
         held = [b for b in others if discs & b]
         if len(held) == 2:
             made |= next(b for b in others if not discs & b)
@@ -469,7 +469,8 @@ def _check_variant(pos: Connect4) -> None:
 class _Run:
     """One call into the solver: the node function, its counters, limits and progress."""
 
-    def __init__(self, solver: Solver, stop, on_progress, deadline) -> None:
+    def __init__(self, solver: Solver, stop: threading.Event | None,
+                 on_progress: Callable[[SearchStats], None] | None, deadline: float | None) -> None:
         self.solver = solver
         self.stop = stop
         self.on_progress = on_progress
@@ -627,11 +628,21 @@ class _Run:
             if known is not None:
                 self.looked_up += 1
                 return known <= bound
-        r = self.negamax(cur, mask, own, completing_cells(cur ^ mask), n, bound, bound + 1)
+        r: int = self.negamax(cur, mask, own, completing_cells(cur ^ mask), n, bound, bound + 1)
         return r <= bound
 
 
-def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]):
+# negamax(cur, mask, own_w, opp_w, n, alpha, beta) -> score, and what reads its counters:
+# (nodes, cutoffs, table hits, book positions, deepest ply).
+NodeFunction = Callable[[int, int, int, int, int, int, int], int]
+Counters = Callable[[], tuple[int, int, int, int, int]]
+
+
+def _no_book(current: int, mask: int) -> int | None:
+    return None
+
+
+def _make_negamax(solver: Solver, check: Callable[[int, int, int], None]) -> tuple[NodeFunction, Counters]:
     """The node function and a function reading its counters (nodes, cutoffs, table hits,
     book positions, deepest ply): compiled (``_c4solve.c``, a translation of the Python
     below) or the Python closure, entered through a fresh chunk of CPython's frame stack."""
@@ -663,12 +674,13 @@ _ROOMY_SLOTS = 5000
 def _roomy_entry() -> Callable[..., int]:
     names = " = ".join(f"_{i}" for i in range(_ROOMY_SLOTS))
     source = f"def roomy(call, *args):\n    if call is None:\n        {names} = None\n    return call(*args)\n"
-    namespace: dict = {}
+    namespace: dict[str, Any] = {}
     exec(compile(source, "<solver: roomy entry>", "exec"), namespace)
-    return namespace["roomy"]
+    roomy: Callable[..., int] = namespace["roomy"]
+    return roomy
 
 
-def _python_negamax(solver: Solver, check: Callable[[int, int, int], None]):
+def _python_negamax(solver: Solver, check: Callable[[int, int, int], None]) -> tuple[NodeFunction, Counters]:
     """The node function in Python (a closure: every name it uses is a fast local or cell)
     and its counters."""
     slots = solver.table.slots
@@ -687,7 +699,7 @@ def _python_negamax(solver: Solver, check: Callable[[int, int, int], None]):
     # is not there -- a damaged record -- is searched as without a book).
     book = solver.book
     book_discs = book.discs if book is not None else -1
-    book_score = book.score if book is not None else None
+    book_score = book.score if book is not None else _no_book
     nodes = cutoffs = hits = booked = 0
     deepest = 0
 

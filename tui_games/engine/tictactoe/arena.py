@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
 from tui_games.engine.players import Player
 from tui_games.engine.tictactoe import players as tictactoe_players
 from tui_games.engine.tictactoe.position import TicTacToe, geometry
@@ -34,23 +34,23 @@ class TicTacToeArena(GameAdapter):
                         {"rows": 4, "cols": 4, "k": 3, "misere": False}, 7),
     )
 
-    def check_variant(self, variant: dict) -> dict:
+    def check_variant(self, variant: Variant) -> Variant:
         rows, cols = int(variant.get("rows", 3)), int(variant.get("cols", 3))
         k = int(variant.get("k", min(rows, cols)))
         geometry(rows, cols, k)  # BoardError (a ValueError) names the problem
         return {"rows": rows, "cols": cols, "k": k, "misere": bool(variant.get("misere", False))}
 
-    def variant_of(self, position: TicTacToe) -> dict:
+    def variant_of(self, position: TicTacToe) -> Variant:
         return {"rows": position.rows, "cols": position.cols, "k": position.k, "misere": position.misere}
 
     def sweep_depth(self, position: TicTacToe) -> int:
         # Small boards are searched to the end: every empty cell is a ply.
         return min(9, max(1, position.empties))
 
-    def spec_names(self, variant: dict) -> list[str]:
+    def spec_names(self, variant: Variant) -> list[str]:
         return [spec for spec, _ in tictactoe_players.opponents_for(self.start(variant))]
 
-    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         name, own_seconds = split_spec(spec)
         key = tictactoe_players.normalize_spec(name)
         allowed = self.spec_names(variant)
@@ -62,7 +62,7 @@ class TicTacToeArena(GameAdapter):
         player.name = player_label(player.name, own_seconds)
         return player
 
-    def start(self, variant: dict, text: str | None = None) -> TicTacToe:
+    def start(self, variant: Variant, text: str | None = None) -> TicTacToe:
         v = self.check_variant(variant)
         if text is None or not text.strip():
             return TicTacToe(v["rows"], v["cols"], v["k"], v["misere"])

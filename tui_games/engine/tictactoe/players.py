@@ -8,11 +8,13 @@ Use :func:`make_player` with a spec string (``perfect``, ``level1`` … ``level9
 from __future__ import annotations
 
 import random
+import threading
 from abc import abstractmethod
 
 from tui_games.engine.players import (
     Decision,
     Player,
+    ProgressCallback,
     RandomPlayer,
     SearchPlayer,
     describe_result,
@@ -20,6 +22,7 @@ from tui_games.engine.players import (
 )
 from tui_games.engine.search import TT, SearchLimits, SearchResult, resolve_algorithm
 from tui_games.engine.tictactoe.position import MARKS, O, TicTacToe, X
+from tui_games.engine.tree import TreeRecorder
 
 LEVELS = range(1, 10)
 # Empty cells up to which the perfect player searches straight to the end of the game (4×4
@@ -39,7 +42,7 @@ class PerfectPlayer(SearchPlayer):
     def __init__(self, *, seed: int | None = None, seconds: float | None = None, algorithm: str = TT) -> None:
         super().__init__("perfect", SearchLimits(seconds=seconds), algorithm, seed=seed, keep_table=True)
         self.seconds = seconds
-        self._variant: tuple | None = None
+        self._variant: tuple[int, int, int, bool] | None = None
 
     def prepare(self, position: TicTacToe) -> tuple[TicTacToe, SearchLimits]:
         # The table's keys are only the marks and the side to move, so a player reused for a
@@ -47,6 +50,7 @@ class PerfectPlayer(SearchPlayer):
         variant = (position.rows, position.cols, position.k, position.misere)
         if variant != self._variant:
             self._variant = variant
+            assert self.table is not None  # kept: keep_table
             self.table.clear()
         pos = position.copy()
         pos.symmetry = True
@@ -125,7 +129,8 @@ class ClassicPlayer(Player):
     def finishing(self, position: TicTacToe, player: int) -> list[tuple[int, str]]:
         """Free squares that would complete a line for ``player``, each with how it was seen."""
 
-    def choose(self, position: TicTacToe, *, stop=None, on_progress=None, recorder=None) -> Decision:
+    def choose(self, position: TicTacToe, *, stop: threading.Event | None = None,
+               on_progress: ProgressCallback | None = None, recorder: TreeRecorder | None = None) -> Decision:
         if not supports_classic(position):
             raise ValueError(f"the {self.name} player only plays 3x3 tic-tac-toe with k=3, normal rules")
         free = position.legal_moves()

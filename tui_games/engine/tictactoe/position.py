@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Symmetries
 
@@ -66,7 +66,7 @@ def geometry(rows: int, cols: int, k: int) -> Geometry:
     centre_order = tuple(
         sorted(range(cells), key=lambda i: (abs(i // cols - mid_r) + abs(i % cols - mid_c), -len(through[i]), i))
     )
-    maps = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c), lambda r, c: (rows - 1 - r, c),
+    maps: list[Callable[[int, int], tuple[int, int]]] = [lambda r, c: (r, c), lambda r, c: (r, cols - 1 - c), lambda r, c: (rows - 1 - r, c),
             lambda r, c: (rows - 1 - r, cols - 1 - c)]
     if rows == cols:
         n = rows - 1
