@@ -47,9 +47,11 @@ class GameSpec:
     - ``engine``: its engine package (pure Python, no Textual).
     - ``screen``: ``"module:Class"``, a screen with a ``for_game(settings, options)`` class
       method; imported only by the app.
-    - ``commands``: a module with ``add_tools(parser)`` (``tui-games KEY …``),
-      ``add_play_arguments(parser)`` and ``play_options(args)`` (``tui-games play KEY …``);
-      ``tools_help`` and ``play_help`` are their help lines.
+    - ``commands``: its command module, a :class:`~tui_games.commands.options.GameCommands`:
+      ``add_tools(parser)`` (``tui-games KEY …``), ``add_play_arguments(parser)`` and
+      ``play_options(args)`` (``tui-games play KEY …``), and the options it adds to the generic
+      commands, ``ARENA_OPTIONS`` (its variants) and ``BENCH_OPTIONS`` (its bench's keywords);
+      ``tools_help`` and ``play_help`` are the help lines of its tools and of ``play``.
     - ``bench``: ``"module:function"`` printing ``tui-games bench KEY``.
     - ``settings``: the defaults of its section of settings.json; ``setting_rules``: what each
       of them may hold (tui_games.setting_rules: a range or a set of choices; every setting has
@@ -57,8 +59,8 @@ class GameSpec:
       screen offers of them.
     - ``help``: its paragraph in the help screen (Markdown).
     - ``probe``: ``play`` arguments opening its board for the terminal probe.
-    - ``arena``: ``"module:Class"``, its GameAdapter (arena, Lab, sweep, lobby), or None with the
-      reason in ``no_arena``.
+    - ``arena``: ``"module:Class"``, its GameAdapter (arena, Lab, sweep, lobby; it meets the
+      contracts of :mod:`tui_games.engine.contracts`), or None with the reason in ``no_arena``.
     """
 
     __slots__ = ("key", "title", "blurb", "engine", "screen", "commands", "tools_help", "play_help", "bench",

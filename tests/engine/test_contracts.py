@@ -22,6 +22,7 @@ import nim_game
 import pytest
 
 from tui_games.commands.options import GameCommands, Option, add_game_options
+from tui_games.engine import search as search_module
 from tui_games.engine.adapter import GameAdapter
 from tui_games.engine.contracts import ArenaGame, DeadDraws, LobbyGame, Notation, OrderedMoves, Symmetries
 from tui_games.engine.players import RandomPlayer
@@ -51,6 +52,11 @@ def test_the_contracts_see_every_game_of_the_table():
     keys = {spec.key for spec in EVERY_GAME}
     assert {"tictactoe", "connect4", "checkers", "sudoku", "nim"} <= keys
     assert all(spec in EVERY_GAME for spec in GAMES)
+
+
+def test_the_search_asks_for_declared_hooks_only():
+    source = inspect.getsource(search_module)
+    assert "hasattr(" not in source and "getattr(" not in source, "the search probes a position"
 
 
 # -- the command line ------------------------------------------------------------------------------
