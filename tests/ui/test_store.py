@@ -16,6 +16,7 @@ import pytest
 from tui_games import store as store_module
 from tui_games.setting_rules import SettingError
 from tui_games.store import Store, data_dir, default_settings
+from tui_games.userdata import files as files_module
 
 CORRUPT_NAME = re.compile(r"^(?P<base>[\w.]+)\.corrupt-\d{8}-\d{6}(-\d+)?$")
 
@@ -161,7 +162,7 @@ def test_corrupt_settings_are_moved_aside_and_reported_once(store, home, content
 
 
 def test_corrupt_names_get_a_counter_when_taken(store, home, monkeypatch):
-    monkeypatch.setattr(store_module.time, "strftime", lambda fmt: "20261122-153000")
+    monkeypatch.setattr(files_module.time, "strftime", lambda fmt: "20261122-153000")
     home.mkdir()
     (home / "settings.json.corrupt-20261122-153000").write_text("older")
     (home / "settings.json").write_text("{bad")

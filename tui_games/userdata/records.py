@@ -1,0 +1,59 @@
+"""``records.json``: best times (Sudoku: per grade) and how many solves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tui_games.userdata.files import CorruptFile, DataFiles
+
+RECORDS_FILE = "records.json"
+
+
+def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]:
+    """The records table, or CorruptFile if the shape is wrong."""
+    if not isinstance(data, dict):
+        raise CorruptFile("not a JSON object")
+    table: dict[str, dict[str, dict[str, float | int]]] = {}
+    for game, categories in data.items():
+        if not isinstance(categories, dict):
+            raise CorruptFile(f"{game!r} is not an object")
+        table[game] = {}
+        for category, record in categories.items():
+            if not isinstance(record, dict):
+                raise CorruptFile(f"{game}/{category} is not an object")
+            best, solved = record.get("best"), record.get("solved", 0)
+            if (isinstance(best, bool) or not isinstance(best, (int, float)) or best < 0
+                    or isinstance(solved, bool) or not isinstance(solved, int) or solved < 0):
+                raise CorruptFile(f"{game}/{category} needs a best time and a count")
+            table[game][category] = {"best": float(best), "solved": solved}
+    return table
+
+
+class RecordsFile(DataFiles):
+    @property
+    def records_path(self) -> Path:
+        return self.root / RECORDS_FILE
+
+    def records(self) -> dict[str, dict[str, dict[str, float | int]]]:
+        """game -> category -> {"best": seconds, "solved": n}, as on disk now."""
+        return self._load(self.records_path, RECORDS_FILE, _validate_records, dict, "started with no records")
+
+    def record_time(self, game: str, category: str, seconds: float) -> tuple[dict, bool]:
+        """Count one solve of ``category`` in ``seconds``; returns the record and whether the
+        time is a new best."""
+        if seconds < 0:
+            raise ValueError(f"a time cannot be negative: {seconds}")
+        with self._locked():
+            table = self.records()
+            record = table.setdefault(game, {}).get(category)
+            improved = record is None or seconds < record["best"]
+            record = {"best": seconds if record is None or improved else record["best"],
+                      "solved": (record["solved"] if record else 0) + 1}
+            table[game][category] = record
+            self._write_json(self.records_path, table, RECORDS_FILE)
+        return dict(record), improved
+
+    def reset_records(self) -> None:
+        with self._locked():
+            self._write_json(self.records_path, {}, RECORDS_FILE)
