@@ -433,3 +433,17 @@ def test_unwritable_directory_warns_instead_of_crashing(tmp_path, monkeypatch):
     warnings = s.take_warnings()
     assert warnings and all(w.startswith("could not save") for w in warnings)
     assert len(warnings) == len(set(warnings)) == 3  # settings, scores, the saved game: once each
+
+
+def test_each_document_is_a_small_module_of_its_own():
+    """Store is the sum of one class per document of the data directory, each in its own short
+    module over the shared file handling, not one class holding them all."""
+    import inspect
+
+    from tui_games.userdata import arena_runs, files, records, saved_games, scores, settings
+
+    modules = (settings, scores, records, arena_runs, saved_games)
+    for module in (*modules, files):
+        assert len(inspect.getsource(module).splitlines()) <= 250, module.__name__
+    assert {base.__module__ for base in Store.__bases__} == {module.__name__ for module in modules}
+    assert [name for name, value in vars(Store).items() if inspect.isfunction(value)] == ["__init__"]
