@@ -62,5 +62,7 @@ def test_its_bench_options_reach_the_bench(nim, capsys):
     assert_usage_error(*run(capsys, "bench", "connect4", "--max-stones", "3"),
                        "--max-stones does not apply to the connect4 benchmark")
     assert_usage_error(*run(capsys, "bench", "nim", "--logic"), "--logic does not apply to the nim benchmark")
+    assert_usage_error(*run(capsys, "bench", "nim", "--sweep", "--max-stones", "3"),
+                       "--max-stones does not apply to the nim benchmark")
     code, out, _ = run(capsys, "bench", "nim", "--sweep", "--depth", "3")
     assert code == 0 and "Algorithm sweep: Nim" in out

@@ -9,10 +9,11 @@ keywords of the same names.
 from __future__ import annotations
 
 import argparse
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
-from tui_games.bench import bench_names, run
+from tui_games.bench import bench_names, find_bench, run
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.commands.options import Option, add_game_options, given_options
 from tui_games.games import GAMES, find_game
@@ -25,23 +26,35 @@ def _declared_options() -> list[tuple[str, Sequence[Option]]]:
     return [(spec.key, spec.commands_module.BENCH_OPTIONS) for spec in GAMES]
 
 
+def _own_flags(name: str, sweep: bool, every: dict[str, Option]) -> set[str] | None:
+    """The flags of ``every`` the benchmark ``name`` takes: its game's own, or for the sweep
+    those its function has a keyword for; None when there is no such benchmark (run() says so)."""
+    if sweep:
+        try:
+            accepted = inspect.signature(find_bench(name, sweep=True)).parameters
+        except ValueError:
+            return None
+        return {flag for flag, option in every.items() if option.dest in accepted}
+    if name not in bench_names():
+        return None
+    try:
+        return {option.flag for option in find_game(name).commands_module.BENCH_OPTIONS}
+    except ValueError:  # a program bench (terminal, startup …): no game's options
+        return set()
+
+
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
     """The bench function's keywords from the games' own options given; UsageError for a flag
-    that belongs to another game's benchmark. (The sweep, any game's, says itself which of
-    them it takes: the signature check of :func:`tui_games.bench.run`.)"""
+    the benchmark named does not take (another game's)."""
     every = {option.flag: option for _, options in _declared_options() for option in options}
     given = given_options(args, every.values())
     if args.files:
         given[SETS_FLAG] = [*args.files, *given.get(SETS_FLAG, [])]
     name = args.game.strip().lower()
-    if not args.sweep and name in bench_names():
-        try:
-            own = {option.flag for option in find_game(name).commands_module.BENCH_OPTIONS}
-        except ValueError:  # a program bench (terminal, startup …): no game's options
-            own = set()
-        for flag in given:
-            if flag not in own:
-                raise UsageError(f"{flag} does not apply to the {name} benchmark")
+    own = _own_flags(name, args.sweep, every)
+    for flag in given:
+        if own is not None and flag not in own:
+            raise UsageError(f"{flag} does not apply to the {name} benchmark")
     return {every[flag].dest: value for flag, value in given.items()}
 
 
