@@ -22,8 +22,13 @@ from tui_games.games import GAMES, find_game
 SETS_FLAG = "--set"
 
 
+# The algorithm sweep (any game with a search tree) has a knob of its own.
+SWEEP_OPTIONS = (Option("--node-limit", type=positive_int, metavar="N",
+                        help="a search that would pass N states is skipped (default 1,000,000)"),)
+
+
 def _declared_options() -> list[tuple[str, Sequence[Option]]]:
-    return [(spec.key, spec.commands_module.BENCH_OPTIONS) for spec in GAMES]
+    return [("--sweep", SWEEP_OPTIONS), *((spec.key, spec.commands_module.BENCH_OPTIONS) for spec in GAMES)]
 
 
 def _own_flags(name: str, sweep: bool, every: dict[str, Option]) -> set[str] | None:
