@@ -129,7 +129,7 @@ async def test_serve_command_runs_and_sigterm_hangs_up_every_session(home, capsy
         assert await asyncio.wait_for(server.wait(), 15) == 0
         log = (await server.stderr.read()).decode()
         assert re.search(r"^\S+T\S+ tui-games\[\d+\]: login user=hana from=127\.0\.0\.1 port=\d+ "
-                         r"key=SHA256:\S+ sessions=1/\d+ session=\w+$", log, re.M), log
+                         r"key=SHA256:\S+ sessions=1/\d+ start=(?:zygote|fresh) session=\w+$", log, re.M), log
         assert re.search(r"hangup user=hana from=127\.0\.0\.1 reason=\"the server is shutting down\" after=\S+ session=\w+",
                          log), log
         assert not apps_playing_in(home / "server" / "users" / "hana")

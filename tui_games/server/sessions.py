@@ -19,15 +19,12 @@ import contextlib
 import errno
 import fcntl
 import os
-import signal
 import struct
 import termios
 from typing import Callable, Sequence
 
-try:
-    import resource
-except ImportError:  # pragma: no cover - not on every platform
-    resource = None  # type: ignore[assignment]
+from tui_games.server.child import Child, hang_up_group
+from tui_games.server.host import SessionHost, start_app
 
 READ_CHUNK = 65536
 # Keys held for an app that is not reading them; past INPUT_HIGH the caller is told to stop
@@ -51,24 +48,6 @@ def set_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
-def cap_memory(memory_bytes: int | None) -> None:
-    """Cap this process's address space (RLIMIT_AS); for a child between fork and exec, so
-    only already-imported calls. A cap the OS refuses is skipped: the game runs, only without
-    the cap. The web server's apps (on pipes, not ptys) use this alone."""
-    if memory_bytes and resource is not None:
-        try:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        except (ValueError, OSError):
-            pass
-
-
-def _child_setup(memory_bytes: int | None) -> None:
-    """Runs in the child between fork and exec (after setsid): takes the pty on stdin as the
-    controlling terminal and caps the address space."""
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    cap_memory(memory_bytes)
-
-
 class PtyApp:
     """A command on a fresh pty: feed it keys, get its screen bytes, resize it, hang it up.
 
@@ -81,14 +60,17 @@ class PtyApp:
     def __init__(self, argv: Sequence[str], env: dict[str, str], columns: int, rows: int,
                  on_output: Callable[[bytes], None], cwd: str | None = None,
                  memory_bytes: int | None = None,
-                 on_input_pressure: Callable[[bool], None] | None = None) -> None:
+                 on_input_pressure: Callable[[bool], None] | None = None,
+                 host: SessionHost | None = None) -> None:
         self.argv, self.env, self.cwd = list(argv), env, cwd
         self.size = clamp_size(columns, rows)
         self.on_output = on_output
         self.on_input_pressure = on_input_pressure
         self._pressed = False
         self.memory_bytes = memory_bytes
-        self.process: asyncio.subprocess.Process | None = None
+        self.host = host  # its zygote, if it has one, starts the app
+        self.process: Child | None = None
+        self.started_by = ""  # "zygote" or "fresh"
         self.pgid: int | None = None
         self._master: int | None = None
         self._pending = bytearray()  # keys not yet taken by the pty
@@ -105,10 +87,9 @@ class PtyApp:
         try:
             set_size(slave, *self.size)
             os.set_blocking(master, False)
-            self.process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=slave, stdout=slave, stderr=slave, env=self.env, cwd=self.cwd,
-                start_new_session=True, close_fds=True,
-                preexec_fn=lambda: _child_setup(self.memory_bytes))
+            self.process, self.started_by = await start_app(
+                self.host, self.argv, self.env, self.cwd or os.getcwd(), (slave, slave, slave), tty=True,
+                memory_bytes=self.memory_bytes)
         except BaseException:
             os.close(master)
             raise
@@ -116,7 +97,7 @@ class PtyApp:
             # Only the child holds the slave now, so its exit shows as EOF (EIO) on the master.
             os.close(slave)
         self._master = master
-        # start_new_session made the child a session (and group) leader: its pid is the group.
+        # The child made a session of its own: its pid is the group.
         self.pgid = self.process.pid
         self._watch_output()
 
@@ -214,23 +195,8 @@ class PtyApp:
         SIGKILL to anything left in the group once the app is gone."""
         if self.process is None:
             return
-        if self.process.returncode is None:
-            self._signal_group(signal.SIGHUP)
-            # As the kernel does on a hang-up: a stopped process must run to see the SIGHUP.
-            self._signal_group(signal.SIGCONT)
-            try:
-                await asyncio.wait_for(asyncio.shield(self.process.wait()), grace)
-            except asyncio.TimeoutError:
-                self._signal_group(signal.SIGKILL)
-                await self.process.wait()
-        self._signal_group(signal.SIGKILL)
+        await hang_up_group(self.process, grace)
         self.close()
-
-    def _signal_group(self, signum: int) -> None:
-        if self.pgid is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signum)
 
     def close(self) -> None:
         if self._master is None:

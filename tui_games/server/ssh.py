@@ -38,16 +38,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games import player_files
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
+from tui_games.server.child import child_env
+from tui_games.server.host import SessionHost
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
-from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit, session_cap
+from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit
 from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
-from tui_games.server.log import RateLimit, duration, elapsed, event, make_logger
+from tui_games.server.log import RateLimit, elapsed, event, make_logger
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
 try:
@@ -110,9 +111,12 @@ class SSHConfig:
     authorized_keys: Path | None = None  # the old shared list; default: root / authorized_keys
     max_sessions: int = 32
     idle_seconds: float = 30 * 60
-    memory_mb: int | None = 1024  # per session (RLIMIT_AS); None or 0: no cap
-    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)
+    memory_mb: int | None = 1024  # per session (RLIMIT_AS), a guard; None or 0: no cap
+    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all sessions
     grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    sessions_per_player: int = 3
+    address_share: int = 25  # percent of the places one address may hold
+    zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
     limits: Limits = field(default_factory=Limits)
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
@@ -188,22 +192,7 @@ def session_env(config: SSHConfig, player: Player, term: str | None, client_env:
                 lobby: tuple[str, str] | None = None) -> dict[str, str]:
     """The environment of a player's app: built afresh, never the server's own. ``lobby`` is
     the lobby socket's path and this session's secret for it."""
-    package_root = Path(__file__).resolve().parents[2]
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(player.home),
-        "TERM": term or DEFAULT_TERM,
-        "TUI_GAMES_HOME": str(player.home),
-        "TUI_GAMES_USER": player.name,
-        # Every file the player names stays in their own folder (player_files.py).
-        player_files.SERVED_ENV: "1",
-        # So `-m tui_games` finds the package even when the server runs from a source tree.
-        "PYTHONPATH": str(package_root),
-        "PYTHONUTF8": "1",
-        # glibc reserves 64 MB of address space per malloc arena (one per engine thread, up
-        # to 8 a core): under the --memory-mb cap that reserve, not real use, would run out.
-        "MALLOC_ARENA_MAX": "2",
-    }
+    env = child_env(player.home, term or DEFAULT_TERM, {"TUI_GAMES_USER": player.name})
     if not player.guest:  # a guest's results count nowhere
         env["TUI_GAMES_LEADERBOARD"] = str(config.root / LEADERBOARD_FILE)
     if lobby is not None:
@@ -222,7 +211,11 @@ class GameServer:
     def __init__(self, config: SSHConfig) -> None:
         require_asyncssh()
         self.config = config
-        self.sessions: set[GameSession] = set()
+        # The seats, the watchdog and the app's start, shared with the web server (host.py);
+        # the zygote forks only the real app (a test's app_argv runs as given).
+        real_app = config.app_argv == SSHConfig(root=config.root).app_argv
+        self.session_host = SessionHost(config, zygote=config.zygote and real_app)
+        self.sessions: set[GameSession] = self.session_host.sessions
         self.connections: set[_Connection] = set()
         self.admission = Admission(config.limits)
         self.registry = Registry(config.root, register_open=config.register == "open",
@@ -231,7 +224,6 @@ class GameServer:
         self.lobby: Lobby | None = None
         self.hub: HubSocket | None = None
         self._listener = None
-        self._idle_task: asyncio.Task | None = None
         self._pressure_task: asyncio.Task | None = None
 
     @property
@@ -240,8 +232,7 @@ class GameServer:
 
     @property
     def most_sessions(self) -> int:
-        config = self.config
-        return session_cap(config.max_sessions, config.memory_mb, config.memory_total_mb)
+        return self.session_host.most_sessions
 
     async def start(self) -> None:
         config = self.config
@@ -279,18 +270,16 @@ class GameServer:
                 **algorithms())
         except OSError as error:
             raise ServerError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
-        self._idle_task = asyncio.create_task(self._watch_idle())
+        await self.session_host.start()
         self._pressure_task = asyncio.create_task(self._watch_startups())
         if config.auth == "none":
             auth = "no authentication: everyone is a guest"
         else:
             auth = f"keys in {config.root / USERS_DIR}/NAME/{KEYS_FILE}"
             auth += "; any key may register a free name" if config.register == "open" else ""
-        memory = (f"{config.memory_mb} MB a session, {config.memory_total_mb} MB in all"
-                  if config.memory_mb and config.memory_total_mb else "no memory cap")
         config.log(event("listening", address=f"{config.host}:{self.port}", auth=auth,
-                         players=f"{self.most_sessions} at a time", memory=memory,
-                         open_files=files[1] if files else None, data=config.root))
+                         **self.session_host.listening_fields(), open_files=files[1] if files else None,
+                         data=config.root))
 
     def _loop_error(self, loop, context: dict) -> None:
         """asyncio's reports (a failed accept when out of file descriptors, above all): one line
@@ -302,15 +291,12 @@ class GameServer:
 
     async def close(self) -> None:
         """Stop listening, hang up every session (each saves its game) and wait for them."""
-        for task in (self._idle_task, self._pressure_task):
-            if task:
-                task.cancel()
+        if self._pressure_task:
+            self._pressure_task.cancel()
         if self._listener:
             self._listener.close()
             await self._listener.wait_closed()
-        sessions = list(self.sessions)
-        await asyncio.gather(*(session.end("the server is shutting down") for session in sessions),
-                             return_exceptions=True)
+        sessions = await self.session_host.close("the server is shutting down")
         # Each goodbye (the terminal reset and the line saying why) must reach its client before
         # the connections go: wait (briefly) for the channels to close on their own.
         closing = [asyncio.ensure_future(session.closed_channel.wait_closed())
@@ -333,17 +319,6 @@ class GameServer:
         return sorted((session.user, "guest in the app" if session.player.guest else "in the app")
                       for session in self.sessions)
 
-    async def _watch_idle(self) -> None:
-        limit = self.config.idle_seconds
-        if not limit or limit <= 0:
-            return
-        while True:
-            await asyncio.sleep(min(limit / 4, 15.0))
-            now = time.monotonic()
-            for session in list(self.sessions):
-                if session.app is not None and now - session.last_input > limit:
-                    session.end(f"no keys for {duration(limit)}")
-
     async def _watch_startups(self) -> None:
         while True:
             await asyncio.sleep(1.0)
@@ -364,11 +339,7 @@ class GameServer:
             return session.connection.refusal
         if not session.has_pty:
             return "the games need a terminal; connect with ssh -t"
-        most = self.most_sessions
-        if len(self.sessions) >= most:
-            busy = "busy" if most < self.config.max_sessions else "full"
-            return f"the server is {busy} ({most} player{'s' if most != 1 else ''} at a time); try again later"
-        return None
+        return self.session_host.refusal(session.user, session.peer)
 
 
 class _Connection(asyncssh.SSHServer if asyncssh else object):
@@ -549,6 +520,10 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self._runner: asyncio.Task | None = None
         self._ending: asyncio.Task | None = None
 
+    @property
+    def pid(self) -> int | None:
+        return self.app.pgid if self.app is not None else None
+
     def _log(self, name: str, **fields) -> None:
         self.server.config.log(event(name, user=self.user, **{"from": self.peer}, **fields, session=self.id))
 
@@ -624,8 +599,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()),
                               lobby)
             memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
-            self.app = PtyApp(config.app_argv, env, columns, rows, self._output,
-                              cwd=str(home), memory_bytes=memory, on_input_pressure=self._input_pressure)
+            self.app = PtyApp(config.app_argv, env, columns, rows, self._output, cwd=str(home),
+                              memory_bytes=memory, on_input_pressure=self._input_pressure, host=server.session_host)
             await self.app.start()
             if self._ending is not None:  # the player left while the app was starting
                 await self.app.hang_up(config.grace_seconds)
@@ -641,7 +616,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             return
         self._log("login", port=self.connection.port, key=self.player.key,
                   guest=self.player.typed if self.player.guest else None,
-                  sessions=f"{len(server.sessions)}/{server.most_sessions}")
+                  sessions=f"{len(server.sessions)}/{server.most_sessions}", start=self.app.started_by)
         try:
             status = await self.app.wait()
         finally:

@@ -50,11 +50,12 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
-from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit, session_cap
-from tui_games.server.log import RateLimit, duration, elapsed, event, make_logger
+from tui_games.server.host import SessionHost
+from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit
+from tui_games.server.log import RateLimit, elapsed, event, make_logger
 from tui_games.server.origins import Address, Gate, Refused, origin_text
 from tui_games.server.sessions import clamp_size
-from tui_games.server.web_app import TabApp
+from tui_games.server.web_app import TabApp, preload_env
 
 try:
     import aiohttp_jinja2
@@ -90,9 +91,14 @@ class WebConfig:
     allow_origins: tuple[str, ...] = ()  # other pages that may open a game (scheme://host[:port])
     max_sessions: int = 32
     idle_seconds: float = 30 * 60
-    memory_mb: int | None = 1024  # per app (RLIMIT_AS); None or 0: no cap
-    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)
+    memory_mb: int | None = 1024  # per app (RLIMIT_AS), a guard; None or 0: no cap
+    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all tabs
     grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    # Tabs have no player names: only the per-address share applies (sessions_per_player is
+    # for a server with identities).
+    sessions_per_player: int = 3
+    address_share: int = 25  # percent of the places one address may hold
+    zygote: bool = True  # fork tabs' apps from a pre-started app (zygote.py); False: a fresh process each
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
     names: set[str] | None = None  # host names answered besides IPs and localhost; None: this machine's
@@ -135,16 +141,18 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         super().__init__(" ".join(config.app_argv), host=config.host, port=config.port, title="tui-games",
                          public_url=config.public_url, templates_path=Path(__file__).parent)
         self.config = config
-        self.tabs: set[Tab] = set()
+        # The seats, the watchdog and the app's start, shared with the SSH server (host.py);
+        # the zygote forks only the real app (a test's app_argv runs as given).
+        real_app = config.app_argv == WebConfig(home=config.home).app_argv
+        self.session_host = SessionHost(config, preload_env=preload_env(), zygote=config.zygote and real_app)
+        self.tabs: set[Tab] = self.session_host.sessions
         self.limited = RateLimit(config.log)
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
-        self._idle_task: asyncio.Task | None = None
 
     @property
     def most_sessions(self) -> int:
-        config = self.config
-        return session_cap(config.max_sessions, config.memory_mb, config.memory_total_mb)
+        return self.session_host.most_sessions
 
     # -- starting and stopping -----------------------------------------------------------------
 
@@ -176,25 +184,20 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
             raise ServerError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
         # textual-serve's ``port`` attribute: the port listened on (port 0 picks a free one).
         self.port = next((address[1] for address in self._runner.addresses), config.port)
-        self._idle_task = asyncio.create_task(self._watch_idle())
-        memory = (f"{config.memory_mb} MB a session, {config.memory_total_mb} MB in all"
-                  if config.memory_mb and config.memory_total_mb else
-                  f"{config.memory_mb} MB a session" if config.memory_mb else "no memory cap")
+        await self.session_host.start()
         shown = config.host if ":" not in config.host else f"[{config.host}]"
         anywhere = config.host in ("0.0.0.0", "::", "")
         url = config.public_url or f"http://{'ADDRESS' if anywhere else shown}:{self.port}/"
         config.log(event("listening", address=f"{shown}:{self.port}", url=url,
                          origins=" ".join(config.allow_origins) or None,
-                         players=f"{self.most_sessions} at a time", memory=memory,
-                         open_files=files[1] if files else None, data=config.home))
+                         **self.session_host.listening_fields(), open_files=files[1] if files else None,
+                         data=config.home))
 
     async def close(self, reason: str = SHUTTING_DOWN) -> None:
         """Stop listening, hang up every tab at once (each app saves) and wait for them."""
-        if self._idle_task is not None:
-            self._idle_task.cancel()
         if self._site is not None:
             await self._site.stop()
-        await asyncio.gather(*(tab.end(reason) for tab in list(self.tabs)), return_exceptions=True)
+        await self.session_host.close(reason)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -207,24 +210,9 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         detail = f"{type(error).__name__}: {error}" if error else ""
         self.limited(f"loop:{message}", event("server-error", what=message, error=detail or None))
 
-    async def _watch_idle(self) -> None:
-        limit = self.config.idle_seconds
-        if not limit or limit <= 0:
-            return
-        while True:
-            await asyncio.sleep(min(limit / 4, 15.0))
-            now = time.monotonic()
-            for tab in list(self.tabs):
-                if tab.app is not None and now - tab.last_input > limit:
-                    tab.end(f"no keys for {duration(limit)}")
-
-    def refusal(self) -> str | None:
-        """Why one more tab cannot have a game now, or None."""
-        most = self.most_sessions
-        if len(self.tabs) >= most:
-            busy = "busy" if most < self.config.max_sessions else "full"
-            return f"the server is {busy} ({most} player{'s' if most != 1 else ''} at a time); try again later"
-        return None
+    def refusal(self, peer: str) -> str | None:
+        """Why one more tab from ``peer`` cannot have a game now, or None."""
+        return self.session_host.refusal(None, peer)
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -298,6 +286,7 @@ class Tab:
     def __init__(self, server: WebGameServer, request: web.Request, websocket: web.WebSocketResponse) -> None:
         self.server, self.websocket, self.request = server, websocket, request
         self.peer = request.remote or "?"
+        self.user: str | None = None  # the web has no player names
         self.query = request.query
         self.id = secrets.token_hex(4)
         self.app: TabApp | None = None
@@ -307,6 +296,10 @@ class Tab:
         self._quit = False  # the app ended by itself (the player quit)
         self._hanging_up = False  # end() has begun: it closes the websocket with its reason
         self._finished = False  # the last log line for this tab is written
+
+    @property
+    def pid(self) -> int | None:
+        return self.app.pid if self.app is not None else None
 
     def _log(self, name: str, **fields) -> None:
         self.server.config.log(event(name, **{"from": self.peer}, **fields, session=self.id))
@@ -320,7 +313,7 @@ class Tab:
 
     async def run(self) -> None:
         server, config = self.server, self.server.config
-        reason = server.refusal()
+        reason = server.refusal(self.peer)
         if reason is not None:
             self._log("session-refused", reason=reason)
             await self._close(CLOSE_TRY_AGAIN, reason)
@@ -329,6 +322,7 @@ class Tab:
         columns, rows = clamp_size(_to_int(self.query.get("width"), 80), _to_int(self.query.get("height"), 24))
         memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
         self.app = TabApp(argv=config.app_argv, home=config.home, memory_bytes=memory, on_end=self._app_ended,
+                          host=server.session_host,
                           write_bytes=self.websocket.send_bytes, write_str=self.websocket.send_str,
                           close=self._app_closed, download_manager=server.download_manager)
         try:
@@ -342,7 +336,8 @@ class Tab:
             await self.app.hang_up(config.grace_seconds)
             return
         self.last_input = time.monotonic()  # idle time counts from a running game
-        self._log("start", sessions=f"{len(server.tabs)}/{server.most_sessions}", size=f"{columns}x{rows}")
+        self._log("start", sessions=f"{len(server.tabs)}/{server.most_sessions}", size=f"{columns}x{rows}",
+                  start=self.app.started_by)
         try:
             await self._read_messages()
         finally:

@@ -9,8 +9,9 @@ packet protocol (``send_bytes``, ``send_meta``, ``on_data``, ``on_meta``):
   server's data directory as ``TUI_GAMES_HOME``, ``TUI_GAMES_SERVED=1`` (so files stay in the
   player's folder and overwrites ask first, see player_files.py) and textual-serve's own driver
   variables; in a session and process group of its own, its address space capped
-  (``--memory-mb``, sessions.cap_memory); on Linux it gets SIGHUP if the server dies (even
-  by SIGKILL), so no app outlives it;
+  (``--memory-mb``), both from the session host (host.py), which forks it from the web
+  server's zygote when that is up; on Linux it gets SIGHUP if the server (or the zygote that
+  forked it) dies, even by SIGKILL, so no app outlives it;
 - at most :data:`STDERR_KEPT` bytes of its stderr are kept (the last ones, for the log if it
   fails); a packet from it larger than :data:`MAX_PACKET` ends it;
 - :meth:`TabApp.hang_up` sends SIGHUP to the group (the app saves every game in progress and
@@ -28,17 +29,8 @@ import signal
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from tui_games import player_files
-from tui_games.server.sessions import cap_memory
-
-try:  # Linux's prctl, looked up now: the child may call only what is loaded before the fork
-    import ctypes
-    import ctypes.util
-
-    _prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
-except (OSError, AttributeError):  # not Linux: no parent-death signal
-    _prctl = None
-PR_SET_PDEATHSIG = 1
+from tui_games.server.child import Child, child_env, hang_up_group, signal_group
+from tui_games.server.host import SessionHost, start_app
 
 try:
     from textual_serve.app_service import AppService
@@ -53,36 +45,30 @@ DRIVER_ENV = ("TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PRO
               "COLUMNS", "ROWS")
 
 
-def _child_setup(memory_bytes: int | None, server_pid: int) -> None:
-    """Runs in the app's process between fork and exec: its memory cap, and SIGHUP when the
-    server dies, even by SIGKILL (an SSH player's app gets that from its pty; an app on pipes
-    would live on with nobody to play it)."""
-    cap_memory(memory_bytes)
-    if _prctl is not None:
-        _prctl(PR_SET_PDEATHSIG, signal.SIGHUP)
-        if os.getppid() != server_pid:  # the server died before the line above
-            os._exit(1)
-
-
 def app_env(home: Path, driver_env: dict[str, str]) -> dict[str, str]:
     """The environment of a tab's app: built afresh, never the server's own."""
-    package_root = Path(__file__).resolve().parents[2]
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(home),
-        "TERM": "xterm-256color",
-        player_files.HOME_ENV: str(home),
-        # Every file the player names stays in their own folder (player_files.py).
-        player_files.SERVED_ENV: "1",
-        # So `-m tui_games` finds the package even when the server runs from a source tree.
-        "PYTHONPATH": str(package_root),
-        "PYTHONUTF8": "1",
-        # glibc reserves 64 MB of address space per malloc arena (one per engine thread): under
-        # the --memory-mb cap that reserve, not real use, would run out (as ssh.session_env).
-        "MALLOC_ARENA_MAX": "2",
-    }
-    env.update({name: driver_env[name] for name in DRIVER_ENV if name in driver_env})
-    return env
+    return child_env(home, "xterm-256color", {name: driver_env[name] for name in DRIVER_ENV if name in driver_env})
+
+
+def preload_env() -> dict[str, str]:
+    """What a web zygote must have in its environment before it imports Textual (which reads
+    its driver, frame rate and colours then): textual-serve's driver variables."""
+    env = AppService(command="", write_bytes=None, write_str=None, close=None,
+                     download_manager=None)._build_environment() if AppService is not None else {}
+    return {name: env[name] for name in DRIVER_ENV if name.startswith("TEXTUAL_") and name in env}
+
+
+async def _read_pipe(fd: int) -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0))
+    return reader
+
+
+async def _write_pipe(fd: int) -> asyncio.StreamWriter:
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(fd, "wb", 0))
+    return asyncio.StreamWriter(transport, protocol, None, loop)
 
 
 class TabApp(AppService if AppService is not None else object):  # type: ignore[misc]
@@ -91,9 +77,14 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
     line for the player."""
 
     def __init__(self, *, argv: list[str], home: Path, memory_bytes: int | None,
-                 on_end: Callable[[int | None, str | None], Awaitable[None]], **kwargs) -> None:
+                 on_end: Callable[[int | None, str | None], Awaitable[None]],
+                 host: SessionHost | None = None, **kwargs) -> None:
         super().__init__(command=" ".join(argv), **kwargs)
-        self.argv, self.home, self.memory_bytes = argv, home, memory_bytes
+        self.argv, self.home, self.memory_bytes, self.host = argv, home, memory_bytes, host
+        self.child: Child | None = None
+        self.started_by = ""  # "zygote" or "fresh"
+        self._stdout: asyncio.StreamReader | None = None
+        self._stderr: asyncio.StreamReader | None = None
         self.on_end = on_end
         self.stderr_tail = bytearray()
         self.started = False  # the app said it is a Textual app (its first line)
@@ -101,33 +92,43 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
 
     @property
     def pid(self) -> int | None:
-        return None if self._process is None else self._process.pid
+        return None if self.child is None else self.child.pid
 
     @property
     def returncode(self) -> int | None:
-        return None if self._process is None else self._process.returncode
+        return None if self.child is None else self.child.returncode
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         return app_env(self.home, super()._build_environment(width, height))
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
         self.home.mkdir(parents=True, exist_ok=True)
-        memory, server_pid = self.memory_bytes, os.getpid()
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, env=self._build_environment(width, height), cwd=str(self.home),
+        stdin, to_app = os.pipe()
+        from_app, stdout = os.pipe()
+        errors, stderr = os.pipe()
+        try:
             # A group of its own: the hang-up reaches everything the app started.
-            start_new_session=True, close_fds=True, preexec_fn=lambda: _child_setup(memory, server_pid))
-        self._stdin = process.stdin
-        return process
+            self.child, self.started_by = await start_app(
+                self.host, self.argv, self._build_environment(width, height), str(self.home),
+                (stdin, stdout, stderr), tty=False, memory_bytes=self.memory_bytes, hang_up_with=os.getpid())
+        except BaseException:
+            for fd in (to_app, from_app, errors):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (stdin, stdout, stderr):
+                os.close(fd)
+        self._stdout, self._stderr = await _read_pipe(from_app), await _read_pipe(errors)
+        self._stdin = await _write_pipe(to_app)
+        return self.child
 
     async def run(self) -> None:
         """Read the app's packets until it ends, then tell ``on_end``."""
-        process = self._process
-        assert process is not None and process.stdout is not None and process.stderr is not None
-        stderr_task = asyncio.create_task(self._keep_stderr(process.stderr))
+        process = self.child
+        assert process is not None and self._stdout is not None and self._stderr is not None
+        stderr_task = asyncio.create_task(self._keep_stderr(self._stderr))
         try:
-            reason = await self._read_packets(process.stdout)
+            reason = await self._read_packets(self._stdout)
         except (asyncio.IncompleteReadError, ConnectionError):
             reason = None  # the app's output ended, or the page's websocket did: no reason to give
         except Exception as error:  # a packet that is not what the driver sends
@@ -185,20 +186,12 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         """SIGHUP to the app's group (it saves and exits), SIGKILL after ``grace`` seconds, and
         SIGKILL to anything left in the group once the app is gone."""
         self._hanging_up = True
-        process = self._process
+        process = self.child
         if process is None:
             return
         with contextlib.suppress(Exception):
             await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
-        if process.returncode is None:
-            self._signal_group(signal.SIGHUP)
-            self._signal_group(signal.SIGCONT)  # a stopped process must run to see the SIGHUP
-            try:
-                await asyncio.wait_for(asyncio.shield(process.wait()), grace)
-            except asyncio.TimeoutError:
-                self._signal_group(signal.SIGKILL)
-                await process.wait()
-        self._signal_group(signal.SIGKILL)
+        await hang_up_group(process, grace)
         if self._task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, 2.0)
@@ -210,10 +203,7 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         await self.hang_up(3.0)
 
     def _signal_group(self, signum: int) -> None:
-        if self._process is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._process.pid, signum)
+        signal_group(self.pid, signum)
 
     def stderr_text(self) -> str:
         return bytes(self.stderr_tail).decode("utf-8", "replace")

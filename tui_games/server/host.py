@@ -1,0 +1,263 @@
+"""The session host both servers share: who may have a seat, what each app process is given,
+how it is started, watched and hung up.
+
+``serve --ssh`` and ``serve --web`` differ in how a player reaches their app (an SSH channel
+and a pty, a websocket and pipes) and in who the player is (a key's name, or whoever runs a
+web server); everything else about a session is written here once:
+
+- **seats**: ``--max-sessions`` places, at most ``--sessions-per-player`` of them for one
+  player and ``--address-share`` percent of them for one address (so one player, or one
+  house, cannot take every place), and no new one while the apps' measured memory (their
+  proportional share, PSS, read from /proc) and one more session's would pass
+  ``--memory-total-mb``. The per-session address-space cap (``--memory-mb``, RLIMIT_AS) stays
+  as a guard against one runaway app; it no longer decides how many may play.
+- **the child's environment and limits**: built afresh, never the server's own, and set the
+  same way whether the app is forked from the zygote or started fresh (child.py);
+- **the idle watchdog**: a session without a key for ``--idle-minutes`` is hung up (saved);
+- **the start**: through the pre-started app (zygote.py) when it is up, else a fresh
+  ``python -m tui_games`` process, and the log says which.
+
+A server adds its sessions to :attr:`SessionHost.sessions` once admitted and removes them when
+they end; a session is anything with the :class:`Hosted` attributes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of
+from tui_games.server.log import duration, event
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
+
+# What a new session is expected to take (PSS, MB) until sessions have been measured: a fresh
+# app at the menu is ~45 MB resident, ~37 MB of it private; one forked from the zygote less.
+SESSION_ESTIMATE_MB = 64
+# How often the apps' memory is measured (and idle sessions looked for), at most.
+WATCH_SECONDS = 5.0
+# Descriptors the server holds for one session (client socket, pty or three pipes, pidfd):
+# the open-file limit bounds the places too.
+FILES_PER_SESSION = 6
+FILES_RESERVED = 64
+# However small the share, one address may have this many places (a family behind one router).
+HOUSEHOLD = 4
+
+
+class Hosted(Protocol):
+    """What the host needs of a session: who plays, from where, their app's pid, when they
+    last pressed a key, and how to hang them up (saving)."""
+
+    user: str | None  # None: no identity (the web server)
+    peer: str
+    last_input: float
+
+    @property
+    def pid(self) -> int | None: ...
+
+    def end(self, reason: str) -> asyncio.Task: ...
+
+
+class HostConfig(Protocol):
+    max_sessions: int
+    idle_seconds: float
+    memory_mb: int | None
+    memory_total_mb: int | None
+    grace_seconds: float
+    sessions_per_player: int
+    address_share: int
+    log: Callable[[str], None]
+
+
+# -- how many may play --------------------------------------------------------------------------
+
+def open_file_limit() -> int | None:
+    if resource is None:
+        return None
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+@dataclass(frozen=True)
+class Places:
+    """The places a server offers: ``most`` sessions at once, and if that is fewer than asked
+    for, ``why`` (a line naming the flag that raises it)."""
+
+    most: int
+    why: str | None = None
+
+
+def places(max_sessions: int, memory_total_mb: int | None, files: int | None) -> Places:
+    """``max_sessions``, or fewer if the memory total cannot hold that many sessions of the
+    expected size, or the open-file limit that many connections."""
+    most, why = max_sessions, None
+    if memory_total_mb:
+        by_memory = max(1, memory_total_mb // SESSION_ESTIMATE_MB)
+        if by_memory < most:
+            most, why = by_memory, (
+                f"--max-sessions {max_sessions} lowered to {by_memory}: --memory-total-mb {memory_total_mb} "
+                f"holds {by_memory} sessions of about {SESSION_ESTIMATE_MB} MB; raise --memory-total-mb")
+    if files:
+        by_files = max(1, (files - FILES_RESERVED) // FILES_PER_SESSION)
+        if by_files < most:
+            most, why = by_files, (
+                f"--max-sessions {max_sessions} lowered to {by_files}: the open-file limit is {files}; "
+                f"raise it (ulimit -n, systemd LimitNOFILE=)")
+    return Places(most, why)
+
+
+def address_places(places: int, percent: int) -> int:
+    """Places one address may hold: ``percent`` of them, but never fewer than a household's
+    (:data:`HOUSEHOLD`) while there are that many."""
+    return min(places, max(HOUSEHOLD, math.floor(places * percent / 100)))
+
+
+# -- the host ----------------------------------------------------------------------------------
+
+class SessionHost:
+    """The sessions of one server, their seats, their watchdog, and how their apps start."""
+
+    def __init__(self, config: HostConfig, *, preload_env: dict[str, str] | None = None,
+                 zygote: bool = True) -> None:
+        self.config = config
+        self.sessions: set = set()
+        self.measured: dict[int, float] = {}  # pid -> PSS in MB at the last look
+        self.places = places(config.max_sessions, config.memory_total_mb, open_file_limit())
+        self.zygote = None
+        self._watch_task: asyncio.Task | None = None
+
+    @property
+    def most_sessions(self) -> int:
+        return self.places.most
+
+    async def start(self) -> None:
+        """Start the watchdog and the zygote (logins use fresh processes until it is up);
+        if the places are fewer than asked for, say why on stderr and in the log."""
+        # Counted again now: the server has raised its open-file limit since.
+        self.places = places(self.config.max_sessions, self.config.memory_total_mb, open_file_limit())
+        if self.places.why:
+            print(f"tui-games: {self.places.why}", file=sys.stderr)
+            self.config.log(event("limited", reason=self.places.why))
+        if self.zygote is not None:
+            become_subreaper()
+            self.zygote.start()
+        self._watch_task = asyncio.create_task(self._watch())
+
+    async def close(self, reason: str) -> list:
+        """Hang every session up at once (each saves) and wait; stop the zygote."""
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+        sessions = list(self.sessions)
+        await asyncio.gather(*(session.end(reason) for session in sessions), return_exceptions=True)
+        if self.zygote is not None:
+            await self.zygote.close()
+        return sessions
+
+    def listening_fields(self) -> dict[str, object]:
+        """What the ``listening`` line says of the places and memory."""
+        config = self.config
+        memory = []
+        if config.memory_total_mb:
+            memory.append(f"{config.memory_total_mb} MB in all (measured)")
+        if config.memory_mb:
+            memory.append(f"at most {config.memory_mb} MB a session")
+        return {"players": f"{self.most_sessions} at a time",
+                "per_player": config.sessions_per_player, "per_address": f"{config.address_share}%",
+                "memory": ", ".join(memory) or "no memory cap",
+                "start": "zygote" if self.zygote is not None else "fresh"}
+
+    # -- seats ---------------------------------------------------------------------------------
+
+    def refusal(self, user: str | None, address: str) -> str | None:
+        """Why one more session for ``user`` from ``address`` cannot have a place now, or None.
+        The caller adds the session to :attr:`sessions` at once if None (two logins at once
+        cannot both take the last place)."""
+        config, most = self.config, self.most_sessions
+        if len(self.sessions) >= most:
+            busy = "busy" if most < config.max_sessions else "full"
+            return f"the server is {busy} ({most} player{'s' if most != 1 else ''} at a time); try again later"
+        if user is not None:
+            mine = sum(1 for session in self.sessions if session.user == user)
+            if mine >= config.sessions_per_player:
+                return (f"{user} already has {mine} session{'s' if mine != 1 else ''} open "
+                        f"(at most {config.sessions_per_player} a player); close one first")
+        share = address_places(most, config.address_share)
+        here = sum(1 for session in self.sessions if session.peer == address)
+        if here >= share:
+            return (f"your address already has {here} of the {most} places (at most {share}, "
+                    f"{config.address_share}%); try again later")
+        if config.memory_total_mb:
+            used, expected = self.memory_in_use()
+            if used + expected > config.memory_total_mb:
+                return (f"the server is busy (its memory is in use: {len(self.sessions)} players, "
+                        f"{used:.0f} of {config.memory_total_mb} MB); try again later")
+        return None
+
+    def memory_in_use(self) -> tuple[float, float]:
+        """(MB the sessions and the zygote use now, MB one more session is expected to take):
+        measured PSS where the watchdog has measured, the expectation for the others."""
+        sizes = [self.measured[pid] for pid in self._pids() if pid in self.measured]
+        expected = max(sum(sizes) / len(sizes), 8.0) if sizes else float(SESSION_ESTIMATE_MB)
+        unmeasured = len(self.sessions) - len(sizes)
+        zygote = self.zygote.pss_mb if self.zygote is not None else 0.0
+        return sum(sizes) + unmeasured * expected + zygote, expected
+
+    def _pids(self) -> list[int]:
+        return [pid for session in self.sessions if (pid := session.pid) is not None]
+
+    # -- the watchdog --------------------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        limit = self.config.idle_seconds
+        period = min(limit / 4, WATCH_SECONDS) if limit and limit > 0 else WATCH_SECONDS
+        while True:
+            await asyncio.sleep(period)
+            self.measure()
+            if limit and limit > 0:
+                now = time.monotonic()
+                for session in list(self.sessions):
+                    if session.pid is not None and now - session.last_input > limit:
+                        session.end(f"no keys for {duration(limit)}")
+
+    def measure(self) -> None:
+        """Read every app's PSS (and the zygote's) now."""
+        measured = {}
+        for pid in self._pids():
+            sizes = memory_of(pid)
+            if sizes is not None:
+                measured[pid] = sizes[0]
+        self.measured = measured
+        if self.zygote is not None:
+            self.zygote.measure()
+
+
+# -- starting an app ----------------------------------------------------------------------------
+
+async def start_app(host: SessionHost | None, argv: Sequence[str], env: dict[str, str], cwd: str,
+                    fds: tuple[int, int, int], *, tty: bool, memory_bytes: int | None,
+                    hang_up_with: int | None = None) -> tuple[Child, str]:
+    """Start an app on ``fds`` (stdin, stdout, stderr) in a session of its own: forked from the
+    host's zygote when it is up, else a fresh ``argv`` process. Returns the child and how it
+    started ("zygote" or "fresh"). Raises OSError if neither could."""
+    zygote = host.zygote if host is not None else None
+    if zygote is not None and zygote.ready:
+        try:
+            child = await zygote.spawn(env, cwd, fds, tty=tty, memory_bytes=memory_bytes,
+                                       hang_up_with=hang_up_with)
+            return child, "zygote"
+        except OSError as error:
+            zygote.unusable(str(error))
+    process = await asyncio.create_subprocess_exec(
+        *argv, stdin=fds[0], stdout=fds[1], stderr=fds[2], env=env, cwd=cwd,
+        start_new_session=True, close_fds=True,
+        preexec_fn=lambda: apply_limits(tty=tty, memory_bytes=memory_bytes, hang_up_with=hang_up_with))
+    return process, "fresh"
+
+
