@@ -89,12 +89,12 @@ def test_the_server_never_imports_textual(home):
 
 
 def apps_playing_in(user_home: Path) -> list[int]:
-    """Pids of processes whose TUI_GAMES_HOME is ``user_home`` (Linux /proc; [] elsewhere)."""
-    needle = f"\0TUI_GAMES_HOME={user_home}\0".encode()
+    """Pids of processes working in ``user_home``, as every app does (Linux /proc; [] elsewhere).
+    Not their environment: /proc shows an app forked from the zygote with the zygote's."""
     pids = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            if needle in b"\0" + (entry / "environ").read_bytes():
+            if os.readlink(entry / "cwd") == str(user_home):
                 pids.append(int(entry.name))
         except OSError:
             continue

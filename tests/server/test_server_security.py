@@ -131,7 +131,7 @@ async def test_old_shared_key_list_still_logs_in_and_claims_a_name(start_server,
 
 
 async def test_a_guest_leaves_nothing_behind(start_server):
-    server = await start_server(auth="none")
+    server = await start_server(auth="none", zygote=False)  # its environment is read from /proc
     player = await connect(server.port, "alice")
     await player.wait_for("Sudoku", timeout=APP_START)
     (session,) = server.sessions

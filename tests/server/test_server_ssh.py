@@ -38,7 +38,9 @@ def saved_history(home: Path) -> list | None:
 
 
 async def test_play_resize_drop_and_resume(start_server, tmp_path):
-    server = await start_server()
+    # Fresh processes: /proc shows the environment a process was started with, and an app forked
+    # from the zygote was started with the zygote's (test_server_host covers those).
+    server = await start_server(zygote=False)
     root = server.config.root
     assert (root / "ssh_host_ed25519_key").stat().st_mode & 0o777 == 0o600
     alice_home = two_player_connect4(root, "alice")

@@ -294,7 +294,9 @@ async def test_past_the_session_cap_the_next_tab_is_told_the_server_is_full(star
 @posix_only
 async def test_each_app_is_served_under_its_memory_cap_with_a_fresh_environment(start_web, home, monkeypatch):
     monkeypatch.setenv("SECRET_OF_THE_SERVER", "x")
-    server = await start_web(memory_mb=768)
+    # A fresh process: /proc shows the environment a process was started with, and an app
+    # forked from the zygote was started with the zygote's (test_server_host covers those).
+    server = await start_web(memory_mb=768, zygote=False)
     async with aiohttp.ClientSession() as session:
         tab = await Tab.open(session, server.port)
         assert await tab.shows("Sudoku")
@@ -319,7 +321,7 @@ async def test_window_sizes_are_clamped_and_bad_messages_change_nothing(start_we
         await original(self, width, height)
 
     monkeypatch.setattr(web.TabApp, "set_terminal_size", spy)
-    server = await start_web()
+    server = await start_web(zygote=False)  # its environment is read from /proc
     async with aiohttp.ClientSession() as session:
         tab = await Tab.open(session, server.port, columns=100000, rows=100000)
         assert await tab.shows("Sudoku")
@@ -488,12 +490,12 @@ async def test_a_killed_server_takes_its_apps_with_it_and_they_save(home):
 
 
 def _apps_of(home: Path) -> list[int]:
-    """Pids of live processes whose TUI_GAMES_HOME is ``home`` (Linux /proc; [] elsewhere)."""
-    needle = f"\0TUI_GAMES_HOME={home}\0".encode()
+    """Pids of live processes working in ``home``, as every app does (Linux /proc; [] elsewhere).
+    Not their environment: /proc shows an app forked from the zygote with the zygote's."""
     pids = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            if needle in b"\0" + (entry / "environ").read_bytes() and _alive(int(entry.name)):
+            if os.readlink(entry / "cwd") == str(home) and _alive(int(entry.name)):
                 pids.append(int(entry.name))
         except OSError:
             continue

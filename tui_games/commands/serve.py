@@ -2,10 +2,11 @@
 
     tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
-                          [--memory-mb 1024] [--memory-total-mb MB] [--log FILE]
+                          [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
+                          [--address-share 25] [--no-preload] [--log FILE]
     tui-games serve --web [--host 127.0.0.1] [--port 8000] [--public-url URL] [--allow-origin ORIGIN]...
                           [--max-sessions 32] [--idle-minutes 30] [--memory-mb 1024]
-                          [--memory-total-mb MB] [--log FILE]
+                          [--memory-total-mb MB] [--address-share 25] [--no-preload] [--log FILE]
     tui-games serve add-key NAME FILE     let the public key in FILE log in as NAME
 
 The server itself never imports Textual (each player's app is a process of its own), and
@@ -31,7 +32,8 @@ SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
 SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None}
 # Limits both servers take, with their defaults.
-LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None}
+LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None,
+          "sessions_per_player": 3, "address_share": 25, "no_preload": False}
 # Options that only mean something for the web server, with their defaults.
 WEB_ONLY = {"public_url": None, "allow_origin": None}
 
@@ -66,6 +68,22 @@ def _megabytes(text: str) -> int:
     return value
 
 
+def _percent(text: str) -> int:
+    try:
+        value = int(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole percentage") from None
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a percentage from 1 to 100")
+    return value
+
+
+def _seats(args: argparse.Namespace) -> dict:
+    """The seat and start options both servers take."""
+    return {"sessions_per_player": args.sessions_per_player, "address_share": args.address_share,
+            "zygote": not args.no_preload}
+
+
 def _public_url(text: str) -> str:
     try:
         parse_public_url(text)
@@ -90,6 +108,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             raise UsageError("serve: give --ssh or --web (or add-key NAME FILE)")
         if args.web:
             stray = [name for name, default in SSH_ONLY.items() if getattr(args, name) != default]
+            if args.sessions_per_player != LIMITS["sessions_per_player"]:
+                stray.append("sessions_per_player")  # the web has no player names
             if stray:
                 raise UsageError(f"serve: --{stray[0].replace('_', '-')} is for --ssh, not --web")
             return _serve_web(args)
@@ -112,7 +132,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys,
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        log=make_logger(args.log), **options)
+        log=make_logger(args.log), **_seats(args), **options)
     ssh.serve(config)
     return 0
 
@@ -126,7 +146,7 @@ def _serve_web(args: argparse.Namespace) -> int:
         home=data_dir(), host=args.host, port=WEB_PORT if args.port is None else args.port,
         public_url=args.public_url, allow_origins=tuple(args.allow_origin or ()),
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        log=make_logger(args.log), **options)
+        log=make_logger(args.log), **_seats(args), **options)
     web.serve(config)
     return 0
 
@@ -171,10 +191,16 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--idle-minutes", type=_minutes, default=LIMITS["idle_minutes"], metavar="M",
                        help="hang up (saving the game) after M minutes without a key; 0: never (default 30)")
     serve.add_argument("--memory-mb", type=_megabytes, default=LIMITS["memory_mb"], metavar="MB",
-                       help="address-space cap per session where the OS allows; 0: none (default 1024)")
+                       help="address-space cap per session, a guard against a runaway app; 0: none (default 1024)")
     serve.add_argument("--memory-total-mb", type=_megabytes, default=LIMITS["memory_total_mb"], metavar="MB",
-                       help="what all sessions' caps may add up to; past it a login is told the server is busy "
-                            "(default: 75%% of the machine's memory; 0: no total)")
+                       help="memory all sessions may use, as measured (PSS); past it a login is told the server "
+                            "is busy (default: 75%% of the machine's memory; 0: no total)")
+    serve.add_argument("--sessions-per-player", type=positive_int, default=LIMITS["sessions_per_player"],
+                       metavar="N", help="--ssh: sessions one player may have at once (default 3)")
+    serve.add_argument("--address-share", type=_percent, default=LIMITS["address_share"], metavar="PERCENT",
+                       help="share of the places one address may hold, never fewer than 4 (default 25)")
+    serve.add_argument("--no-preload", action="store_true", default=LIMITS["no_preload"],
+                       help="start every app as a fresh process instead of forking the pre-started one")
     serve.add_argument("--log", type=Path, default=LIMITS["log"], metavar="FILE",
                        help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")
     serve.add_argument("--public-url", type=_public_url, default=WEB_ONLY["public_url"], metavar="URL",

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of
-from tui_games.server.log import duration, event
+from tui_games.server.log import SERVER_TEXT, duration, event
+from tui_games.server.zygote import Zygote
 
 try:
     import resource
@@ -131,6 +132,8 @@ class SessionHost:
         self.measured: dict[int, float] = {}  # pid -> PSS in MB at the last look
         self.places = places(config.max_sessions, config.memory_total_mb, open_file_limit())
         self.zygote = None
+        if zygote and sys.platform.startswith("linux"):
+            self.zygote = Zygote(config.log, preload_env or {})
         self._watch_task: asyncio.Task | None = None
 
     @property
@@ -144,7 +147,7 @@ class SessionHost:
         self.places = places(self.config.max_sessions, self.config.memory_total_mb, open_file_limit())
         if self.places.why:
             print(f"tui-games: {self.places.why}", file=sys.stderr)
-            self.config.log(event("limited", reason=self.places.why))
+            self.config.log(event("limited", limit=SERVER_TEXT, reason=self.places.why))
         if self.zygote is not None:
             become_subreaper()
             self.zygote.start()

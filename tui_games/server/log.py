@@ -48,16 +48,24 @@ def make_logger(path: Path | None = None) -> Callable[[str], None]:
     return logger.info
 
 
-def clean(text: object, limit: int = 64) -> str:
+# What a value may show of text a client sent (a user name, a command): enough to recognise it.
+CLIENT_TEXT = 64
+# The server's own values (a path, a sentence saying how it listens) are shown whole up to this.
+SERVER_TEXT = 1024
+
+
+def clean(text: object, limit: int = CLIENT_TEXT) -> str:
     """``text`` for a log line: printable, one word or quoted, bounded."""
     # No quote, backslash or "=" inside a value: a client cannot fake a field (a from=).
     shown = "".join(ch if ch.isprintable() and ch not in "\"\\=" else "?" for ch in str(text)[:limit])
     return shown if shown and " " not in shown else f'"{shown}"'
 
 
-def event(name: str, **fields: object) -> str:
-    """``name key=value ...`` with every value cleaned; None values left out."""
-    return " ".join([name, *(f"{key}={clean(value)}" for key, value in fields.items() if value is not None)])
+def event(name: str, *, limit: int = CLIENT_TEXT, **fields: object) -> str:
+    """``name key=value ...`` with every value cleaned (and cut at ``limit``: the default for
+    lines that may hold a client's text, :data:`SERVER_TEXT` for the server's own lines such as
+    ``listening``); None values left out."""
+    return " ".join([name, *(f"{key}={clean(value, limit)}" for key, value in fields.items() if value is not None)])
 
 
 class RateLimit:

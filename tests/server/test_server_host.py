@@ -1,0 +1,234 @@
+"""The session host both servers share (server/host.py) and the pre-started app it forks
+logins from (server/zygote.py): seats per player and per address, places from measured
+memory, a login through the zygote, isolation between two of its children, and a zygote
+killed under the server's feet."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import time
+
+import pytest
+
+asyncssh = pytest.importorskip("asyncssh", reason='the SSH tests need asyncssh: pip install ".[test]"')
+
+from ssh_support import APP_START, connect, two_player_connect4, wait_until  # noqa: E402
+
+from tui_games.online.client import LOBBY_TOKEN_ENV  # noqa: E402
+from tui_games.server import host as host_module  # noqa: E402
+from tui_games.server import zygote as zygote_module  # noqa: E402
+from tui_games.server.host import SessionHost, memory_of, places  # noqa: E402
+from tui_games.server.limits import default_memory_total_mb  # noqa: E402
+from tui_games.server.ssh import SSHConfig  # noqa: E402
+
+linux_only = pytest.mark.skipif(not os.path.exists("/proc/self/smaps_rollup"), reason="needs Linux's /proc")
+
+
+class FakeSession:
+    def __init__(self, user: str | None, peer: str, pid: int | None = None) -> None:
+        self.user, self.peer, self.pid = user, peer, pid
+        self.last_input = time.monotonic()
+        self.ended: list[str] = []
+
+    def end(self, reason: str):
+        self.ended.append(reason)
+
+
+def host_for(tmp_path, **options) -> SessionHost:
+    lines: list[str] = []
+    config = SSHConfig(root=tmp_path, log=lines.append, **options)
+    return SessionHost(config, zygote=False)
+
+
+# -- seats --------------------------------------------------------------------------------------
+
+def test_one_player_cannot_take_every_seat(tmp_path):
+    # Issue 22: bob held 16 of 17 places from one address and mallory was told "busy".
+    host = host_for(tmp_path, max_sessions=17, memory_total_mb=None)
+    taken = 0
+    while host.refusal("bob", "198.51.100.7") is None and taken < 17:
+        host.sessions.add(FakeSession("bob", "198.51.100.7"))
+        taken += 1
+    assert taken == 3
+    assert host.refusal("bob", "198.51.100.7") == "bob already has 3 sessions open (at most 3 a player); close one first"
+    # Other names from the same address: a quarter of 17, but never fewer than 4.
+    host.sessions.add(FakeSession("bob2", "198.51.100.7"))
+    reason = host.refusal("bob3", "198.51.100.7")
+    assert reason == "your address already has 4 of the 17 places (at most 4, 25%); try again later"
+    assert host.refusal("mallory", "203.0.113.9") is None
+
+
+def test_the_seat_limits_are_flags(tmp_path):
+    host = host_for(tmp_path, max_sessions=100, memory_total_mb=None, sessions_per_player=1, address_share=50)
+    host.sessions.add(FakeSession("ann", "192.0.2.1"))
+    assert "at most 1 a player" in host.refusal("ann", "192.0.2.9")
+    for number in range(49):
+        host.sessions.add(FakeSession(f"p{number}", "192.0.2.1"))
+    assert "at most 50, 50%" in host.refusal("zed", "192.0.2.1")
+    assert host.refusal("zed", "192.0.2.2") is None
+
+
+def test_the_web_has_no_names_so_only_the_address_counts(tmp_path):
+    host = host_for(tmp_path, max_sessions=8, memory_total_mb=None)
+    for _ in range(4):
+        assert host.refusal(None, "192.0.2.1") is None
+        host.sessions.add(FakeSession(None, "192.0.2.1"))
+    assert "your address already has 4 of the 8 places" in host.refusal(None, "192.0.2.1")
+
+
+# -- places and memory --------------------------------------------------------------------------
+
+def test_max_sessions_is_honoured_on_a_machine_that_holds_them():
+    # Issue 27: --max-sessions 100 on a 24 GB machine seated 17 (75% of RAM / a 1 GB cap each).
+    assert places(100, 18078, 20000).most == 100
+    total = default_memory_total_mb()
+    if total and total >= 100 * host_module.SESSION_ESTIMATE_MB:
+        assert places(100, total, None).most == 100
+
+
+def test_what_lowers_the_places_is_said_with_the_flag_that_raises_it():
+    lowered = places(100, 1000, None)
+    assert lowered.most == 1000 // host_module.SESSION_ESTIMATE_MB
+    assert "--max-sessions 100 lowered to 15" in lowered.why and "raise --memory-total-mb" in lowered.why
+    by_files = places(100, None, 256)
+    assert by_files.most == 32 and "open-file limit is 256" in by_files.why
+
+
+@linux_only
+def test_seats_follow_the_memory_the_apps_really_use(tmp_path, monkeypatch):
+    pss, private = memory_of(os.getpid())
+    assert 0 < private <= pss * 2 and pss > 1
+    # Sessions of this test process's size: the total holds two of them, not a third, though
+    # it would hold many sessions of the size expected before any is measured.
+    monkeypatch.setattr(host_module, "SESSION_ESTIMATE_MB", 8)
+    total = int(pss * 2.5)
+    host = host_for(tmp_path, max_sessions=100, memory_total_mb=total)
+    host.sessions.update(FakeSession(name, f"192.0.2.{n}", os.getpid()) for n, name in enumerate(("a", "b")))
+    host.measure()
+    used, expected = host.memory_in_use()
+    assert used == pytest.approx(2 * pss, rel=0.2) and expected == pytest.approx(pss, rel=0.2)
+    assert host.refusal("c", "192.0.2.9").startswith("the server is busy (its memory is in use: 2 players")
+
+
+async def test_the_listening_line_says_everything_and_the_places_asked_for(start_server):
+    server = await start_server(max_sessions=100, zygote=False)
+    assert server.most_sessions == 100 or server.session_host.places.why
+    (line,) = [line for line in start_server.logs if line.startswith("listening")]
+    # Issue 27: the values were cut at 64 characters, losing the words that say registration is open.
+    assert "any key may register a free name" in line
+    assert f"data={server.config.root}" in line
+    assert re.search(r"players=\"\d+ at a time\" per_player=3 per_address=25%", line), line
+
+
+async def test_a_second_session_of_a_player_past_their_seats_is_told_why(start_server):
+    server = await start_server(sessions_per_player=1, zygote=False)
+    first = await connect(server.port, "bob")
+    await first.wait_for("Sudoku", timeout=APP_START)
+    second = await connect(server.port, "bob")
+    await second.wait_for("bob already has 1 session open (at most 1 a player); close one first")
+    await asyncio.wait_for(second.closed.wait(), 10)
+    for player in (first, second):
+        await player.close()
+
+
+# -- the zygote ---------------------------------------------------------------------------------
+
+def login_lines(logs: list[str], user: str) -> list[str]:
+    return [line for line in logs if line.startswith(f"login user={user} ")]
+
+
+@linux_only
+async def test_a_login_through_the_zygote_reaches_the_menu_and_players_never_cross(start_server):
+    server = await start_server()
+    zygote = server.session_host.zygote
+    await asyncio.wait_for(zygote.wait_ready(), 120)
+    root = server.config.root
+    # bob has a game in progress and a file of his own; alice has neither.
+    bob_home = two_player_connect4(root, "bob")
+    (bob_home / "files").mkdir()
+    (bob_home / "files" / "bobs-secret.pdn").write_text("[Event \"bob's\"]\n")
+
+    bob = await connect(server.port, "bob")
+    await bob.wait_for("Connect-4", timeout=APP_START)
+    bob.keys("2")
+    await bob.wait_for("● to move")
+    bob.keys("4")
+    await bob.wait_for("○ to move")
+    await bob.close()
+    await wait_until(lambda: not server.sessions, APP_START, "bob's session to end")
+
+    alice = await connect(server.port, "alice")
+    bob = await connect(server.port, "bob")
+    await alice.wait_for("classic or full board", timeout=APP_START)
+    await bob.wait_for("resume your game in progress", timeout=APP_START)
+    assert "resume your game" not in alice.text
+    assert all("start=zygote" in line for line in login_lines(start_server.logs, "alice") +
+               login_lines(start_server.logs, "bob")), start_server.logs
+    sessions = {session.user: session for session in server.sessions}
+    assert sessions["alice"].app.pgid != sessions["bob"].app.pgid
+    # Each app works in its own player's directory.
+    assert os.readlink(f"/proc/{sessions['alice'].app.pgid}/cwd") == str(root / "users" / "alice")
+    assert os.readlink(f"/proc/{sessions['bob'].app.pgid}/cwd") == str(bob_home)
+
+    # The lobby knows each app by its own secret: each is told its own name.
+    for player, name in ((alice, "alice"), (bob, "bob")):
+        mark = player.mark()
+        player.keys("o")
+        await player.wait_for(f"You are {name}", since=mark, timeout=APP_START)
+        assert f"You are {'bob' if name == 'alice' else 'alice'}" not in player.text
+    # The zygote itself holds nobody's secret, home or name: it never ran a session.
+    environ = open(f"/proc/{zygote.process.pid}/environ", "rb").read()
+    assert b"TUI_GAMES_HOME" not in environ and LOBBY_TOKEN_ENV.encode() not in environ
+    assert os.readlink(f"/proc/{zygote.process.pid}/cwd") != str(bob_home)
+    for player in (alice, bob):
+        await player.close()
+
+
+@linux_only
+async def test_a_killed_zygote_is_restarted_and_logins_keep_working_meanwhile(start_server, monkeypatch):
+    # The restart waits for the test's word, so the login in between is sure to meet no zygote.
+    gate = asyncio.Event()
+    original = zygote_module.Zygote._run_once
+
+    async def gated(self):
+        if self.started >= 1:
+            await gate.wait()
+        return await original(self)
+
+    monkeypatch.setattr(zygote_module.Zygote, "_run_once", gated)
+    server = await start_server()
+    zygote = server.session_host.zygote
+    await asyncio.wait_for(zygote.wait_ready(), 120)
+    before = await connect(server.port, "carol")
+    await before.wait_for("Sudoku", timeout=APP_START)
+
+    os.kill(zygote.process.pid, signal.SIGKILL)
+    await wait_until(lambda: any(line.startswith("zygote-died") for line in start_server.logs), 30,
+                     "the server to notice")
+    during = await connect(server.port, "dave")
+    await during.wait_for("Sudoku", timeout=APP_START)
+    assert "start=fresh" in login_lines(start_server.logs, "dave")[0]
+    died = next(line for line in start_server.logs if line.startswith("zygote-died"))
+    assert 'meanwhile="logins start fresh processes"' in died
+
+    # carol's app, forked by the dead zygote, plays on, and her quit is seen with its status.
+    mark = before.mark()
+    before.keys("o")
+    await before.wait_for("You are carol", since=mark, timeout=APP_START)
+    before.keys("\x11")
+    await asyncio.wait_for(before.closed.wait(), APP_START)
+    await wait_until(lambda: any(line.startswith("quit user=carol") for line in start_server.logs), 30,
+                     "carol's quit")
+    assert "quit user=carol from=127.0.0.1 status=0" in "\n".join(start_server.logs)
+
+    gate.set()
+    await asyncio.wait_for(zygote.wait_ready(), 120)
+    assert zygote.started == 2
+    after = await connect(server.port, "erin")
+    await after.wait_for("Sudoku", timeout=APP_START)
+    assert "start=zygote" in login_lines(start_server.logs, "erin")[0]
+    for player in (before, during, after):
+        await player.close()

@@ -1,0 +1,429 @@
+"""The pre-started app: one process with Python, Textual, the game table and the engines
+imported, forked for each login (as Android's zygote and gunicorn's ``--preload`` do).
+
+A fresh ``python -m tui_games`` spends 0.4-0.6 CPU-seconds importing before its menu is drawn,
+so four logins a second needed the whole 2-core machine. The zygote pays that once: it imports
+everything a session uses, collects and ``gc.freeze()``-s what it made (so no child's garbage
+collector ever writes to those pages, which stay shared copy-on-write), and then only forks.
+
+**The protocol** (a SOCK_SEQPACKET socket pair, so every message is whole): the server sends
+``{"spawn": n, "env": ..., "cwd": ..., "tty": ..., "memory": ..., "hang_up": ...}`` with the
+app's three descriptors (pty slave, or pipes) passed as SCM_RIGHTS; the zygote forks and
+answers ``{"spawned": n, "pid": pid}`` with a pidfd for the child (so the server can watch it
+with no race on a reused pid), and ``{"exit": pid, "status": s}`` when it reaps one.
+
+**The child** starts from the zygote's clean state, never from another player's: it makes its
+own session, puts the descriptors on 0-2 (the pty as controlling terminal), sets its memory
+cap, replaces the whole environment with the one the server built, changes to the player's
+directory, fresh ``sys.std*`` on its descriptors, and runs the app as ``python -m tui_games``
+would. Nothing of one player reaches the next: the zygote itself never runs the app, reads a
+player's files, or holds a player's environment (the server's tests prove it).
+
+**Failure**: a zygote that dies (or stops answering within :data:`SPAWN_SECONDS`) is restarted,
+after a pause that doubles while it keeps dying; meanwhile logins start fresh processes, and
+the log says so (``zygote-died``, ``zygote-ready``, and ``start=fresh`` on the login line). If the
+zygote dies, the apps it forked keep running: the server, a child subreaper, inherits them.
+The zygote dies with the server (PR_SET_PDEATHSIG), and when its socket closes.
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from typing import Callable
+
+from tui_games.server.child import apply_limits, die_with_parent, memory_of, signal_group
+from tui_games.server.log import event
+
+SPAWN_SECONDS = 5.0  # a fork answers in milliseconds; past this the zygote is taken as stuck
+READY_SECONDS = 120.0  # importing everything on a loaded machine
+RESTART_FIRST, RESTART_MOST = 0.5, 60.0  # seconds before a restart, doubling while it keeps dying
+MAX_MESSAGE = 256 * 1024
+SOCKET_FD_ENV = "TUI_GAMES_ZYGOTE_FD"
+
+
+class ZygoteUnavailable(OSError):
+    pass
+
+
+def _send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:
+    data = json.dumps(message).encode()
+    ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+    sock.sendmsg([data], ancillary)
+
+
+def _receive(sock: socket.socket) -> tuple[dict | None, list[int]]:
+    """One message and the descriptors that came with it; (None, []) at the end."""
+    data, ancillary, _, _ = sock.recvmsg(MAX_MESSAGE, socket.CMSG_SPACE(8 * 4))
+    fds = array.array("i")
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(payload[:len(payload) - len(payload) % fds.itemsize])
+    if not data:
+        for fd in fds:
+            os.close(fd)
+        return None, []
+    return json.loads(data), list(fds)
+
+
+# -- the server's side --------------------------------------------------------------------------
+
+class ForkedApp:
+    """An app the zygote forked, as the server sees it (the Child protocol of host.py)."""
+
+    def __init__(self, pid: int, pidfd: int) -> None:
+        self.pid, self.pidfd = pid, pidfd
+        self.returncode: int | None = None
+        self._done = asyncio.get_running_loop().create_future()
+        self._exited = False
+        asyncio.get_running_loop().add_reader(pidfd, self._on_exit)
+
+    def _on_exit(self) -> None:
+        """The process has ended: its status is ours to read if the zygote is gone (we are
+        its subreaper), else the zygote's, which will tell us."""
+        if self.pidfd < 0:
+            return
+        asyncio.get_running_loop().remove_reader(self.pidfd)
+        self._exited = True
+        self.reap()
+
+    def reap(self) -> None:
+        if self._done.done() or not self._exited:
+            return
+        try:
+            result = os.waitid(os.P_PIDFD, self.pidfd, os.WEXITED | os.WNOHANG)
+        except ChildProcessError:  # the zygote's child: its message comes
+            return
+        except OSError:
+            result = None
+        if result is not None:
+            self.finish(result.si_status if result.si_code == os.CLD_EXITED else -result.si_status)
+
+    def finish(self, status: int) -> None:
+        if self._done.done():
+            return
+        self.returncode = status
+        self._done.set_result(status)
+        if self.pidfd >= 0:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(self.pidfd)
+            os.close(self.pidfd)
+            self.pidfd = -1
+
+    def lost(self) -> None:
+        """The zygote died: reap it ourselves, or, if it reaped it and died before saying,
+        end with an unknown status."""
+        self.reap()
+        if self._exited and not self._done.done():
+            self.finish(-1)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._done)
+
+
+class Zygote:
+    """The server's handle on its zygote process: start, spawn, restart, stop."""
+
+    def __init__(self, log: Callable[[str], None], preload_env: dict[str, str]) -> None:
+        self.log, self.preload_env = log, preload_env
+        self.process: asyncio.subprocess.Process | None = None
+        self.ready = False
+        self.pss_mb = 0.0
+        self.started = 0  # how many zygotes have been started
+        self.children: dict[int, ForkedApp] = {}
+        self._sock: socket.socket | None = None
+        self._waiting: dict[int, asyncio.Future] = {}
+        self._next = 0
+        self._task: asyncio.Task | None = None
+        self._closing = False
+        self._ready_event = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._keep_running())
+
+    async def wait_ready(self) -> None:
+        await self._ready_event.wait()
+
+    async def _keep_running(self) -> None:
+        pause = RESTART_FIRST
+        while not self._closing:
+            began = time.monotonic()
+            status = await self._run_once()
+            if self._closing:
+                return
+            self.log(event("zygote-died", status=status, pid=self.process.pid if self.process else None,
+                           restart=f"in {pause:g} s", meanwhile="logins start fresh processes"))
+            await asyncio.sleep(pause)
+            # One that lived a while was not crash-looping: the next failure waits briefly again.
+            pause = RESTART_FIRST if time.monotonic() - began > 60 else min(pause * 2, RESTART_MOST)
+
+    async def _run_once(self) -> int | str:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            env = {**self.preload_env, SOCKET_FD_ENV: str(theirs.fileno())}
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tui_games.server.zygote", env=env, pass_fds=(theirs.fileno(),),
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                start_new_session=True, preexec_fn=die_with_parent)  # no orphan zygote keeps forking
+        except OSError as error:
+            ours.close()
+            return f"could not start: {error}"
+        finally:
+            theirs.close()
+        self.started += 1
+        self._sock = ours
+        ours.setblocking(False)
+        loop = asyncio.get_running_loop()
+        loop.add_reader(ours.fileno(), self._read)
+        try:
+            return await self.process.wait()
+        finally:
+            self._lost()
+
+    def _read(self) -> None:
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            message, fds = _receive(sock)
+        except BlockingIOError:
+            return
+        except (OSError, ValueError):
+            message, fds = None, []
+        if message is None:  # the zygote closed its end: it is going
+            self._lost()
+            if self.process is not None and self.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+            return
+        if "ready" in message:
+            self.ready = True
+            self._ready_event.set()
+            self.log(event("zygote-ready", pid=self.process.pid if self.process else None,
+                           imported=f"{message['ready']:.2f}s"))
+        elif "spawned" in message and fds:
+            # Tracked at once: its exit may be the very next message.
+            child = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0])
+            waiting = self._waiting.pop(message["spawned"], None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(child)
+            else:  # its login gave up waiting: nobody will play it
+                signal_group(child.pid, signal.SIGKILL)
+        elif "failed" in message:
+            waiting = self._waiting.pop(message["failed"], None)
+            if waiting is not None and not waiting.done():
+                waiting.set_exception(ZygoteUnavailable(message.get("error", "fork failed")))
+        elif "exit" in message:
+            child = self.children.pop(message["exit"], None)
+            if child is not None:
+                child.finish(message["status"])
+
+    def _lost(self) -> None:
+        """The zygote is gone: no more spawns through it; its children are ours to reap."""
+        self.ready = False
+        self._ready_event.clear()
+        if self._sock is not None:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(self._sock.fileno())
+            self._sock.close()
+            self._sock = None
+        for waiting in self._waiting.values():
+            if not waiting.done():
+                waiting.set_exception(ZygoteUnavailable("the zygote died"))
+        self._waiting.clear()
+        children, self.children = self.children, {}
+        for child in children.values():
+            child.lost()
+
+    def unusable(self, why: str) -> None:
+        """A spawn failed: say so (the login starts a fresh process)."""
+        self.log(event("zygote-failed", reason=why, meanwhile="this login starts a fresh process"))
+
+    async def spawn(self, env: dict[str, str], cwd: str, fds: tuple[int, int, int], *, tty: bool,
+                    memory_bytes: int | None, hang_up_with: int | None) -> ForkedApp:
+        if not self.ready or self._sock is None:
+            raise ZygoteUnavailable("the zygote is not running")
+        self._next += 1
+        number = self._next
+        answer = asyncio.get_running_loop().create_future()
+        self._waiting[number] = answer
+        try:
+            _send(self._sock, {"spawn": number, "env": env, "cwd": cwd, "tty": tty, "memory": memory_bytes,
+                               "hang_up": hang_up_with is not None}, list(fds))
+            return await asyncio.wait_for(answer, SPAWN_SECONDS)
+        except asyncio.TimeoutError:
+            # Stuck: killed, and so restarted.
+            if self.process is not None and self.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+            raise ZygoteUnavailable(f"no answer within {SPAWN_SECONDS:g} s") from None
+        except (OSError, ValueError) as error:
+            raise ZygoteUnavailable(str(error)) from None
+        finally:
+            self._waiting.pop(number, None)
+
+    def measure(self) -> None:
+        if self.process is not None and self.ready:
+            sizes = memory_of(self.process.pid)
+            self.pss_mb = sizes[0] if sizes else 0.0
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+            await self.process.wait()
+        self._lost()
+
+
+# -- the zygote process -------------------------------------------------------------------------
+
+def preload() -> None:
+    """Import everything a session uses: the app, every game's screen and engine, the parser."""
+    import importlib
+
+    from tui_games import cli
+    from tui_games.games import GAMES
+    from tui_games.ui import app  # noqa: F401 - the import is the point
+
+    cli.build_parser()
+    for spec in GAMES:
+        for name in (spec.engine, spec.screen.partition(":")[0], spec.commands):
+            with contextlib.suppress(ImportError):
+                importlib.import_module(name)
+
+
+def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> None:
+    """In the forked child: become the player's app, and never return."""
+    status = 1
+    try:
+        sock.close()
+        os.close(wakeup)
+        signal.set_wakeup_fd(-1)
+        for signum in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
+            signal.signal(signum, signal.SIG_DFL if signum != signal.SIGPIPE else signal.SIG_IGN)
+        os.setsid()
+        for target, fd in enumerate(fds[:3]):
+            os.dup2(fd, target)
+        for fd in set(fds):
+            if fd > 2:
+                os.close(fd)
+        apply_limits(tty=request.get("tty", False), memory_bytes=request.get("memory"),
+                     hang_up_with=os.getppid() if request.get("hang_up") else None)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        sys.stdin = sys.__stdin__ = open(0, "r", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stdout = sys.__stdout__ = open(1, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = sys.__stderr__ = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                                           closefd=False)
+        sys.argv = [sys.argv[0]]
+        import gc
+
+        gc.enable()
+        from tui_games.cli import main
+
+        status = main([])
+    except SystemExit as done:
+        status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except BaseException:
+        import traceback
+
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+
+
+def _serve(sock: socket.socket) -> None:
+    """Fork for every request until the server closes the socket; report every exit."""
+    import selectors
+
+    read_end, wakeup = os.pipe()
+    os.set_blocking(read_end, False)
+    os.set_blocking(wakeup, False)
+    signal.set_wakeup_fd(wakeup)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    selector = selectors.DefaultSelector()
+    selector.register(sock, selectors.EVENT_READ)
+    selector.register(read_end, selectors.EVENT_READ)
+    while True:
+        for key, _ in selector.select():
+            if key.fileobj is sock:
+                try:
+                    request, fds = _receive(sock)
+                except BlockingIOError:
+                    continue
+                if request is None:
+                    return
+                _fork(request, fds, sock, (read_end, wakeup, selector))
+            else:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(read_end, 512)
+                _reap(sock)
+
+
+def _fork(request: dict, fds: list[int], sock: socket.socket, own: tuple) -> None:
+    number = request.get("spawn")
+    try:
+        pid = os.fork()
+    except OSError as error:
+        for fd in fds:
+            os.close(fd)
+        _send(sock, {"failed": number, "error": str(error)})
+        return
+    if pid == 0:
+        read_end, wakeup, selector = own
+        selector.close()
+        os.close(read_end)
+        _child(request, fds, sock, wakeup)
+    for fd in fds:
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    try:
+        _send(sock, {"spawned": number, "pid": pid}, [pidfd])
+    finally:
+        os.close(pidfd)
+
+
+def _reap(sock: socket.socket) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _send(sock, {"exit": pid, "status": os.waitstatus_to_exitcode(status)})
+
+
+def main() -> None:
+    import gc
+
+    began = time.process_time()
+    sock = socket.socket(fileno=int(os.environ.pop(SOCKET_FD_ENV)))
+    gc.disable()
+    preload()
+    gc.collect()
+    # Everything made so far is left alone by every child's collector: its pages stay shared.
+    gc.freeze()
+    _send(sock, {"ready": time.process_time() - began})
+    _serve(sock)
+
+
+if __name__ == "__main__":
+    main()
