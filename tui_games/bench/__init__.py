@@ -20,6 +20,7 @@ PROGRAM_BENCHES = {
     "startup": "tui_games.bench.startup:bench_startup",
     "server": "tui_games.bench.server:bench_server",
     "online": "tui_games.bench.online:bench_online",
+    "capacity": "tui_games.bench.capacity:bench_capacity",
 }
 
 

@@ -27,8 +27,16 @@ SWEEP_OPTIONS = (Option("--node-limit", type=positive_int, metavar="N",
                         help="a search that would pass N states is skipped (default 1,000,000)"),)
 
 
+# The knobs of the benchmarks of the program itself (not a game's), by benchmark name.
+PROGRAM_OPTIONS: dict[str, Sequence[Option]] = {
+    "capacity": (Option("--players", type=positive_int, metavar="N",
+                        help="players logging in at 4 a second (default 100; 20 with --quick)"),),
+}
+
+
 def _declared_options() -> list[tuple[str, Sequence[Option]]]:
-    return [("--sweep", SWEEP_OPTIONS), *((spec.key, spec.commands_module.BENCH_OPTIONS) for spec in GAMES)]
+    return [("--sweep", SWEEP_OPTIONS), *PROGRAM_OPTIONS.items(),
+            *((spec.key, spec.commands_module.BENCH_OPTIONS) for spec in GAMES)]
 
 
 def _own_flags(name: str, sweep: bool, every: dict[str, Option]) -> set[str] | None:
@@ -44,8 +52,8 @@ def _own_flags(name: str, sweep: bool, every: dict[str, Option]) -> set[str] | N
         return None
     try:
         return {option.flag for option in find_game(name).commands_module.BENCH_OPTIONS}
-    except ValueError:  # a program bench (terminal, startup …): no game's options
-        return set()
+    except ValueError:  # a program bench (terminal, startup, capacity …): its own options, if any
+        return {option.flag for option in PROGRAM_OPTIONS.get(name, ())}
 
 
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:
