@@ -464,9 +464,13 @@ async def test_a_killed_server_takes_its_apps_with_it_and_they_save(home):
     try:
         line = (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
         port = int(re.search(r"listening address=127\.0\.0\.1:(\d+)", line)[1])
+        # The app is forked from the zygote (which dies with the server and takes its apps along).
+        while "zygote-ready" not in line:
+            line = (await asyncio.wait_for(server.stderr.readline(), 120)).decode()
         async with aiohttp.ClientSession() as session:
             tab = await Tab.open(session, port)
             assert await tab.shows("Sudoku")
+            assert "start=zygote" in (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
             await tab.send("stdin", "2")
             assert await tab.shows("to move")
             await tab.send("stdin", "4")

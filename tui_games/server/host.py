@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import secrets
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of
@@ -64,6 +66,17 @@ class Hosted(Protocol):
     def pid(self) -> int | None: ...
 
     def end(self, reason: str) -> asyncio.Task: ...
+
+
+class LobbyHub(Protocol):
+    """The lobby's socket as the host sees it (lobby/hub_socket.py): it lets in an app that
+    shows a secret issued for its player."""
+
+    path: Path
+
+    def issue(self, token: str, player: str, guest: bool) -> None: ...
+
+    def revoke(self, token: str) -> None: ...
 
 
 class HostConfig(Protocol):
@@ -130,6 +143,9 @@ class SessionHost:
         self.config = config
         self.sessions: set = set()
         self.measured: dict[int, float] = {}  # pid -> PSS in MB at the last look
+        # The lobby, for a server that has one and knows who its players are (the SSH server;
+        # the web server has no names, so its tabs have no seat in the lobby).
+        self.hub: LobbyHub | None = None
         self.places = places(config.max_sessions, config.memory_total_mb, open_file_limit())
         self.zygote = None
         if zygote and sys.platform.startswith("linux"):
@@ -175,6 +191,21 @@ class SessionHost:
                 "per_player": config.sessions_per_player, "per_address": f"{config.address_share}%",
                 "memory": ", ".join(memory) or "no memory cap",
                 "start": "zygote" if self.zygote is not None else "fresh"}
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    def lobby_seat(self, user: str, guest: bool) -> tuple[str, str] | None:
+        """(the lobby socket's path, a secret for this session alone) letting one app speak to
+        the lobby as ``user``, or None without a lobby; :meth:`revoke` the secret when it ends."""
+        if self.hub is None:
+            return None
+        token = secrets.token_urlsafe(24)
+        self.hub.issue(token, user, guest)
+        return str(self.hub.path), token
+
+    def revoke(self, token: str) -> None:
+        if self.hub is not None:
+            self.hub.revoke(token)
 
     # -- seats ---------------------------------------------------------------------------------
 

@@ -253,6 +253,7 @@ class GameServer:
         self.hub = HubSocket(self.lobby, socket_path, online=self.online, log=config.log)
         try:
             await self.hub.start()
+            self.session_host.hub = self.hub
         except OSError as error:
             raise ServerError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
         files = raise_open_file_limit()
@@ -308,6 +309,7 @@ class GameServer:
         for connection in list(self.connections):
             connection.close()
         if self.hub is not None:
+            self.session_host.hub = None
             await self.hub.close()
             self.hub = None
         if self.lobby is not None:
@@ -591,11 +593,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         try:
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
             columns, rows = clamp_size(*self.chan.get_terminal_size()[:2])
-            lobby = None
-            if server.hub is not None:
-                self.token = secrets.token_urlsafe(24)
-                server.hub.issue(self.token, self.user, self.player.guest)
-                lobby = (str(server.hub.path), self.token)
+            lobby = server.session_host.lobby_seat(self.user, self.player.guest)
+            self.token = lobby[1] if lobby else None
             env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()),
                               lobby)
             memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
@@ -629,8 +628,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     def _forget(self) -> None:
         """A guest leaves nothing behind (and no session keeps its lobby secret)."""
-        if self.token is not None and self.server.hub is not None:
-            self.server.hub.revoke(self.token)
+        if self.token is not None:
+            self.server.session_host.revoke(self.token)
             self.token = None
         if self.player.guest:
             shutil.rmtree(self.player.home, ignore_errors=True)
