@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of
-from tui_games.server.log import SERVER_TEXT, duration, event
+from tui_games.server.log import duration, server_event
 from tui_games.server.zygote import Zygote
 
 try:
@@ -163,7 +163,7 @@ class SessionHost:
         self.places = places(self.config.max_sessions, self.config.memory_total_mb, open_file_limit())
         if self.places.why:
             print(f"tui-games: {self.places.why}", file=sys.stderr)
-            self.config.log(event("limited", limit=SERVER_TEXT, reason=self.places.why))
+            self.config.log(server_event("limited", reason=self.places.why))
         if self.zygote is not None:
             become_subreaper()
             self.zygote.start()

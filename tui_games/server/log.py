@@ -61,10 +61,19 @@ def clean(text: object, limit: int = CLIENT_TEXT) -> str:
     return shown if shown and " " not in shown else f'"{shown}"'
 
 
-def event(name: str, *, limit: int = CLIENT_TEXT, **fields: object) -> str:
-    """``name key=value ...`` with every value cleaned (and cut at ``limit``: the default for
-    lines that may hold a client's text, :data:`SERVER_TEXT` for the server's own lines such as
-    ``listening``); None values left out."""
+def event(name: str, **fields: object) -> str:
+    """``name key=value ...`` with every value cleaned and cut at :data:`CLIENT_TEXT` (it may
+    hold a client's text); None values left out."""
+    return _line(name, CLIENT_TEXT, fields)
+
+
+def server_event(name: str, **fields: object) -> str:
+    """A line of the server's own values only (``listening``): cleaned, but shown whole up to
+    :data:`SERVER_TEXT` (the 64-character cut lost "any key may register a free name")."""
+    return _line(name, SERVER_TEXT, fields)
+
+
+def _line(name: str, limit: int, fields: dict[str, object]) -> str:
     return " ".join([name, *(f"{key}={clean(value, limit)}" for key, value in fields.items() if value is not None)])
 
 

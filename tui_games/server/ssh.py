@@ -48,7 +48,7 @@ from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
-from tui_games.server.log import SERVER_TEXT, RateLimit, elapsed, event, make_logger
+from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
 try:
@@ -278,7 +278,7 @@ class GameServer:
         else:
             auth = f"keys in {config.root / USERS_DIR}/NAME/{KEYS_FILE}"
             auth += "; any key may register a free name" if config.register == "open" else ""
-        config.log(event("listening", limit=SERVER_TEXT, address=f"{config.host}:{self.port}", auth=auth,
+        config.log(server_event("listening", address=f"{config.host}:{self.port}", auth=auth,
                          **self.session_host.listening_fields(), open_files=files[1] if files else None,
                          data=config.root))
 

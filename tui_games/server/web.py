@@ -52,7 +52,7 @@ from typing import Callable
 from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
 from tui_games.server.host import SessionHost
 from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit
-from tui_games.server.log import SERVER_TEXT, RateLimit, elapsed, event, make_logger
+from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.origins import Address, Gate, Refused, origin_text
 from tui_games.server.sessions import clamp_size
 from tui_games.server.web_app import TabApp, preload_env
@@ -188,7 +188,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         shown = config.host if ":" not in config.host else f"[{config.host}]"
         anywhere = config.host in ("0.0.0.0", "::", "")
         url = config.public_url or f"http://{'ADDRESS' if anywhere else shown}:{self.port}/"
-        config.log(event("listening", limit=SERVER_TEXT, address=f"{shown}:{self.port}", url=url,
+        config.log(server_event("listening", address=f"{shown}:{self.port}", url=url,
                          origins=" ".join(config.allow_origins) or None,
                          **self.session_host.listening_fields(), open_files=files[1] if files else None,
                          data=config.home))
