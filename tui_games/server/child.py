@@ -27,7 +27,7 @@ try:  # Linux's prctl, looked up now: a child may call only what is loaded befor
 
     _prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
 except (OSError, AttributeError):  # not Linux
-    _prctl = None
+    _prctl = None  # type: ignore[assignment]
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 

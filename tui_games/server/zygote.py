@@ -37,7 +37,7 @@ import signal
 import socket
 import sys
 import time
-from typing import Callable
+from typing import Callable, Sequence
 
 from tui_games.server.child import apply_limits, die_with_parent, memory_of, signal_group
 from tui_games.server.log import event
@@ -53,7 +53,7 @@ class ZygoteUnavailable(OSError):
     pass
 
 
-def _send(sock: socket.socket, message: dict, fds: list[int] = ()) -> None:
+def _send(sock: socket.socket, message: dict, fds: Sequence[int] = ()) -> None:
     data = json.dumps(message).encode()
     ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
     sock.sendmsg([data], ancillary)
@@ -210,18 +210,18 @@ class Zygote:
                            imported=f"{message['ready']:.2f}s"))
         elif "spawned" in message and fds:
             # Tracked at once: its exit may be the very next message.
-            child = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0])
+            forked = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0])
             waiting = self._waiting.pop(message["spawned"], None)
             if waiting is not None and not waiting.done():
-                waiting.set_result(child)
+                waiting.set_result(forked)
             else:  # its login gave up waiting: nobody will play it
-                signal_group(child.pid, signal.SIGKILL)
+                signal_group(forked.pid, signal.SIGKILL)
         elif "failed" in message:
             waiting = self._waiting.pop(message["failed"], None)
             if waiting is not None and not waiting.done():
                 waiting.set_exception(ZygoteUnavailable(message.get("error", "fork failed")))
         elif "exit" in message:
-            child = self.children.pop(message["exit"], None)
+            child: ForkedApp | None = self.children.pop(message["exit"], None)
             if child is not None:
                 child.finish(message["status"])
 
@@ -324,10 +324,12 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> N
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
-        sys.stdin = sys.__stdin__ = open(0, "r", encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stdout = sys.__stdout__ = open(1, "w", buffering=1, encoding="utf-8", closefd=False)  # noqa: SIM115
-        sys.stderr = sys.__stderr__ = open(2, "w", buffering=1, encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
-                                           closefd=False)
+        # As a fresh interpreter's: on the player's descriptors (Textual writes to __stdout__).
+        sys.stdin = sys.__stdin__ = open(0, "r", encoding="utf-8", closefd=False)  # type: ignore[misc]  # noqa: SIM115
+        sys.stdout = sys.__stdout__ = open(  # type: ignore[misc]  # noqa: SIM115
+            1, "w", buffering=1, encoding="utf-8", closefd=False)
+        sys.stderr = sys.__stderr__ = open(  # type: ignore[misc]  # noqa: SIM115
+            2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
         sys.argv = [sys.argv[0]]
         import gc
 
