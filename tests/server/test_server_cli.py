@@ -67,6 +67,9 @@ def test_a_taken_port_is_one_line(home, capsys, kind):
     ["serve", "--web", "--public-url", "ftp://games.example.org"], ["serve", "--web", "--public-url", "games.example"],
     ["serve", "--web", "--allow-origin", "https://dash.example/path"], ["serve", "--web", "--allow-origin", "null"],
     ["serve", "--web", "--allow-origin", "http://a b"],
+    ["serve", "--ssh", "--address-share", "0"], ["serve", "--ssh", "--address-share", "101"],
+    ["serve", "--ssh", "--address-share", "a quarter"], ["serve", "--ssh", "--sessions-per-player", "0"],
+    ["serve", "--web", "--sessions-per-player", "2"],
 ])
 def test_bad_options_are_usage_errors(home, capsys, args):
     assert main(args) == 2

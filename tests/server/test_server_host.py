@@ -115,7 +115,11 @@ def test_seats_follow_the_memory_the_apps_really_use(tmp_path, monkeypatch):
 
 async def test_the_listening_line_says_everything_and_the_places_asked_for(start_server):
     server = await start_server(max_sessions=100, zygote=False)
-    assert server.most_sessions == 100 or server.session_host.places.why
+    files = host_module.open_file_limit()
+    if (server.config.memory_total_mb or 0) >= 100 * host_module.SESSION_ESTIMATE_MB and (files or 10**6) >= 700:
+        assert server.most_sessions == 100  # issue 27: it seated 17 on a 24 GB machine
+    else:
+        assert server.session_host.places.why in "\n".join(start_server.logs)
     (line,) = [line for line in start_server.logs if line.startswith("listening")]
     # Issue 27: the values were cut at 64 characters, losing the words that say registration is open.
     assert "any key may register a free name" in line

@@ -542,3 +542,24 @@ async def test_in_chromium_keys_work_without_a_click_and_nothing_else_is_asked(s
         assert not problems, problems
     finally:
         await browser.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the zygote is Linux's")
+async def test_tabs_forked_from_the_zygote_play_on_when_it_dies_and_new_tabs_still_open(start_web):
+    server = await start_web()
+    zygote = server.session_host.zygote
+    await asyncio.wait_for(zygote.wait_ready(), 120)
+    async with aiohttp.ClientSession() as session:
+        first = await Tab.open(session, server.port)
+        assert await first.shows("Sudoku")
+        assert "start=zygote" in [line for line in server.lines if line.startswith("start ")][-1]
+        os.kill(zygote.process.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while not any(line.startswith("zygote-died") for line in server.lines) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        # The tab's app outlived its zygote (it hangs itself up only when the server goes).
+        await first.send("stdin", "2")
+        assert await first.shows("to move")
+        second = await Tab.open(session, server.port)
+        assert await second.shows("Sudoku")
+        assert first.close is None and len(server.tabs) == 2

@@ -10,8 +10,9 @@ packet protocol (``send_bytes``, ``send_meta``, ``on_data``, ``on_meta``):
   player's folder and overwrites ask first, see player_files.py) and textual-serve's own driver
   variables; in a session and process group of its own, its address space capped
   (``--memory-mb``), both from the session host (host.py), which forks it from the web
-  server's zygote when that is up; on Linux it gets SIGHUP if the server (or the zygote that
-  forked it) dies, even by SIGKILL, so no app outlives it;
+  server's zygote when that is up; on Linux it gets SIGHUP if the server dies, even by
+  SIGKILL (zygote.py: the parent-death signal, or the server's lifeline pipe), so no app
+  outlives it;
 - at most :data:`STDERR_KEPT` bytes of its stderr are kept (the last ones, for the log if it
   fails); a packet from it larger than :data:`MAX_PACKET` ends it;
 - :meth:`TabApp.hang_up` sends SIGHUP to the group (the app saves every game in progress and

@@ -8,7 +8,11 @@ collector ever writes to those pages, which stay shared copy-on-write), and then
 
 **The protocol** (a SOCK_SEQPACKET socket pair, so every message is whole): the server sends
 ``{"spawn": n, "env": ..., "cwd": ..., "tty": ..., "memory": ..., "hang_up": ...}`` with the
-app's three descriptors (pty slave, or pipes) passed as SCM_RIGHTS; the zygote forks and
+app's three descriptors (pty slave, or pipes) passed as SCM_RIGHTS, and for an app on pipes
+(``hang_up``) a fourth, the read end of the server's *lifeline*: a pipe whose write end only
+the server holds, so the app reads its end of file, and hangs itself up, when the server dies
+(a pty does that for an SSH player's app; a parent-death signal would fire when the zygote,
+its parent, dies, which must not end anyone's game); the zygote forks and
 answers ``{"spawned": n, "pid": pid}`` with a pidfd for the child (so the server can watch it
 with no race on a reused pid), and ``{"exit": pid, "status": s}`` when it reaps one.
 
@@ -22,7 +26,8 @@ player's files, or holds a player's environment (the server's tests prove it).
 **Failure**: a zygote that dies (or stops answering within :data:`SPAWN_SECONDS`) is restarted,
 after a pause that doubles while it keeps dying; meanwhile logins start fresh processes, and
 the log says so (``zygote-died``, ``zygote-ready``, and ``start=fresh`` on the login line). If the
-zygote dies, the apps it forked keep running: the server, a child subreaper, inherits them.
+zygote dies, the apps it forked keep running (SSH's and the web's alike): the server, a child
+subreaper, inherits them and still reads their exit status.
 The zygote dies with the server (PR_SET_PDEATHSIG), and when its socket closes.
 """
 
@@ -144,6 +149,8 @@ class Zygote:
         self._task: asyncio.Task | None = None
         self._closing = False
         self._ready_event = asyncio.Event()
+        # Only this process holds the write end (os.pipe's ends are not inherited by children).
+        self._lifeline_read, self._lifeline_write = os.pipe()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._keep_running())
@@ -255,8 +262,9 @@ class Zygote:
         answer = asyncio.get_running_loop().create_future()
         self._waiting[number] = answer
         try:
+            hang_up = hang_up_with is not None
             _send(self._sock, {"spawn": number, "env": env, "cwd": cwd, "tty": tty, "memory": memory_bytes,
-                               "hang_up": hang_up_with is not None}, list(fds))
+                               "hang_up": hang_up}, [*fds, *([self._lifeline_read] if hang_up else [])])
             return await asyncio.wait_for(answer, SPAWN_SECONDS)
         except asyncio.TimeoutError:
             # Stuck: killed, and so restarted.
@@ -285,6 +293,9 @@ class Zygote:
                 self.process.kill()
             await self.process.wait()
         self._lost()
+        for fd in (self._lifeline_read, self._lifeline_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 # -- the zygote process -------------------------------------------------------------------------
@@ -316,11 +327,11 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> N
         os.setsid()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
-        for fd in set(fds):
-            if fd > 2:
+        lifeline = fds[3] if request.get("hang_up") and len(fds) > 3 else None
+        for fd in set(fds[:3]):
+            if fd > 2 and fd != lifeline:
                 os.close(fd)
-        apply_limits(tty=request.get("tty", False), memory_bytes=request.get("memory"),
-                     hang_up_with=os.getppid() if request.get("hang_up") else None)
+        apply_limits(tty=request.get("tty", False), memory_bytes=request.get("memory"), hang_up_with=None)
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
@@ -331,6 +342,8 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> N
         sys.stderr = sys.__stderr__ = open(  # type: ignore[misc]  # noqa: SIM115
             2, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
         sys.argv = [sys.argv[0]]
+        if lifeline is not None:
+            _hang_up_when_closed(lifeline)
         import gc
 
         gc.enable()
@@ -349,6 +362,22 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> N
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(status)
+
+
+def _hang_up_when_closed(fd: int) -> None:
+    """SIGHUP to this process when ``fd`` (the lifeline's read end) reaches its end: the server
+    is gone. The app saves and exits, as on any hang-up."""
+    import threading
+
+    os.set_inheritable(fd, False)
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(fd, 512):
+                pass
+        os.kill(os.getpid(), signal.SIGHUP)
+
+    threading.Thread(target=watch, name="lifeline", daemon=True).start()
 
 
 def _serve(sock: socket.socket) -> None:
