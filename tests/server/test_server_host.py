@@ -186,6 +186,8 @@ async def test_a_login_through_the_zygote_reaches_the_menu_and_players_never_cro
     # The zygote itself holds nobody's secret, home or name: it never ran a session.
     environ = open(f"/proc/{zygote.process.pid}/environ", "rb").read()
     assert b"TUI_GAMES_HOME" not in environ and LOBBY_TOKEN_ENV.encode() not in environ
+    # What must be there when a process starts (a fork does not start again) is.
+    assert b"\0MALLOC_ARENA_MAX=2\0" in b"\0" + environ and b"\0PYTHONUTF8=1\0" in b"\0" + environ
     assert os.readlink(f"/proc/{zygote.process.pid}/cwd") != str(bob_home)
     for player in (alice, bob):
         await player.close()

@@ -42,9 +42,10 @@ import signal
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Callable, Sequence
 
-from tui_games.server.child import apply_limits, die_with_parent, memory_of, signal_group
+from tui_games.server.child import apply_limits, child_env, die_with_parent, memory_of, signal_group
 from tui_games.server.log import event
 
 SPAWN_SECONDS = 5.0  # a fork answers in milliseconds; past this the zygote is taken as stuck
@@ -52,6 +53,7 @@ READY_SECONDS = 120.0  # importing everything on a loaded machine
 RESTART_FIRST, RESTART_MOST = 0.5, 60.0  # seconds before a restart, doubling while it keeps dying
 MAX_MESSAGE = 256 * 1024
 SOCKET_FD_ENV = "TUI_GAMES_ZYGOTE_FD"
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # where `-m tui_games.server.zygote` is found
 
 
 class ZygoteUnavailable(OSError):
@@ -155,6 +157,15 @@ class Zygote:
     def start(self) -> None:
         self._task = asyncio.create_task(self._keep_running())
 
+    def environment(self, socket_fd: int) -> dict[str, str]:
+        """The zygote's own environment: no player's, and what must be in place when a process
+        starts rather than when the app does, since a fork does not start again: UTF-8 mode,
+        glibc's arena cap (read when malloc starts; see child.child_env), where the package is,
+        and what the server's kind of app needs before Textual is imported (``preload_env``)."""
+        base = child_env(Path("/"), "dumb")
+        keep = ("PATH", "PYTHONPATH", "PYTHONUTF8", "MALLOC_ARENA_MAX")
+        return {**{name: base[name] for name in keep}, **self.preload_env, SOCKET_FD_ENV: str(socket_fd)}
+
     async def wait_ready(self) -> None:
         await self._ready_event.wait()
 
@@ -174,9 +185,9 @@ class Zygote:
     async def _run_once(self) -> int | str:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            env = {**self.preload_env, SOCKET_FD_ENV: str(theirs.fileno())}
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tui_games.server.zygote", env=env, pass_fds=(theirs.fileno(),),
+                sys.executable, "-m", "tui_games.server.zygote", env=self.environment(theirs.fileno()),
+                cwd=str(PACKAGE_ROOT), pass_fds=(theirs.fileno(),),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
                 start_new_session=True, preexec_fn=die_with_parent)  # no orphan zygote keeps forking
         except OSError as error:
