@@ -71,6 +71,14 @@ def test_the_seat_limits_are_flags(tmp_path):
     assert host.refusal("zed", "192.0.2.2") is None
 
 
+def test_an_ipv6_address_counts_by_its_64(tmp_path):
+    host = host_for(tmp_path, max_sessions=8, memory_total_mb=None)
+    for number in range(4):
+        host.sessions.add(FakeSession(f"v{number}", f"2001:db8:1:2::{number + 1}"))
+    assert "your address already has 4 of the 8 places" in host.refusal("v9", "2001:db8:1:2:ffff::9")
+    assert host.refusal("v9", "2001:db8:1:3::1") is None
+
+
 def test_the_web_has_no_names_so_only_the_address_counts(tmp_path):
     host = host_for(tmp_path, max_sessions=8, memory_total_mb=None)
     for _ in range(4):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable, Protocol, Sequence
 
 from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of
+from tui_games.server.limits import source_of
 from tui_games.server.log import duration, server_event
 from tui_games.server.zygote import Zygote
 
@@ -42,7 +43,8 @@ except ImportError:  # pragma: no cover - not on every platform
     resource = None  # type: ignore[assignment]
 
 # What a new session is expected to take (PSS, MB) until sessions have been measured: a fresh
-# app at the menu is ~45 MB resident, ~37 MB of it private; one forked from the zygote less.
+# app at the menu is ~45 MB resident and 32 MB PSS, one forked from the zygote 20 MB PSS, and
+# a Connect-4 search takes an app to ~80 MB resident (bench capacity, docs/serving.md).
 SESSION_ESTIMATE_MB = 64
 # How often the apps' memory is measured (and idle sessions looked for), at most.
 WATCH_SECONDS = 5.0
@@ -223,7 +225,9 @@ class SessionHost:
                 return (f"{user} already has {mine} session{'s' if mine != 1 else ''} open "
                         f"(at most {config.sessions_per_player} a player); close one first")
         share = address_places(most, config.address_share)
-        here = sum(1 for session in self.sessions if session.peer == address)
+        # IPv6 addresses count by their /64, as the connection limits do: one host has many.
+        source = source_of(address)
+        here = sum(1 for session in self.sessions if source_of(session.peer) == source)
         if here >= share:
             return (f"your address already has {here} of the {most} places (at most {share}, "
                     f"{config.address_share}%); try again later")
