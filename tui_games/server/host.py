@@ -181,8 +181,9 @@ class SessionHost:
             await self.zygote.close()
         return sessions
 
-    def listening_fields(self) -> dict[str, object]:
-        """What the ``listening`` line says of the places and memory."""
+    def listening_fields(self, *, names: bool = True) -> dict[str, object]:
+        """What the ``listening`` line says of the places and memory (``names``: whether the
+        server knows its players, so the per-player seats apply)."""
         config = self.config
         memory = []
         if config.memory_total_mb:
@@ -190,7 +191,8 @@ class SessionHost:
         if config.memory_mb:
             memory.append(f"at most {config.memory_mb} MB a session")
         return {"players": f"{self.most_sessions} at a time",
-                "per_player": config.sessions_per_player, "per_address": f"{config.address_share}%",
+                "per_player": config.sessions_per_player if names else None,
+                "per_address": f"{config.address_share}%",
                 "memory": ", ".join(memory) or "no memory cap",
                 "start": "zygote" if self.zygote is not None else "fresh"}
 

@@ -190,7 +190,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         url = config.public_url or f"http://{'ADDRESS' if anywhere else shown}:{self.port}/"
         config.log(server_event("listening", address=f"{shown}:{self.port}", url=url,
                          origins=" ".join(config.allow_origins) or None,
-                         **self.session_host.listening_fields(), open_files=files[1] if files else None,
+                         **self.session_host.listening_fields(names=False), open_files=files[1] if files else None,
                          data=config.home))
 
     async def close(self, reason: str = SHUTTING_DOWN) -> None:
