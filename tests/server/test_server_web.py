@@ -391,8 +391,9 @@ async def test_an_idle_tab_is_hung_up_with_a_line_saying_why(start_web):
     server = await start_web(idle_seconds=1.0)
     async with aiohttp.ClientSession() as session:
         tab = await Tab.open(session, server.port)
-        assert await tab.shows("Sudoku")
-        code, reason = await tab.closed(timeout=20)
+        # Not waiting for the menu: on a loaded machine an app may take longer than the idle
+        # second to draw it, and the hang-up is what is tested.
+        code, reason = await tab.closed(timeout=30)
         assert code == 1000 and reason == "No keys for 1 second; your game is saved."
     assert 'hangup from=127.0.0.1 reason="no keys for 1 second"' in "\n".join(server.lines)
 
