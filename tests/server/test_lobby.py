@@ -12,6 +12,7 @@ import pytest
 
 from tui_games.cli import main
 from tui_games.engine.checkers.pdn import read_pdn_game
+from tui_games.games import arena_adapter
 from tui_games.server.lobby import commands
 from tui_games.server.lobby.hub import Clock, Lobby, LobbyError
 from tui_games.server.lobby.storage import Storage
@@ -29,6 +30,8 @@ class Clockwork:
 def lobby(tmp_path):
     storage = Storage(tmp_path / "lobby.sqlite3")
     made = Lobby(storage, clock=Clockwork(), rng=random.Random(3))
+    for name in ("alice", "bob", "carol"):  # players who have been here (a challenge names one)
+        made.seen(name)
     yield made
     storage.close()
 
@@ -88,13 +91,19 @@ def test_guests_play_casual_only(lobby):
         lobby.accept("guest-1a2b", rated.id, guest=True)
     casual = lobby.seek("alice", "connect4", rated=False)
     row = lobby.accept("guest-1a2b", casual.id, guest=True)
+    play(lobby, row.id, "44")
     lobby.resign("guest-1a2b", row.id)
     assert lobby.storage.ratings() == []
 
 
 def test_draw_offers_and_resignation(lobby):
     row = lobby.accept("bob", lobby.seek("alice", "checkers", colour="first").id)
-    play(lobby, row.id, "11-15 23-19", " ")
+    assert row.opening == 3  # a three-move ballot: White (bob) moves first
+    ballot = list(row.moves)
+    for _ in range(2):
+        position = lobby.position(row)
+        move = arena_adapter("checkers").move_text(position, position.legal_moves()[0])
+        row = lobby.move(lobby.to_move(row), row.id, move)
     lobby.draw("alice", row.id, "offer")
     with pytest.raises(LobbyError, match="offered a draw already"):
         lobby.draw("alice", row.id, "offer")
@@ -104,12 +113,14 @@ def test_draw_offers_and_resignation(lobby):
     row = lobby.draw("alice", row.id, "accept")
     assert row.status == "over" and row.winner is None and row.reason == "agreement"
     game = read_pdn_game(lobby.export(row.id))
-    assert [str(m) for m in game.moves] == ["11-15", "23-19"] and game.tags["Result"] == "1/2-1/2"
+    assert [str(m) for m in game.moves] == row.moves and row.moves[:3] == ballot
+    assert game.tags["Result"] == "1/2-1/2"
     assert game.tags["Black"] == "alice" and game.tags["White"] == "bob"
 
 
 def test_fischer_clock_flags_and_increments(lobby):
     row = lobby.accept("bob", lobby.seek("alice", "connect4", clock="1+2", colour="first").id)
+    play(lobby, row.id, "44")  # the clocks start after both first moves
     lobby.clock.now += 10
     row = lobby.move("alice", row.id, "4")
     assert row.left[0] == pytest.approx(60 - 10 + 2)
@@ -120,6 +131,7 @@ def test_fischer_clock_flags_and_increments(lobby):
 
 def test_correspondence_clock_resets_each_move(lobby):
     row = lobby.accept("bob", lobby.seek("alice", "connect4", clock="corr:2", colour="first").id)
+    play(lobby, row.id, "44")
     lobby.clock.now += 86400 * 1.5
     row = lobby.move("alice", row.id, "4")
     assert row.left[0] == 2 * 86400
@@ -229,6 +241,7 @@ def test_takeback_and_rematch_by_command(lobby):
     shown = json.loads(commands.run(lobby, "alice", f"takeback {game} accept --json").stdout)
     assert shown["moves"] == ["b2"] and shown["to_move"] == "bob"
     assert commands.run(lobby, "alice", f"rematch {game}").status == 2  # still being played
+    commands.run(lobby, "bob", f"move {game} c3")
     commands.run(lobby, "bob", f"resign {game}")
     rematch = json.loads(commands.run(lobby, "bob", f"rematch {game} --json").stdout)
     assert rematch["target"] == "alice" and rematch["colour"] == "first" and not rematch["rated"]
@@ -268,8 +281,9 @@ async def test_a_whole_checkers_game_by_ssh_commands_checked_against_the_cli(sta
 
     status, out, _ = await ssh("alice", "seek checkers --casual --colour first --json")
     game = json.loads((await ssh("bob", f"accept {json.loads(out)['id']} --json"))[1])["game"]
+    moves: list[str] = json.loads((await ssh("bob", f"show {game} --json"))[1])["moves"]
+    assert len(moves) == 3  # the game starts from a three-move ballot
     rng = random.Random(5)
-    moves: list[str] = []
     while True:
         position = legal(moves)
         if position["game_over"] or len(moves) >= 120:
@@ -308,7 +322,7 @@ def test_an_older_database_is_migrated_in_place(tmp_path):
                             reason TEXT, draw_offer TEXT, left_first REAL, left_second REAL, last_move REAL,
                             created REAL, ended REAL);
         INSERT INTO games (id, game, variant, first, second, clock, rated, moves, last_move, created)
-            VALUES ('abc123', 'connect4', '{"full_board": false}', 'alice', 'bob', 'none', 1, '["4"]', 0, 0);
+            VALUES ('abc123', 'connect4', '{"full_board": false}', 'alice', 'bob', 'none', 1, '["4", "4"]', 0, 0);
         INSERT INTO ratings VALUES ('alice', 'connect4', 1600, 80, 0.06, 12);
         PRAGMA user_version=1;
     """)
@@ -316,9 +330,9 @@ def test_an_older_database_is_migrated_in_place(tmp_path):
     storage = Storage(tmp_path / "lobby.sqlite3")
     lobby = Lobby(storage)
     row = lobby.game("abc123")
-    assert row.moves == ["4"] and row.takeback_offer is None and row.assist is False
+    assert row.moves == ["4", "4"] and row.takeback_offer is None and row.assist is False and row.opening == 0
     assert lobby.storage.rating("alice", "connect4")[0].rating == 1600
-    lobby.move("bob", "abc123", "4")
+    lobby.move("alice", "abc123", "4")
     storage.close()
 
 
@@ -328,5 +342,6 @@ def test_engine_help_is_offered_only_with_casual_games(lobby):
     offer = lobby.seek("alice", "connect4", rated=False, assist=True)
     row = lobby.accept("bob", offer.id)
     assert row.assist and lobby.game(row.id).assist
+    play(lobby, row.id, "44")
     rematch = lobby.rematch("bob", lobby.resign("alice", row.id).id)
     assert rematch.assist and not rematch.rated

@@ -32,7 +32,7 @@ async def test_a_game_between_two_apps_and_a_spectator(hub):
     carol, carol_events = await join(hub, "carol")
     assert alice.player == "alice" and (hub.path.stat().st_mode & 0o777) == 0o600
     offer = await alice.request("seek", game="connect4", clock="5+3", colour="first")
-    await bob_events.wait("offers", lambda data: [o["id"] for o in data] == [offer["id"]])
+    await bob_events.wait("offer", lambda data: data["id"] == offer["id"])
     game = await bob.request("accept", offer=offer["id"])
     await alice_events.wait("game", lambda data: data["id"] == game["id"] and data["to_move"] == "alice")
     await carol.request("watch", game=game["id"])
@@ -102,21 +102,24 @@ async def test_floods_and_garbage_are_bounded(hub):
 
 
 async def test_a_player_who_left_can_be_claimed_against_after_a_while(hub, monkeypatch):
-    from tui_games.server.lobby import hub_socket
+    from tui_games.server.lobby import hub as lobby_hub
+    from tui_games.server.lobby import presence
 
     alice, alice_events = await join(hub, "alice")
     bob, _ = await join(hub, "bob")
     offer = await alice.request("seek", game="connect4", clock="5+3", colour="first")
     game = await bob.request("accept", offer=offer["id"])
+    for player, column in ((alice, "4"), (bob, "4"), (alice, "5")):
+        await player.request("move", game=game["id"], move=column)
+    with pytest.raises(LobbyUnavailable, match="after 60 s"):
+        await alice.request("claim", game=game["id"])
+    monkeypatch.setattr(lobby_hub, "CLAIM_SECONDS", 0.0)
     with pytest.raises(LobbyUnavailable, match="bob is here"):
         await alice.request("claim", game=game["id"])
-    await alice.request("move", game=game["id"], move="4")
+    monkeypatch.setattr(presence, "PRESENT_SECONDS", 0.0)  # gone as soon as his app goes
     await bob.close()
     left = await alice_events.wait("game", lambda data: "bob" in data.get("away", {}))
     assert left["away"]["bob"] < 5
-    with pytest.raises(LobbyUnavailable, match="after 60 s away"):
-        await alice.request("claim", game=game["id"])
-    monkeypatch.setattr(hub_socket, "CLAIM_SECONDS", 0.0)
     won = await alice.request("claim", game=game["id"])
     assert won["status"] == "over" and won["winner"] == "alice" and won["reason"] == "abandoned"
     # Back again, bob finds the game over; a rematch swaps the sides.

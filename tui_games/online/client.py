@@ -3,11 +3,16 @@
 Plain asyncio, no Textual: the app runs it on its own event loop. A player's app finds the
 socket and its secret in ``TUI_GAMES_LOBBY`` and ``TUI_GAMES_LOBBY_TOKEN``, which only the SSH
 server sets; without them there is no lobby (a local app).
+
+With ``reconnect`` a connection the lobby dropped (a slow app, a restart of the hub) is made
+again by itself, a few times with growing pauses: listeners hear ``closing`` (the lobby's
+reason, if it gave one), then ``reconnected`` (ask for the state again) or ``closed``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -17,14 +22,19 @@ from tui_games.online.protocol import LOBBY_ENV, LOBBY_TOKEN_ENV, MAX_LINE
 
 __all__ = ["LOBBY_ENV", "LOBBY_TOKEN_ENV", "LobbyClient", "LobbyUnavailable"]
 
+RECONNECT_PAUSES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)  # seconds before each new try
+
 
 class LobbyUnavailable(Exception):
     """The lobby refused a request or cannot be reached: the message is one line."""
 
 
 class LobbyClient:
-    def __init__(self, path: str, token: str, on_event: Callable[[dict], None]) -> None:
+    def __init__(self, path: str, token: str, on_event: Callable[[dict], None], *, reconnect: bool = False) -> None:
         self.path, self.token, self.on_event = path, token, on_event
+        self.reconnect = reconnect
+        self._closing = False
+        self._reconnecting: asyncio.Task | None = None
         self.player: str | None = None
         self.guest = False
         self._reader: asyncio.StreamReader | None = None
@@ -36,7 +46,7 @@ class LobbyClient:
     @classmethod
     def from_env(cls, on_event: Callable[[dict], None]) -> "LobbyClient | None":
         path, token = os.environ.get(LOBBY_ENV), os.environ.get(LOBBY_TOKEN_ENV)
-        return cls(path, token, on_event) if path and token else None
+        return cls(path, token, on_event, reconnect=True) if path and token else None
 
     @property
     def connected(self) -> bool:
@@ -88,10 +98,34 @@ class LobbyClient:
                     future.set_result({"ok": False, "error": "the lobby closed the connection"})
             if self._writer is not None:
                 self._writer.close()
-            self.on_event({"event": "closed"})
+            if self._reconnecting is not None and not self._reconnecting.done():
+                pass  # a try of _reconnect failed: it goes on trying, or says "closed"
+            elif self.reconnect and not self._closing and self.player is not None:
+                self._reconnecting = asyncio.create_task(self._reconnect())
+            else:
+                self.on_event({"event": "closed"})
+
+    async def _reconnect(self) -> None:
+        for pause in RECONNECT_PAUSES:
+            await asyncio.sleep(pause)
+            if self._closing:
+                return
+            try:
+                await self.connect()
+            except LobbyUnavailable as error:
+                if "not a session" in str(error):  # the session ended: its secret is no more
+                    break
+                continue
+            self.on_event({"event": "reconnected"})
+            return
+        self.on_event({"event": "closed"})
 
     async def close(self) -> None:
+        self._closing = True
         if self._writer is not None:
             self._writer.close()
-        if self._listening is not None:
-            self._listening.cancel()
+        for task in (self._listening, self._reconnecting):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

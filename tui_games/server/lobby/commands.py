@@ -12,24 +12,32 @@
     draw GAME offer|accept|decline
     takeback GAME offer|accept|decline    ask to take your last move back, or answer the asking
     rematch GAME                          after the end: the same game again, sides swapped
+    abort GAME                            before both first moves: the game ends with no result
+    claim GAME                            win a game the opponent left (on their move, after a minute)
+    watch GAME [--json]                   the game's events as they happen (one JSON object a line
+                                          with --json: game, move, offer, chat, end) until it ends
     ratings [GAME]
     history [PLAYER]
     export GAME                           PDN for checkers, move strings for the others
 
 A bad command, a move out of turn, an illegal move, an unknown game or someone else's game:
-one line on stderr naming the problem, exit status 2, nothing changed.
+one line on stderr naming the problem, exit status 2, nothing changed. So is a command beyond a
+player's budget (presence.COMMAND_RATE a second, in bursts): bots may run many at once, not
+without end.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import shlex
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Awaitable, Callable
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
+from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
 from tui_games.server.lobby.storage import GameRow, Offer
 from tui_games.server.lobby.views import game_data, offer_data, online_view
 
@@ -50,11 +58,18 @@ class _Parser(argparse.ArgumentParser):
         raise _Refused(message.strip() if message else "")
 
 
+# Writes text to the client; a stream (``watch``) calls it as events come.
+Write = Callable[[str], None]
+
+
 @dataclass
 class Result:
     status: int = EXIT_OK
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
+    # A command that goes on (``watch``): the caller runs stream(write) after printing ``out``;
+    # it returns the exit status when the game ends.
+    stream: Callable[[Write], Awaitable[int]] | None = None
 
     @property
     def stdout(self) -> str:
@@ -96,6 +111,9 @@ def _parser() -> _Parser:
     add("draw", ("game_id", {}), ("action", {"choices": ("offer", "accept", "decline")}))
     add("takeback", ("game_id", {}), ("action", {"choices": ("offer", "accept", "decline")}))
     add("rematch", ("game_id", {}))
+    add("abort", ("game_id", {}))
+    add("claim", ("game_id", {}))
+    add("watch", ("game_id", {}))
     add("ratings", ("game", {"nargs": "?"}))
     add("history", ("player", {"nargs": "?"}))
     add("export", ("game_id", {}))
@@ -116,6 +134,10 @@ def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
         return _refuse(result, "no command given; try: " + ", ".join(_COMMANDS))
     if words[0] not in _COMMANDS:
         return _refuse(result, f"{words[0][:40]!r} is not a command; try: " + ", ".join(_COMMANDS))
+    if not lobby.presence.allow(player):
+        return _refuse(result, f"too many commands: at most {COMMAND_RATE:g} a second for each player "
+                               f"(in bursts of {COMMAND_BURST}); wait a moment")
+    lobby.seen(player, guest=guest)
     try:
         args = _parser().parse_args(words)
     except _Refused as refused:
@@ -197,6 +219,8 @@ def _show(lobby, player, args, result, *, guest, online) -> None:
 
 
 def _seek(lobby, player, args, result, *, guest, online) -> None:
+    if guest:  # nobody could cancel it: the next command is another guest
+        raise LobbyError("a guest's seek would outlive the command; seek in the app (ssh -t), or log in with a key")
     offer = lobby.seek(player, args.game, variant=args.variant, clock=args.clock, rated=not args.casual,
                        colour=args.colour, guest=guest, target=getattr(args, "player", None),
                        private=getattr(args, "private", False), assist=args.assist)
@@ -234,8 +258,57 @@ def _takeback(lobby, player, args, result, *, guest, online) -> None:
 
 
 def _rematch(lobby, player, args, result, *, guest, online) -> None:
-    offer = lobby.rematch(player, args.game_id)
-    _say(result, args, offer_data(offer), _offer_line(offer))
+    made = lobby.rematch(player, args.game_id)
+    if isinstance(made, GameRow):  # they had asked for it too: the game began
+        _say(result, args, game_data(lobby, made), _game_line(lobby, made, player))
+    else:
+        _say(result, args, offer_data(made), _offer_line(made))
+
+
+def _abort(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.abort(player, args.game_id)
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _claim(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.claim(player, args.game_id)
+    _say(result, args, game_data(lobby, row), _game_line(lobby, row, player))
+
+
+def _watch(lobby, player, args, result, *, guest, online) -> None:
+    row = lobby.game(args.game_id)
+    result.stream = lambda write: watch_stream(lobby, player, row, write, as_json=args.json)
+
+
+async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write, *, as_json: bool) -> int:
+    """The events of a game as they happen, until it ends: a bot waits for its turn here
+    instead of asking again and again. The watcher counts as present meanwhile."""
+    changes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    stop = lobby.listen(lambda kind, payload: changes.put_nowait((kind, payload)))
+    lobby.presence.connected(player, +1)
+    try:
+        last = row
+        _emit(lobby, player, write, "game", row, as_json)
+        while last.status == "live":
+            kind, payload = await changes.get()
+            if kind == "chat" and payload.get("game") == row.id:
+                write(json.dumps({"event": "chat", "data": payload}) + "\n" if as_json
+                      else f"{payload['from']}: {payload['text']}\n")
+            elif kind == "game" and payload.id == row.id:
+                what = ("end" if payload.status != "live" else "move" if payload.moves != last.moves else "offer")
+                _emit(lobby, player, write, what, payload, as_json)
+                last = GameRow(**{**payload.__dict__, "moves": list(payload.moves), "left": list(payload.left)})
+        return EXIT_OK
+    finally:
+        stop()
+        lobby.presence.connected(player, -1)
+
+
+def _emit(lobby: Lobby, player: str, write: Write, what: str, row: GameRow, as_json: bool) -> None:
+    if as_json:
+        write(json.dumps({"event": what, "data": game_data(lobby, row)}) + "\n")
+    else:
+        write(_game_line(lobby, row, player) + "\n")
 
 
 def _ratings(lobby, player, args, result, *, guest, online) -> None:
@@ -269,4 +342,5 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
 
 _COMMANDS = {"who": _who, "games": _games, "offers": _offers, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
              "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
-             "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export}
+             "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export, "abort": _abort,
+             "claim": _claim, "watch": _watch}

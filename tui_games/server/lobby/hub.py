@@ -3,10 +3,16 @@
 Every move is checked against the game's own rules by replaying the game with the engine's
 adapter (the game table's ``arena_adapter``): a client is never trusted. A problem is a
 LobbyError with one line naming it, and nothing is changed.
+
+Clocks (lichess's rules): they start after both sides' first moves; until then either player
+may abort (no result, no rating), and a first move not made within FIRST_MOVE_SECONDS aborts the
+game. :meth:`Lobby.deadline` says when a game ends by itself; the timers that end it at that
+instant, with no request from anyone, are clocks.py's.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import secrets
@@ -15,10 +21,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.resources import read_puzzles
+from tui_games.server.identity import GUEST_PREFIX, NAME
 from tui_games.server.lobby.glicko2 import after_game
+from tui_games.server.lobby.presence import Presence
 from tui_games.server.lobby.storage import GameRow, Offer, Storage
 
-MAX_OFFERS_PER_PLAYER = 10
+MAX_OFFERS_PER_PLAYER = 5
+FIRST_MOVE_SECONDS = 60.0  # to make one's first move before the game is aborted
+CLAIM_SECONDS = 60.0  # an absent player's clock must have run this long on their move before a claim
 MAX_LIVE_GAMES_PER_PLAYER = 30
 CLOCK = re.compile(r"^(?:(?P<none>none)|corr:(?P<days>\d{1,2})|(?P<minutes>\d{1,3})\+(?P<increment>\d{1,3}))$")
 
@@ -73,11 +84,35 @@ def _variant(game: str, label: str | None) -> dict:
     adapter = arena_adapter(game)
     if label is None:
         return adapter.check_variant(adapter.variants[0][1])
+    if not isinstance(label, str):
+        raise LobbyError(f"a variant is named by text; {game} has {', '.join(n for n, _ in adapter.variants)}")
     for name, variant in adapter.variants:
         if name.lower() == label.strip().lower():
             return adapter.check_variant(variant)
     names = ", ".join(repr(name) for name, _ in adapter.variants)
     raise LobbyError(f"{game} has no variant {label!r}; choose one of {names}")
+
+
+@functools.cache
+def _openings(game: str) -> tuple[tuple[str, ...], ...]:
+    """The drawn openings of ``game`` (checkers' three-move ballots) as moves in its notation;
+    empty for a game without (its adapter's ``openings_file``)."""
+    adapter = arena_adapter(game)
+    if adapter.openings_file is None:
+        return ()
+    openings = []
+    for _, position in adapter.parse_openings(read_puzzles(adapter.openings_file)):
+        replay = adapter.start({})
+        names = []
+        for move in position.history:
+            names.append(adapter.move_text(replay, move))
+            replay.push(move)
+        openings.append(tuple(names))
+    return tuple(openings)
+
+
+def _shown(text: str) -> str:
+    return "".join(ch if ch.isprintable() else "?" for ch in text[:40])
 
 
 class Lobby:
@@ -86,9 +121,60 @@ class Lobby:
         self.storage = storage
         self.clock = clock
         self.rng = rng or random.Random()
-        # Told of every change (kind "game" with the row, "offers" with the new offer or None),
-        # so that the socket (hub_socket.py) can push it to the players' apps.
-        self.on_change: Callable[[str, Any], None] = lambda kind, payload: None
+        self.presence = Presence(clock)
+        # Told of every change: "game" (the row), "offer" (a new offer), "offer-gone" (one that
+        # went), "chat" (a line said): the socket pushes them to the apps, clocks.py re-arms its
+        # timers, a `watch` stream writes them out.
+        self.listeners: list[Callable[[str, Any], None]] = []
+        self._known: set[str] = set()
+
+    def listen(self, listener: Callable[[str, Any], None]) -> Callable[[], None]:
+        """Call ``listener(kind, payload)`` on every change; returns what stops it."""
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener) if listener in self.listeners else None
+
+    def changed(self, kind: str, payload: Any) -> None:
+        for listener in list(self.listeners):
+            listener(kind, payload)
+
+    # -- players ---------------------------------------------------------------------------------
+
+    def seen(self, player: str, *, guest: bool = False, computer: bool = False) -> None:
+        """``player`` is here (logged in, ran a command): remembered for good, and present."""
+        self.presence.act(player)
+        if player not in self._known:
+            kind = "computer" if computer else "guest" if guest or player.startswith(GUEST_PREFIX) else "human"
+            self.storage.add_player(player, kind, self.clock())
+            self._known.add(player)
+
+    def _act(self, player: str) -> None:
+        if player in self._known:
+            self.presence.act(player)
+        else:
+            self.seen(player)
+
+    def player(self, name: str) -> str:
+        """The player ``name`` stands for (names are case-insensitive); LobbyError for one who has
+        never been here or a name that cannot be one."""
+        if not isinstance(name, str):
+            raise LobbyError("a player is named by text")
+        lowered = name.strip().lower()
+        if not NAME.fullmatch(lowered):
+            raise LobbyError(f"{_shown(name)!r} cannot be a player's name")
+        if lowered not in self._known and self.storage.player_kind(lowered) is None:
+            raise LobbyError(f"there is no player {lowered!r} here")
+        return lowered
+
+    def is_computer(self, player: str) -> bool:
+        return self.storage.player_kind(player) == "computer"
+
+    def new_guest_name(self) -> str:
+        """A guest's name never used before on this server (64 random bits, checked against every
+        player it has seen), so that no guest inherits another's games."""
+        while True:
+            name = GUEST_PREFIX + secrets.token_hex(8)
+            if self.storage.player_kind(name) is None:
+                return name
 
     # -- offers --------------------------------------------------------------------------------
 
@@ -98,6 +184,9 @@ class Lobby:
         """Open a seek (or, with ``target``, a challenge to that player; ``private``: a game for
         whoever has its code, listed to no one else)."""
         key = _game_key(game)
+        self._act(player)
+        if target is not None:
+            target = self.player(target)
         if colour not in ("first", "second", "random"):
             raise LobbyError(f"{colour!r} is not a side: give first, second or random")
         if guest and rated:
@@ -105,7 +194,8 @@ class Lobby:
         if target is not None and target == player:
             raise LobbyError("you cannot challenge yourself")
         if sum(offer.owner == player for offer in self.storage.offers()) >= MAX_OFFERS_PER_PLAYER:
-            raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already; cancel one first")
+            raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already (the most a player may "
+                             f"have); cancel one first")
         if private and target:
             raise LobbyError("a private game is for whoever has its code: give no player")
         if assist and rated:
@@ -114,7 +204,7 @@ class Lobby:
         offer = Offer(self._new_id(8 if private else 6), kind, player, target, key,
                       _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock(), assist)
         self.storage.add_offer(offer)
-        self.on_change("offers", offer)
+        self.changed("offer", offer)
         return offer
 
     def offers(self, player: str | None = None) -> list[Offer]:
@@ -123,6 +213,7 @@ class Lobby:
                 if o.kind == "seek" or player is None or player in (o.owner, o.target)]
 
     def accept(self, player: str, offer_id: str, *, guest: bool = False) -> GameRow:
+        self._act(player)
         offer = self._offer(offer_id)
         if offer.owner == player:
             raise LobbyError("that is your own offer; cancel it with decline")
@@ -139,11 +230,14 @@ class Lobby:
         clock = Clock.parse(offer.clock)
         now = self.clock()
         left = [clock.base, clock.base] if clock.kind != "none" else [None, None]
+        openings = _openings(offer.game)
+        opening = list(self.rng.choice(openings)) if openings else []
         row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
-                      left=left, last_move=now, created=now, assist=offer.assist)
+                      moves=opening, left=left, last_move=now, created=now, assist=offer.assist,
+                      opening=len(opening))
         self.storage.add_game(row)
-        self.on_change("offers", None)
-        self.on_change("game", row)
+        self.changed("offer-gone", offer)
+        self.changed("game", row)
         return row
 
     def decline(self, player: str, offer_id: str) -> Offer:
@@ -152,10 +246,12 @@ class Lobby:
         if player not in (offer.owner, offer.target):
             raise LobbyError(f"offer {offer_id} is not yours to decline")
         self.storage.remove_offer(offer.id)
-        self.on_change("offers", None)
+        self.changed("offer-gone", offer)
         return offer
 
     def _offer(self, offer_id: str) -> Offer:
+        if not isinstance(offer_id, str):
+            raise LobbyError("an offer is named by its id")
         offer = self.storage.offer(offer_id.strip().lower())
         if offer is None:
             raise LobbyError(f"there is no offer {offer_id!r}")
@@ -164,6 +260,8 @@ class Lobby:
     # -- games ---------------------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow:
+        if not isinstance(game_id, str):
+            raise LobbyError("a game is named by its id")
         row = self.storage.game(game_id.strip().lower())
         if row is None:
             raise LobbyError(f"there is no game {game_id!r}")
@@ -194,7 +292,9 @@ class Lobby:
             raise LobbyError(f"{text!r} in game {row.id}: {error}") from None
         now = self.clock()
         clock = Clock.parse(row.clock)
-        if clock.kind == "fischer":
+        if row.played < 2:  # the clocks start after both sides' first moves
+            pass
+        elif clock.kind == "fischer":
             row.left[side] = row.left[side] - (now - row.last_move) + clock.increment
         elif clock.kind == "corr":
             row.left[side] = clock.base
@@ -207,12 +307,22 @@ class Lobby:
             self._end(row, outcome.winner, outcome.reason)
         else:
             self.storage.save_game(row)
-            self.on_change("game", row)
+            self.changed("game", row)
         return row
 
     def resign(self, player: str, game_id: str) -> GameRow:
         row = self._own_live_game(player, game_id)
+        if row.played < 2:
+            raise LobbyError(f"game {row.id} has not begun (both first moves): abort it instead, with no result")
         self._end(row, 1 - row.players.index(player), "resignation")
+        return row
+
+    def abort(self, player: str, game_id: str) -> GameRow:
+        """End a game before both sides' first moves: no result, no rating."""
+        row = self._own_live_game(player, game_id)
+        if row.played >= 2:
+            raise LobbyError(f"both first moves are made in game {row.id}: resign or offer a draw instead")
+        self._end(row, None, "aborted")
         return row
 
     def draw(self, player: str, game_id: str, action: str) -> GameRow:
@@ -236,7 +346,7 @@ class Lobby:
         else:
             raise LobbyError(f"{action!r}: say offer, accept or decline")
         self.storage.save_game(row)
-        self.on_change("game", row)
+        self.changed("game", row)
         return row
 
     def takeback(self, player: str, game_id: str, action: str) -> GameRow:
@@ -245,7 +355,7 @@ class Lobby:
         row = self._own_live_game(player, game_id)
         side = row.players.index(player)
         if action == "offer":
-            mine = [ply for ply in range(len(row.moves)) if ply % 2 == side]
+            mine = [ply for ply in range(row.opening, len(row.moves)) if ply % 2 == side]
             if not mine:
                 raise LobbyError("you have no move to take back")
             row.takeback_offer = player
@@ -254,17 +364,18 @@ class Lobby:
                 raise LobbyError(f"there is no takeback request to {action} in game {row.id}")
             if action == "accept":
                 asker = row.players.index(row.takeback_offer)
-                del row.moves[max(i for i in range(len(row.moves)) if i % 2 == asker):]
+                del row.moves[max(i for i in range(row.opening, len(row.moves)) if i % 2 == asker):]
                 row.last_move = self.clock()
             row.takeback_offer = None
         else:
             raise LobbyError(f"{action!r}: say offer, accept or decline")
         self.storage.save_game(row)
-        self.on_change("game", row)
+        self.changed("game", row)
         return row
 
-    def rematch(self, player: str, game_id: str) -> Offer:
-        """After a game: challenge the same opponent to the same game, sides swapped."""
+    def rematch(self, player: str, game_id: str) -> Offer | GameRow:
+        """After a game: challenge the same opponent to the same game, sides swapped. If they have
+        asked for that rematch already, the two requests are an agreement: the game starts."""
         row = self.game(game_id)
         if player not in row.players:
             raise LobbyError(f"game {row.id} is not yours")
@@ -273,14 +384,50 @@ class Lobby:
         opponent = row.players[1 - row.players.index(player)]
         colour = "second" if row.players[0] == player else "first"
         label = arena_adapter(row.game).variant_label(row.variant)
+        theirs = next((o for o in self.storage.offers()
+                       if o.kind == "challenge" and o.owner == opponent and o.target == player and o.game == row.game
+                       and o.variant == row.variant and o.clock == row.clock and o.rated == row.rated
+                       and o.colour == ("first" if colour == "second" else "second")), None)
+        if theirs is not None:
+            return self.accept(player, theirs.id)
         return self.seek(player, row.game, variant=label, clock=row.clock, rated=row.rated, colour=colour,
                          target=opponent, assist=row.assist)
 
     def claim(self, player: str, game_id: str) -> GameRow:
-        """The opponent left a live game: win it (the caller checks how long they have been away)."""
+        """Win a game the opponent left: only on their move, after their clock has run
+        CLAIM_SECONDS on it, while they are absent (no session of theirs open, nothing done for
+        presence.PRESENT_SECONDS). A correspondence game is not claimed: its deadline ends it."""
         row = self._own_live_game(player, game_id)
-        self._end(row, row.players.index(player), "abandoned")
+        mine = row.players.index(player)
+        opponent = row.players[1 - mine]
+        if self.position(row).turn == mine:
+            raise LobbyError(f"it is your move in game {row.id}: only a player who keeps you waiting on their "
+                             f"move can be claimed against")
+        if row.played < 2:
+            raise LobbyError(f"game {row.id} has not begun: abort it (no result), or it aborts by itself after "
+                             f"{FIRST_MOVE_SECONDS:.0f} s")
+        if Clock.parse(row.clock).kind == "corr":
+            deadline = self.deadline(row) or 0.0
+            raise LobbyError(f"a correspondence game ends by its clock: {opponent} has "
+                             f"{(deadline - self.clock()) / 3600:.0f} h left to move")
+        waited = self.clock() - row.last_move
+        if waited < CLAIM_SECONDS:
+            raise LobbyError(f"{opponent} has had the move for {waited:.0f} s; you may claim the win after "
+                             f"{CLAIM_SECONDS:.0f} s, if they are gone")
+        away = self.presence.away_for(opponent)
+        if away is None:
+            raise LobbyError(f"{opponent} is here (a session open or active in the last minute); "
+                             f"wait for their move")
+        self._end(row, mine, "abandoned")
         return row
+
+    def say(self, player: str, text: str, game_id: str | None = None) -> dict:
+        """A line of chat (already cleaned by the caller), to the lobby or to one game."""
+        self._act(player)
+        game = self.game(game_id).id if game_id is not None else None
+        data = {"from": player, "game": game, "text": text}
+        self.changed("chat", data)
+        return data
 
     def games(self, player: str | None = None, live: bool = True) -> list[GameRow]:
         rows = self.storage.games(player=player, status="live" if live else None)
@@ -305,6 +452,7 @@ class Lobby:
     # -- the end of a game ---------------------------------------------------------------------
 
     def _own_live_game(self, player: str, game_id: str) -> GameRow:
+        self._act(player)
         row = self.game(game_id)
         if player not in row.players:
             raise LobbyError(f"game {row.id} is between {row.players[0]} and {row.players[1]}, not yours")
@@ -312,26 +460,49 @@ class Lobby:
             raise LobbyError(f"game {row.id} is over ({row.reason})")
         return row
 
+    def deadline(self, row: GameRow) -> float | None:
+        """When the game ends by itself (the lobby's clock), or None: before both first moves,
+        the abort of a first move not made; then the flag of the side to move."""
+        if row.status != "live":
+            return None
+        clock = Clock.parse(row.clock)
+        if row.played < 2:
+            return row.last_move + (clock.base if clock.kind == "corr" else FIRST_MOVE_SECONDS)
+        if clock.kind == "none":
+            return None
+        left = row.left[self.position(row).turn]
+        return row.last_move + (left or 0.0)
+
+    def expire(self, game_id: str) -> GameRow | None:
+        """End the game if its time is up (clocks.py calls this at the deadline)."""
+        row = self.storage.game(game_id)
+        if row is not None:
+            self._check_time(row)
+        return row
+
     def _check_time(self, row: GameRow) -> None:
-        """A clock that ran out ends the game, whoever asks first."""
-        if row.status != "live" or Clock.parse(row.clock).kind == "none":
+        """A clock that ran out ends the game; so does a first move not made (an abort)."""
+        deadline = self.deadline(row)
+        if deadline is None or self.clock() < deadline:
+            return
+        if row.played < 2:
+            self._end(row, None, "aborted")
             return
         turn = self.position(row).turn
-        if self.clock() - row.last_move > row.left[turn]:
-            row.left[turn] = 0.0
-            self._end(row, 1 - turn, "time")
+        row.left[turn] = 0.0
+        self._end(row, 1 - turn, "time")
 
     def _end(self, row: GameRow, winner: int | None, reason: str) -> None:
         row.status, row.winner, row.reason, row.ended = "over", winner, reason, self.clock()
         row.draw_offer = row.takeback_offer = None
         ratings = None
-        if row.rated and row.moves and row.players[0] != row.players[1]:
+        if row.rated and row.played >= 2 and reason != "aborted" and row.players[0] != row.players[1]:
             (first, n_first), (second, n_second) = (self.storage.rating(p, row.game) for p in row.players)
             score = {0: 1.0, 1: 0.0, None: 0.5}[winner]
             new_first, new_second = after_game(first, second, score)
             ratings = {row.players[0]: (new_first, n_first + 1), row.players[1]: (new_second, n_second + 1)}
         self.storage.finish(row, ratings)
-        self.on_change("game", row)
+        self.changed("game", row)
 
     def _new_id(self, length: int = 6) -> str:
         """A short id; a private game's code is longer, so that guessing one takes years at the

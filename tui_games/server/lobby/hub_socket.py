@@ -9,11 +9,18 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
 - request ``{"id": 7, "op": "move", "game": "3fa9c1", "move": "4"}`` →
   reply ``{"id": 7, "ok": true, "data": {...}}`` or ``{"id": 7, "ok": false, "error": "one line"}``;
 - pushes ``{"event": "game", "data": {...}}`` (a game you play or watch changed),
-  ``{"event": "offers", "data": [...]}``, ``{"event": "challenge", "data": {...}}`` (to you),
-  ``{"event": "online", "data": [...]}``, ``{"event": "chat", "data": {...}}``.
+  ``{"event": "offer", "data": {...}}`` (an offer you may see opened) or
+  ``{"event": "offer", "data": {"id": ..., "gone": true}}`` (it went), ``{"event": "challenge",
+  "data": {...}}`` (to you), ``{"event": "online", "data": [...]}``, ``{"event": "chat", "data":
+  {...}}``, and ``{"event": "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
 
-Requests are rate-limited per connection, chat is bounded and stripped of control characters,
-and a connection that breaks the protocol is closed.
+Pushes are small deltas, coalesced per client: all the changes of one turn of the event loop
+go out together, and a game or an offer that changed twice is sent once, as it is now. A client
+that falls MAX_BEHIND bytes behind is told why and dropped (its app reconnects by itself).
+
+Requests are validated by type before use (flat objects of short strings, numbers and
+booleans: anything else gets an error reply), rate-limited per connection; chat is bounded and
+stripped of control characters; a connection that breaks the protocol is closed.
 """
 
 from __future__ import annotations
@@ -27,7 +34,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tui_games.online.protocol import MAX_LINE, PROTOCOL
-from tui_games.server.lobby.hub import Lobby, LobbyError
+from tui_games.server.lobby.clocks import Clocks
+from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer
 from tui_games.server.lobby.views import game_data, offer_data, online_view
 from tui_games.server.log import event
@@ -36,9 +44,23 @@ RATE = 20.0  # requests a second, with bursts up to BURST
 BURST = 40
 MAX_CHAT = 200
 CHAT_EVERY = 1.0  # seconds between one player's chat lines
-# A player gone from a live game (no app connected) for this long may be claimed against; a
-# correspondence game never is (a move may take days anyway).
-CLAIM_SECONDS = 60.0
+MAX_BEHIND = 1024 * 1024  # bytes a client may leave unread before it is dropped
+CLOSE_GRACE = 5.0  # seconds a dropped client's last words may take to leave
+
+
+class BadRequest(ValueError):
+    """A request of the wrong shape: answered with an error, the connection stays."""
+
+
+def _checked(message: Any) -> dict:
+    """A request as the handlers may use it: an object whose values are strings, numbers,
+    booleans or null (no lists, no nesting)."""
+    if not isinstance(message, dict):
+        raise BadRequest("a request is a JSON object")
+    for key, value in message.items():
+        if not isinstance(value, (str, int, float, bool)) and value is not None:
+            raise BadRequest(f"{str(key)[:30]!r} must be a string, a number or true/false")
+    return message
 
 
 def clean_chat(text: str) -> str:
@@ -60,6 +82,8 @@ class _Client:
     warned: bool = False  # a misbehaving client is logged once
     refused_logged: bool = False  # and its first refused request once
     last_chat: float = 0.0
+    pending: dict = field(default_factory=dict)  # pushes waiting for the end of this loop turn
+    dropped: bool = False
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -71,14 +95,34 @@ class _Client:
         return True
 
     def send(self, message: dict) -> None:
-        if self.writer.is_closing():
+        if self.dropped or self.writer.is_closing():
             return
-        # A reader that stopped reading gets dropped rather than buffered without end.
+        # A reader that stopped reading is told why and dropped rather than buffered without end.
         transport = self.writer.transport
-        if transport.get_write_buffer_size() > 1024 * 1024:
-            transport.abort()
+        if transport.get_write_buffer_size() > MAX_BEHIND:
+            self.drop("your app fell too far behind the lobby's news (is it stuck?); it reconnects by itself")
             return
         self.writer.write(json.dumps(message).encode() + b"\n")
+
+    def push(self, key: tuple, message: dict) -> None:
+        """A push, coalesced: the latest message of each ``key`` goes out at the end of this turn
+        of the event loop."""
+        if not self.pending:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.pending.pop(key, None)  # re-inserted: sent in the order of their last change
+        self.pending[key] = message
+
+    def flush(self) -> None:
+        pending, self.pending = self.pending, {}
+        for message in pending.values():
+            self.send(message)
+
+    def drop(self, reason: str) -> None:
+        self.dropped = True
+        self.writer.write(json.dumps({"event": "closing", "data": {"reason": reason}}).encode() + b"\n")
+        self.writer.close()  # the last words go out if the client reads at all...
+        transport = self.writer.transport
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)  # ...and it goes anyway
 
 
 class HubSocket:
@@ -87,10 +131,11 @@ class HubSocket:
         self.lobby, self.path, self.online, self.log = lobby, path, online, log
         self.tokens: dict[str, tuple[str, bool]] = {}
         self.clients: set[_Client] = set()
-        self.started = time.time()
-        self.left_at: dict[str, float] = {}  # when a player's last app went
+        self.clocks = Clocks(lobby)
         self._server: asyncio.AbstractServer | None = None
-        lobby.on_change = self._changed
+        self._serving: set[asyncio.Task] = set()
+        self._closing = False
+        lobby.listen(self._changed)
 
     async def start(self) -> None:
         if self.path.exists() or self.path.is_symlink():
@@ -100,12 +145,21 @@ class HubSocket:
             self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
         finally:
             os.umask(old)
+        self.clocks.start()
 
     async def close(self) -> None:
+        """Stop serving; every connection's handler ends before this returns (and before the
+        caller closes the database under them: no "closed database" at exit)."""
+        self._closing = True
+        self.clocks.stop()
         if self._server is not None:
             self._server.close()
             for client in list(self.clients):
                 client.writer.close()
+            for task in list(self._serving):
+                task.cancel()
+            if self._serving:
+                await asyncio.gather(*self._serving, return_exceptions=True)
             await self._server.wait_closed()
         try:
             self.path.unlink()
@@ -114,6 +168,7 @@ class HubSocket:
 
     def issue(self, token: str, player: str, guest: bool) -> None:
         self.tokens[token] = (player, guest)
+        self.lobby.seen(player, guest=guest)
 
     def revoke(self, token: str) -> None:
         self.tokens.pop(token, None)
@@ -124,10 +179,17 @@ class HubSocket:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         client = None
+        task = asyncio.current_task()
+        if task is not None:
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
         try:
-            hello = await asyncio.wait_for(self._read(reader), 10)
+            try:
+                hello = await asyncio.wait_for(self._read(reader), 10)
+            except BadRequest:
+                hello = None
             token = hello.get("token") if isinstance(hello, dict) else None
-            if hello is None or hello.get("op") != "hello" or token not in self.tokens:
+            if hello is None or hello.get("op") != "hello" or not isinstance(token, str) or token not in self.tokens:
                 writer.write(json.dumps({"ok": False, "error": "not a session of this server"}).encode() + b"\n")
                 self.log(event("lobby-refused", reason="no valid session secret"))
                 return
@@ -138,11 +200,15 @@ class HubSocket:
                                                                       "protocol": PROTOCOL}})
             for row in self.lobby.games(player):
                 client.watching.add(row.id)
-            self.left_at.pop(player, None)
+            self.lobby.presence.connected(player, +1)
             self._presence_changed(player)
             self._broadcast_online()
             while True:
-                request = await self._read(reader)
+                try:
+                    request = await self._read(reader)
+                except BadRequest as error:
+                    client.send({"id": None, "ok": False, "error": f"bad request: {error}"})
+                    continue
                 if request is None:
                     return
                 if not client.allow():
@@ -161,20 +227,24 @@ class HubSocket:
         finally:
             if client is not None:
                 self.clients.discard(client)
-                if not self.connected(client.player):
-                    self.left_at[client.player] = time.time()
-                    self._presence_changed(client.player)
-                self._broadcast_online()
+                self.lobby.presence.connected(client.player, -1)
+                if not self._closing:  # (when the server goes, nobody is left to tell)
+                    if not self.connected(client.player):
+                        self._presence_changed(client.player)
+                    self._broadcast_online()
             writer.close()
 
     async def _read(self, reader: asyncio.StreamReader) -> dict | None:
         line = await reader.readline()
         if not line:
             return None
-        message = json.loads(line)
+        try:
+            message = json.loads(line)
+        except RecursionError:  # nested deeper than the parser goes: a shape we never use
+            raise BadRequest("nested too deeply") from None
         if not isinstance(message, dict):
             raise ValueError("not an object")
-        return message
+        return _checked(message)
 
     def _answer(self, client: _Client, request: dict) -> dict:
         ident = request.get("id")
@@ -200,19 +270,18 @@ class HubSocket:
     def connected(self, player: str) -> bool:
         return any(client.player == player for client in self.clients)
 
-    def away(self, player: str) -> float | None:
-        """Seconds since ``player``'s last app went (since the server started if never seen), or
-        None while one is connected."""
-        if self.connected(player):
-            return None
-        return time.time() - self.left_at.get(player, self.started)
+    def spectators(self, row: GameRow) -> int:
+        return len({c.player for c in self.clients if row.id in c.watching and c.player not in row.players})
 
     def game(self, row: GameRow) -> dict:
-        """A game as the apps see it: the lobby's view and who of its players is away."""
+        """A game as the apps see it: the lobby's view, who of its players is away (for a claim)
+        and how many watch it."""
         data = game_data(self.lobby, row)
-        data["away"] = {player: round(seconds, 1) for player in row.players
-                        if row.status == "live" and (seconds := self.away(player)) is not None}
+        presence = self.lobby.presence
+        data["away"] = {player: round(min(seconds, 1e9), 1) for player in row.players
+                        if row.status == "live" and (seconds := presence.away_for(player)) is not None}
         data["claim_after"] = CLAIM_SECONDS
+        data["spectators"] = self.spectators(row)
         return data
 
     def _presence_changed(self, player: str) -> None:
@@ -228,23 +297,33 @@ class HubSocket:
             for client in self.clients:
                 if client.player in row.players:
                     client.watching.add(row.id)
-                if row.id in client.watching:
-                    client.send({"event": "game", "data": data})
-        elif kind == "offers":
-            offers = self.lobby.offers()
+                # Every app hears of a game that begins or ends (its Watch list is live); the
+                # moves between, only those who play or watch it.
+                if row.id in client.watching or row.status != "live" or row.played == 0:
+                    client.push(("game", row.id), {"event": "game", "data": data})
+        elif kind in ("offer", "offer-gone"):
+            offer: Offer = payload
+            message = {"event": "offer", "data": offer_data(offer) if kind == "offer" else {"id": offer.id,
+                                                                                           "gone": True}}
             for client in self.clients:
-                mine = [offer_data(o) for o in offers if o.kind == "seek" or client.player in (o.owner, o.target)]
-                client.send({"event": "offers", "data": mine})
-            new: Offer | None = payload
-            if new is not None and new.kind == "challenge":
+                if offer.kind == "seek" or client.player in (offer.owner, offer.target):
+                    client.push(("offer", offer.id), message)
+            if kind == "offer" and offer.kind == "challenge":
                 for client in self.clients:
-                    if client.player == new.target:
-                        client.send({"event": "challenge", "data": offer_data(new)})
+                    if client.player == offer.target:
+                        client.push(("challenge", offer.id), {"event": "challenge", "data": offer_data(offer)})
+        elif kind == "chat":
+            message = {"event": "chat", "data": payload}
+            game = payload.get("game")
+            players = self.lobby.game(game).players if game is not None else ()
+            for other in self.clients:
+                if game is None or game in other.watching or other.player in players:
+                    other.push(("chat", id(message)), message)
 
     def _broadcast_online(self) -> None:
         data = self._online_data()
         for client in self.clients:
-            client.send({"event": "online", "data": data})
+            client.push(("online",), {"event": "online", "data": data})
 
     def _online_data(self) -> list[dict]:
         return online_view(self.lobby, self.online(), {client.player for client in self.clients})
@@ -255,6 +334,10 @@ def _text(request: dict, name: str, limit: int = 100) -> str:
     if not isinstance(value, str) or len(value) > limit:
         raise ValueError(f"{name} must be a short string")
     return value
+
+
+def _optional_text(request: dict, name: str, limit: int = 100) -> str | None:
+    return _text(request, name, limit) if request.get(name) is not None else None
 
 
 def _op_who(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
@@ -272,9 +355,10 @@ def _op_state(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
     target = request.get("target")
-    offer = hub.lobby.seek(client.player, _text(request, "game"), variant=request.get("variant"),
-                           clock=_text(request, "clock") if "clock" in request else "none",
-                           rated=bool(request.get("rated", True)), colour=request.get("colour", "random"),
+    offer = hub.lobby.seek(client.player, _text(request, "game"), variant=_optional_text(request, "variant"),
+                           clock=_optional_text(request, "clock") or "none",
+                           rated=bool(request.get("rated", True)),
+                           colour=_optional_text(request, "colour") or "random",
                            guest=client.guest, target=_text(request, "target") if target else None,
                            private=bool(request.get("private", False)), assist=bool(request.get("assist", False)))
     return offer_data(offer)
@@ -305,21 +389,17 @@ def _op_takeback(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 
 def _op_rematch(hub: HubSocket, client: _Client, request: dict) -> dict:
-    return offer_data(hub.lobby.rematch(client.player, _text(request, "game")))
+    """An offer, or (the opponent had asked for the same rematch) the game it started."""
+    made = hub.lobby.rematch(client.player, _text(request, "game"))
+    return hub.game(made) if isinstance(made, GameRow) else offer_data(made)
 
 
 def _op_claim(hub: HubSocket, client: _Client, request: dict) -> dict:
-    row = hub.lobby.game(_text(request, "game"))
-    if client.player not in row.players:
-        raise LobbyError(f"game {row.id} is not yours")
-    opponent = row.players[1 - row.players.index(client.player)]
-    away = hub.away(opponent)
-    if row.clock.startswith("corr:"):
-        raise LobbyError("a correspondence game waits: its clock decides")
-    if away is None or away < CLAIM_SECONDS:
-        raise LobbyError(f"{opponent} is {'here' if away is None else f'away for {away:.0f} s'}; "
-                         f"you may claim the win after {CLAIM_SECONDS:.0f} s away")
-    return hub.game(hub.lobby.claim(client.player, row.id))
+    return hub.game(hub.lobby.claim(client.player, _text(request, "game")))
+
+
+def _op_abort(hub: HubSocket, client: _Client, request: dict) -> dict:
+    return hub.game(hub.lobby.abort(client.player, _text(request, "game")))
 
 
 def _op_ratings(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
@@ -339,11 +419,16 @@ def _op_watch(hub: HubSocket, client: _Client, request: dict) -> dict:
     if len(client.watching) >= 50:
         raise LobbyError("you are watching 50 games already")
     client.watching.add(row.id)
+    hub._changed("game", row)  # the players see one more spectator
     return hub.game(row)
 
 
 def _op_unwatch(hub: HubSocket, client: _Client, request: dict) -> None:
-    client.watching.discard(_text(request, "game"))
+    game = _text(request, "game")
+    if game in client.watching:
+        client.watching.discard(game)
+        if (row := hub.lobby.storage.game(game)) is not None:
+            hub._changed("game", row)
 
 
 def _op_chat(hub: HubSocket, client: _Client, request: dict) -> dict:
@@ -354,20 +439,12 @@ def _op_chat(hub: HubSocket, client: _Client, request: dict) -> dict:
     if now - client.last_chat < CHAT_EVERY:
         raise LobbyError("one line a second, please")
     client.last_chat = now
-    game = request.get("game")
-    if game is not None:
-        row = hub.lobby.game(_text(request, "game"))
-        game = row.id
-    message = {"event": "chat", "data": {"from": client.player, "game": game, "text": text}}
-    for other in hub.clients:
-        if game is None or game in other.watching or other.player in hub.lobby.game(game).players:
-            other.send(message)
-    return message["data"]
+    return hub.lobby.say(client.player, text, _optional_text(request, "game"))
 
 
 _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
     "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
-    "chat": _op_chat, "takeback": _op_takeback, "rematch": _op_rematch, "claim": _op_claim,
+    "chat": _op_chat, "takeback": _op_takeback, "rematch": _op_rematch, "claim": _op_claim, "abort": _op_abort,
     "ratings": _op_ratings, "history": _op_history,
 }

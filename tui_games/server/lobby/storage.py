@@ -15,12 +15,13 @@ from pathlib import Path
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # What each version added to the one before (run in order on an older file).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
     3: ["ALTER TABLE offers ADD COLUMN assist INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN assist INTEGER NOT NULL DEFAULT 0"],
+    4: ["ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0"],
 }
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
@@ -37,7 +38,10 @@ CREATE TABLE IF NOT EXISTS games (
     moves TEXT NOT NULL DEFAULT '[]', status TEXT NOT NULL DEFAULT 'live',
     winner INTEGER, reason TEXT, draw_offer TEXT,
     left_first REAL, left_second REAL, last_move REAL NOT NULL,
-    created REAL NOT NULL, ended REAL, takeback_offer TEXT, assist INTEGER NOT NULL DEFAULT 0);
+    created REAL NOT NULL, ended REAL, takeback_offer TEXT, assist INTEGER NOT NULL DEFAULT 0,
+    opening INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS players (
+    name TEXT PRIMARY KEY, kind TEXT NOT NULL, first_seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
 CREATE INDEX IF NOT EXISTS games_second ON games (second, status);
 """
@@ -79,6 +83,12 @@ class GameRow:
     ended: float | None = None
     takeback_offer: str | None = None  # the player asking to take their last move back
     assist: bool = False  # casual, and both agreed the players may use the engine's help
+    opening: int = 0  # plies of a drawn opening (a checkers ballot) at the start of ``moves``: nobody's
+
+    @property
+    def played(self) -> int:
+        """Moves the players made (not the opening's)."""
+        return len(self.moves) - self.opening
 
 
 class Storage:
@@ -120,6 +130,17 @@ class Storage:
                         "rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility, "
                         "games=excluded.games", (player, game, *rating, games))
 
+    # -- players -------------------------------------------------------------------------------
+
+    def add_player(self, name: str, kind: str, when: float) -> None:
+        """Remember a player who has been here (``kind``: human, guest or computer)."""
+        self.db.execute("INSERT INTO players VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET kind=excluded.kind "
+                        "WHERE players.kind != excluded.kind", (name, kind, when))
+
+    def player_kind(self, name: str) -> str | None:
+        row = self.db.execute("SELECT kind FROM players WHERE name=?", (name,)).fetchone()
+        return row[0] if row else None
+
     # -- offers --------------------------------------------------------------------------------
 
     def add_offer(self, offer: Offer) -> None:
@@ -135,7 +156,10 @@ class Storage:
                 for i, k, o, t, g, v, c, r, col, cr, a in rows]
 
     def offer(self, offer_id: str) -> Offer | None:
-        return next((o for o in self.offers() if o.id == offer_id), None)
+        rows = self.db.execute("SELECT id, kind, owner, target, game, variant, clock, rated, colour, created, assist "
+                               "FROM offers WHERE id=?", (offer_id,)).fetchall()
+        return next((Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr, bool(a))
+                     for i, k, o, t, g, v, c, r, col, cr, a in rows), None)
 
     def remove_offer(self, offer_id: str) -> bool:
         return self.db.execute("DELETE FROM offers WHERE id=?", (offer_id,)).rowcount > 0
@@ -145,9 +169,10 @@ class Storage:
     def add_game(self, row: GameRow) -> None:
         self.db.execute(
             "INSERT INTO games (id, game, variant, first, second, clock, rated, moves, status, left_first, "
-            "left_second, last_move, created, assist) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "left_second, last_move, created, assist, opening) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.id, row.game, json.dumps(row.variant), *row.players, row.clock, int(row.rated),
-             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created, int(row.assist)))
+             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created, int(row.assist),
+             row.opening))
 
     def save_game(self, row: GameRow) -> None:
         self.db.execute(
@@ -185,15 +210,15 @@ class Storage:
 
 
 GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
-                "left_first, left_second, last_move, created, ended, takeback_offer, assist")
+                "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening")
 
 
 def _game_row(row) -> GameRow:
     (game_id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer,
-     left_first, left_second, last_move, created, ended, takeback_offer, assist) = row
+     left_first, left_second, last_move, created, ended, takeback_offer, assist, opening) = row
     return GameRow(game_id, game, json.loads(variant), (first, second), clock, bool(rated), json.loads(moves),
                    status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended,
-                   takeback_offer, bool(assist))
+                   takeback_offer, bool(assist), opening)
 
 
 def now() -> float:

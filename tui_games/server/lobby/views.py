@@ -19,7 +19,8 @@ def game_data(lobby: Lobby, row: GameRow) -> dict:
             "result": None if row.status == "live" else RESULTS[row.winner], "rated": row.rated,
             "clock": row.clock, "status": row.status, "winner": None if row.winner is None else row.players[row.winner],
             "reason": row.reason, "draw_offer": row.draw_offer, "takeback_offer": row.takeback_offer,
-            "last_move": row.last_move, "assist": row.assist,
+            "last_move": row.last_move, "assist": row.assist, "opening": row.opening,
+            "deadline": lobby.deadline(row),
             "seconds_left": [None if left is None else round(left, 1) for left in row.left]}
 
 
