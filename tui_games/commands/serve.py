@@ -1,6 +1,7 @@
 """``tui-games serve``: host the games for others.
 
     tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
+                          [--house GAME:ENGINE,...|none]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
                           [--address-share 25] [--no-preload] [--log FILE]
@@ -24,13 +25,14 @@ from pathlib import Path
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, ssh, web
 from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
+from tui_games.server.lobby.house import DEFAULT_HOUSE
 from tui_games.server.log import make_logger
 from tui_games.server.origins import parse_origin, parse_public_url
 from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
-SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None}
+SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE}
 # Limits both servers take, with their defaults.
 LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None,
           "sessions_per_player": 3, "address_share": 25, "no_preload": False}
@@ -132,7 +134,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys,
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        log=make_logger(args.log), **_seats(args), **options)
+        house=args.house, log=make_logger(args.log), **_seats(args), **options)
     ssh.serve(config)
     return 0
 
@@ -201,6 +203,9 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
                        help="share of the places one address may hold, never fewer than 4 (default 25)")
     serve.add_argument("--no-preload", action="store_true", default=LIMITS["no_preload"],
                        help="start every app as a fresh process instead of forking the pre-started one")
+    serve.add_argument("--house", default=SSH_ONLY["house"], metavar="GAME:ENGINE,...",
+                       help="--ssh: the engines seated in the lobby as rated computer players "
+                            f"(default {DEFAULT_HOUSE}; none: no house players)")
     serve.add_argument("--log", type=Path, default=LIMITS["log"], metavar="FILE",
                        help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")
     serve.add_argument("--public-url", type=_public_url, default=WEB_ONLY["public_url"], metavar="URL",

@@ -42,9 +42,10 @@ from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
 from tui_games.server.child import child_env
 from tui_games.server.host import SessionHost
-from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint, guest_name
+from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit
 from tui_games.server.lobby import commands as lobby_commands
+from tui_games.server.lobby.house import House, parse_house
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
@@ -118,6 +119,7 @@ class SSHConfig:
     address_share: int = 25  # percent of the places one address may hold
     zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
     limits: Limits = field(default_factory=Limits)
+    house: str = "none"  # house players (lobby/house.py): "connect4:perfect,checkers:strong", or "none"
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
 
@@ -223,6 +225,7 @@ class GameServer:
         self.limited = RateLimit(config.log)
         self.lobby: Lobby | None = None
         self.hub: HubSocket | None = None
+        self.house: House | None = None
         self._listener = None
         self._pressure_task: asyncio.Task | None = None
 
@@ -256,6 +259,11 @@ class GameServer:
             self.session_host.hub = self.hub
         except OSError as error:
             raise ServerError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
+        try:
+            self.house = House(self.lobby, parse_house(config.house), config.log)
+        except ValueError as error:
+            raise ServerError(str(error)) from None
+        self.house.start()
         files = raise_open_file_limit()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
@@ -308,6 +316,9 @@ class GameServer:
                 waiting.cancel()
         for connection in list(self.connections):
             connection.close()
+        if self.house is not None:
+            await self.house.close()
+            self.house = None
         if self.hub is not None:
             self.session_host.hub = None
             await self.hub.close()
@@ -453,8 +464,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
     def auth_completed(self) -> None:
         server, config = self.server, self.server.config
         if config.auth == "none":
-            taken = {session.connection.player.name for session in server.sessions if session.connection.player}
-            name = guest_name(taken | {c.player.name for c in server.connections if c.player})
+            name = server.lobby.new_guest_name()  # never used before on this server
             self.player = Player(name, config.root / GUESTS_DIR / name, guest=True, typed=self.typed)
         else:
             name, key = self.candidate
@@ -576,10 +586,26 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.chan.write(result.stdout.replace("\n", "\r\n" if self.has_pty else "\n").encode())
             if result.stderr:
                 self.chan.write_stderr(result.stderr.encode())
+            if result.stream is not None:  # `watch`: goes on until the game ends or the client goes
+                self._runner = asyncio.create_task(self._stream(result))
+                return
             self.chan.exit(result.status)
         except (BrokenPipeError, OSError):
             pass
         self.chan = None
+
+    async def _stream(self, result: lobby_commands.Result) -> None:
+        def write(text: str) -> None:
+            if self.chan is not None:
+                self.chan.write(text.replace("\n", "\r\n" if self.has_pty else "\n").encode())
+
+        status = await result.stream(write)
+        if self.chan is not None:
+            try:
+                self.chan.exit(status)
+            except (BrokenPipeError, OSError):
+                pass
+            self.chan = None
 
     # -- the app -------------------------------------------------------------------------------
 
@@ -720,6 +746,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     def connection_lost(self, exc) -> None:
         self.chan = None
+        if self.command is not None and self._runner is not None:  # a `watch` stream
+            self._runner.cancel()
         if self.accepted and (self.app is None or self.app.returncode is None):
             self.end("disconnected")
 

@@ -31,6 +31,9 @@ MAX_OFFERS_PER_PLAYER = 5
 FIRST_MOVE_SECONDS = 60.0  # to make one's first move before the game is aborted
 CLAIM_SECONDS = 60.0  # an absent player's clock must have run this long on their move before a claim
 MAX_LIVE_GAMES_PER_PLAYER = 30
+# A house player's name (house.py): the ':' keeps every login name from being one.
+HOUSE_PREFIX = "house:"
+HOUSE_NAME = re.compile(r"^house:[a-z0-9_.-]{1,40}$")
 CLOCK = re.compile(r"^(?:(?P<none>none)|corr:(?P<days>\d{1,2})|(?P<minutes>\d{1,3})\+(?P<increment>\d{1,3}))$")
 
 
@@ -127,6 +130,7 @@ class Lobby:
         # timers, a `watch` stream writes them out.
         self.listeners: list[Callable[[str, Any], None]] = []
         self._known: set[str] = set()
+        self.computers: dict[str, str] = {}  # the house players seated now, and their game
 
     def listen(self, listener: Callable[[str, Any], None]) -> Callable[[], None]:
         """Call ``listener(kind, payload)`` on every change; returns what stops it."""
@@ -159,7 +163,7 @@ class Lobby:
         if not isinstance(name, str):
             raise LobbyError("a player is named by text")
         lowered = name.strip().lower()
-        if not NAME.fullmatch(lowered):
+        if not (NAME.fullmatch(lowered) or HOUSE_NAME.fullmatch(lowered)):
             raise LobbyError(f"{_shown(name)!r} cannot be a player's name")
         if lowered not in self._known and self.storage.player_kind(lowered) is None:
             raise LobbyError(f"there is no player {lowered!r} here")

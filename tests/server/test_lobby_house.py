@@ -1,0 +1,109 @@
+"""House players: the project's engines seated in the lobby answer seeks and challenges of their
+game and play them to the end from a niced worker process; the bot example of the docs plays a
+whole game against one with the real OpenSSH client."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui_games.games import arena_adapter
+from tui_games.server.lobby.house import House, parse_house
+from tui_games.server.lobby.hub import Lobby, LobbyError
+from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.storage import Storage
+
+BOT = Path(__file__).resolve().parents[2] / "examples" / "lobby_bot.py"
+
+
+@pytest.fixture
+async def house_hub(tmp_path):
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    lobby = Lobby(storage)
+    hub = HubSocket(lobby, tmp_path / "lobby.sock")
+    await hub.start()
+    house = House(lobby, parse_house("tictactoe:perfect,connect4:level3,checkers:level2"))
+    house.start()
+    yield lobby, house
+    await house.close()
+    await hub.close()
+    storage.close()
+
+
+async def until(condition, timeout: float = 60.0):
+    for _ in range(int(timeout / 0.05)):
+        if value := condition():
+            return value
+        await asyncio.sleep(0.05)
+    raise AssertionError("the condition never held")
+
+
+def test_the_house_option_is_checked():
+    assert [seat.name for seat in parse_house("connect4:perfect, checkers:strong")] == [
+        "house:connect4-perfect", "house:checkers-strong"]
+    assert parse_house("none") == []
+    with pytest.raises(ValueError, match="not a lobby game"):
+        parse_house("sudoku:perfect")
+    with pytest.raises(ValueError, match="no engine"):
+        parse_house("connect4:godlike")
+
+
+async def test_a_seek_of_each_game_is_taken_and_played_to_the_end(house_hub):
+    lobby, house = house_hub
+    lobby.seen("alice")
+    assert lobby.is_computer("house:connect4-level3")
+    rng = random.Random(4)
+    for game in ("tictactoe", "connect4", "checkers"):
+        offer = lobby.seek("alice", game, rated=True)
+        row = await until(lambda: next(iter(lobby.games("alice")), None))
+        assert row.players[1 - row.players.index("alice")] == f"house:{game}-" + {
+            "tictactoe": "perfect", "connect4": "level3", "checkers": "level2"}[game]
+        assert lobby.storage.offer(offer.id) is None
+        # alice plays at random; the house answers each move until the game ends.
+        while (row := lobby.game(row.id)).status == "live":
+            if lobby.to_move(row) == "alice":
+                position = lobby.position(row)
+                lobby.move("alice", row.id, arena_adapter(game).move_text(
+                    position, rng.choice(position.legal_moves())))
+            else:
+                moves = len(row.moves)
+                await until(lambda: len(lobby.game(row.id).moves) > moves or lobby.game(row.id).status != "live")
+        assert row.reason != "aborted"
+    assert {p for p, g, r, n in lobby.ratings() if n} >= {"alice", "house:tictactoe-perfect"}
+
+
+async def test_a_challenge_to_a_house_player_is_taken_at_once_and_it_is_never_claimed(house_hub):
+    lobby, house = house_hub
+    lobby.seen("bob")
+    lobby.seek("bob", "tictactoe", target="HOUSE:tictactoe-perfect", rated=False, colour="second")
+    row = await until(lambda: next(iter(lobby.games("bob")), None), timeout=30)
+    await until(lambda: len(lobby.game(row.id).moves) == 1)  # the house moved first
+    assert lobby.presence.here("house:tictactoe-perfect")
+    with pytest.raises(LobbyError):
+        lobby.claim("bob", row.id)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
+async def test_the_bot_example_plays_a_game_against_a_house_player(start_server, tmp_path):
+    from ssh_support import key_file
+
+    server = await start_server(register="open", house="tictactoe:level5")
+    key, _ = key_file(tmp_path, "robot")
+    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {key}"}
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(BOT), "robot@127.0.0.1", str(server.port), "tictactoe", env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(bot.communicate(), 120)
+    assert bot.returncode == 0, err.decode()
+    line = out.decode().strip()
+    assert line.startswith("game ") and " won (" in line
+    row = server.lobby.history("robot")[0]
+    assert row.status == "over" and "house:tictactoe-level5" in row.players and row.reason != "aborted"
