@@ -72,8 +72,8 @@ async def test_a_seek_of_each_game_is_taken_and_played_to_the_end(house_hub):
                 lobby.move("alice", row.id, arena_adapter(game).move_text(
                     position, rng.choice(position.legal_moves())))
             else:
-                moves = len(row.moves)
-                await until(lambda: len(lobby.game(row.id).moves) > moves or lobby.game(row.id).status != "live")
+                await until(lambda game=row.id, before=row.moves: lobby.game(game).moves != before
+                            or lobby.game(game).status != "live")
         assert row.reason != "aborted"
     assert {p for p, g, r, n in lobby.ratings() if n} >= {"alice", "house:tictactoe-perfect"}
 
