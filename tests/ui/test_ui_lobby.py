@@ -168,3 +168,102 @@ async def test_chat_is_shown_as_typed_never_as_markup_or_escapes(hub):
         assert "[b]loud[/b] [@click=app.quit]x[/]" in shown and "\x1b" not in shown and "\x07" not in shown
         assert app.is_running
     await carol.close()
+
+
+async def test_a_burst_of_tab_keys_never_starts_a_request_loop(hub):
+    """Three → arriving together (tmux send-keys Right Right Right): the tabs settle on the third
+    one along and the lists are asked for a bounded number of times."""
+    asked = []
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        original = app.lobby.request
+
+        async def counting(op, **args):
+            asked.append(op)
+            return await original(op, **args)
+
+        app.lobby.request = counting
+        await pilot.press("o")
+        lobby = app.screen
+        tabs = lobby.query_one("#lobby-tabs")
+        await pilot.press("right", "right", "right", "right", "right")  # Offers → Ratings, at once
+        await until(pilot, lambda: tabs.active == "tab-ratings" and "history" in asked)
+        await pilot.pause(0.5)
+        before = len(asked)
+        await pilot.pause(1.0)
+        assert tabs.active == "tab-ratings"  # the tabs do not bounce
+        assert len(asked) == before and asked.count("history") <= 2  # nothing asked again and again
+        await pilot.press("right")  # and round again to Offers
+        await until(pilot, lambda: tabs.active == "tab-offers")
+    assert app.return_code in (None, 0)
+
+
+async def test_lobby_chat_is_visible_at_80_by_24(hub):
+    carol, _ = await join(hub, "carol")
+    app = TuiGamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        await carol.request("chat", text="hello there")
+        chat = lobby.query_one("#lobby-chat")
+        await until(pilot, lambda: "hello there" in text_of(chat))
+        region = chat.region
+        assert region.height >= 1 and region.bottom <= 23  # above the footer, on the screen
+    await carol.close()
+
+
+async def test_watch_and_your_games_are_live_with_spectators(hub):
+    bob, _ = await join(hub, "bob")
+    carol, _ = await join(hub, "carol")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        live = lobby.query_one("#live", DataTable)
+        await until(pilot, lambda: "Connecting" not in text_of(lobby.query_one("#lobby-status")))
+        offer = await bob.request("seek", game="tictactoe", colour="first", rated=False)
+        game = await carol.request("accept", offer=offer["id"])
+        await until(pilot, lambda: live.row_count == 1)  # a new game shows with no `r`
+        dave, _ = await join(hub, "dave")
+        await dave.request("watch", game=game["id"])
+        await bob.request("abort", game=game["id"])
+        await until(pilot, lambda: live.row_count == 0)  # and leaves when it ends
+        await dave.close()
+    await bob.close()
+    await carol.close()
+
+
+async def test_abort_is_a_key_of_the_game_screen_before_both_first_moves(hub):
+    bob, bob_events = await join(hub, "bob")
+    await bob.request("seek", game="connect4", clock="5+3", colour="second")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        table = app.screen.query_one("#offers", DataTable)
+        await until(pilot, lambda: table.row_count == 1)
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, LiveGame))
+        game = app.screen
+        assert game.check_action("abort", ()) is True and game.check_action("resign", ()) is False
+        await pilot.press("A")
+        ended = await bob_events.wait("game", lambda data: data["status"] == "over")
+        assert ended["reason"] == "aborted" and ended["winner"] is None
+        await until(pilot, lambda: game.live["status"] == "over")
+        assert "aborted" in text_of(game.query_one("#status"))
+    await bob.close()
+
+
+def test_every_lobby_game_has_a_declared_live_screen():
+    from tui_games.games import find_game, load
+    from tui_games.server.lobby.hub import lobby_games
+    from tui_games.ui.screens.live_game import LIVE_SCREENS
+
+    assert set(LIVE_SCREENS) == set(lobby_games())
+    for game, screen in LIVE_SCREENS.items():
+        assert issubclass(screen, LiveGame) and issubclass(screen, load(find_game(game).screen))
+        assert screen.__mro__[1] is LiveGame  # the live behaviour first, the game's own screen after

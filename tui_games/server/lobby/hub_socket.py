@@ -156,6 +156,8 @@ class HubSocket:
             self._server.close()
             for client in list(self.clients):
                 client.writer.close()
+            if self._serving:  # each handler sees its connection end and finishes
+                await asyncio.wait(list(self._serving), timeout=2.0)
             for task in list(self._serving):
                 task.cancel()
             if self._serving:
@@ -218,6 +220,8 @@ class HubSocket:
                     client.send({"id": request.get("id"), "ok": False, "error": "too many requests; slow down"})
                     continue
                 client.send(self._answer(client, request))
+        except asyncio.CancelledError:  # the hub is closing: this connection simply ends
+            return
         except (asyncio.TimeoutError, ConnectionError, ValueError, asyncio.LimitOverrunError) as error:
             # A slow, broken or oversized line: the connection goes (logged once), nothing else.
             if not isinstance(error, ConnectionError):

@@ -1,14 +1,17 @@
 """A game against another player (or watched), on the game's own screen and board.
 
 The screen of the game table (tic-tac-toe, Connect-4, checkers) is reused as it is, with
-:class:`LiveGame` in front of it: a move on the board goes to the lobby, which checks it and
+:class:`LiveGame` in front of it (declared below, one class per game: ``LiveConnect4Screen``
+is ``LiveGame`` then ``Connect4Screen``; LiveGame overrides the hooks GameScreen declares for
+its subclasses): a move on the board goes to the lobby, which checks it and
 sends the game back to both players and the spectators; only then does it appear. Nothing is
 saved locally (the server keeps the game); undo, new game and options do not apply; the
 engine's help (hint, compare, stats and tree panels) is off for the players unless the game is
 casual and its seek offered it (accepting is the other player's agreement); spectators have it. R resigns, D offers or accepts a draw, u asks to take your
 last move back (or grants the opponent's asking), n after the end offers a rematch with the
 sides swapped, C claims the win from an opponent gone for a minute, ! says something to the
-game.
+game. Before both sides' first moves the clocks wait and A aborts the game (no result, no
+rating); resigning, draws and takebacks come after.
 """
 
 from __future__ import annotations
@@ -19,10 +22,14 @@ from typing import Any
 from textual import work
 from textual.binding import Binding
 
-from tui_games.games import arena_adapter, find_game, load
+from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyUnavailable
+from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
+from tui_games.ui.screens.connect4 import Connect4Screen
+from tui_games.ui.screens.game_screen import GameScreen
 from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.ui.screens.tictactoe import TicTacToeScreen
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
 
@@ -38,10 +45,14 @@ def clock_text(seconds: float | None) -> str:
     return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
 
 
-class LiveGame:
-    """Put in front of a game screen class (see :func:`live_screen_class`)."""
+class LiveGame(GameScreen):
+    """A game of the lobby on a game's own screen: each game's class puts this in front of its
+    screen class (LIVE_SCREENS below). Its methods override GameScreen's hooks; ``super()``
+    reaches the game's own screen."""
 
-    LIVE_BINDINGS = [
+    # Textual merges the BINDINGS of every class in the MRO: these add to the game's own.
+    BINDINGS = [
+        Binding("A", "abort", "Abort"),
         Binding("u", "undo", "Takeback"),
         Binding("n", "new_game", "Rematch"),
         Binding("R", "resign", "Resign"),
@@ -52,7 +63,6 @@ class LiveGame:
 
     def __init__(self, options: Any, game: dict, me: str) -> None:
         self.live = game
-        self._synced_at = time.time()
         self.me = me
         self.side = game["names"].index(me) if me in game["names"] else None  # None: watching
         self.adapter = arena_adapter(game["game"])
@@ -137,7 +147,6 @@ class LiveGame:
         if data["status"] != self.live["status"]:
             self.refresh_bindings()  # resign and draw go when the game ends; engine help comes back
         self.live = data
-        self._synced_at = time.time()
         played = [self.adapter.move_text(*pair) for pair in self._moves_with_positions()]
         if played != data["moves"][:len(played)]:  # cannot happen with one authority; rebuild all
             self._start_game()
@@ -154,6 +163,11 @@ class LiveGame:
         for move in self.position.history:
             yield replay.copy(), move
             replay.push(move)
+
+    @property
+    def played(self) -> int:
+        """Moves the players made (a checkers ballot's opening moves are nobody's)."""
+        return len(self.live["moves"]) - self.live.get("opening", 0)
 
     def _show_state(self) -> None:
         data = self.live
@@ -173,11 +187,12 @@ class LiveGame:
                 whose += f" · {data['takeback_offer']} asks to take a move back: u accepts"
             opponent = data["names"][1 - self.side]
             away = (data.get("away") or {}).get(opponent)
-            if away is not None and not data["clock"].startswith("corr:"):
-                gone = away + (time.time() - self._synced_at)
-                wait = data.get("claim_after", 60) - gone
-                whose += (f" · {opponent} left {clock_text(gone)} ago: C claims the win" if wait <= 0
-                          else f" · {opponent} left: C claims the win in {clock_text(wait)}")
+            if self.played < 2:
+                whose += " · the clocks start after both first moves; A aborts"
+            elif away is not None and to_move == opponent and not data["clock"].startswith("corr:"):
+                wait = data.get("claim_after", 60) - (time.time() - data["last_move"])
+                whose += (f" · {opponent} is away: C claims the win" if wait <= 0
+                          else f" · {opponent} is away: C claims the win in {clock_text(wait)}")
         self._set_status(f"{self._clocks()}{whose}")
 
     def _clocks(self) -> str:
@@ -186,7 +201,8 @@ class LiveGame:
             return ""
         shown = list(left)
         turn = self.position.turn
-        shown[turn] = left[turn] - (time.time() - self.live["last_move"])
+        if self.played >= 2:  # the clocks run from both first moves on
+            shown[turn] = left[turn] - (time.time() - self.live["last_move"])
         first, second = self.live["names"]
         return f"{first} {clock_text(shown[0])} · {second} {clock_text(shown[1])} · "
 
@@ -240,6 +256,10 @@ class LiveGame:
         if self.side is not None and self.live["status"] == "live":
             self._send("claim")
 
+    def action_abort(self) -> None:
+        if self.side is not None and self.live["status"] == "live" and self.played < 2:
+            self._send("abort")
+
     def action_chat(self) -> None:
         def said(text: str | None) -> None:
             if text:
@@ -262,11 +282,15 @@ class LiveGame:
     @work(group="live-request")
     async def _rematch(self) -> None:
         try:
-            offer = await self.app.lobby.request("rematch", game=self.live["id"])
+            made = await self.app.lobby.request("rematch", game=self.live["id"])
         except (LobbyUnavailable, AttributeError) as error:
             self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
             return
-        self.notify(f"Rematch offered to {offer['target']} ({offer['id']}).", timeout=5)
+        if "names" in made:  # both asked: the rematch began
+            self.app.pop_screen()
+            open_live_game(self.app, made)
+        else:
+            self.notify(f"Rematch offered to {made['target']} ({made['id']}).", timeout=5)
 
     # -- what does not apply to a game between people ------------------------------------------------
 
@@ -280,7 +304,9 @@ class LiveGame:
         if action in self.ENGINE_HELP:
             return not self.engine_help_barred
         if action in ("resign", "draw", "undo", "claim"):
-            return self.side is not None and self.live["status"] == "live"
+            return self.side is not None and self.live["status"] == "live" and self.played >= 2
+        if action == "abort":
+            return self.side is not None and self.live["status"] == "live" and self.played < 2
         if action == "new_game":
             return self.side is not None and self.live["status"] != "live"
         return super().check_action(action, parameters)
@@ -317,21 +343,26 @@ class LiveGame:
             super().action_toggle_tree()
 
 
-_CLASSES: dict[str, type] = {}
+class LiveTicTacToeScreen(LiveGame, TicTacToeScreen):
+    """Tic-tac-toe against a person (or watched)."""
 
 
-def live_screen_class(game: str) -> type:
-    """The game's own screen class with LiveGame in front (made once per game)."""
-    if game not in _CLASSES:
-        base = load(find_game(game).screen)
-        # Textual merges the BINDINGS of every class in the MRO: these add to the game's own.
-        _CLASSES[game] = type(f"Live{base.__name__}", (LiveGame, base), {"BINDINGS": LiveGame.LIVE_BINDINGS})
-    return _CLASSES[game]
+class LiveConnect4Screen(LiveGame, Connect4Screen):
+    """Connect-4 against a person (or watched)."""
+
+
+class LiveCheckersScreen(LiveGame, CheckersScreen):
+    """Checkers against a person (or watched)."""
+
+
+# The lobby's games (those with an arena adapter) and their live screens.
+LIVE_SCREENS: dict[str, type[LiveGame]] = {
+    "tictactoe": LiveTicTacToeScreen, "connect4": LiveConnect4Screen, "checkers": LiveCheckersScreen}
 
 
 def open_live_game(app, game: dict) -> None:
     """Push the screen of a live (or watched) game from the lobby's view of it."""
-    cls = live_screen_class(game["game"])
+    cls = LIVE_SCREENS[game["game"]]
     settings = app.store.load_settings().get(game["game"], {})
     options = cls.OPTIONS.from_settings({**settings, **game["variant"], "opponent": "human"})
     me = app.lobby.player if app.lobby else ""

@@ -9,6 +9,8 @@ cursor, ! says something to everyone in the lobby.
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -73,15 +75,18 @@ class LobbyScreen(Screen):
 
     DEFAULT_CSS = """
     LobbyScreen #lobby-status { height: auto; padding: 0 1; color: $text-muted; }
+    LobbyScreen #lobby-tabs { height: 1fr; }
     LobbyScreen #lobby-chat { height: 3; padding: 0 1; color: $text-muted; }
     LobbyScreen DataTable { height: 1fr; }
     """
+    LISTS_FRESH = 10.0  # seconds History and Ratings stay as loaded before a visit asks again
 
     def __init__(self) -> None:
         super().__init__()
         self.state: dict = {"games": [], "live": [], "offers": [], "online": []}
         self.history: list[dict] = []
         self.chat_lines: list[str] = []
+        self._lists_loaded = -LobbyScreen.LISTS_FRESH  # monotonic time of the last load
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -105,8 +110,8 @@ class LobbyScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one("#offers", DataTable).add_columns("id", "from", "game", "clock", "", "plays")
-        self.query_one("#games", DataTable).add_columns("id", "game", "players", "clock", "state")
-        self.query_one("#live", DataTable).add_columns("id", "game", "players", "clock", "moves")
+        self.query_one("#games", DataTable).add_columns("id", "game", "players", "clock", "state", "watching")
+        self.query_one("#live", DataTable).add_columns("id", "game", "players", "clock", "moves", "watching")
         self.query_one("#online", DataTable).add_columns("player", "doing")
         self.query_one("#history", DataTable).add_columns("id", "game", "players", "clock", "result", "moves")
         self.query_one("#ratings", DataTable).add_columns("game", "player", "rating", "±", "games")
@@ -121,9 +126,14 @@ class LobbyScreen(Screen):
 
     @on(TabbedContent.TabActivated)
     def _tab_changed(self, event: TabbedContent.TabActivated) -> None:
+        # A burst of → keys leaves activations behind the tab now in view: acting on a stale one
+        # (focusing its list) would make TabbedContent switch back to it, and so on for ever.
+        if event.pane.id != event.tabbed_content.active:
+            return
         # Keys go to the list of the tab in view: Enter on a row, arrows to move.
         event.pane.query_one(DataTable).focus()
-        if event.pane.id in ("tab-history", "tab-ratings"):
+        if event.pane.id in ("tab-history", "tab-ratings") and time.monotonic() - self._lists_loaded > self.LISTS_FRESH:
+            self._lists_loaded = time.monotonic()
             self._load_lists()
 
     @work(exclusive=True, group="lobby-lists")
@@ -159,16 +169,22 @@ class LobbyScreen(Screen):
 
     def _event(self, event: dict) -> None:
         kind, data = event.get("event"), event.get("data")
-        if kind == "offers":
-            self.state["offers"] = data
+        if kind == "offer":  # a delta: one offer opened, or gone
+            offers = [o for o in self.state["offers"] if o["id"] != data["id"]]
+            self.state["offers"] = offers if data.get("gone") else offers + [data]
         elif kind == "online":
             self.state["online"] = data
         elif kind == "game":
+            mine = self.me in data["names"]
+            began = mine and data["status"] == "live" and not any(g["id"] == data["id"] for g in self.state["games"])
             games = [g for g in self.state["games"] if g["id"] != data["id"]]
-            if data["status"] == "live" and self.me in data["names"]:
+            if data["status"] == "live" and mine:
                 games.insert(0, data)
             self.state["games"] = games
-            if data["status"] == "live" and self.me in data["names"] and len(data["moves"]) == 0:
+            # The Watch list follows every game that begins or ends, with no refresh.
+            live = [g for g in self.state.get("live", []) if g["id"] != data["id"]]
+            self.state["live"] = [data] + live if data["status"] == "live" else live
+            if began and len(data["moves"]) == data.get("opening", 0):
                 # A game just began for us (someone took our seek): go to it.
                 if not isinstance(self.app.screen, ChoicesDialog):
                     open_live_game(self.app, data)
@@ -176,6 +192,13 @@ class LobbyScreen(Screen):
             self.chat_lines = (self.chat_lines + [f"{data['from']}: {data['text']}"])[-3:]
             # Text, not markup: what others type is shown as typed, never interpreted.
             self.query_one("#lobby-chat", Static).update(Text("\n".join(self.chat_lines)))
+            return
+        elif kind == "closing":
+            self.query_one("#lobby-status", Static).update(
+                Text(f"The lobby dropped this app: {data.get('reason', '')} Reconnecting…"))
+            return
+        elif kind == "reconnected":
+            self.action_refresh()
             return
         elif kind == "closed":
             self.query_one("#lobby-status", Static).update("The lobby closed the connection.")
@@ -215,11 +238,13 @@ class LobbyScreen(Screen):
         games.clear()
         for g in self.state["games"]:
             whose = "your move" if g.get("to_move") == me else f"{g.get('to_move')} to move"
-            games.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], whose, key=g["id"])
+            games.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], whose, str(g.get("spectators", 0)),
+                          key=g["id"])
         live = self.query_one("#live", DataTable)
         live.clear()
         for g in self.state.get("live", []):
-            live.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], str(len(g["moves"])), key=g["id"])
+            live.add_row(g["id"], g["game"], " v ".join(g["names"]), g["clock"], str(len(g["moves"])),
+                         str(g.get("spectators", 0)), key=g["id"])
         online = self.query_one("#online", DataTable)
         online.clear()
         for person in self.state["online"]:
@@ -296,7 +321,7 @@ class LobbyScreen(Screen):
         except LobbyUnavailable as error:
             self.notify(str(error), severity="error", timeout=6, markup=False)
             return
-        if op == "accept":
+        if op == "accept" or op == "seek" and "names" in data:  # (a crossing rematch is a game)
             open_live_game(self.app, data)
         elif op == "seek" and data["kind"] == "private":
             self.notify(f"Give your friend the code [b]{data['id']}[/b]: they press a in Play online and type it "
