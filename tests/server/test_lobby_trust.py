@@ -384,3 +384,10 @@ async def test_watch_json_streams_a_game_until_its_end(hub):
     assert status == 0 and kinds[0] == "game" and kinds[-1] == "end" and kinds.count("move") == 4
     assert lines[-1]["data"]["winner"] == "alice" and len(lines[-1]["data"]["moves"]) == 5
     assert lines[1]["data"]["to_move"] == "bob"
+
+
+def test_a_player_with_two_sessions_is_listed_once(lobby):
+    from tui_games.server.lobby.views import online_view
+
+    people = online_view(lobby, [("bob", "in the app"), ("bob", "in the app"), ("carol", "in the app")])
+    assert [p["name"] for p in people] == ["bob", "carol"]

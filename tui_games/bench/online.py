@@ -1,12 +1,15 @@
 """``tui-games bench online``: the lobby under load, on loopback.
 
-The lobby (SQLite in a temporary directory) and its socket run in a process of their own, as
-in the server; 32 players' apps are 32 socket clients in this process, playing 16 games of
+First the lobby alone: the lobby (SQLite in a temporary directory) and its socket run in a
+process of their own, as in the server; 32 players' apps are 32 socket clients in this process, playing 16 games of
 Connect-4 at once (random legal moves, seeded), each player moving 200 ms after the move
 before. For each move the time is taken from just before the mover's request is written until
 the opponent's client holds the new position: the lobby's check of the move by the rules,
 the SQLite write and both hops of the socket. The lobby process's CPU time and resident memory
 are read from /proc at the end.
+
+Then the lobby end to end (online_ssh.py): a move to the opponent's repaint through two apps
+over SSH, 16 bots playing by ``ssh … move``, and how fast house players answer a seek.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tui_games.bench import online_ssh
 from tui_games.bench.table import Write, write_table
 from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyClient
@@ -140,3 +144,21 @@ def bench_online(write: Write, *, quick: bool = False) -> None:
     write("")
     write_table(write, ["lobby process", "CPU s", "CPU share", "RSS MB"],
                 [["during the run", f"{cpu:.1f}", f"{cpu / wall:.0%}", f"{rss:.0f}"]])
+    why_not = online_ssh.available()
+    if why_not:
+        write("")
+        write(f"End to end over SSH: skipped ({why_not})")
+        return
+    write("")
+    repaints = asyncio.run(online_ssh.repaint_figures(moves=12 if quick else online_ssh.REPAINT_MOVES))
+    trips, refused, tried = asyncio.run(online_ssh.bot_figures())
+    write_table(write, ["end to end (tui-games serve --ssh, loopback)", "moves", "p50 ms", "p95 ms", "max ms"],
+                [["key in one app → opponent's screen says 'your move' (pyte)", str(len(repaints)),
+                  f"{statistics.median(repaints) * 1000:.0f}", _ms(repaints, 0.95), f"{max(repaints) * 1000:.0f}"],
+                 [f"{online_ssh.BOTS} bots, one address: `ssh … move` round trip (OpenSSH, handshake included)",
+                  str(tried), f"{statistics.median(trips) * 1000:.0f}", _ms(trips, 0.95), f"{max(trips) * 1000:.0f}"]],
+                left=(0,))
+    write(f"bots' moves refused: {refused} of {tried}")
+    write("")
+    write_table(write, ["house player answers a seek", "house player", "taken after s", "first reply s"],
+                asyncio.run(online_ssh.house_figures()), left=(0, 1))

@@ -43,7 +43,8 @@ def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: set[str] 
     for row in lobby.games(live=True)[:500]:
         for side, name in enumerate(row.players):
             playing[name] = f"playing {row.game} v {row.players[1 - side]}"
+    seen: set[str] = set()  # a player with two sessions (one ending, one beginning) is listed once
     people = [{"name": name, "status": playing.get(name) or ("in the lobby" if name in in_lobby else doing)}
-              for name, doing in online]
+              for name, doing in online if not (name in seen or seen.add(name))]
     return people + [{"name": name, "status": playing.get(name) or f"a computer: challenge it to {game}",
                       "computer": True} for name, game in sorted(lobby.computers.items())]

@@ -88,7 +88,7 @@ class LiveGame(GameScreen):
     # Textual calls on_mount and on_unmount of every class in the MRO, this one first: the game
     # screen's own set-up (which starts the game, see _start_game) follows.
     def on_mount(self) -> None:
-        self.app.lobby_listeners.append(self._event)
+        self.app.lobby_listeners.append(self._heard)
         self.set_interval(0.5, self._tick)
         self.call_after_refresh(self._hide_engine_help)
 
@@ -98,8 +98,8 @@ class LiveGame(GameScreen):
             self.query_one(TreeInspector).display = False
 
     def on_unmount(self) -> None:
-        if self._event in self.app.lobby_listeners:
-            self.app.lobby_listeners.remove(self._event)
+        if self._heard in self.app.lobby_listeners:
+            self.app.lobby_listeners.remove(self._heard)
         lobby = self.app.lobby
         if self.side is None and lobby is not None and lobby.connected:
             game_id = self.live["id"]
@@ -132,6 +132,12 @@ class LiveGame(GameScreen):
         return (f"{first} ({self.side_name(0)}) v {second} ({self.side_name(1)}) · "
                 f"{self.live['clock']} {kind}{role}")
 
+    def _heard(self, event: dict) -> None:
+        # The lobby client calls this from its own task: the event is handled in this screen's
+        # message loop, as Textual expects of anything that changes widgets (a DataTable filled
+        # from outside it may never measure its new rows).
+        self.call_later(self._event, event)
+
     def _event(self, event: dict) -> None:
         data = event.get("data") or {}
         if event.get("event") == "game" and data.get("id") == self.live["id"]:
@@ -144,9 +150,12 @@ class LiveGame(GameScreen):
 
     def _sync(self, data: dict) -> None:
         """Show the game as the lobby has it: new moves played on the board, the end if it came."""
-        if data["status"] != self.live["status"]:
-            self.refresh_bindings()  # resign and draw go when the game ends; engine help comes back
+        before = (self.live["status"], self.played >= 2)
         self.live = data
+        if (data["status"], self.played >= 2) != before:
+            # Abort goes after both first moves, resign and draw come; all go when the game
+            # ends, and engine help comes back.
+            self.refresh_bindings()
         played = [self.adapter.move_text(*pair) for pair in self._moves_with_positions()]
         if played != data["moves"][:len(played)]:  # cannot happen with one authority; rebuild all
             self._start_game()

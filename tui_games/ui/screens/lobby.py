@@ -31,6 +31,16 @@ CLOCKS = [("no clock", "none"), ("3+2 (blitz)", "3+2"), ("5+3", "5+3"), ("10+5 (
           ("15+10", "15+10"), ("1 day a move", "corr:1"), ("3 days a move", "corr:3"), ("7 days a move", "corr:7")]
 
 
+COLUMNS = {
+    "offers": [("id", 8), ("from", 22), ("game", 9), ("clock", 7), ("", 11), ("plays", 6)],
+    "games": [("id", 6), ("game", 9), ("players", 26), ("clock", 7), ("state", 14), ("watching", 8)],
+    "live": [("id", 6), ("game", 9), ("players", 26), ("clock", 7), ("moves", 5), ("watching", 8)],
+    "online": [("player", 26), ("doing", 48)],
+    "history": [("id", 6), ("game", 9), ("players", 24), ("clock", 6), ("result", 22), ("moves", 5)],
+    "ratings": [("game", 9), ("player", 26), ("rating", 7), ("±", 4), ("games", 5)],
+}
+
+
 def seek_dialog(title: str, games: list[str], private_choice: bool = True) -> ChoicesDialog:
     variants: list[tuple[str, str]] = []
     for key in games:
@@ -75,8 +85,7 @@ class LobbyScreen(Screen):
 
     DEFAULT_CSS = """
     LobbyScreen #lobby-status { height: auto; padding: 0 1; color: $text-muted; }
-    LobbyScreen #lobby-tabs { height: 1fr; }
-    LobbyScreen #lobby-chat { height: 3; padding: 0 1; color: $text-muted; }
+    LobbyScreen #lobby-chat { dock: bottom; height: 3; padding: 0 1; color: $text-muted; }
     LobbyScreen DataTable { height: 1fr; }
     """
     LISTS_FRESH = 10.0  # seconds History and Ratings stay as loaded before a visit asks again
@@ -109,13 +118,12 @@ class LobbyScreen(Screen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#offers", DataTable).add_columns("id", "from", "game", "clock", "", "plays")
-        self.query_one("#games", DataTable).add_columns("id", "game", "players", "clock", "state", "watching")
-        self.query_one("#live", DataTable).add_columns("id", "game", "players", "clock", "moves", "watching")
-        self.query_one("#online", DataTable).add_columns("player", "doing")
-        self.query_one("#history", DataTable).add_columns("id", "game", "players", "clock", "result", "moves")
-        self.query_one("#ratings", DataTable).add_columns("game", "player", "rating", "±", "games")
-        self.app.lobby_listeners.append(self._event)
+        # Fixed widths (for 80 columns): a table filled as events come never waits on measuring.
+        for table, columns in COLUMNS.items():
+            widget = self.query_one(f"#{table}", DataTable)
+            for label, width in columns:
+                widget.add_column(label, width=width)
+        self.app.lobby_listeners.append(self._heard)
         self.query_one("#offers", DataTable).focus()
         self.action_refresh()
 
@@ -158,14 +166,20 @@ class LobbyScreen(Screen):
             table.add_row(r["game"], r["player"], f"{r['rating']:.0f}{unsure}", f"{r['rd']:.0f}", str(r["games"]))
 
     def on_unmount(self) -> None:
-        if self._event in self.app.lobby_listeners:
-            self.app.lobby_listeners.remove(self._event)
+        if self._heard in self.app.lobby_listeners:
+            self.app.lobby_listeners.remove(self._heard)
 
     @property
     def me(self) -> str:
         return self.app.lobby.player or "" if self.app.lobby else ""
 
     # -- what the lobby says -------------------------------------------------------------------------
+
+    def _heard(self, event: dict) -> None:
+        # The lobby client calls this from its own task: the event is handled in this screen's
+        # message loop, as Textual expects of anything that changes widgets (a DataTable filled
+        # from outside it may never measure its new rows).
+        self.call_later(self._event, event)
 
     def _event(self, event: dict) -> None:
         kind, data = event.get("event"), event.get("data")
@@ -247,7 +261,7 @@ class LobbyScreen(Screen):
                          str(g.get("spectators", 0)), key=g["id"])
         online = self.query_one("#online", DataTable)
         online.clear()
-        for person in self.state["online"]:
+        for person in {person["name"]: person for person in self.state["online"]}.values():
             online.add_row(person["name"], person["status"], key=person["name"])
 
     # -- what the player does ---------------------------------------------------------------------------
