@@ -8,7 +8,8 @@ the socket figures.
   ``ssh … move`` per move (a new connection each time, the handshake included): the round trip
   of each move and how many were refused.
 - **house players**: a seek of each game in a lobby with the default house players: the time
-  until one takes it and until its first move.
+  until one takes it and until its first move; and the humans' figure above for 8 players in 4
+  games, alone and while 20 bots play house players (their engines in the niced worker).
 
 Everything stays on 127.0.0.1, bounded in count and time, and is stopped at the end.
 """
@@ -120,13 +121,114 @@ class Terminal:
         self._reading.cancel()
 
 
-async def command(port: int, user: str, key, line: str) -> str:
-    async with asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, config=None,
-                                agent_path=None, client_keys=[key]) as conn:
-        result = await conn.run(line)
+async def command(port: int, user: str, key, line: str, tries: int = 20) -> str:
+    """A command over SSH; a login turned away (a busy server) is tried again, as a bot would."""
+    for _ in range(tries):
+        try:
+            async with asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, config=None,
+                                        agent_path=None, client_keys=[key]) as conn:
+                result = await conn.run(line)
+        except (OSError, asyncssh.Error):
+            await asyncio.sleep(0.2)
+            continue
         if result.exit_status != 0:
-            raise RuntimeError(f"{line}: {result.stderr.strip()}")
-        return result.stdout
+            raise RuntimeError(f"{line}: {str(result.stderr).strip()}")
+        return str(result.stdout)
+    raise RuntimeError(f"{line}: the server turned every login away")
+
+
+async def _open_game(terminal: Terminal, names: str) -> None:
+    """From the menu to the player's game (the first of "Your games")."""
+    await terminal.wait("Sudoku")
+    terminal.keys("o")
+    await terminal.wait("You are")
+    terminal.keys("\x1b[C")  # → the "Your games" tab
+    await terminal.wait(names)
+    terminal.keys("\r")
+    await terminal.wait(names.split(" v ")[0] + " (")
+
+
+async def _human_pair(port: int, pair: tuple[str, str], keys: dict, moves: int, rng: random.Random,
+                      latencies: list[float]) -> None:
+    first, second = pair
+    offer = json.loads(await command(port, first, keys[first], "seek connect4 --casual --colour first --json"))["id"]
+    await command(port, second, keys[second], f"accept {offer}")
+    terminals = {}
+    try:
+        for user in pair:
+            terminals[user] = await Terminal.login(port, user, keys[user])
+            await _open_game(terminals[user], f"{first} v {second}")
+        adapter = arena_adapter("connect4")
+        position = adapter.start({})
+        await terminals[first].wait("your move")
+        for _ in range(moves):
+            mover, other = pair[position.turn], terminals[pair[1 - position.turn]]
+            move = rng.choice(list(position.legal_moves()))
+            await asyncio.sleep(0.5)  # a person's pause
+            started = time.perf_counter()
+            terminals[mover].keys(adapter.move_text(position, move))
+            position.push(move)
+            if position.outcome() is not None:
+                break
+            latencies.append(await other.wait("your move") - started)
+            await terminals[mover].wait("to move")
+    finally:
+        for terminal in terminals.values():
+            await terminal.close()
+
+
+async def _house_bot(port: int, name: str, key, game: str, stop: asyncio.Event, rng: random.Random) -> int:
+    """Seek ``game`` (a house player takes it) and play at random until ``stop``; games played."""
+    played = 0
+    while not stop.is_set():
+        await command(port, name, key, f"seek {game} --casual")
+        while not (games := json.loads(await command(port, name, key, "games --json"))):
+            await asyncio.sleep(0.5)
+        game_id = games[0]["id"]
+        async with asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None, config=None,
+                                    agent_path=None, client_keys=[key]) as conn:
+            watch = await conn.create_process(f"watch {game_id} --json")
+            async for line in watch.stdout:
+                event = json.loads(line)
+                data = event["data"]
+                if event["event"] == "end" or stop.is_set():
+                    break
+                if data["to_move"] == name and data["legal"] and event["event"] in ("game", "move"):
+                    await command(port, name, key, f"move {game_id} {rng.choice(data['legal'])}")
+        played += 1
+        if stop.is_set():
+            break
+    return played
+
+
+async def humans_figures(house_games: int, humans: int = 8, moves: int = 12, seed: int = 3) -> tuple[list[float], int]:
+    """Key → opponent's "your move" for ``humans`` players in pairs, while ``house_games`` bots
+    play the house players; (latencies, bot games finished)."""
+    from tui_games.server.lobby.house import DEFAULT_HOUSE
+
+    with tempfile.TemporaryDirectory(prefix="tui-games-house-load-") as folder:
+        server = Server(Path(folder), house=DEFAULT_HOUSE if house_games else "none")
+        await server.start()
+        people = [f"human{n}" for n in range(humans)]
+        bots = [f"bot{n}" for n in range(house_games)]
+        keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in people + bots}
+        stop = asyncio.Event()
+        rng = random.Random(seed)
+        latencies: list[float] = []
+        bot_tasks = [asyncio.create_task(_house_bot(server.port, name, keys[name], ("connect4", "checkers")[n % 2],
+                                                    stop, random.Random(rng.random())))
+                     for n, name in enumerate(bots)]
+        try:
+            if bots:  # the house games under way before the people begin
+                await asyncio.sleep(10)
+            await asyncio.gather(*(_human_pair(server.port, (people[i], people[i + 1]), keys, moves,
+                                               random.Random(rng.random()), latencies)
+                                   for i in range(0, humans, 2)))
+        finally:
+            stop.set()
+            done = await asyncio.gather(*bot_tasks, return_exceptions=True)
+            await server.stop()
+    return latencies, sum(n for n in done if isinstance(n, int))
 
 
 async def repaint_figures(seed: int = 1, moves: int = REPAINT_MOVES) -> list[float]:
