@@ -107,3 +107,9 @@ async def test_the_bot_example_plays_a_game_against_a_house_player(start_server,
     assert line.startswith("game ") and " won (" in line
     row = server.lobby.history("robot")[0]
     assert row.status == "over" and "house:tictactoe-level5" in row.players and row.reason != "aborted"
+
+
+def test_the_bot_in_the_docs_is_the_example_that_is_tested():
+    docs = (BOT.parents[1] / "docs" / "serving.md").read_text()
+    shown = docs.split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown.strip() and shown.strip() in BOT.read_text()
