@@ -391,3 +391,20 @@ def test_a_player_with_two_sessions_is_listed_once(lobby):
 
     people = online_view(lobby, [("bob", "in the app"), ("bob", "in the app"), ("carol", "in the app")])
     assert [p["name"] for p in people] == ["bob", "carol"]
+
+
+async def test_closing_the_hub_with_apps_connected_leaves_no_traceback(tmp_path, caplog):
+    """`bench online` printed a "closed database" traceback per app at exit: each connection's
+    handler ran after the database had closed."""
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock")
+    await hub.start()
+    clients = [await join(hub, name) for name in ("alice", "bob", "carol")]
+    offer = await clients[0][0].request("seek", game="connect4", colour="first")
+    await clients[1][0].request("accept", offer=offer["id"])
+    await hub.close()
+    storage.close()
+    for client, _ in clients:
+        await client.close()
+    await asyncio.sleep(0.2)
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
