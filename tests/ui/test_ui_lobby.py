@@ -267,3 +267,26 @@ def test_every_lobby_game_has_a_declared_live_screen():
     for game, screen in LIVE_SCREENS.items():
         assert issubclass(screen, LiveGame) and issubclass(screen, load(find_game(game).screen))
         assert screen.__mro__[1] is LiveGame  # the live behaviour first, the game's own screen after
+
+
+async def test_a_dropped_app_reconnects_and_its_game_goes_on(hub):
+    bob, _ = await join(hub, "bob")
+    offer = await bob.request("seek", game="connect4", colour="second", rated=False)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        game_data = await app.lobby.request("accept", offer=offer["id"])
+        from tui_games.ui.screens.live_game import open_live_game
+
+        open_live_game(app, game_data)
+        await until(pilot, lambda: isinstance(app.screen, LiveGame))
+        game = app.screen
+        for client in [c for c in hub.clients if c.player == "alice"]:
+            client.drop("a test drops it")
+        await until(pilot, lambda: not [c for c in hub.clients if c.player == "alice"])
+        await until(pilot, lambda: app.lobby.connected and [c for c in hub.clients if c.player == "alice"])
+        await pilot.press("4")
+        await until(pilot, lambda: len(game.position.history) == 1)  # the move went through the new connection
+        await bob.request("move", game=game_data["id"], move="4")
+        await until(pilot, lambda: len(game.position.history) == 2)
+    await bob.close()

@@ -147,6 +147,20 @@ class LiveGame(GameScreen):
             self.notify(f"{data['from']}: {data['text']}", timeout=8, markup=False)
         elif event.get("event") == "closed":
             self._set_status("[b]The lobby closed the connection.[/b] Esc goes back.")
+        elif event.get("event") == "closing":
+            self.notify(f"The lobby dropped this app: {data.get('reason', '')} Reconnecting…", timeout=6,
+                        markup=False)
+        elif event.get("event") == "reconnected":
+            self._resync()
+
+    @work(group="live-request")
+    async def _resync(self) -> None:
+        """Back on a new connection: watch the game again (a spectator's watch was the old
+        connection's) and show it as the lobby has it now."""
+        try:
+            self._sync(await self.app.lobby.request("watch", game=self.live["id"]))
+        except (LobbyUnavailable, AttributeError) as error:
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
 
     def _sync(self, data: dict) -> None:
         """Show the game as the lobby has it: new moves played on the board, the end if it came."""
