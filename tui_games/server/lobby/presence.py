@@ -12,8 +12,8 @@ from collections import Counter
 from typing import Callable
 
 PRESENT_SECONDS = 60.0
-COMMAND_RATE = 10.0  # commands a second for one player, in bursts of up to COMMAND_BURST
-COMMAND_BURST = 40
+COMMAND_RATE = 30.0  # commands a second for one player (a bot running several at once), in bursts
+COMMAND_BURST = 60
 
 
 class Presence:
