@@ -376,7 +376,8 @@ async def house_figures() -> list[list[str]]:
                 replied = time.perf_counter() - turn_came
                 opponent = next(name for name in row.players if name != player)
                 rows.append([game, opponent, f"{taken:.2f}", f"{replied:.2f}"])
-                lobby.abort(player, row.id)
+                row = lobby.game(row.id)
+                (lobby.abort if row.played < 2 else lobby.resign)(player, row.id)
         finally:
             await house.close()
             await hub.close()
