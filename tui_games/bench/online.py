@@ -165,8 +165,9 @@ def bench_online(write: Write, *, quick: bool = False) -> None:
     write("")
     rows = []
     for bots in (0, 20):
-        latencies, games = asyncio.run(online_ssh.humans_figures(bots, moves=6 if quick else 12))
+        latencies, games, server_cpu, worker_cpu = asyncio.run(online_ssh.humans_figures(bots, moves=6 if quick else 12))
         rows.append([f"8 people in 4 games{f', {bots} bots playing house players' if bots else ', alone'}",
                      str(len(latencies)), f"{statistics.median(latencies) * 1000:.0f}", _ms(latencies, 0.95),
-                     f"{max(latencies) * 1000:.0f}"])
-    write_table(write, ["key → opponent's 'your move' (pyte)", "moves", "p50 ms", "p95 ms", "max ms"], rows)
+                     f"{max(latencies) * 1000:.0f}", f"{server_cpu:.1f}", f"{worker_cpu:.1f}"])
+    write_table(write, ["key → opponent's 'your move' (pyte)", "moves", "p50 ms", "p95 ms", "max ms",
+                        "server CPU s", "house CPU s"], rows)

@@ -201,9 +201,32 @@ async def _house_bot(port: int, name: str, key, game: str, stop: asyncio.Event, 
     return played
 
 
-async def humans_figures(house_games: int, humans: int = 8, moves: int = 12, seed: int = 3) -> tuple[list[float], int]:
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _house_workers(server_pid: int) -> list[int]:
+    """The house players' worker processes of the server (spawned by multiprocessing)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == server_pid and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+async def humans_figures(house_games: int, humans: int = 8, moves: int = 12,
+                         seed: int = 3) -> tuple[list[float], int, float, float]:
     """Key → opponent's "your move" for ``humans`` players in pairs, while ``house_games`` bots
-    play the house players; (latencies, bot games finished)."""
+    play the house players; (latencies, bot games finished, the server's CPU seconds and the
+    house worker's, while the people played)."""
     from tui_games.server.lobby.house import DEFAULT_HOUSE
 
     with tempfile.TemporaryDirectory(prefix="tui-games-house-load-") as folder:
@@ -221,14 +244,19 @@ async def humans_figures(house_games: int, humans: int = 8, moves: int = 12, see
         try:
             if bots:  # the house games under way before the people begin
                 await asyncio.sleep(10)
+            pid = server.process.pid
+            workers = _house_workers(pid)
+            before = _cpu_seconds(pid), sum(_cpu_seconds(w) for w in workers)
             await asyncio.gather(*(_human_pair(server.port, (people[i], people[i + 1]), keys, moves,
                                                random.Random(rng.random()), latencies)
                                    for i in range(0, humans, 2)))
+            server_cpu = _cpu_seconds(pid) - before[0]
+            worker_cpu = sum(_cpu_seconds(w) for w in workers) - before[1]
         finally:
             stop.set()
             done = await asyncio.gather(*bot_tasks, return_exceptions=True)
             await server.stop()
-    return latencies, sum(n for n in done if isinstance(n, int))
+    return latencies, sum(n for n in done if isinstance(n, int)), server_cpu, worker_cpu
 
 
 async def repaint_figures(seed: int = 1, moves: int = REPAINT_MOVES) -> list[float]:
