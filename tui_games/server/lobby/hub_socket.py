@@ -14,8 +14,9 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
   "data": {...}}`` (to you), ``{"event": "online", "data": [...]}``, ``{"event": "chat", "data":
   {...}}``, and ``{"event": "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
 
-Pushes are small deltas, coalesced per client: all the changes of one turn of the event loop
-go out together, and a game or an offer that changed twice is sent once, as it is now. A client
+Pushes are small deltas, coalesced per client: the changes one request makes (or one turn of
+the event loop, for a clock's flag or a house player's move) go out together once it is
+answered, and a game or an offer that changed twice is sent once, as it is now. A client
 that falls MAX_BEHIND bytes behind is told why and dropped (its app reconnects by itself).
 
 Requests are validated by type before use (flat objects of short strings, numbers and
@@ -220,6 +221,11 @@ class HubSocket:
                     client.send({"id": request.get("id"), "ok": False, "error": "too many requests; slow down"})
                     continue
                 client.send(self._answer(client, request))
+                # What the request changed goes out now, behind its reply, to everyone it concerns
+                # (not a loop turn later, behind every other client's request).
+                for other in self.clients:
+                    if other.pending:
+                        other.flush()
         except asyncio.CancelledError:  # the hub is closing: this connection simply ends
             return
         except (asyncio.TimeoutError, ConnectionError, ValueError, asyncio.LimitOverrunError) as error:
