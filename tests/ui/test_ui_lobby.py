@@ -115,6 +115,7 @@ async def test_a_challenge_is_announced_anywhere_and_a_spectator_cannot_move(hub
         await until(pilot, lambda: isinstance(app.screen, LiveGame))
         watched = app.screen
         assert watched.side is None and "watching" in text_of(watched.query_one("#game-title"))
+        await until(pilot, lambda: "1 watching" in text_of(watched.query_one("#status")))
         await bob.request("move", game=game["id"], move="b2")
         await until(pilot, lambda: len(watched.position.history) == 1)
         await pilot.press("enter")  # the cursor's cell: a spectator's move goes nowhere

@@ -216,6 +216,9 @@ class LiveGame(GameScreen):
                 wait = data.get("claim_after", 60) - (time.time() - data["last_move"])
                 whose += (f" · {opponent} is away: C claims the win" if wait <= 0
                           else f" · {opponent} is away: C claims the win in {clock_text(wait)}")
+        watching = data.get("spectators") or 0
+        if watching:
+            whose += f" · {watching} watching"
         self._set_status(f"{self._clocks()}{whose}")
 
     def _clocks(self) -> str:
