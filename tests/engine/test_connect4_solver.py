@@ -5,11 +5,11 @@ and the perfect player built on it."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
+from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.book import default_book
 from tui_games.engine.connect4.players import PerfectPlayer, make_player, solved_note
 from tui_games.engine.connect4.position import Connect4
@@ -200,29 +200,26 @@ def test_stop_from_another_thread(compiled):
     stop = threading.Event()
     timer = threading.Timer(0.3, stop.set)
     timer.start()
-    started = time.perf_counter()
-    result = solver.solve(Connect4.parse("445"), stop=stop)
-    elapsed = time.perf_counter() - started
+    result = solver.solve(Connect4.parse("445"), stop=stop)  # minutes, unless the stop is seen
     timer.cancel()
     assert not result.complete and result.score is None
     assert MIN_SCORE <= result.low <= result.high <= MAX_SCORE
-    assert elapsed < 2.0 and result.nodes > 0
+    assert result.nodes > 0
 
 
 @pytest.mark.parametrize("compiled", MODES)
 def test_deadline_and_stop_before_start(compiled):
     solver = Solver(100_003, compiled=compiled)
-    result = solver.solve(Connect4.parse("4"), deadline=time.perf_counter() + 0.2)
-    assert not result.complete and result.seconds < 1.5
+    # A budget of CPU seconds ends a search that would take minutes (the test would hang).
+    result = solver.solve(Connect4.parse("4"), deadline=Budget(0.2))
+    assert not result.complete
     stop = threading.Event()
     stop.set()
-    started = time.perf_counter()
     assert not solver.solve(Connect4.parse("4"), stop=stop).complete
     with pytest.raises(SolverStopped):
         solver.analyze(Connect4.parse("4"), stop=stop)
     with pytest.raises(SolverStopped):
-        solver.analyze(Connect4.parse("4"), deadline=time.perf_counter() + 0.1)
-    assert time.perf_counter() - started < 2.0
+        solver.analyze(Connect4.parse("4"), deadline=Budget(0.1))
     # A stopped solver still answers afterwards.
     assert solver.solve(Connect4.parse("4455")).score == 18
 
@@ -230,8 +227,9 @@ def test_deadline_and_stop_before_start(compiled):
 @pytest.mark.parametrize("compiled", MODES)
 def test_progress_reports_growing_node_counts(compiled):
     seen = []
-    Solver(100_003, compiled=compiled).solve(Connect4.parse("4"), deadline=time.perf_counter() + 0.6, on_progress=seen.append)
-    assert 2 <= len(seen) <= 12
+    Solver(100_003, compiled=compiled).solve(Connect4.parse("4"), deadline=Budget(0.6), on_progress=seen.append)
+    # Reports come at most ten a second of wall time, for as long as the budget lasts.
+    assert len(seen) >= 2
     nodes = [s.nodes for s in seen]
     assert nodes == sorted(nodes) and nodes[0] > 0
     assert all(s.algorithm == "exact solver" and s.seconds > 0 for s in seen)
@@ -316,16 +314,23 @@ def test_perfect_plays_the_fastest_win_or_slowest_loss_early(book_solver, moves)
     assert chosen and all(scores[c] == best for c in chosen), (scores, chosen)
 
 
-def test_perfect_falls_back_to_the_heuristic_search_when_out_of_time():
-    # Without the book the empty board is far too deep to solve in half a second.
-    player = make_player("perfect", seed=0, seconds=0.5, book=False)
-    pos = Connect4()
-    started = time.perf_counter()
-    decision = player.choose(pos)
-    assert time.perf_counter() - started < 2.0
+def test_the_python_solver_falls_back_to_the_heuristic_search_when_out_of_time_and_says_so():
+    # Without the book the empty board is far too deep to solve in half a second of CPU.
+    player = make_player("perfect", seed=0, seconds=0.5, book=False, compiled=False)
+    decision = player.choose(Connect4())
     assert decision.move in range(7)
-    assert decision.note.startswith("not solved in 0.5 s: depth ")
+    assert decision.note.startswith("not solved in 0.5 s (Python solver): depth ")
     assert decision.result is not None and not decision.result.exact
+
+
+@pytest.mark.skipif(not Solver(1).compiled, reason="the compiled solver is not built here")
+def test_the_compiled_solver_never_falls_back_whatever_budget_it_is_given():
+    # 12 discs: the hardest move of perfect play from the empty board (0.6 s of CPU here),
+    # far past a budget of a hundredth of a second, which the compiled solver does not take.
+    pos = Connect4.parse("444447322226")
+    decision = make_player("perfect", seed=0, seconds=0.01).choose(pos)
+    assert decision.note.startswith("solved"), decision.note
+    assert decision.result.exact
 
 
 def test_perfect_honours_stop():

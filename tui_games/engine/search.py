@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Hashable, Iterable, Iterator
 
+from tui_games.engine.budget import Budget
 from tui_games.engine.game import DeadDraws, OrderedMoves, Position, Symmetries
 from tui_games.engine.pacing import give_way
 from tui_games.engine.tree import TreeNode, TreeRecorder
@@ -97,6 +98,7 @@ def score_words(score: int, exact: bool = False) -> str:
 @dataclass(frozen=True)
 class SearchLimits:
     depth: int | None = None
+    # CPU seconds of the searching thread, with a wall-clock ceiling (engine.budget).
     seconds: float | None = None
     nodes: int | None = None
 
@@ -226,7 +228,8 @@ class Searcher:
         self._next_check = CHECK_EVERY
         self._last_progress = 0.0
         self._start = 0.0
-        self._deadline: float | None = None
+        # limits.seconds is CPU time of this thread, under a wall-clock ceiling (see budget).
+        self._budget: Budget | None = None
         self._fallback_moves: list = []
 
     # -- limits and progress -------------------------------------------------------------
@@ -238,7 +241,7 @@ class Searcher:
         self.stats.seconds = now - self._start
         if self.stop is not None and self.stop.is_set():
             raise _Stopped
-        if self._deadline is not None and now >= self._deadline:
+        if self._budget is not None and self._budget.passed():
             raise _Stopped
         if self.limits.nodes is not None and self.stats.nodes >= self.limits.nodes:
             raise _Stopped
@@ -499,7 +502,7 @@ class Searcher:
         """
         self._start = time.perf_counter()
         if self.limits.seconds is not None:
-            self._deadline = self._start + self.limits.seconds
+            self._budget = Budget(self.limits.seconds)
         stats = self.stats
         if not self.pos.legal_moves():
             stats.seconds = time.perf_counter() - self._start

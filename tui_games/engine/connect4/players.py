@@ -4,13 +4,16 @@ Use :func:`make_player` with a spec string (``perfect``, ``level1`` … ``level1
 ``random``) and :func:`opponents_for` to list what a position's variant allows.
 
 ``perfect`` in the normal game asks the exact solver for the score and every column that
-keeps it, within its time budget, and picks one of those at random (seeded). The score
-convention prefers the fastest win and the slowest loss by itself. The solver has the
-12-ply opening book (see :mod:`.book`), so from the first move every answer is proven; if
-the solver still runs out of time (a hard middle-game position without the compiled
-solver), the player spends the rest of the budget on an iterative-deepening heuristic
-search and plays its best move, and its note says so. In the full-board variant there is no
-exact solver: ``perfect`` is that deep heuristic search.
+keeps it and picks one of those at random (seeded). The score convention prefers the
+fastest win and the slowest loss by itself. The solver has the 12-ply opening book (see
+:mod:`.book`), so from the first move every answer is proven. Budgets are CPU seconds of
+the searching thread under a wall-clock ceiling (:mod:`tui_games.engine.budget`), so a busy
+machine makes a move slower, never weaker. The compiled solver gets at least
+:data:`COMPILED_SOLVER_CPU` seconds, far above the most any position has needed, so it
+never guesses. Only the pure-Python solver can run out of time (a hard middle-game
+position): then the player spends the rest of its budget on an iterative-deepening
+heuristic search and plays its best move, and its note says so. In the full-board variant
+there is no exact solver: ``perfect`` is that deep heuristic search.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import random
 import threading
 import time
 
+from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.bits import CELLS
 from tui_games.engine.connect4.book import OpeningBook, default_book
 from tui_games.engine.connect4.heuristics import resolve_heuristic
@@ -56,9 +60,12 @@ from tui_games.engine.search import (
 from tui_games.engine.tree import TreeRecorder
 
 LEVELS = range(1, 13)
-# The perfect player's budget per move when none is given.
+# The perfect player's budget per move when none is given, in CPU seconds.
 DEFAULT_SECONDS = 5.0
-# Share of the budget the exact solver gets before the heuristic search takes over.
+# The least CPU budget the compiled solver gets: the slowest move measured takes about 1.2 s
+# (``tui-games bench connect4``, docs/games/connect4.md), so with it the player never guesses.
+COMPILED_SOLVER_CPU = 30.0
+# Share of the budget the pure-Python solver gets before the heuristic search takes over.
 SOLVER_SHARE = 0.6
 # Plies of the expected line the perfect player works out for the stats panel.
 PV_PLIES = 12
@@ -158,11 +165,17 @@ class PerfectPlayer(Player):
             decision.note = f"{decision.note} (deep search: no exact solver for the full-board variant)"
             return decision
         start = time.perf_counter()
+        solver = self.solver
+        if solver.compiled:
+            budget = Budget(max(self.seconds, COMPILED_SOLVER_CPU))
+            solver_budget = budget
+        else:
+            budget = Budget(self.seconds)
+            solver_budget = budget.share(SOLVER_SHARE)
         try:
-            root = self.solver.root(position, stop=stop, on_progress=on_progress,
-                                    deadline=start + self.seconds * SOLVER_SHARE)
+            root = solver.root(position, stop=stop, on_progress=on_progress, deadline=solver_budget)
         except SolverStopped:
-            return self._fallback(position, start, stop, on_progress, recorder)
+            return self._fallback(position, budget, stop, on_progress, recorder)
         move = self.rng.choice(root.best)
         n = position.moves
         line = [move]
@@ -171,8 +184,8 @@ class PerfectPlayer(Player):
         if child.outcome() is None:
             # The line is a nicety; the move is proven: out of time, keep what there is.
             with contextlib.suppress(SolverStopped):
-                line += self.solver.principal_variation(child, -root.score, stop=stop,
-                                                        deadline=start + self.seconds, max_plies=PV_PLIES - 1)
+                line += solver.principal_variation(child, -root.score, stop=stop, deadline=budget,
+                                                   max_plies=PV_PLIES - 1)
         root_moves = [RootMove(col, to_search_score(score, n), EXACT if exact else UPPER)
                       for col, (score, exact) in root.moves.items()]
         root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
@@ -190,19 +203,20 @@ class PerfectPlayer(Player):
             on_progress(stats.snapshot())
         return Decision(move, solved_note(root.score, n, source), result)
 
-    def _fallback(self, position: Connect4, start: float, stop: threading.Event | None,
+    def _fallback(self, position: Connect4, budget: Budget, stop: threading.Event | None,
                   on_progress: ProgressCallback | None, recorder: TreeRecorder | None) -> Decision:
         """The solver ran out of time (or was stopped): deepen with the heuristic for the rest
         of the budget and play the best move found."""
         pos = position.copy()
         pos.heuristic = self.heuristic
-        remaining = max(0.05, self.seconds - (time.perf_counter() - start))
+        remaining = max(0.05, budget.cpu_left())
         result = search(pos, SearchLimits(seconds=remaining), self.algorithm, stop=stop, on_progress=on_progress,
                         recorder=recorder, rng=self.rng)
         if stop is not None and stop.is_set():
             return Decision(result.move, f"stopped: {describe_result(result, timing=False)}", result)
-        return Decision(result.move, f"not solved in {self.seconds:g} s: {describe_result(result, timing=False)}",
-                        result)
+        where = "" if self.solver.compiled else " (Python solver)"
+        return Decision(result.move, f"not solved in {budget.cpu:g} s{where}: "
+                        f"{describe_result(result, timing=False)}", result)
 
 
 def _record_root(recorder: TreeRecorder, root_moves: list[RootMove], move: int, value: int, depth: int) -> None:

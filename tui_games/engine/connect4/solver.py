@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
+from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.bits import (
     BOARD,
     BOTTOM,
@@ -334,11 +335,12 @@ class Solver:
     # -- public API ---------------------------------------------------------------------------
 
     def solve(self, pos: Connect4, *, weak: bool = False, stop: threading.Event | None = None,
-              on_progress: Callable[[SearchStats], None] | None = None, deadline: float | None = None,
+              on_progress: Callable[[SearchStats], None] | None = None, deadline: Budget | None = None,
               pv: bool = False) -> SolveResult:
         """The score of ``pos`` for the side to move (-1/0/1 with ``weak``).
 
-        ``stop`` (an Event) and ``deadline`` (a ``time.perf_counter()`` value) are checked
+        ``stop`` (an Event) and ``deadline`` (a :class:`~tui_games.engine.budget.Budget` made
+        in the calling thread: CPU seconds under a wall-clock ceiling) are checked
         every few thousand nodes; a stopped search returns ``complete=False`` with the bounds
         found so far. ``on_progress`` receives a SearchStats snapshot at most ten times a
         second. ``pv`` adds the principal variation (cheap with the table warm).
@@ -368,7 +370,7 @@ class Solver:
 
     def analyze(self, pos: Connect4, *, weak: bool = False, stop: threading.Event | None = None,
                 on_progress: Callable[[SearchStats], None] | None = None,
-                deadline: float | None = None) -> list[int | None]:
+                deadline: Budget | None = None) -> list[int | None]:
         """The score of each of the seven columns for the side to move, None for a column
         that cannot be played: ``won_score`` for a column that wins at once, else minus the
         score of the position after it (Pons' ``analyze``). Raises SolverStopped when stopped
@@ -377,7 +379,7 @@ class Solver:
 
     def best_moves(self, pos: Connect4, *, weak: bool = False, stop: threading.Event | None = None,
                    on_progress: Callable[[SearchStats], None] | None = None,
-                   deadline: float | None = None) -> tuple[int, list[int]]:
+                   deadline: Budget | None = None) -> tuple[int, list[int]]:
         """(score, every column that achieves it), via :meth:`root`. Raises SolverStopped
         when stopped or out of time, ValueError when the game is over."""
         root = self.root(pos, weak=weak, stop=stop, on_progress=on_progress, deadline=deadline)
@@ -385,7 +387,7 @@ class Solver:
 
     def root(self, pos: Connect4, *, weak: bool = False, stop: threading.Event | None = None,
              on_progress: Callable[[SearchStats], None] | None = None,
-             deadline: float | None = None) -> "RootAnalysis":
+             deadline: Budget | None = None) -> "RootAnalysis":
         """The score of ``pos`` and which columns achieve it, cheaper than :meth:`analyze`:
         after the score is known, one null-window search per column asks "does this move
         keep it?" (with the table warm from the solve, most answers are immediate). Moves
@@ -421,14 +423,14 @@ class Solver:
 
     def analyze_run(self, pos: Connect4, *, weak: bool = False, stop: threading.Event | None = None,
                     on_progress: Callable[[SearchStats], None] | None = None,
-                    deadline: float | None = None) -> tuple[list[int | None], SearchStats]:
+                    deadline: Budget | None = None) -> tuple[list[int | None], SearchStats]:
         """:meth:`analyze` and the statistics of the search behind it."""
         run = _Run(self, stop, on_progress, deadline)
         scores = self._analyze(pos, weak, run)
         return scores, run.stats()
 
     def principal_variation(self, pos: Connect4, score: int | None = None, *,
-                            stop: threading.Event | None = None, deadline: float | None = None,
+                            stop: threading.Event | None = None, deadline: Budget | None = None,
                             max_plies: int = CELLS) -> list[int]:
         """A line of best play from ``pos`` (columns), up to ``max_plies`` long, to the end of
         the game (a draw's line runs to the full board) or, from before the book's 12 discs,
@@ -470,7 +472,7 @@ class _Run:
     """One call into the solver: the node function, its counters, limits and progress."""
 
     def __init__(self, solver: Solver, stop: threading.Event | None,
-                 on_progress: Callable[[SearchStats], None] | None, deadline: float | None) -> None:
+                 on_progress: Callable[[SearchStats], None] | None, deadline: Budget | None) -> None:
         self.solver = solver
         self.stop = stop
         self.on_progress = on_progress
@@ -491,7 +493,7 @@ class _Run:
         now = time.perf_counter()
         if self.stop is not None and self.stop.is_set():
             raise SolverStopped("stopped")
-        if self.deadline is not None and now >= self.deadline:
+        if self.deadline is not None and self.deadline.passed():
             raise SolverStopped("out of time")
         if self.on_progress is not None and now - self.last_progress >= PROGRESS_INTERVAL:
             self.last_progress = now

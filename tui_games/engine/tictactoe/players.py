@@ -66,7 +66,7 @@ class PerfectPlayer(SearchPlayer):
         note = describe_result(result, timing=False)
         if result.exact or result.move is None:
             return note
-        if self.seconds is not None and result.stats.seconds >= self.seconds:
+        if self.seconds is not None and result.stopped:
             return f"{note}; not proven in {self.seconds:g} s"
         return f"{note}; not proven"
 

@@ -4,14 +4,14 @@ shows what every column is worth, in moves."""
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from typing import Callable
 
 from textual import on
 
+from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.book import default_book
-from tui_games.engine.connect4.players import PerfectPlayer, make_player, opponents_for
+from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver, to_search_score
 from tui_games.engine.players import Decision
@@ -72,14 +72,14 @@ def column_words(score: int | None, moves_played: int) -> str:
     return f"loses in {moves}"
 
 
-def column_scores(position: Connect4, solver: Solver, stop: threading.Event, deadline: float) -> list[int | None]:
-    """The exact score of each column for the side to move, as many as the time allows
+def column_scores(position: Connect4, solver: Solver, stop: threading.Event, deadline: Budget) -> list[int | None]:
+    """The exact score of each column for the side to move, as many as the budget allows
     (None for a full column or one not solved in time). Columns go centre first and share
     one solver (with the opening book: up to 12 discs every column is instant), so each
     warms the table for the next."""
     scores: list[int | None] = [None] * 7
     for col in (3, 2, 4, 1, 5, 0, 6):
-        if stop.is_set() or time.perf_counter() >= deadline or not position.can_play(col):
+        if stop.is_set() or deadline.passed() or not position.can_play(col):
             continue
         if position.is_winning_move(col):
             scores[col] = (43 - position.moves) // 2
@@ -202,11 +202,15 @@ class Connect4Screen(GameScreen):
         advisor = self._advisor[1]
 
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
-            deadline = time.perf_counter() + seconds
+            budget = Budget(seconds)  # made here: it counts this worker thread's CPU time
             decision = advisor.choose(position, stop=stop, on_progress=progress, recorder=recorder)
             if full_board:
                 return decision, recorder, position, None
-            scores = column_scores(position, advisor.solver, stop, max(deadline, time.perf_counter() + 1.0))
+            # The compiled solver is given what it may need (see COMPILED_SOLVER_CPU); the
+            # Python one the rest of the hint's budget, and at least a second.
+            columns = (Budget(COMPILED_SOLVER_CPU) if advisor.solver.compiled
+                       else Budget(max(budget.cpu_left(), 1.0)))
+            scores = column_scores(position, advisor.solver, stop, columns)
             if decision.result is not None:
                 exact_root_moves(decision.result.stats, scores, position.moves)
             return decision, recorder, position, scores
