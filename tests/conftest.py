@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from ssh_support import group_alive
 
 from tui_games.server.ssh import GameServer, SSHConfig
+
+# -- a busy machine on demand -------------------------------------------------------------------
+
+MAX_HOGS = 16
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--cpu-hogs", type=int, default=0, metavar="N",
+                     help="run the tests beside N CPU-bound processes, so that a test waiting for "
+                          "time instead of a condition fails here rather than on a busy machine "
+                          "(.ci/run does this for the timing-sensitive tests)")
+
+
+_hogs: list[subprocess.Popen] = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    count = session.config.getoption("--cpu-hogs")
+    if not 0 <= count <= MAX_HOGS:
+        raise pytest.UsageError(f"--cpu-hogs must be from 0 to {MAX_HOGS}, not {count}")
+    _hogs.extend(subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    while _hogs:
+        hog = _hogs.pop()
+        hog.kill()
+        hog.wait()
 
 
 @pytest.fixture

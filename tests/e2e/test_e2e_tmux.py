@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import uuid
+from typing import Callable
 
 import pytest
 
@@ -38,6 +39,8 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         for key in keys:
             subprocess.run([*self.tmux, "send-keys", "-t", self.name, key], check=True)
+            # Keys are spaced, not waited on: an Escape with the next key right behind it
+            # reads as Alt+key. What a key did is checked by waiting for it on the screen.
             time.sleep(0.15)
 
     def screen(self) -> str:
@@ -45,15 +48,21 @@ class Tmux:
                              capture_output=True, text=True)
         return out.stdout
 
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+    def wait_until(self, check: Callable[[str], bool], what: str, timeout: float = 30.0) -> str:
+        """The screen once ``check(screen)`` holds (a busy machine may show a frame half
+        painted: the key bar a moment after the panel, a board before its last mark)."""
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
             screen = self.screen()
-            if text in screen:
+            if check(screen):
                 return screen
             time.sleep(0.2)
-        raise AssertionError(f"{text!r} did not appear on screen:\n{screen}")
+        raise AssertionError(f"{what} did not appear on screen:\n{screen}")
+
+    def wait_for(self, *texts: str, timeout: float = 30.0) -> str:
+        """The screen once every one of ``texts`` is on it."""
+        return self.wait_until(lambda screen: all(text in screen for text in texts), repr(texts), timeout)
 
     def alive(self) -> bool:
         return subprocess.run([*self.tmux, "has-session", "-t", self.name], capture_output=True).returncode == 0
@@ -95,19 +104,17 @@ def board_rows(screen: str) -> list[str]:
 
 def test_play_tictactoe_in_tmux(tmux_app):
     t = tmux_app("play tictactoe --opponent human")
-    screen = t.wait_for("3×3, 3 in a row")
-    assert "X to move" in screen
+    t.wait_for("3×3, 3 in a row", "X to move")
     # X wins on the anti-diagonal c1 b2 a3 while O plays a1 and b1.
     t.keys("Enter")            # X b2 (the cursor starts in the centre)
     t.keys("Up", "Left", "Enter")      # O a1
     t.keys("Right", "Right", "Enter")  # X c1
     t.keys("Left", "Enter")            # O b1
     t.keys("Down", "Down", "Left", "Enter")  # X a3
-    screen = t.wait_for("X wins")
-    assert board_rows(screen) == ["OOX", ".X.", "X.."], screen
+    t.wait_until(lambda screen: "X wins" in screen and board_rows(screen) == ["OOX", ".X.", "X.."],
+                 "X's win on the anti-diagonal")
     t.keys("u")
-    screen = t.wait_for("X to move")
-    assert board_rows(screen)[2] == "...", screen
+    t.wait_until(lambda screen: "X to move" in screen and board_rows(screen)[2:] == ["..."], "the undone win")
     t.keys("Escape")
     t.wait_for("Tic-tac-toe")
     t.keys("q")
@@ -148,9 +155,7 @@ SCREENS = [
 @pytest.mark.parametrize("args, expected", SCREENS, ids=["tictactoe", "connect4", "checkers", "sudoku"])
 def test_every_game_screen_draws_at_80x24_in_every_colour_mode(tmux_app, args, expected, colours):
     app = tmux_app(args, **colours)
-    for text in expected:
-        app.wait_for(text)
-    screen = app.screen()
+    screen = app.wait_for(*expected)
     assert "Traceback" not in screen
     assert len(screen.splitlines()) <= 24
 
@@ -168,14 +173,13 @@ def test_a_sudoku_chain_hint_reads_at_80x24_in_every_colour_mode(tmux_app, tmp_p
     app = tmux_app(f"play sudoku --puzzle {SUDOKU_CHAIN}", **colours)
     app.wait_for("r1c1")
     app.keys("i")
-    screen = app.wait_for("i applies it.")
-    assert "Hint · AIC · " in screen and "(2=6)r1c4-(6)r2c4" in screen and "v Chain" in screen, screen
+    screen = app.wait_for("i applies it.", "Hint · AIC · ", "(2=6)r1c4-(6)r2c4", "v Chain")
     rows = {line[:3].strip(): line for line in screen.splitlines() if line[:3].strip().isdigit()}
     # The chain on the board: > where it starts, = after a strong link, - after a weak one.
     assert ">2=6" in rows["1"] and "=6-1" in rows["2"] and "=1" in rows["1"], screen
     app.keys("v")
-    screen = app.wait_for("links (= strong")
-    assert "(2=6)r1c4-(6)r2c4=(6-1)r2c8=(1)r1c9" in screen and "Traceback" not in screen
+    screen = app.wait_for("links (= strong", "(2=6)r1c4-(6)r2c4=(6-1)r2c8=(1)r1c9")
+    assert "Traceback" not in screen
     assert len(screen.splitlines()) <= 24 and max(map(len, screen.splitlines())) <= 80
     app.keys("q")
     app.wait_for("v Chain")
@@ -189,6 +193,5 @@ def test_the_lab_runs_an_arena_from_the_menu(tmux_app):
     app.keys("l")
     app.wait_for("Player A")
     app.keys("r")
-    screen = app.wait_for("done: 20 games")
-    assert "A perfect" in screen and "B rule-based" in screen
+    screen = app.wait_for("done: 20 games", "A perfect", "B rule-based")
     assert "Traceback" not in screen
