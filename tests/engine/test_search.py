@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -125,12 +124,10 @@ def test_stop_from_another_thread_ends_a_long_search():
     stop = threading.Event()
     timer = threading.Timer(0.3, stop.set)
     timer.start()
-    began = time.perf_counter()
     try:
-        result = search(pos, SearchLimits(), TT, stop=stop)
+        result = search(pos, SearchLimits(), TT, stop=stop)  # hours, unless the stop is seen
     finally:
         timer.cancel()
-    assert time.perf_counter() - began < 5
     assert result.stopped and not result.complete
     assert result.move in pos.legal_moves()
     assert pos.empties == 25  # the caller's position is untouched
@@ -162,11 +159,10 @@ def test_node_limit_is_checked_every_few_thousand_nodes():
 
 
 def test_seconds_limit():
-    began = time.perf_counter()
+    # 0.3 s of this thread's CPU time (tests/engine/test_budget.py checks the clocks): the
+    # search would take hours otherwise, and the wall time it took is at least that.
     result = search(TicTacToe(5, 5, 4), SearchLimits(seconds=0.3), TT)
-    elapsed = time.perf_counter() - began
     assert result.stopped and result.stats.seconds >= 0.3
-    assert elapsed < 2.0
     assert result.move in range(25)
 
 
