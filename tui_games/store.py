@@ -4,7 +4,8 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
 
     settings.json        {"tictactoe": {...}, "engine": {...}, "ui": {...}}
     scores.json          {game: {opponent: {"win": n, "loss": n, "draw": n}}}
-    records.json         {game: {category: {"best": seconds, "solved": n}}}  (Sudoku: per grade)
+    records.json         {game: {category: {"best": seconds, "solved": n, "assisted": n}}}  (Sudoku: per
+                         grade; "assisted": solves with hints, never a best; best null if only those)
     arena.json           [{"game", "a", "b", "games", "a_wins", "draws", "b_wins", "seconds", ...}]
                          finished arena runs (the Lab, ``tui-games arena``), oldest first
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}

@@ -247,16 +247,25 @@ def test_record_result_over_a_corrupt_file_sets_it_aside_first(store, home):
 
 def test_records_keep_the_best_time_and_count_solves(store):
     assert store.records() == {}
-    assert store.record_time("sudoku", "basic", 300.0) == ({"best": 300.0, "solved": 1}, True)
-    assert store.record_time("sudoku", "basic", 412.5) == ({"best": 300.0, "solved": 2}, False)
-    assert store.record_time("sudoku", "basic", 250.0) == ({"best": 250.0, "solved": 3}, True)
+    assert store.record_time("sudoku", "basic", 300.0) == ({"best": 300.0, "solved": 1, "assisted": 0}, True)
+    assert store.record_time("sudoku", "basic", 412.5) == ({"best": 300.0, "solved": 2, "assisted": 0}, False)
+    assert store.record_time("sudoku", "basic", 250.0) == ({"best": 250.0, "solved": 3, "assisted": 0}, True)
     store.record_time("sudoku", "extreme", 1800.0)
-    assert store.records() == {"sudoku": {"basic": {"best": 250.0, "solved": 3},
-                                          "extreme": {"best": 1800.0, "solved": 1}}}
+    assert store.records() == {"sudoku": {"basic": {"best": 250.0, "solved": 3, "assisted": 0},
+                                          "extreme": {"best": 1800.0, "solved": 1, "assisted": 0}}}
     with pytest.raises(ValueError):
         store.record_time("sudoku", "basic", -1)
     store.reset_records()
     assert store.records() == {}
+
+
+def test_a_solve_with_hints_is_counted_as_assisted_and_never_a_best_time(store):
+    assert store.record_time("sudoku", "fiendish", 59.0, assisted=True) == (
+        {"best": None, "solved": 0, "assisted": 1}, False)
+    assert store.record_time("sudoku", "fiendish", 900.0) == ({"best": 900.0, "solved": 1, "assisted": 1}, True)
+    assert store.record_time("sudoku", "fiendish", 30.0, assisted=True) == (
+        {"best": 900.0, "solved": 1, "assisted": 2}, False)
+    assert store.records() == {"sudoku": {"fiendish": {"best": 900.0, "solved": 1, "assisted": 2}}}
 
 
 @pytest.mark.parametrize("content", [
@@ -274,7 +283,7 @@ def test_corrupt_records_are_moved_aside_and_reported_once(store, home, content)
     assert len(copies) == 1 and copies[0].read_text() == content
     assert store.take_warnings() == [f"records.json was corrupt; kept it as {copies[0].name} and started with no records"]
     store.record_time("sudoku", "basic", 10)
-    assert store.records() == {"sudoku": {"basic": {"best": 10.0, "solved": 1}}}
+    assert store.records() == {"sudoku": {"basic": {"best": 10.0, "solved": 1, "assisted": 0}}}
 
 
 def test_missing_counts_are_zero(store, home):

@@ -9,8 +9,8 @@ import re
 import threading
 import time
 
-from textual.widgets import DataTable, Select, Switch
-from ui_support import PUZZLE, SIZE, cell, goto, ready, text_of
+from textual.widgets import DataTable, Select, Static, Switch
+from ui_support import PUZZLE, SIZE, cell, goto, ready, text_of, until
 
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.engine.sudoku.notation import eureka
@@ -19,6 +19,7 @@ from tui_games.games import find_game
 from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import sudoku as sudoku_screen
+from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
 from tui_games.ui.screens.sudoku import HINT_WIDTH, SudokuScreen
@@ -121,10 +122,7 @@ async def test_hint_explains_then_applies(home):
         await ready(pilot, screen)
         game = screen.game
         await pilot.press("i")
-        for _ in range(200):  # the hint is looked for in the worker
-            if screen.pending_hint is not None:
-                break
-            await pilot.pause(0.02)
+        await until(pilot, lambda: screen.pending_hint is not None)  # looked for in the worker
         step = screen.pending_hint
         assert step is not None and step.placements
         panel = screen.query_one(StatsPanel)
@@ -185,16 +183,66 @@ async def test_the_game_in_progress_resumes_after_a_restart(home):
         assert screen.game.marks[cell(1, 2)] == 1 << 5
 
 
-async def test_a_bad_pasted_puzzle_is_named_in_the_dialog(home):
+async def test_a_bad_pasted_puzzle_is_named_in_the_dialog_and_escape_leaves_no_dead_screen(home):
     app = make_app("12345")
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if isinstance(app.screen, NewSudokuDialog):
-                break
+        await until(pilot, lambda: isinstance(app.screen, NewSudokuDialog))
         dialog = app.screen
-        assert isinstance(dialog, NewSudokuDialog)
         assert "pasted puzzle" in text_of(dialog.query_one("#new-error"))
+        await pilot.press("escape")
+        # Not an empty grid where no key does anything: back to the menu.
+        await until(pilot, lambda: not isinstance(app.screen, (NewSudokuDialog, SudokuScreen)))
+
+
+async def test_a_puzzle_finished_with_a_hint_is_counted_as_assisted_and_is_no_best_time(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        last = PUZZLE.rindex("0")
+        await goto(pilot, screen.board, 0)
+        for row in range(9):
+            for col in range(9):
+                where = row * 9 + col
+                if PUZZLE[where] == "0" and where != last:
+                    await pilot.press(SOLUTION[where])
+                await pilot.press("l")
+            await pilot.press("j")
+        await pilot.press("i")
+        await until(pilot, lambda: screen.pending_hint is not None)
+        await pilot.press("i")  # plays it: the last digit
+        assert screen.game.is_solved()
+        assert Store().records() == {"sudoku": {screen.game.grade: {"best": None, "solved": 0, "assisted": 1}}}
+        app.action_scores()
+        await pilot.pause()
+        assert isinstance(app.screen, ScoresScreen)
+        table = app.screen.query_one("#records-table", DataTable)
+        assert [str(c) for c in table.get_row_at(0)] == ["sudoku", screen.game.grade, "—", "0", "1"]
+
+
+async def test_a_new_puzzle_asks_before_dropping_the_one_in_progress_and_no_is_the_default(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        await goto(pilot, screen.board, cell(1, 1))
+        await pilot.press("4")
+        for answer in ("enter", "escape"):  # the focus starts on No
+            await pilot.press("n")
+            await until(pilot, lambda: isinstance(app.screen, NewSudokuDialog))
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+            assert "Drop the puzzle in progress" in text_of(app.screen.query_one(Static))
+            await pilot.press(answer)
+            await until(pilot, lambda: app.screen is screen)
+            assert screen.game.grid.values[cell(1, 1)] == 4
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewSudokuDialog))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
+        await ready(pilot, screen)
+        assert screen.game.grid.values[cell(1, 1)] == 0
 
 
 # -- the hint in the worker, its panel, the chain on the board and in full ----------------------------
@@ -224,14 +272,6 @@ class SlowStepper:
 
     def release(self) -> None:
         self.released.set()
-
-
-async def until(pilot, condition, timeout: float = 10.0) -> None:
-    waited = 0.0
-    while not condition() and waited < timeout:
-        await pilot.pause(0.02)
-        waited += 0.02
-    assert condition()
 
 
 # An alternating chain through empty cells of PUZZLE: 4 strong in r1c1=r1c2, weak to r2c2, ... (not
@@ -295,7 +335,9 @@ async def test_the_hint_thinks_in_the_worker_and_a_move_or_new_request_stops_it(
         await until(pilot, lambda: len(slow.stops) == 3)
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, NewSudokuDialog))
-        await pilot.press("ctrl+s")  # the pasted puzzle again
+        await pilot.press("ctrl+s")  # the pasted puzzle again, over the one in progress
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        await pilot.press("y")
         assert slow.stops[2].is_set()
         await ready(pilot, screen)
         # ... and so does leaving the screen.
@@ -492,7 +534,7 @@ async def test_every_grade_is_offered_kept_in_settings_and_listed_in_scores(home
         assert isinstance(app.screen, ScoresScreen)
         table = app.screen.query_one("#records-table", DataTable)
         rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
-        assert ["sudoku", "nightmare", "12:34", "1"] in rows
+        assert ["sudoku", "nightmare", "12:34", "1", "0"] in rows
         assert [row[1] for row in rows] == ["basic", "extreme", "nightmare"], "easiest grade first"
 
 

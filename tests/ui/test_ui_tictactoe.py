@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import OptionList, Static
 from ui_support import SIZE, cell_offset, settle, text_of
 
+from tui_games.engine.arena import ArenaConfig, run_arena
+from tui_games.engine.tictactoe.arena import TicTacToeArena
 from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.tictactoe import TicTacToeScreen
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
@@ -207,6 +211,33 @@ async def test_settings_and_scores_screens(home):
         await pilot.pause()
         await pilot.press("escape")
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_reset_in_scores_asks_first_no_is_the_default_and_yes_forgets_the_arena_runs_too(home):
+    store = Store()
+    store.record_result("tictactoe", "random", "win")
+    store.record_time("sudoku", "basic", 300.0)
+    run = run_arena(TicTacToeArena(), ArenaConfig("tictactoe", "random", "random", 1, seed=1))
+    store.record_arena_run(run.to_dict())
+    kept = (store.scores(), store.records(), store.arena_runs())
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.action_scores()
+        await pilot.pause()
+        for answer in ("r", "enter", "r", "escape", "r", "n"):  # the focus starts on No
+            await pilot.press(answer)
+            await pilot.pause()
+            if answer == "r":
+                assert isinstance(app.screen, ConfirmDialog)
+                assert "arena run" in text_of(app.screen.query_one(Static))
+        assert isinstance(app.screen, ScoresScreen)
+        assert (store.scores(), store.records(), store.arena_runs()) == kept
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoresScreen)
+        assert (store.scores(), store.records(), store.arena_runs()) == ({}, {}, [])
 
 
 async def test_game_in_progress_is_saved_and_resumed(home):

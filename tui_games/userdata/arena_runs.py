@@ -52,3 +52,8 @@ class ArenaRunsFile(DataFiles):
             runs = self.arena_runs()
             runs.append(run)
             return self._write_json(self.arena_path, runs, ARENA_FILE)
+
+    def reset_arena_runs(self) -> None:
+        """Forget every arena run (Scores' reset, after the player said yes)."""
+        with self._locked():
+            self._write_json(self.arena_path, [], ARENA_FILE)

@@ -1,4 +1,4 @@
-"""``records.json``: best times (Sudoku: per grade) and how many solves."""
+"""``records.json``: best times (Sudoku: per grade) and how many solves, with hints or without."""
 
 from __future__ import annotations
 
@@ -22,11 +22,14 @@ def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]
         for category, record in categories.items():
             if not isinstance(record, dict):
                 raise CorruptFile(f"{game}/{category} is not an object")
-            best, solved = record.get("best"), record.get("solved", 0)
-            if (isinstance(best, bool) or not isinstance(best, (int, float)) or best < 0
-                    or isinstance(solved, bool) or not isinstance(solved, int) or solved < 0):
+            best, solved, assisted = record.get("best"), record.get("solved", 0), record.get("assisted", 0)
+            # Only solves with hints (assisted): no best time yet.
+            no_best = best is None and solved == 0
+            if ((not no_best and (isinstance(best, bool) or not isinstance(best, (int, float)) or best < 0))
+                    or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in (solved, assisted))):
                 raise CorruptFile(f"{game}/{category} needs a best time and a count")
-            table[game][category] = {"best": float(best), "solved": solved}
+            table[game][category] = {"best": None if no_best else float(best), "solved": solved,
+                                     "assisted": assisted}
     return table
 
 
@@ -36,20 +39,22 @@ class RecordsFile(DataFiles):
         return self.root / RECORDS_FILE
 
     def records(self) -> dict[str, dict[str, dict[str, float | int]]]:
-        """game -> category -> {"best": seconds, "solved": n}, as on disk now."""
+        """game -> category -> {"best": seconds or None, "solved": n, "assisted": n}, as on disk
+        now; "assisted" counts solves with hints, never a best (None while there are only those)."""
         return self._load(self.records_path, RECORDS_FILE, _validate_records, dict, "started with no records")
 
-    def record_time(self, game: str, category: str, seconds: float) -> tuple[dict, bool]:
+    def record_time(self, game: str, category: str, seconds: float, *, assisted: bool = False) -> tuple[dict, bool]:
         """Count one solve of ``category`` in ``seconds``; returns the record and whether the
-        time is a new best."""
+        time is a new best. An ``assisted`` solve (hints played) is only counted: its time is
+        never a best."""
         if seconds < 0:
             raise ValueError(f"a time cannot be negative: {seconds}")
         with self._locked():
             table = self.records()
-            record = table.setdefault(game, {}).get(category)
-            improved = record is None or seconds < record["best"]
-            record = {"best": seconds if record is None or improved else record["best"],
-                      "solved": (record["solved"] if record else 0) + 1}
+            record = table.setdefault(game, {}).get(category) or {"best": None, "solved": 0, "assisted": 0}
+            improved = not assisted and (record["best"] is None or seconds < record["best"])
+            record = {"best": seconds if improved else record["best"],
+                      "solved": record["solved"] + (not assisted), "assisted": record["assisted"] + assisted}
             table[game][category] = record
             self._write_json(self.records_path, table, RECORDS_FILE)
         return dict(record), improved

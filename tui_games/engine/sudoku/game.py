@@ -53,6 +53,8 @@ class SudokuGame:
         self.elapsed = 0.0
         # Set once the computer filled the grid ("solve"): such a finish is no record.
         self.revealed = False
+        # Hints played (``apply``): a finish with any is kept off the best times (assisted).
+        self.hints = 0
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -172,6 +174,7 @@ class SudokuGame:
         for cell, digit in step.placements:
             if not self.is_given(cell):
                 self._write(before, cell, digit)
+        self.hints += 1
         return self._commit(step.technique, before)
 
     def fill_solution(self) -> Action | None:
@@ -227,6 +230,7 @@ class SudokuGame:
             "mistakes": self.mistakes,
             "elapsed": round(self.elapsed, 1),
             "revealed": self.revealed,
+            "hints": self.hints,
             "undo": [[a.label, [list(c) for c in a.changes]] for a in self.undo_stack],
             "redo": [[a.label, [list(c) for c in a.changes]] for a in self.redo_stack],
         }
@@ -253,6 +257,7 @@ class SudokuGame:
         game.mistakes = int(data.get("mistakes", 0))
         game.elapsed = float(data.get("elapsed", 0.0))
         game.revealed = bool(data.get("revealed", False))
+        game.hints = max(0, int(data.get("hints", 0)))
         game.undo_stack = [_action(item, size) for item in data.get("undo", [])]
         game.redo_stack = [_action(item, size) for item in data.get("redo", [])]
         return game

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from tui_games.engine.arena import ArenaResult
 from tui_games.games import find_game
 from tui_games.setting_rules import OneOf
+from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.replay import ReplayScreen
 
 # The arena list only grows; the newest runs are the ones worth a screen line.
@@ -63,11 +64,12 @@ class ScoresScreen(Screen):
         records = self.app.store.records()
         times = self.query_one("#records-table", DataTable)
         times.clear(columns=True)
-        times.add_columns("game", "grade", "best time", "solved")
+        times.add_columns("game", "grade", "best time", "solved", "with hints")
         for game, categories in sorted(records.items()):
             for category, record in sorted(categories.items(), key=lambda item: _category_order(game, item[0])):
-                minutes, secs = divmod(int(record["best"]), 60)
-                times.add_row(game, category, f"{minutes}:{secs:02d}", str(record["solved"]))
+                best = record["best"]
+                shown = "—" if best is None else "{}:{:02d}".format(*divmod(int(best), 60))
+                times.add_row(game, category, shown, str(record["solved"]), str(record["assisted"]))
         self.query_one("#records-title").display = bool(records)
         times.display = bool(records)
         self._fill_arena_runs()
@@ -122,10 +124,19 @@ class ScoresScreen(Screen):
         self.query_one(DataTable).action_cursor_up()
 
     def action_reset(self) -> None:
-        self.app.store.reset_scores()
-        self.app.store.reset_records()
-        self._fill()
-        self.notify("Scores reset.")
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            store = self.app.store
+            store.reset_scores()
+            store.reset_records()
+            store.reset_arena_runs()
+            self._fill()
+            self.notify("Scores, best times and arena runs reset.")
+
+        self.app.push_screen(ConfirmDialog(
+            "Reset all", "Forget every score, best time and arena run (the Lab's too)? "
+            "This cannot be undone. (The server's leaderboard is kept.)", yes="Reset all"), answered)
 
 
 def _category_order(game: str, category: str) -> tuple[int, str]:

@@ -39,6 +39,7 @@ from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
 from tui_games.resources import read_puzzles as read_collection
+from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
@@ -402,9 +403,12 @@ class SudokuScreen(SavingScreen):
         self.discard_progress()
         if game.revealed:
             return
-        record, best = self.app.store.record_time(GAME, game.grade or "unrated", game.elapsed)
+        assisted = game.hints > 0
+        record, best = self.app.store.record_time(GAME, game.grade or "unrated", game.elapsed, assisted=assisted)
         text = f"Solved in {minutes_text(game.elapsed)}"
-        if best and record["solved"] > 1:
+        if assisted:
+            text += f" with {game.hints} hint{'s' * (game.hints > 1)}: counted, not a best time"
+        elif best and record["solved"] > 1:
             text += " — a new best for this grade!"
         self.notify(text, timeout=6)
 
@@ -669,9 +673,32 @@ class SudokuScreen(SavingScreen):
     def action_new_game(self) -> None:
         self.app.push_screen(NewSudokuDialog(self.choice), self._chosen)
 
+    def in_progress(self) -> bool:
+        """A puzzle the player has started on and not finished: a new one would drop it."""
+        game = self.game
+        return game is not None and not game.is_solved() and bool(game.undo_stack or game.redo_stack)
+
     def _chosen(self, choice: NewPuzzle | None) -> None:
         if choice is None:
+            if self.game is None:
+                # The dialog came up because the puzzle given could not start: nothing to
+                # play here, so back to where the player came from, not an empty grid.
+                self.action_back()
             return
+        if not self.in_progress():
+            self._replace(choice)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._replace(choice)
+
+        done = sum(1 for c, v in enumerate(self.game.grid.values) if v and not self.game.is_given(c))
+        self.app.push_screen(ConfirmDialog(
+            "New puzzle", f"Drop the puzzle in progress ({done} digits written, "
+            f"{minutes_text(self.elapsed())})? It cannot be resumed afterwards.", yes="Drop it"), answered)
+
+    def _replace(self, choice: NewPuzzle) -> None:
         self.paused = False
         self.query_one("#paused").display = False
         self.board.display = True
