@@ -9,6 +9,7 @@ from ui_support import SIZE, column_offset, settle, text_of
 
 from tui_games.engine.connect4.position import Connect4
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens import game_screen
 from tui_games.ui.screens.connect4 import Connect4Screen, column_words
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.stats_panel import StatsPanel
@@ -151,3 +152,47 @@ def test_column_words():
     assert column_words(-15, 11) == "loses in 1"
     assert column_words(0, 20) == "draw"
     assert column_words(None, 3) == "not solved"
+
+
+# Finding 5 of issue 23: after this and a hint, the +TT+deepen row of compare ran for minutes.
+LONG_COMPARE = "4444455552572"
+
+
+async def hint_then_compare(pilot, screen) -> StatsPanel:
+    await pilot.press(*LONG_COMPARE)
+    await pilot.press("i")
+    await settle(pilot, screen, timeout=120)
+    await pilot.press("c")
+    return screen.query_one(StatsPanel)
+
+
+async def test_every_compare_row_stops_at_the_node_limit_and_its_time_column_fits(home, monkeypatch):
+    monkeypatch.setattr(game_screen, "COMPARE_NODE_LIMIT", 20_000)
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        panel = await hint_then_compare(pilot, screen)
+        await settle(pilot, screen, timeout=120)
+        text = text_of(panel)
+        names = ("minimax", "alpha-beta", "+ordering", "+TT+deepen")
+        rows = [line.split() for line in text.splitlines() if len(line.split()) == 5]
+        assert [row[0].rstrip("…") for row in rows[1:5]] == list(names), text
+        for row in rows[1:5]:
+            # Stopped at the limit (…), and the time, the last column, whole: "123ms", "7.48s".
+            assert row[0].endswith("…") and re.fullmatch(r"\d[\d.]*(ms|s)", row[4]), text
+        assert "stopped at its node or time limit" in text
+
+
+async def test_c_or_escape_stops_a_running_compare_and_keeps_the_screen(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        panel = await hint_then_compare(pilot, screen)
+        for stop_key in ("c", "escape"):
+            assert screen.runner.tag == "compare"
+            await pilot.press(stop_key)
+            assert not screen.runner.busy and app.screen is screen
+            assert "stopped (c)" in text_of(panel)
+            await pilot.press("c")  # the statistics again
+            assert not panel.comparing
+            await pilot.press("c")  # and a new comparison

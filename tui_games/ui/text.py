@@ -39,5 +39,16 @@ def short_count(n: float) -> str:
     return f"{n / 1e9:.2f}G"
 
 
+def short_seconds(s: float) -> str:
+    """At most five characters, for narrow columns: 850ms, 7.48s, 74.8s, 233s."""
+    if s < 1:
+        return f"{s * 1000:.0f}ms"
+    if s < 10:
+        return f"{s:.2f}s"
+    if s < 100:
+        return f"{s:.1f}s"
+    return f"{s:.0f}s"
+
+
 def seconds_text(s: float) -> str:
     return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s" if s < 100 else f"{s:.0f} s"

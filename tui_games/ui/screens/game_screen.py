@@ -27,11 +27,13 @@ from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.session_notice import SessionNotice
-from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.stats_panel import SHORT_LABELS, StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
 
-# The compare table stops an algorithm that would take minutes (plain minimax on big boards).
+# The compare table stops every row that would take minutes (plain minimax on big boards, the
+# deepening search past the depth the player reached): at this many nodes or CPU seconds.
 COMPARE_NODE_LIMIT = 2_000_000
+COMPARE_SECONDS = 20.0
 
 
 @dataclass
@@ -74,6 +76,8 @@ class GameScreen(SavingScreen):
         self.position = self.new_position()
         self.opponent: Player | None = None
         self.last_search: LastSearch | None = None
+        # The comparison's rows as last reported (kept to show when it is stopped).
+        self._compare_rows: tuple[list, int] = ([], 0)
         self.game_over_recorded = False
         self.status_note = ""
         # Who moved first in the game being played; None until one has started (nothing to save).
@@ -326,6 +330,7 @@ class GameScreen(SavingScreen):
             return
         if message.tag == "compare":
             rows, depth, running = message.stats
+            self._compare_rows = (rows, depth)
             self.query_one(StatsPanel).show_comparison(rows, depth, running=running)
             return
         stats = message.stats
@@ -413,8 +418,17 @@ class GameScreen(SavingScreen):
         self._set_status(f"Looking for the best move for {self.side_name(position.turn)}…")
         self.runner.start("hint", self.hint_job(position, self.recorder()))
 
+    def _stop_compare(self) -> None:
+        """c or Escape while the comparison runs: stop it, keeping the rows finished."""
+        self.runner.cancel()
+        rows, depth = self._compare_rows
+        self.query_one(StatsPanel).show_comparison(rows, depth, stopped=True)
+
     def action_compare(self) -> None:
         panel = self.query_one(StatsPanel)
+        if self.runner.tag == "compare":
+            self._stop_compare()
+            return
         if panel.comparing and not self.runner.busy:
             # The toggle's other half: back to the last decision's statistics.
             panel.restore()
@@ -429,21 +443,21 @@ class GameScreen(SavingScreen):
             return
         position, depth = last.position.copy(), max(1, last.depth)
         panel.display = True
-        panel.show_comparison([(a, SearchStats(algorithm=a), False) for a in ALGORITHMS], depth, running="running…")
+        self._compare_rows = ([(a, SearchStats(algorithm=a), False) for a in ALGORITHMS], depth)
+        panel.show_comparison(self._compare_rows[0], depth, running="running… c stops")
 
         def job(stop: threading.Event, progress: Callable[[Any], None]) -> tuple:
             done: list[tuple[str, SearchStats, bool]] = []
             for algorithm in ALGORITHMS:
                 if stop.is_set():
                     break
-                limit = COMPARE_NODE_LIMIT if algorithm != ALGORITHMS[-1] else None
-
                 def live(stats: SearchStats, algorithm: str = algorithm) -> None:
                     pending = [(a, SearchStats(algorithm=a), False) for a in ALGORITHMS[len(done) + 1:]]
-                    progress(([*done, (algorithm, stats, False), *pending], depth, f"running {algorithm}…"))
+                    progress(([*done, (algorithm, stats, False), *pending], depth,
+                              f"running {SHORT_LABELS.get(algorithm, algorithm)}… c stops"))
 
-                result = search(position, SearchLimits(depth=depth, nodes=limit), algorithm, stop=stop,
-                                on_progress=live, rng=random.Random(0))
+                limits = SearchLimits(depth=depth, nodes=COMPARE_NODE_LIMIT, seconds=COMPARE_SECONDS)
+                result = search(position, limits, algorithm, stop=stop, on_progress=live, rng=random.Random(0))
                 done.append((algorithm, result.stats.snapshot(), not result.stopped))
             return done, depth
 
@@ -468,6 +482,9 @@ class GameScreen(SavingScreen):
         self.app.push_screen(LabScreen(self.GAME, self.position))
 
     def action_back(self) -> None:
+        if self.runner.tag == "compare":
+            self._stop_compare()  # Escape stops the comparison first; again leaves
+            return
         self.runner.cancel()
         self.app.pop_screen()
 

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats
-from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count
+from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count, short_seconds
 
 # Short names for the compare table, which must fit the side panel at 80 columns.
 SHORT_LABELS = {"minimax": "minimax", "alphabeta": "alpha-beta", "alphabeta+ordering": "+ordering",
@@ -89,8 +89,10 @@ class StatsPanel(Static):
             lines.append(Text(note, style="italic"))
         self.update(Group(*lines))
 
-    def show_comparison(self, rows: list[tuple[str, SearchStats, bool]], depth: int, *, running: str = "") -> None:
-        """rows: (algorithm, stats, finished). The with/without pruning table, live."""
+    def show_comparison(self, rows: list[tuple[str, SearchStats, bool]], depth: int, *, running: str = "",
+                        stopped: bool = False) -> None:
+        """rows: (algorithm, stats, finished). The with/without pruning table, live; ``stopped``:
+        the player stopped it."""
         if not self.comparing:
             self._covered = (str(self.border_title), self.content)
             self.comparing = True
@@ -103,15 +105,21 @@ class StatsPanel(Static):
         for algorithm, stats, finished in rows:
             mark = "" if finished else "…"
             table.add_row(SHORT_LABELS.get(algorithm, algorithm) + mark, short_count(stats.nodes),
-                          short_count(stats.cutoffs), short_count(stats.tt_hits), seconds_text(stats.seconds))
+                          short_count(stats.cutoffs), short_count(stats.tt_hits), short_seconds(stats.seconds))
         lines: list[Any] = [table]
         if running:
             lines.append(Text(running, style="italic dim"))
+        elif stopped:
+            lines.append(Text("stopped (c): … rows did not finish; c again shows the statistics",
+                              style="italic dim"))
         elif rows:
-            base = rows[0][1].nodes or 1
-            best = min(rows, key=lambda r: r[1].nodes)
-            lines.append(Text(f"{ALGORITHM_LABELS.get(best[0], best[0])} searched "
-                              f"{best[1].nodes / base:.1%} of minimax's nodes.", style="italic"))
-            if not all(finished for _, _, finished in rows):
-                lines.append(Text("… stopped at its node limit", style="dim"))
+            finished = [row for row in rows if row[2]]
+            if rows[0][2] and finished:
+                # Against a whole minimax tree only: a stopped one is no base to compare with.
+                base = rows[0][1].nodes or 1
+                best = min(finished, key=lambda r: r[1].nodes)
+                lines.append(Text(f"{ALGORITHM_LABELS.get(best[0], best[0])} searched "
+                                  f"{best[1].nodes / base:.1%} of minimax's nodes.", style="italic"))
+            if len(finished) < len(rows):
+                lines.append(Text("… stopped at its node or time limit", style="dim"))
         self.update(Group(*lines))
