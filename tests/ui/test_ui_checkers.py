@@ -3,6 +3,8 @@ compulsory capture, draws, and PDN save/load."""
 
 from __future__ import annotations
 
+import re
+
 from ui_support import SIZE, settle, square_offset, text_of
 
 from tui_games.engine.checkers.pdn import read_pdn_game
@@ -156,3 +158,33 @@ async def test_the_game_in_progress_resumes(home):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert [str(m) for m in app.screen.position.history] == ["11-15"]
+
+
+def board_lines(board: CheckersBoard) -> list[str]:
+    return ["".join(segment.text for segment in board.render_line(y)) for y in range(10)]
+
+
+async def test_numbers_name_every_dark_square_pieces_included_inside_the_border_with_the_cursor(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.board
+        await pilot.press("number_sign")
+        await pilot.pause()
+        lines = board_lines(board)
+        text = "\n".join(lines)
+        numbers = [int(n) for n in re.findall(r"\d+", text)]
+        assert sorted(numbers) == list(range(1, 33)), text
+        # Each piece beside its square's number: Black's men on 1-12, White's on 21-32.
+        assert "b 1" in text and "b12" in text and "w21" in text and "w32" in text, text
+        for line in lines[1:9]:
+            assert line[0] == line[-1] == "│" and line[1] in " [" and line[-2] in " ]", text
+        # The whole board on screen beside the panel, at 80 columns.
+        assert board.region.width == 42 and board.region.right <= SIZE[0]
+        await goto(pilot, board, 15)
+        assert "[ 15]" in board_lines(board)[1 + board.cursor // 8]
+        await goto(pilot, board, 11)
+        assert "[b11]" in board_lines(board)[1 + board.cursor // 8]
+        await pilot.press("number_sign")
+        await pilot.pause()
+        assert not re.search(r"\d", "\n".join(board_lines(board)))

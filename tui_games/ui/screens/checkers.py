@@ -107,6 +107,7 @@ class CheckersScreen(GameScreen):
         self.path: list[int] = []
         self.typed = ""
         super().__init__(options or CheckersOptions.from_settings(section))
+        self.set_class(self.numbers, "wide-board")
 
     # -- hooks ----------------------------------------------------------------------------------
 
@@ -341,8 +342,9 @@ class CheckersScreen(GameScreen):
 
     def action_numbers(self) -> None:
         self.numbers = not self.numbers
-        self.board.numbers = self.numbers
-        self.board.refresh()
+        self.board.set_numbers(self.numbers)
+        # The numbered board is 42 columns wide: the side column gives way for it.
+        self.set_class(self.numbers, "wide-board")
         self.app.store.update_settings("checkers", numbers=self.numbers)
 
     # -- PDN files ------------------------------------------------------------------------------------

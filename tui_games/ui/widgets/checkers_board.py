@@ -1,8 +1,9 @@
 """The checkers board, drawn with Textual's line API: 8×8 squares, three columns each.
 
 Dark squares carry the pieces (``b``/``w`` men and ``B``/``W`` kings, or glyphs), empty ones a
-dot, or their number 1–32 with the overlay on; light squares stay blank, so the board reads
-without colour. The board turns round so the human's side is at the bottom (``flipped``
+dot; light squares stay blank, so the board reads without colour. With the numbers overlay on
+the squares are five columns wide and every dark square shows its number 1–32, beside its
+piece if it has one (``b11``): a move typed as ``11-15`` names squares the player can see. The board turns round so the human's side is at the bottom (``flipped``
 puts White there). The screen says what to highlight: the picked piece and its path so far,
 where it may land next, the last move and the squares it captured.
 """
@@ -29,6 +30,8 @@ PIECES = {
     "glyphs": {"b": "●", "w": "○", "B": "◆", "W": "◇"},
 }
 CELL_W = 3
+# With the numbers overlay: a piece, a two-digit number and the cursor's brackets.
+NUMBERED_CELL_W = 5
 # Squares are named by their numbers (the overlay), not by files and ranks: no labels.
 LEFT = 0
 
@@ -100,15 +103,24 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
     def cursor_square(self) -> int | None:
         return self.square_at_index(self.cursor)
 
+    @property
+    def cell_w(self) -> int:
+        return NUMBERED_CELL_W if self.numbers else CELL_W
+
+    def set_numbers(self, numbers: bool) -> None:
+        if numbers != self.numbers:
+            self.numbers = numbers
+            self.refresh(layout=True)
+
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        return LEFT + 1 + 8 * CELL_W + 1
+        return LEFT + 1 + 8 * self.cell_w + 1
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return 8 + 2
 
     def index_region(self, index: int) -> Region:
         row, col = divmod(index, 8)
-        return Region(LEFT + 1 + col * CELL_W, 1 + row, CELL_W, 1)
+        return Region(LEFT + 1 + col * self.cell_w, 1 + row, self.cell_w, 1)
 
     def refresh_squares(self, squares: Iterable[int | None]) -> None:
         regions = [self.index_region(self.display_index(s)) for s in squares if s]
@@ -129,9 +141,9 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         base = self.rich_style
         grid = base + self.get_component_rich_style("board--grid")
         if y == 0:
-            return Strip([Segment("┌" + "─" * (8 * CELL_W) + "┐", grid)])
+            return Strip([Segment("┌" + "─" * (8 * self.cell_w) + "┐", grid)])
         if y == 9:
-            return Strip([Segment("└" + "─" * (8 * CELL_W) + "┘", grid)])
+            return Strip([Segment("└" + "─" * (8 * self.cell_w) + "┘", grid)])
         if not 1 <= y <= 8:
             return Strip.blank(self.size.width, base)
         row = y - 1
@@ -146,9 +158,10 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
     def _square(self, index: int) -> tuple[str, Style]:
         square = self.square_at_index(index)
         is_cursor = index == self.cursor and (self.has_focus or self.screen.focused is None)
+        inner = self.cell_w - 2
         if square is None:
             style = self._layer("board--light")
-            text = "[ ]" if is_cursor else "   "
+            text = f"[{' ' * inner}]" if is_cursor else " " * self.cell_w
             if is_cursor:
                 style += self._layer("board--cursor")
             return text, style
@@ -160,10 +173,10 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         elif square in self.captured:
             mark = "×"
             style += self._layer("board--captured")
-        elif self.numbers:
-            mark = str(square)
         else:
-            mark = "·"
+            mark = " " if self.numbers else "·"
+        if self.numbers:
+            mark = f"{mark}{square:>2}"
         if square in self.last:
             style += self._layer("board--last")
         if square in self.movable:
@@ -174,10 +187,7 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
             style += self._layer("board--picked")
         if is_cursor:
             style += self._layer("board--cursor")
-        if len(mark) == 2:
-            text = f"[{mark}" if is_cursor else f" {mark}"
-        else:
-            text = f"[{mark}]" if is_cursor else f" {mark} "
+        text = f"[{mark}]" if is_cursor else f" {mark} "
         return text, style
 
     # -- what the screen sets ---------------------------------------------------------------------
