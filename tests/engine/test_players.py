@@ -237,3 +237,12 @@ def test_opponents_for_offers_classic_players_only_on_the_classic_game():
         assert "rule-based" not in specs and "magic-square" not in specs and "level9" in specs
     with pytest.raises(ValueError, match="only plays 3x3"):
         RuleBasedPlayer().choose(TicTacToe(4, 4, 3))
+
+
+def test_perfect_is_named_deep_search_where_it_cannot_solve_the_board():
+    # Issue 23, finding 7: on 5×5 "perfect" searched 10 s a move and proved nothing.
+    labels = dict(opponents_for(TicTacToe(5, 5, 4)))
+    assert labels["perfect"] == "deep search"
+    assert dict(opponents_for(TicTacToe(4, 4, 3)))["perfect"] == "perfect"
+    assert make_player("perfect", board=(5, 5)).name == "deep search"
+    assert make_player("perfect", board=(4, 4)).name == "perfect"

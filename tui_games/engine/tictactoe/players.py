@@ -211,6 +211,14 @@ OPPONENTS: dict[str, str] = {
     "magic-square": "magic square",
 }
 CLASSIC = ("rule-based", "magic-square")
+# Where no search can solve the board from the start within a move's budget (more than
+# SOLVE_AT_ONCE cells: 5×5 and up), "perfect" is an iterative-deepening search and is named so.
+DEEP_SEARCH = "deep search"
+
+
+def solvable(rows: int, cols: int) -> bool:
+    """Whether the perfect player solves this board from the start (4×4 and smaller)."""
+    return rows * cols <= SOLVE_AT_ONCE
 
 
 def normalize_spec(spec: str) -> str:
@@ -218,13 +226,18 @@ def normalize_spec(spec: str) -> str:
     return lookup_spec(spec, OPPONENTS)
 
 
-def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, algorithm: str = TT) -> Player:
+def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, algorithm: str = TT,
+                board: tuple[int, int] | None = None) -> Player:
     """A fresh player for ``spec``. ``seconds`` caps each search move (perfect and levels);
-    ``algorithm`` is the search they use; ``seed`` makes tie-breaks reproducible."""
+    ``algorithm`` is the search they use; ``seed`` makes tie-breaks reproducible. ``board``
+    (rows, cols), when known, names "perfect" a "deep search" where it cannot solve."""
     key = normalize_spec(spec)
     resolve_algorithm(algorithm)  # a bad name fails here, whichever player was asked for
     if key == "perfect":
-        return PerfectPlayer(seed=seed, seconds=seconds, algorithm=algorithm)
+        player = PerfectPlayer(seed=seed, seconds=seconds, algorithm=algorithm)
+        if board is not None and not solvable(*board):
+            player.name = DEEP_SEARCH
+        return player
     if key.startswith("level"):
         return LevelPlayer(int(key.removeprefix("level")), seed=seed, seconds=seconds, algorithm=algorithm)
     if key == "random":
@@ -237,4 +250,6 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
 def opponents_for(position: TicTacToe) -> list[tuple[str, str]]:
     """(spec, label) of every opponent that can play ``position``'s board and rules."""
     classic_ok = supports_classic(position)
-    return [(spec, label) for spec, label in OPPONENTS.items() if classic_ok or spec not in CLASSIC]
+    deep = not solvable(position.rows, position.cols)
+    return [(spec, DEEP_SEARCH if deep and spec == "perfect" else label)
+            for spec, label in OPPONENTS.items() if classic_ok or spec not in CLASSIC]

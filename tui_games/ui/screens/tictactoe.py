@@ -46,7 +46,8 @@ class TicTacToeScreen(GameScreen):
         if self.options.opponent == "human":
             return None
         algorithm = self.engine_settings.get("algorithm", ALGORITHMS[-1])
-        return make_player(self.options.opponent, seconds=self.seconds, algorithm=algorithm)
+        return make_player(self.options.opponent, seconds=self.seconds, algorithm=algorithm,
+                           board=(self.options.rows, self.options.cols))
 
     @property
     def human_player(self) -> int | None:
