@@ -196,3 +196,17 @@ async def test_c_or_escape_stops_a_running_compare_and_keeps_the_screen(home):
             await pilot.press("c")  # the statistics again
             assert not panel.comparing
             await pilot.press("c")  # and a new comparison
+
+
+async def test_the_hint_and_the_panel_each_name_their_unit(home):
+    # Issue 23, finding 9: the panel counted plies ("win in 41"), the hint moves ("wins in 21").
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*"4444")
+        await pilot.press("i")
+        await settle(pilot, screen)
+        status = text_of(screen.query_one("#status"))
+        assert "wins in" in status and "(in your moves)" in status, status
+        panel = text_of(screen.query_one(StatsPanel))
+        assert "win in" in panel and "N plies" in panel, panel

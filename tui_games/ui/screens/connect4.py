@@ -232,9 +232,12 @@ class Connect4Screen(GameScreen):
             return
         else:
             words = {c: column_words(scores[c], position.moves) for c in range(7) if position.can_play(c)}
-        # Four rows of two, to fit under the board at 80×24; ★ marks the hinted column.
+        # Four rows of two, to fit under the board at 80×24; ★ marks the hinted column. The
+        # exact values count the player's own moves (the panel counts plies), and say so.
         parts = [f"{'★' if c == decision.move else ' '}{c + 1} {words.get(c, 'full')}" for c in range(7)]
-        self.status_note = "\n".join("  ".join(f"{p:<16}" for p in parts[i:i + 2]).rstrip() for i in range(0, 7, 2))
+        if scores is not None:
+            parts.append("(in your moves)")
+        self.status_note = "\n".join("  ".join(f"{p:<16}" for p in parts[i:i + 2]).rstrip() for i in range(0, 8, 2))
 
     def action_options(self) -> None:
         o = self.options

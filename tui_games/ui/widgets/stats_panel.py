@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats
+from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats, is_win_score
 from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count, short_seconds
 
 # Short names for the compare table, which must fit the side panel at 80 columns.
@@ -85,6 +85,10 @@ class StatsPanel(Static):
                      for rm in shown]
             more = len(stats.root_moves) - len(shown)
             lines.append(Text.assemble(("moves ", "dim"), " · ".join(parts) + (f" · {more} more" if more > 0 else "")))
+        scores = [stats.score] + [rm.score for rm in stats.root_moves]
+        if any(score is not None and is_win_score(score) for score in scores):
+            # The hint under a board counts a player's own moves; the search counts plies.
+            lines.append(Text("win/loss in N: N plies, both sides' moves · ? explains", style="dim"))
         if note:
             lines.append(Text(note, style="italic"))
         self.update(Group(*lines))
