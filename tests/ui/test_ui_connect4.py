@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import re
 
+from textual.containers import VerticalScroll
 from ui_support import SIZE, column_offset, settle, text_of
 
 from tui_games.engine.connect4.position import Connect4
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import game_screen
 from tui_games.ui.screens.connect4 import Connect4Screen, column_words
+from tui_games.ui.screens.help import HelpScreen, help_text
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.stats_panel import StatsPanel
 
@@ -210,3 +212,24 @@ async def test_the_hint_and_the_panel_each_name_their_unit(home):
         assert "wins in" in status and "(in your moves)" in status, status
         panel = text_of(screen.query_one(StatsPanel))
         assert "win in" in panel and "N plies" in panel, panel
+
+
+async def test_question_mark_opens_the_help_on_this_games_how_to_play(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and app.screen.game == "connect4"
+        text = help_text("connect4")
+        assert text.startswith("# How to play Connect-4")
+        assert "Full-board variant" in text and "in your own\nmoves" in text and "score +14" in text
+        # The help covers the whole screen at 80 columns: no board border left showing.
+        assert app.screen.query_one(VerticalScroll).region.width == SIZE[0]
+
+
+def test_every_game_has_its_rules_in_the_help():
+    text = help_text()
+    for needle in ("How to play Tic-tac-toe", "Misère", "How to play Checkers", "capturing is compulsory",
+                   "king", "40-move rule", "How to play Sudoku", "How to play Connect-4"):
+        assert needle in text
+    assert help_text("checkers").startswith("# How to play Checkers")

@@ -353,7 +353,9 @@ class TuiGamesApp(App):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            # From a game, the help opens on that game's How to play.
+            game = self.screen.GAME if isinstance(self.screen, SavingScreen) else None
+            self.push_screen(HelpScreen(game or None))
 
 
 def run_app(game: str | None = None, options: dict | None = None, *, ascii: bool | None = None) -> None:

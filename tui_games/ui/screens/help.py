@@ -1,4 +1,4 @@
-"""Key bindings and how to read the engine's panels."""
+"""How to play each game, the key bindings, and how to read the engine's panels."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from tui_games.games import GAMES
+from tui_games.ui.screens.rules import rules_for
 
 _HELP = """\
 # Keys
@@ -58,21 +59,30 @@ Press Escape to close this help.
 """
 
 
-def help_text() -> str:
-    """The help, with each game's paragraph from the game table."""
-    return _HELP.replace("{games}", "\n\n".join(spec.help for spec in GAMES))
+def help_text(game: str | None = None) -> str:
+    """How to play every game (``game``'s first), then the keys, with each game's paragraph
+    from the game table."""
+    keys = _HELP.replace("{games}", "\n\n".join(spec.help for spec in GAMES))
+    return "\n\n".join([*rules_for(game), keys])
 
 
 class HelpScreen(ModalScreen[None]):
+    """The help; opened from a game (``game``), on that game's own section."""
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 78; height: 90%; border: round $accent; background: $surface; }
+    HelpScreen > VerticalScroll {
+        width: 100%; max-width: 100; height: 100%; max-height: 50; border: round $accent; background: $surface;
+    }
     """
+
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.game = game
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(help_text())
+            yield Markdown(help_text(self.game))
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
