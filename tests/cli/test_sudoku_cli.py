@@ -304,4 +304,12 @@ def test_needs_search_is_no_grade_to_play_or_generate(capsys):
     code, out, err = run(capsys, "play", "sudoku", "--grade", "needs-search")
     assert_usage_error(code, out, err, "'needs search' is no grade to play")
     code, out, err = run(capsys, "sudoku", "generate", "--grade", "needs search")
-    assert code == 1 and "always has a logical next step" in err
+    assert_usage_error(code, out, err, "always has a logical next step")
+
+
+def test_a_short_puzzle_line_says_what_a_line_holds_and_a_small_one_says_its_size(capsys):
+    code, out, err = run(capsys, "sudoku", "hint", "123456789")
+    assert_usage_error(code, out, err, "PUZZLE: 9 cells; a puzzle on one line has 16 (4×4), 36 (6×6), 81 (9×9)")
+    assert "rows" not in err
+    code, out, err = run(capsys, "sudoku", "hint", "0" * 16)
+    assert "PUZZLE: read as a 4×4 puzzle" in err

@@ -26,6 +26,7 @@ from tui_games.commands.common import UsageError, positive_int
 from tui_games.commands.options import Option
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import (
+    LINE_SIZES,
     PuzzleEntry,
     SudokuFormatError,
     parse_grid,
@@ -179,6 +180,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         level = LEVELS[level_index(args.grade)]
     except ValueError as error:
         raise UsageError(str(error)) from None
+    if level == SEARCH:
+        raise UsageError("'needs search' is not a grade the generator makes: with every technique, a puzzle "
+                         "with one solution always has a logical next step")
     rng = random.Random(args.seed)
     seeds = seed_puzzles(level, read_puzzles)
     for _ in range(args.count):
@@ -203,10 +207,18 @@ def _puzzle_argument(args: argparse.Namespace) -> Grid:
         text, source = read_input("-")
     else:
         text, source = args.puzzle, "PUZZLE"
+    line = text.strip()
+    if line.isdigit() and len(line) not in LINE_SIZES:
+        # One short line is no block of rows: say what a line must hold, not "1 rows".
+        sizes = ", ".join(f"{cells} ({size}×{size})" for cells, size in sorted(LINE_SIZES.items()))
+        raise UsageError(f"{source}: {len(line)} cells; a puzzle on one line has {sizes}")
     try:
-        return parse_grid(text, source, diagonal=args.diagonal)
+        grid = parse_grid(text, source, diagonal=args.diagonal)
     except SudokuFormatError as error:
         raise UsageError(str(error)) from None
+    if grid.size != 9:
+        print(f"{source}: read as a {grid.size}×{grid.size} puzzle", file=sys.stderr)
+    return grid
 
 
 def _unique_puzzle(args: argparse.Namespace, what: str) -> Grid | None:
