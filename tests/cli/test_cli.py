@@ -169,6 +169,15 @@ def test_play_uses_saved_options(capsys, fake_app, home):
     ]
 
 
+def test_play_keeps_the_last_games_rules_unless_told(capsys, fake_app, home):
+    from tui_games.store import Store
+
+    Store().update_settings("tictactoe", misere=True)
+    for argv, misere in ((), True), (("--no-misere",), False), (("--misere",), True):
+        assert run(capsys, "play", "tictactoe", *argv)[0] == 0
+        assert fake_app.pop()[1]["misere"] is misere, argv
+
+
 def test_no_command_and_bare_play_open_the_menu(capsys, fake_app):
     assert run(capsys)[0] == 0
     assert run(capsys, "play")[0] == 0

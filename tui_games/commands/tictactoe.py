@@ -47,7 +47,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default=None, metavar="RxC",
                         help="board size, 3x3 to 7x7 (default: the last game's)")
     parser.add_argument("--k", type=int, default=None, help="marks in a row to win (default: the shorter side)")
-    parser.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
+    parser.add_argument("--misere", action=argparse.BooleanOptionalAction, default=None,
+                        help="reverse rules: completing a line loses (default: the last game's)")
     parser.add_argument("--opponent", default=None, metavar="NAME",
                         help="human (two players), perfect, level1..level9, random, rule-based, magic-square")
     parser.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
@@ -57,10 +58,11 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options for a tic-tac-toe game, validated, as the app expects them.
 
     What the command line leaves out comes from the saved settings (the last game's options);
-    with ``--size`` and no ``--k``, k is the shorter side. The variant is misère only with
-    ``--misere``.
+    with ``--size`` and no ``--k``, k is the shorter side; ``--misere``/``--no-misere`` sets
+    the rules.
     """
     saved = Store().load_settings()["tictactoe"]
+    misere = bool(saved["misere"]) if args.misere is None else args.misere
     if args.size is not None:
         rows, cols = parse_size(args.size)
         k = args.k if args.k is not None else min(rows, cols)
@@ -73,7 +75,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError(str(error)) from None
     opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec)
     if opponent != "human":
-        allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, args.misere))]
+        allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, misere))]
         if opponent not in allowed:
             if args.opponent is None:
                 opponent = "perfect"  # the saved opponent does not play this board
@@ -81,7 +83,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
                 raise UsageError(f"opponent {opponent!r} only plays 3x3, k=3, normal rules; "
                                  f"on this board choose one of {', '.join(allowed)}, or human")
     first = args.first if args.first is not None else saved["first"]
-    return {"rows": rows, "cols": cols, "k": k, "misere": args.misere, "opponent": opponent, "first": first}
+    return {"rows": rows, "cols": cols, "k": k, "misere": misere, "opponent": opponent, "first": first}
 
 
 # -- solve -----------------------------------------------------------------------------------------
