@@ -233,3 +233,18 @@ def test_every_game_has_its_rules_in_the_help():
                    "king", "40-move rule", "How to play Sudoku", "How to play Connect-4"):
         assert needle in text
     assert help_text("checkers").startswith("# How to play Checkers")
+
+
+async def test_the_command_palette_has_the_games_commands(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        titles = [command.title for command in app.get_system_commands(screen)]
+        for title in ("New game", "Hint: the best move", "Compare the algorithms", "Undo", "Play Checkers",
+                      "Play Sudoku", "Lab", "Settings", "Scores", "Help", "Quit"):
+            assert title in titles, titles
+        await pilot.press(*"44")
+        hint = next(c for c in app.get_system_commands(screen) if c.title == "Hint: the best move")
+        await hint.callback()
+        await settle(pilot, screen)
+        assert "(in your moves)" in text_of(screen.query_one("#status"))

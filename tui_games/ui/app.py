@@ -6,25 +6,28 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterable
+from functools import partial
 from typing import Callable
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.drivers.linux_driver import LinuxDriver
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from tui_games.engine import pacing
-from tui_games.games import find_game
+from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
 from tui_games.ui.driver import HangUpSafeDriver, catch_hang_up
 from tui_games.ui.screens.help import HelpScreen
+from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.scores import ScoresScreen
@@ -34,6 +37,10 @@ from tui_games.ui.widgets.session_notice import SessionNotice
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+# Ctrl+P's names for a screen's commands, where the key bar's word is too short.
+PALETTE_TITLES = {"new_game": "New game", "hint": "Hint: the best move", "compare": "Compare the algorithms",
+                  "options": "Game options", "toggle_stats": "Show or hide the statistics",
+                  "toggle_tree": "Show or hide the search tree", "lab": "Lab on this position"}
 SWITCH_INTERVAL = 0.001
 # The session holding the saved games looks for a take-over request this often (one stat); the
 # asking one tries the lock this often and gives up after TAKEOVER_WAIT seconds without an answer.
@@ -350,6 +357,28 @@ class TuiGamesApp(App):
 
     def action_scores(self) -> None:
         self.push_screen(ScoresScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Ctrl+P: this screen's own commands (new game, hint, …, with their keys), every
+        game, the Lab, settings, scores and help; then Textual's (theme, quit, …)."""
+        seen: set[str] = set()
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            action = binding.action
+            if action in seen or action.startswith("app.") or not binding.description or not active.enabled:
+                continue
+            seen.add(action)
+            title = PALETTE_TITLES.get(action, binding.description)
+            yield SystemCommand(title, f"{title} (key {binding.key_display or key})",
+                                partial(active.node.run_action, action))
+        for spec in GAMES:
+            yield SystemCommand(f"Play {spec.title}", spec.blurb, partial(self.open_game, spec.key))
+        yield SystemCommand("Lab", "computer players against each other; algorithms compared",
+                            lambda: self.push_screen(LabScreen()))
+        yield SystemCommand("Settings", "players' times, pieces, hints", self.action_settings)
+        yield SystemCommand("Scores", "results, best times, arena runs", self.action_scores)
+        yield SystemCommand("Help", "how to play, keys, the panels", self.action_help)
+        yield from super().get_system_commands(screen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
