@@ -188,3 +188,19 @@ async def test_numbers_name_every_dark_square_pieces_included_inside_the_border_
         await pilot.press("number_sign")
         await pilot.pause()
         assert not re.search(r"\d", "\n".join(board_lines(board)))
+
+
+async def test_the_squares_grow_with_the_terminal_numbers_on_their_top_line(home):
+    app = make_app(opponent="human")
+    async with app.run_test(size=(160, 48)) as pilot:
+        board = app.screen.board
+        assert board.big and board.region.height == 8 * 3 + 2
+        await pilot.press("number_sign")
+        await pilot.pause()
+        text = "\n".join(board_lines_all(board))
+        assert sorted(int(n) for n in re.findall(r"\d+", text)) == list(range(1, 33))
+        assert board.region.right <= 160
+
+
+def board_lines_all(board: CheckersBoard) -> list[str]:
+    return ["".join(segment.text for segment in board.render_line(y)) for y in range(board.size.height)]

@@ -248,3 +248,19 @@ async def test_the_command_palette_has_the_games_commands(home):
         await hint.callback()
         await settle(pilot, screen)
         assert "(in your moves)" in text_of(screen.query_one("#status"))
+
+
+async def test_the_board_and_its_discs_grow_with_the_terminal(home):
+    # Issue 23, finding 8: at 120×40 and more the board stayed 29×13 characters, discs dots.
+    for size, cell in (((80, 24), (3, 1)), ((100, 30), (5, 2)), ((160, 48), (7, 3))):
+        app = make_app(opponent="human")
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            await pilot.press("4", "5")
+            board = screen.board
+            assert (board.cell_w, board.cell_h) == cell
+            assert board.region.bottom <= size[1] and board.region.right <= size[0]
+            lines = ["".join(s.text for s in board.render_line(y)) for y in range(board.size.height)]
+            if cell[1] > 1:  # a solid disc and a ring, not one character each
+                assert any("▟" + "█" * (cell[0] - 4) + "▙" in line for line in lines), lines
+                assert any("╭" + "─" * (cell[0] - 4) + "╮" in line for line in lines), lines

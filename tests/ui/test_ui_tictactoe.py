@@ -272,3 +272,17 @@ async def test_a_terminal_below_80x24_gets_a_message_that_goes_when_it_grows(hom
         await pilot.resize_terminal(100, 30)
         await pilot.pause()
         assert app.screen.TITLE == "Connect-4"
+
+
+async def test_the_board_and_its_marks_grow_with_the_terminal(home):
+    for size, cell in (((80, 24), (7, 3)), ((120, 40), (15, 7))):
+        app = make_app("tictactoe", opponent="human", rows=3, cols=3, k=3)
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            await pilot.press("enter")  # X in the centre
+            board = screen.board
+            assert (board.cell_w, board.cell_h) == cell
+            assert board.region.bottom <= size[1]
+            lines = ["".join(s.text for s in board.render_line(y)) for y in range(board.size.height)]
+            if cell[1] > 3:  # X drawn as two crossing strokes
+                assert sum("╲" in line for line in lines) >= 2 and any("╳" in line for line in lines), lines

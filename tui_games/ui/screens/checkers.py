@@ -345,6 +345,7 @@ class CheckersScreen(GameScreen):
         self.board.set_numbers(self.numbers)
         # The numbered board is 42 columns wide: the side column gives way for it.
         self.set_class(self.numbers, "wide-board")
+        self._fit_board()
         self.app.store.update_settings("checkers", numbers=self.numbers)
 
     # -- PDN files ------------------------------------------------------------------------------------

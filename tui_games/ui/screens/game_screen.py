@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
@@ -171,7 +172,20 @@ class GameScreen(SavingScreen):
         yield self.runner
         yield Footer(compact=True)
 
+    # Rows of the screen that are not the board: header, footer, title, status, score line.
+    RESERVED_ROWS = 10
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_board()
+
+    def _fit_board(self) -> None:
+        """Bigger cells and pieces when the terminal has room (at 80×24 the smallest)."""
+        size = self.app.size
+        side = 0 if size.width < 80 else 36 if self.has_class("wide-board") else 42
+        self.board.fit(size.width - side - 2, size.height - self.RESERVED_ROWS)
+
     def on_mount(self) -> None:
+        self._fit_board()
         ui = self.app.store.load_settings().get("ui", {})
         self.query_one(StatsPanel).display = bool(ui.get("show_stats", True))
         self.query_one(TreeInspector).display = bool(ui.get("show_tree", False))

@@ -61,6 +61,8 @@ class Connect4Board(GridBoard):
     def _last_column(self) -> int | None:
         return self.position.history[-1] if self.position.history else None
 
+    LADDER = ((3, 1), (5, 2), (7, 3))
+
     @staticmethod
     def cell_size(rows: int, cols: int) -> tuple[int, int]:
         return 3, 1
@@ -107,6 +109,15 @@ class Connect4Board(GridBoard):
         owner = self.position.cell(5 - row_from_top, col)
         return " " if owner is None else self.discs[owner]
 
+    def cell_art(self, cell: int) -> list[str] | None:
+        if self.discs != DISCS["shapes"]:
+            return None  # letters stay letters, on the middle line
+        row_from_top, col = divmod(cell, 7)
+        owner = self.position.cell(5 - row_from_top, col)
+        if owner is None:
+            return [" " * self.cell_w] * self.cell_h
+        return disc_art(owner == 0, self.cell_w, self.cell_h)
+
     def cell_style(self, cell: int) -> Style:
         row_from_top, col = divmod(cell, 7)
         row = 5 - row_from_top
@@ -128,12 +139,14 @@ class Connect4Board(GridBoard):
         label = base + self.get_component_rich_style("board--label")
         cursor = base + self.get_component_rich_style("board--cursor")
         segments = [Segment(" " * self.left + " ", base)]
+        pad = (self.cell_w - 3) // 2
         for col in range(7):
+            segments.append(Segment(" " * pad, base))
             if col == self.column and self.has_focus_within_board:
                 segments.append(Segment(f"[{col + 1}]", cursor))
             else:
                 segments.append(Segment(f" {col + 1} ", label))
-            segments.append(Segment(" ", base))
+            segments.append(Segment(" " * (self.cell_w - 3 - pad) + " ", base))
         return Strip(segments)
 
     # -- input -----------------------------------------------------------------------------
@@ -170,3 +183,16 @@ class Connect4Board(GridBoard):
         if 0 <= column < 7:
             self.focus()
             self.action_drop_in(column)
+
+
+def disc_art(first: bool, width: int, height: int) -> list[str]:
+    """A big disc: solid for the first player, a ring for the second, so the two differ
+    without colour; a column free each side (where the cursor's brackets go)."""
+    inner = width - 2
+    if first:
+        lines = (["▟" + "█" * (inner - 2) + "▙"] + ["█" * inner] * (height - 2)
+                 + ["▜" + "█" * (inner - 2) + "▛"])
+    else:
+        lines = (["╭" + "─" * (inner - 2) + "╮"] + ["│" + " " * (inner - 2) + "│"] * (height - 2)
+                 + ["╰" + "─" * (inner - 2) + "╯"])
+    return [f" {line} " for line in lines]

@@ -32,6 +32,8 @@ PIECES = {
 CELL_W = 3
 # With the numbers overlay: a piece, a two-digit number and the cursor's brackets.
 NUMBERED_CELL_W = 5
+# Squares on a terminal with room (``fit``): the number on the square's top line.
+BIG_CELL_W, BIG_CELL_H = 7, 3
 # Squares are named by their numbers (the overlay), not by files and ranks: no labels.
 LEFT = 0
 
@@ -103,9 +105,22 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
     def cursor_square(self) -> int | None:
         return self.square_at_index(self.cursor)
 
+    big = False
+
     @property
     def cell_w(self) -> int:
-        return NUMBERED_CELL_W if self.numbers else CELL_W
+        return BIG_CELL_W if self.big else NUMBERED_CELL_W if self.numbers else CELL_W
+
+    @property
+    def cell_h(self) -> int:
+        return BIG_CELL_H if self.big else 1
+
+    def fit(self, width: int, height: int) -> None:
+        """Big squares when ``width`` × ``height`` holds them."""
+        big = LEFT + 2 + 8 * BIG_CELL_W <= width and 2 + 8 * BIG_CELL_H <= height
+        if big != self.big:
+            self.big = big
+            self.refresh(layout=True)
 
     def set_numbers(self, numbers: bool) -> None:
         if numbers != self.numbers:
@@ -116,11 +131,11 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         return LEFT + 1 + 8 * self.cell_w + 1
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return 8 + 2
+        return 8 * self.cell_h + 2
 
     def index_region(self, index: int) -> Region:
         row, col = divmod(index, 8)
-        return Region(LEFT + 1 + col * self.cell_w, 1 + row, self.cell_w, 1)
+        return Region(LEFT + 1 + col * self.cell_w, 1 + row * self.cell_h, self.cell_w, self.cell_h)
 
     def refresh_squares(self, squares: Iterable[int | None]) -> None:
         regions = [self.index_region(self.display_index(s)) for s in squares if s]
@@ -142,26 +157,29 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         grid = base + self.get_component_rich_style("board--grid")
         if y == 0:
             return Strip([Segment("┌" + "─" * (8 * self.cell_w) + "┐", grid)])
-        if y == 9:
+        if y == 8 * self.cell_h + 1:
             return Strip([Segment("└" + "─" * (8 * self.cell_w) + "┘", grid)])
-        if not 1 <= y <= 8:
+        if not 1 <= y <= 8 * self.cell_h:
             return Strip.blank(self.size.width, base)
-        row = y - 1
+        row, sub = divmod(y - 1, self.cell_h)
         segments = [Segment("│", grid)]
         for col in range(8):
             index = row * 8 + col
-            text, style = self._square(index)
+            text, style = self._square(index, sub)
             segments.append(Segment(text, base + style))
         segments.append(Segment("│", grid))
         return Strip(segments)
 
-    def _square(self, index: int) -> tuple[str, Style]:
+    def _square(self, index: int, sub: int = 0) -> tuple[str, Style]:
+        """The text and style of line ``sub`` of the square at ``index``: the piece (and the
+        cursor's brackets) on the middle line; on big squares the number on the top one."""
         square = self.square_at_index(index)
         is_cursor = index == self.cursor and (self.has_focus or self.screen.focused is None)
+        middle = sub == self.cell_h // 2
         inner = self.cell_w - 2
         if square is None:
             style = self._layer("board--light")
-            text = f"[{' ' * inner}]" if is_cursor else " " * self.cell_w
+            text = f"[{' ' * inner}]" if is_cursor and middle else " " * self.cell_w
             if is_cursor:
                 style += self._layer("board--cursor")
             return text, style
@@ -174,8 +192,8 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
             mark = "×"
             style += self._layer("board--captured")
         else:
-            mark = " " if self.numbers else "·"
-        if self.numbers:
+            mark = " " if self.numbers and not self.big else "·"
+        if self.numbers and not self.big:
             mark = f"{mark}{square:>2}"
         if square in self.last:
             style += self._layer("board--last")
@@ -187,8 +205,11 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
             style += self._layer("board--picked")
         if is_cursor:
             style += self._layer("board--cursor")
+        if not middle:
+            number = f"{square:<2}" if self.numbers and sub == 0 else ""
+            return f"{number:>{self.cell_w - 1}} " if number else " " * self.cell_w, style
         text = f"[{mark}]" if is_cursor else f" {mark} "
-        return text, style
+        return f"{text:^{self.cell_w}}", style
 
     # -- what the screen sets ---------------------------------------------------------------------
 
@@ -232,8 +253,8 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         self.post_message(self.SquareChosen(self.cursor_square))
 
     def on_click(self, event: events.Click) -> None:
-        col = (event.x - LEFT - 1) // CELL_W
-        row = event.y - 1
+        col = (event.x - LEFT - 1) // self.cell_w
+        row = (event.y - 1) // self.cell_h
         if event.x < LEFT + 1 or not (0 <= row < 8 and 0 <= col < 8):
             return
         self.focus()

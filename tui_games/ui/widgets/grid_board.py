@@ -64,12 +64,19 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
 
     cursor: reactive[int] = reactive(0, repaint=False)
 
+    # Cell sizes (width, height inside the borders), smallest first: a board starts at the
+    # size ``cell_size`` gives and grows up the ladder while the terminal has room (``fit``).
+    LADDER: tuple[tuple[int, int], ...] = ((3, 1), (5, 3), (7, 3), (11, 5), (15, 7))
+    # How many steps up from the base size a bigger terminal may take a board.
+    MAX_STEPS = 2
+
     def __init__(self, rows: int, cols: int, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.rows = rows
         self.cols = cols
         self.cell_w, self.cell_h = self.cell_size(rows, cols)
         self.coordinates = True
+        self.room: tuple[int, int] | None = None  # the space fit() was last given
 
     @staticmethod
     def cell_size(rows: int, cols: int) -> tuple[int, int]:
@@ -80,11 +87,37 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
             return 5, 3
         return 3, 1
 
+    def _size_for(self, cell: tuple[int, int]) -> tuple[int, int]:
+        w, h = cell
+        return self.left + self.cols * (w + 1) + 1, self.label_rows + self.rows * (h + 1) + 1
+
+    def fit(self, width: int, height: int) -> None:
+        """Take the biggest cells up the ladder (at most MAX_STEPS above the base size) with
+        which the board fits ``width`` × ``height``; the base size when nothing bigger does."""
+        self.room = (width, height)
+        base = self.cell_size(self.rows, self.cols)
+        start = self.LADDER.index(base) if base in self.LADDER else 0
+        chosen = base
+        for cell in self.LADDER[start + 1:start + 1 + self.MAX_STEPS]:
+            w, h = self._size_for(cell)
+            if w <= width and h <= height:
+                chosen = cell
+        if chosen != (self.cell_w, self.cell_h):
+            self.cell_w, self.cell_h = chosen
+            self.refresh(layout=True)
+
     def resize_board(self, rows: int, cols: int) -> None:
         self.rows, self.cols = rows, cols
         self.cell_w, self.cell_h = self.cell_size(rows, cols)
         self.cursor = min(self.cursor, rows * cols - 1)
+        if self.room is not None:
+            self.fit(*self.room)
         self.refresh(layout=True)
+
+    def cell_art(self, cell: int) -> list[str] | None:
+        """The cell drawn across its whole inside (``cell_h`` lines of ``cell_w``), for big
+        cells; None: the mark alone, on the middle line."""
+        return None
 
     # -- what subclasses provide -----------------------------------------------------------
 
@@ -179,7 +212,12 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
             cell = row * self.cols + c
             style = base + self.cell_style(cell)
             is_cursor = cell == self.cursor and self.has_focus_within_board
-            if middle:
+            art = self.cell_art(cell) if ch > 1 else None
+            if art is not None:
+                text = art[sub - 1]
+                if is_cursor and middle:
+                    text = f"[{text[1:-1]}]"
+            elif middle:
                 mark = self.cell_text(cell)
                 text = f"[{mark}]" if is_cursor else f" {mark} "
                 text = f"{text:^{cw}}"

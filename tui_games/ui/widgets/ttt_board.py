@@ -59,6 +59,12 @@ class TicTacToeBoard(GridBoard):
         mark = self.position.mark_at(cell)
         return " " if mark == "." else mark
 
+    def cell_art(self, cell: int) -> list[str] | None:
+        mark = self.position.mark_at(cell)
+        if mark == ".":
+            return [" " * self.cell_w] * self.cell_h
+        return mark_art(mark, self.cell_w, self.cell_h)
+
     def cell_style(self, cell: int) -> Style:
         mark = self.position.mark_at(cell)
         style = Style()
@@ -74,3 +80,25 @@ class TicTacToeBoard(GridBoard):
         if cell == self.hint:
             style += self._layer("board--hint")
         return style
+
+
+def mark_art(mark: str, width: int, height: int) -> list[str]:
+    """X as two crossing strokes, O as a rounded box, filling a ``width`` × ``height`` cell
+    but a column each side (where the cursor's brackets go)."""
+    inner = max(1, min(2 * height - 1, width - 2))
+    if mark == "X":
+        lines = []
+        for row in range(height):
+            left = round(row * (inner - 1) / max(1, height - 1))
+            right = inner - 1 - left
+            chars = [" "] * inner
+            if left == right:
+                chars[left] = "╳"
+            else:
+                chars[left], chars[right] = "╲", "╱"
+            lines.append("".join(chars))
+    else:
+        middle = inner - 2
+        lines = (["╭" + "─" * middle + "╮"] + ["│" + " " * middle + "│"] * (height - 2)
+                 + ["╰" + "─" * middle + "╯"])
+    return [f"{line:^{width}}" for line in lines]
