@@ -206,13 +206,15 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
             segments.append(Segment(f"{row + 1:<{self.left}}" if number else " " * self.left, label))
         segments.append(Segment(BOX["v"], grid))
         middle = sub == (ch + 1) // 2
+        # Pieces are drawn big only on cells grown past the board's usual size (fit).
+        grown = (cw, ch) != self.cell_size(self.rows, self.cols)
         # A layer: the cursor on a mark shows the mark's own colour, reversed.
         cursor_style = self._layer("board--cursor")
         for c in range(self.cols):
             cell = row * self.cols + c
             style = base + self.cell_style(cell)
             is_cursor = cell == self.cursor and self.has_focus_within_board
-            art = self.cell_art(cell) if ch > 1 else None
+            art = self.cell_art(cell) if grown else None
             if art is not None:
                 text = art[sub - 1]
                 if is_cursor and middle:
