@@ -5,10 +5,12 @@ folded chain, the chain on the board and in full, every grade, the uniqueness se
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 import time
 
+from rich.console import Console
 from textual.widgets import DataTable, Select, Static, Switch
 from ui_support import PUZZLE, SIZE, cell, goto, ready, text_of, until
 
@@ -548,3 +550,31 @@ async def test_the_uniqueness_setting_is_a_switch_in_settings(home):
         switch.value = False
         await pilot.pause()
         assert Store().load_settings()["sudoku"]["uniqueness"] is False
+
+
+async def test_many_pencil_marks_in_a_small_cell_read_as_marks_not_a_count(home):
+    # Issue 23, finding 12: "(4)" for four marks read as the candidate 4.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        board = screen.board
+        assert not board.large
+        await goto(pilot, board, cell(1, 1))
+        await pilot.press("p", "1", "2", "5", "7", "p")
+        text = board._marks_text(screen.game.marks[cell(1, 1)], 0, False)
+        assert text.strip() == "12…" and "(" not in text
+
+
+async def test_the_sat_panel_fits_its_column(home):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        await pilot.press("S")
+        await ready(pilot, screen)
+        panel = screen.query_one(StatsPanel)
+        console = Console(width=panel.content_size.width, file=io.StringIO(), record=True)
+        console.print(panel.content)
+        shown = console.export_text()
+        assert re.search(r"by propagation +\d+ cells", shown) and "…" not in shown, shown

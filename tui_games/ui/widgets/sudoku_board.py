@@ -423,7 +423,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
             return " [ ]" if is_cursor else " " * w
         if len(digits) <= 3:
             return f" {''.join(digit_char(d) for d in digits):<3}"
-        return f" ({len(digits)})"
+        # More than fit: the first two and an ellipsis (a count like "(4)" read as the mark 4).
+        return f" {''.join(digit_char(d) for d in digits[:2])}… "
 
     @property
     def has_focus_within_board(self) -> bool:
