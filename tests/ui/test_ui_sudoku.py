@@ -219,7 +219,7 @@ async def test_a_puzzle_finished_with_a_hint_is_counted_as_assisted_and_is_no_be
         await pilot.pause()
         assert isinstance(app.screen, ScoresScreen)
         table = app.screen.query_one("#records-table", DataTable)
-        assert [str(c) for c in table.get_row_at(0)] == ["sudoku", screen.game.grade, "—", "0", "1"]
+        assert [str(c) for c in table.get_row_at(0)] == ["Sudoku", screen.game.grade, "—", "0", "1"]
 
 
 async def test_a_new_puzzle_asks_before_dropping_the_one_in_progress_and_no_is_the_default(home):
@@ -536,7 +536,7 @@ async def test_every_grade_is_offered_kept_in_settings_and_listed_in_scores(home
         assert isinstance(app.screen, ScoresScreen)
         table = app.screen.query_one("#records-table", DataTable)
         rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
-        assert ["sudoku", "nightmare", "12:34", "1", "0"] in rows
+        assert ["Sudoku", "nightmare", "12:34", "1", "0"] in rows
         assert [row[1] for row in rows] == ["basic", "extreme", "nightmare"], "easiest grade first"
 
 

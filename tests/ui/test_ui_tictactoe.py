@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from textual.widgets import OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from ui_support import SIZE, cell_offset, settle, text_of
 
 from tui_games.engine.arena import ArenaConfig, run_arena
@@ -86,8 +86,13 @@ async def test_full_game_against_the_computer_by_keys(home):
         assert outcome.winner != 0  # the perfect player (O) never loses
         stats = text_of(screen.query_one(StatsPanel))
         assert "nodes" in stats
-        scores = Store().scores()["tictactoe"]["perfect"]
+        # Counted for this board and rules only: results on other boards do not add up.
+        scores = Store().scores()["tictactoe"]["perfect · 3×3, 3 in a row"]
         assert sum(scores.values()) == 1
+        app.action_scores()
+        await pilot.pause()
+        table = app.screen.query_one("#scores-table", DataTable)
+        assert [str(c) for c in table.get_row_at(0)][:2] == ["Tic-tac-toe", "perfect · 3×3, 3 in a row"]
 
 
 async def test_full_game_by_mouse(home):

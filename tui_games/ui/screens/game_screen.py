@@ -260,11 +260,16 @@ class GameScreen(SavingScreen):
         return {"options": self.options_state(), "first": self.first_turn,
                 "history": [self.saved_move(m) for m in self.position.history]}
 
+    def score_key(self) -> str:
+        """What the scores count this game under: the opponent (and, where the game has
+        them, the board and rules: results on different boards do not add up)."""
+        return self.opponent.name if self.opponent is not None else ""
+
     def _update_scoreline(self) -> None:
         if self.opponent is None:
             self.query_one("#scoreline", Static).update("")
             return
-        tally = self.app.store.scores().get(self.GAME, {}).get(self.opponent.name, {})
+        tally = self.app.store.scores().get(self.GAME, {}).get(self.score_key(), {})
         w, d, l = (tally.get(k, 0) for k in ("win", "draw", "loss"))
         self.query_one("#scoreline", Static).update(f"won {w} · drawn {d} · lost {l}")
 
@@ -291,7 +296,7 @@ class GameScreen(SavingScreen):
         text = self.outcome_text(outcome)
         if self.human_player is not None and not self.game_over_recorded:
             result = {1: "win", 0: "draw", -1: "loss"}[outcome.value_for(self.human_player)]
-            self.app.store.record_result(self.GAME, self.opponent.name, result)
+            self.app.store.record_result(self.GAME, self.score_key(), result)
             self.game_over_recorded = True
             self._update_scoreline()
             text = {"win": "You win! ", "loss": "You lose. ", "draw": ""}[result] + text

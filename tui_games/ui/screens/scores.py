@@ -58,7 +58,7 @@ class ScoresScreen(Screen):
         for game, opponents in sorted(scores.items()):
             for opponent, tally in sorted(opponents.items()):
                 w, d, l = (tally.get(k, 0) for k in ("win", "draw", "loss"))
-                table.add_row(game, opponent, str(w), str(d), str(l), str(w + d + l))
+                table.add_row(_title(game), opponent, str(w), str(d), str(l), str(w + d + l))
         self.query_one("#scores-empty", Static).update(
             "" if scores else "No games finished against the computer yet.")
         records = self.app.store.records()
@@ -69,7 +69,7 @@ class ScoresScreen(Screen):
             for category, record in sorted(categories.items(), key=lambda item: _category_order(game, item[0])):
                 best = record["best"]
                 shown = "—" if best is None else "{}:{:02d}".format(*divmod(int(best), 60))
-                times.add_row(game, category, shown, str(record["solved"]), str(record["assisted"]))
+                times.add_row(_title(game), category, shown, str(record["solved"]), str(record["assisted"]))
         self.query_one("#records-title").display = bool(records)
         times.display = bool(records)
         self._fill_arena_runs()
@@ -137,6 +137,14 @@ class ScoresScreen(Screen):
         self.app.push_screen(ConfirmDialog(
             "Reset all", "Forget every score, best time and arena run (the Lab's too)? "
             "This cannot be undone. (The server's leaderboard is kept.)", yes="Reset all"), answered)
+
+
+def _title(game: str) -> str:
+    """A game's name as the menu shows it ("Tic-tac-toe"); a key no game has, as it is."""
+    try:
+        return find_game(game).title
+    except ValueError:
+        return game
 
 
 def _category_order(game: str, category: str) -> tuple[int, str]:

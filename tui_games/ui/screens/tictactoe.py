@@ -42,6 +42,11 @@ class TicTacToeScreen(GameScreen):
         o = self.options
         return TicTacToe(o.rows, o.cols, o.k, o.misere)
 
+    def score_key(self) -> str:
+        o = self.options
+        rules = " misère" if o.misere else ""
+        return f"{super().score_key()} · {o.rows}×{o.cols}, {o.k} in a row{rules}"
+
     def make_opponent(self):
         if self.options.opponent == "human":
             return None
