@@ -291,3 +291,25 @@ async def test_the_board_and_its_marks_grow_with_the_terminal(home):
             lines = ["".join(s.text for s in board.render_line(y)) for y in range(board.size.height)]
             if cell[1] > 3:  # X drawn as two crossing strokes
                 assert sum("╲" in line for line in lines) >= 2 and any("╳" in line for line in lines), lines
+
+
+async def test_tree_rows_line_up_and_notes_come_before_the_window(home):
+    # Issue 23, finding 12: rows without ▶ sat two columns left; notes were cut at the end.
+    app = make_app("tictactoe", opponent="perfect", first="computer")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, screen)
+        tree = screen.query_one(TreeInspector)
+        await pilot.press("t")
+        nodes = list(tree.root.children)
+        for node in tree.root.children:
+            node.expand()
+        await pilot.pause()
+        nodes += [child for node in tree.root.children for child in node.children]
+        for node in nodes:
+            label = str(node.label)
+            if not node.allow_expand:
+                assert label.startswith("  "), label  # in place of the ▶ the others have
+            for note in ("game over", "horizon", "from table", "nobody can win", "mirror image"):
+                if note in label:
+                    assert label.index(note) < label.index("["), label

@@ -74,34 +74,36 @@ class TreeInspector(Tree):
         proven = exactish and (self.proven or node.kind in ("end", "dead draw"))
         return Text(bound + score_text(value, proven=proven), style=style)
 
-    def _label(self, node: TreeNode, parent: TreeNode) -> Text:
+    def _label(self, node: TreeNode, parent: TreeNode, leaf: bool = False) -> Text:
         role = "MAX" if node.maximizing else "MIN"
         alpha, beta = (node.alpha, node.beta) if node.ply % 2 == 0 else (-node.beta, -node.alpha)
-        parts: list[Any] = []
+        # A leaf has no ▶: two spaces in its place keep the moves of a level in one column.
+        parts: list[Any] = ["  "] if leaf else []
         if parent.best == node.move:
             parts.append(("★ ", "bold yellow"))
         else:
             parts.append("  ")
-        parts += [(self.move_name(node.move), "bold"), " ", (role, "dim"), " ", self._value(node),
-                  ("  " + window_text(alpha, beta), "dim")]
+        parts += [(self.move_name(node.move), "bold"), " ", (role, "dim"), " ", self._value(node)]
+        # The note before the window: on a narrow panel the end of the line is what is cut.
         if node.kind == "symmetric":
             parts.append((f"  = {self.move_name(node.same_as)} (symmetry)", "italic dim"))
         elif node.kind:
             parts.append((f"  {KIND_TEXT.get(node.kind, node.kind)}", "italic dim"))
+        parts.append(("  " + window_text(alpha, beta), "dim"))
         return Text.assemble(*parts)
 
     def _fill(self, ui_node: UITreeNode, node: TreeNode) -> None:
         """Add one level of children under ``ui_node`` (called when it is expanded)."""
         for child in node.children:
             has_more = bool(child.children or child.pruned or child.truncated)
-            ui_node.add(self._label(child, node), data=child, allow_expand=has_more)
+            ui_node.add(self._label(child, node, leaf=not has_more), data=child, allow_expand=has_more)
         if node.pruned:
             names = " ".join(self.move_name(m) for m in node.pruned[:12])
             more = f" +{len(node.pruned) - 12}" if len(node.pruned) > 12 else ""
-            ui_node.add_leaf(Text.assemble(("✂ pruned ", "bold magenta"), (f"{len(node.pruned)}: ", "magenta"),
+            ui_node.add_leaf(Text.assemble("  ", ("✂ pruned ", "bold magenta"), (f"{len(node.pruned)}: ", "magenta"),
                                            (names + more, "dim")), data=None)
         if node.truncated:
-            ui_node.add_leaf(Text("… deeper nodes were searched but not kept", style="dim italic"), data=None)
+            ui_node.add_leaf(Text("  … deeper nodes were searched but not kept", style="dim italic"), data=None)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         ui_node = event.node
