@@ -424,7 +424,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         if len(digits) <= 3:
             return f" {''.join(digit_char(d) for d in digits):<3}"
         # More than fit: the first two and an ellipsis (a count like "(4)" read as the mark 4).
-        return f" {''.join(digit_char(d) for d in digits[:2])}… "
+        return f" {''.join(digit_char(d) for d in digits[:2])}…"
 
     @property
     def has_focus_within_board(self) -> bool:
