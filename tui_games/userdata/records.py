@@ -10,11 +10,11 @@ from tui_games.userdata.files import CorruptFile, DataFiles
 RECORDS_FILE = "records.json"
 
 
-def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]:
+def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int | None]]]:
     """The records table, or CorruptFile if the shape is wrong."""
     if not isinstance(data, dict):
         raise CorruptFile("not a JSON object")
-    table: dict[str, dict[str, dict[str, float | int]]] = {}
+    table: dict[str, dict[str, dict[str, float | int | None]]] = {}
     for game, categories in data.items():
         if not isinstance(categories, dict):
             raise CorruptFile(f"{game!r} is not an object")
@@ -25,11 +25,12 @@ def _validate_records(data: Any) -> dict[str, dict[str, dict[str, float | int]]]
             best, solved, assisted = record.get("best"), record.get("solved", 0), record.get("assisted", 0)
             # Only solves with hints (assisted): no best time yet.
             no_best = best is None and solved == 0
-            if ((not no_best and (isinstance(best, bool) or not isinstance(best, (int, float)) or best < 0))
-                    or any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in (solved, assisted))):
+            good_best = no_best or (isinstance(best, (int, float)) and not isinstance(best, bool) and best >= 0)
+            if not good_best or any(isinstance(n, bool) or not isinstance(n, int) or n < 0
+                                    for n in (solved, assisted)):
                 raise CorruptFile(f"{game}/{category} needs a best time and a count")
-            table[game][category] = {"best": None if no_best else float(best), "solved": solved,
-                                     "assisted": assisted}
+            table[game][category] = {"best": float(best) if isinstance(best, (int, float)) else None,
+                                     "solved": solved, "assisted": assisted}
     return table
 
 
@@ -38,7 +39,7 @@ class RecordsFile(DataFiles):
     def records_path(self) -> Path:
         return self.root / RECORDS_FILE
 
-    def records(self) -> dict[str, dict[str, dict[str, float | int]]]:
+    def records(self) -> dict[str, dict[str, dict[str, float | int | None]]]:
         """game -> category -> {"best": seconds or None, "solved": n, "assisted": n}, as on disk
         now; "assisted" counts solves with hints, never a best (None while there are only those)."""
         return self._load(self.records_path, RECORDS_FILE, _validate_records, dict, "started with no records")
@@ -51,10 +52,11 @@ class RecordsFile(DataFiles):
             raise ValueError(f"a time cannot be negative: {seconds}")
         with self._locked():
             table = self.records()
-            record = table.setdefault(game, {}).get(category) or {"best": None, "solved": 0, "assisted": 0}
-            improved = not assisted and (record["best"] is None or seconds < record["best"])
-            record = {"best": seconds if improved else record["best"],
-                      "solved": record["solved"] + (not assisted), "assisted": record["assisted"] + assisted}
+            old = table.setdefault(game, {}).get(category) or {"best": None, "solved": 0, "assisted": 0}
+            best, solved, helped = old["best"], int(old["solved"] or 0), int(old["assisted"] or 0)
+            improved = not assisted and (best is None or seconds < best)
+            record = {"best": seconds if improved else best,
+                      "solved": solved + (not assisted), "assisted": helped + assisted}
             table[game][category] = record
             self._write_json(self.records_path, table, RECORDS_FILE)
         return dict(record), improved
