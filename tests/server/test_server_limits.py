@@ -1,15 +1,15 @@
-"""The server's bounds as plain logic: sshd-style startups, per-source caps and penalties,
+"""The server's bounds as plain logic: startups judged by progress, evictions, penalties that
+add up, trust, IPv6 networks,
 names, and the log's format and rate limit."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
 from tui_games.server.identity import IdentityError, canonical
-from tui_games.server.limits import Admission, Limits, source_of
+from tui_games.server.limits import Admission, Limits, Startup, network_of, source_of
 from tui_games.server.log import FAIL2BAN_REGEX, RateLimit, event
 
 
@@ -28,59 +28,152 @@ def test_sources_group_ipv6_by_64_and_unmap_ipv4():
     assert source_of("2001:db8:1:3::1") != source_of("2001:db8:1:2::1")
 
 
+def admitted(result) -> bool:
+    return isinstance(result, Startup)
+
+
+class Conn:
+    """A connection as admission sees it: whether it has sent its version, whether it was
+    dropped (and so closed, as the server's connection would be)."""
+
+    def __init__(self, admission: Admission, address: str, *, version: bool = False) -> None:
+        self.admission, self.version, self.dropped = admission, version, False
+        self.startup = admission.admit(address, lambda: self.version, self.drop)
+
+    def drop(self) -> None:
+        self.dropped = True
+        self.admission.closed(self.startup, failed_auth=False)
+
+
+def test_sources_group_ipv6_48_as_a_network():
+    assert network_of("2001:db8:1:2::1") == network_of("2001:db8:1:ffff::1") == "2001:db8:1::/48"
+    assert network_of("192.0.2.7") is None and network_of("::ffff:192.0.2.7") is None
+
+
 def test_per_source_cap_and_release():
     admission = Admission(Limits(per_source=3, start=100, full=200))
-    assert [admission.admit("10.0.0.1") for _ in range(3)] == [None] * 3
-    assert "from this address" in admission.admit("10.0.0.1")
-    assert admission.admit("10.0.0.2") is None  # another source is not held back
-    admission.started("10.0.0.1")  # one of them started a game: a place is free again
-    assert admission.admit("10.0.0.1") is None
+    firsts = [admission.admit("10.0.0.1") for _ in range(3)]
+    assert all(map(admitted, firsts))
+    assert "from this address (3)" in admission.admit("10.0.0.1")
+    assert admitted(admission.admit("10.0.0.2"))  # another source is not held back
+    admission.started(firsts[0])  # one of them started a game: a place is free again
+    assert admitted(admission.admit("10.0.0.1"))
 
 
-def test_random_early_drop_follows_maxstartups():
-    limits = Limits(start=10, rate=30, full=100, per_source=10_000, max_connections=10_000)
-    admission = Admission(limits, rng=random.Random(7))
-    for number in range(10):
-        assert admission.admit(f"10.0.{number}.1") is None  # below start: always
-    # At exactly `start` startups a new one is dropped 30% of the time.
-    trials = [Admission(limits, rng=random.Random(seed), startups=10) for seed in range(2000)]
-    dropped = sum(trial.admit("10.9.9.9") is not None for trial in trials)
-    assert 0.25 < dropped / 2000 < 0.35
-    # Half-way to full: 30% + 70% × 0.5 = 65%.
-    trials = [Admission(limits, rng=random.Random(seed), startups=55) for seed in range(2000)]
-    dropped = sum(trial.admit("10.9.9.9") is not None for trial in trials)
-    assert 0.60 < dropped / 2000 < 0.70
-    full = Admission(limits, startups=100)
-    assert "not yet playing (100)" in full.admit("10.9.9.9")
+def test_a_source_at_its_cap_evicts_its_own_stale_connection():
+    clock = Clock()
+    admission = Admission(Limits(per_source=2, start=100, full=200), clock=clock)
+    slow, talking = Conn(admission, "10.0.0.1"), Conn(admission, "10.0.0.1", version=True)
+    clock.now += 2  # no version string in 1.5 s: stale; the other has 3 s to try to log in
+    newcomer = Conn(admission, "10.0.0.1")
+    assert admitted(newcomer.startup) and slow.dropped and not talking.dropped
+    assert admission.owes("10.0.0.1") == 2  # the dropped one cost its source
+
+
+def test_a_full_server_evicts_for_a_clean_newcomer_not_for_the_storm():
+    clock = Clock()
+    admission = Admission(Limits(full=4, per_source=10), clock=clock)
+    storm = [Conn(admission, "10.0.0.9", version=True) for _ in range(4)]
+    admission.penalise("10.0.0.9", 4)  # it has wasted connections before
+    person = Conn(admission, "192.0.2.1")  # nothing is stale, yet a clean source gets in
+    assert admitted(person.startup) and sum(c.dropped for c in storm) == 1
+    again = Conn(admission, "10.0.0.9", version=True)  # the storm evicts only its own kind
+    assert admitted(again.startup) and sum(c.dropped for c in storm) == 2 and not person.dropped
+    # A newcomer owing more than every source present evicts no one, and pays for trying.
+    admission.penalise("203.0.113.1", 9)
+    assert "not yet playing (4)" in admission.admit("203.0.113.1")
+    assert admission.owes("203.0.113.1") == 10 and not person.dropped
+
+
+def test_penalties_add_up_for_a_steady_storm():
+    """20 sources × 5 connections that say their version and stop, each opened again when
+    dropped, for 20 s: every source that keeps knocking ends up refused at the door for good,
+    and a person gets in."""
+    clock = Clock()
+    admission = Admission(Limits(), clock=clock)
+    live: list[Conn] = []
+    held = []  # how many the storm holds, each tenth of a second
+    for _ in range(200):
+        clock.now += 0.1
+        admission.sweep()
+        live = [conn for conn in live if not conn.dropped]
+        for source in range(20):
+            address = f"10.0.1.{source}"
+            while sum(conn.startup.source == address for conn in live) < 5:
+                conn = Conn(admission, address, version=True)
+                if not admitted(conn.startup):
+                    break
+                live.append(conn)
+        held.append(len(live))
+    assert held[-100:] == [0] * 100  # the last 10 s: shut out
+    assert all(admission.owes(f"10.0.1.{n}") > admission.limits.threshold for n in range(20))
+    assert admitted(Conn(admission, "192.0.2.1").startup)
+
+
+def test_sweep_drops_stale_startups_only_under_pressure():
+    clock = Clock()
+    admission = Admission(Limits(start=3, per_source=10), clock=clock)
+    quiet = [Conn(admission, "10.0.0.1") for _ in range(2)]
+    clock.now += 5
+    assert admission.sweep() == 0 and not any(c.dropped for c in quiet)  # no pressure: they may take their time
+    trying = Conn(admission, "10.0.0.2")
+    admission.tried(trying.startup)
+    clock.now += 5
+    assert admission.sweep() == 2 and all(c.dropped for c in quiet) and not trying.dropped
+
+
+def test_a_source_that_logged_in_may_hold_more():
+    admission = Admission(Limits(per_source=2, per_trusted_source=20, start=100, full=200))
+    first = admission.admit("10.0.0.5")
+    admission.started(first)
+    assert all(admitted(admission.admit("10.0.0.5")) for _ in range(20))
+    assert "from this address (20)" in admission.admit("10.0.0.5")
+
+
+def test_an_ipv6_network_is_capped_and_penalised_as_a_whole():
+    clock = Clock()
+    admission = Admission(Limits(per_source=2, per_network=4, start=100, full=200), clock=clock)
+    assert all(admitted(admission.admit(f"2001:db8:1:{n}::1")) for n in range(4))
+    assert "2001:db8:1::/48 (4)" in admission.admit("2001:db8:1:99::1")
+    assert admitted(admission.admit("2001:db8:2::1"))  # another site
+    wasted = 0
+    while isinstance(startup := admission.admit(f"2001:db8:3:{wasted}::1"), Startup):
+        admission.closed(startup, failed_auth=False)  # one wasted by each /64: each owes little
+        wasted += 1
+    limits = admission.limits
+    assert wasted == int(limits.threshold * limits.network_factor / limits.unused) + 1 and "network 2001:db8:3::/48 penalised" in startup  # the /48 more than 4 × 10 s
+    assert admission.owes("2001:db8:3:1::1") <= admission.limits.threshold
 
 
 def test_penalties_grow_with_failures_run_down_and_are_capped():
     clock = Clock()
-    admission = Admission(Limits(auth_fail=5, no_auth=1, threshold=15, max_penalty=60), clock=clock)
-    for _ in range(3):
-        assert admission.admit("203.0.113.5") is None
-        admission.closed("203.0.113.5", was_startup=True, failed_auth=True, tried_auth=True)
-    assert admission.owes("203.0.113.5") == 15
-    assert admission.admit("203.0.113.5") is None  # 15 s owed: not past the threshold yet
-    admission.closed("203.0.113.5", was_startup=True, failed_auth=True, tried_auth=True)
-    assert "penalised for 20 s" in admission.admit("203.0.113.5")
-    clock.now += 6
-    assert admission.admit("203.0.113.5") is None  # ran down to 14 s
-    admission.closed("203.0.113.5", was_startup=True, failed_auth=False, tried_auth=False)  # +1: never tried
+    admission = Admission(Limits(auth_fail=5, unused=2, threshold=10, max_penalty=60), clock=clock)
+    for _ in range(2):
+        startup = admission.admit("203.0.113.5")
+        admission.tried(startup)
+        admission.closed(startup, failed_auth=True)
+    assert admission.owes("203.0.113.5") == 10
+    startup = admission.admit("203.0.113.5")  # 10 s owed: not past the threshold yet
+    admission.closed(startup, failed_auth=True)
+    assert "penalised for 15 s" in admission.admit("203.0.113.5")  # and +1 for knocking
+    clock.now += 7
+    startup = admission.admit("203.0.113.5")  # ran down to 9 s
+    admission.closed(startup, failed_auth=False)  # +2: never tried
+    assert admission.owes("203.0.113.5") == 11
     for _ in range(100):
         admission.penalise("203.0.113.5", 5)
     assert admission.owes("203.0.113.5") == 60
     # A login that worked (not a startup any more when it closes) costs nothing.
-    assert admission.admit("198.51.100.1") is None
-    admission.started("198.51.100.1")
-    admission.closed("198.51.100.1", was_startup=False, failed_auth=False, tried_auth=True)
+    startup = admission.admit("198.51.100.1")
+    admission.started(startup)
+    admission.closed(startup, failed_auth=False)
     assert admission.owes("198.51.100.1") == 0
     assert admission.connections == 0 and admission.startups == 0
 
 
 def test_total_connections_are_capped():
     admission = Admission(Limits(max_connections=2, per_source=10))
-    assert admission.admit("10.0.0.1") is None and admission.admit("10.0.0.2") is None
+    assert admitted(admission.admit("10.0.0.1")) and admitted(admission.admit("10.0.0.2"))
     assert "too many connections (2)" in admission.admit("10.0.0.3")
 
 

@@ -317,3 +317,107 @@ async def test_memory_total_limits_the_players(start_server):
     await third.wait_for("the server is busy (2 players at a time)")
     for player in (first, second, third):
         await player.close()
+
+
+# -- storms a real person must get through (issue 22 item 1, issue 21 finding 3) -------------------
+
+GREETING = b"SSH-2.0-storm\r\n"
+
+
+async def _storm_client(source: str, port: int, greeting: bytes, stop: asyncio.Event, counts: dict) -> None:
+    """One connection of a steady storm: open, say ``greeting`` (or nothing), wait to be dropped,
+    and open again at once; until ``stop``."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        except OSError:
+            await asyncio.sleep(0.05)
+            continue
+        counts["opened"] = counts.get("opened", 0) + 1
+        try:
+            if greeting:
+                writer.write(greeting)
+            stopping = asyncio.ensure_future(stop.wait())
+            closing = asyncio.ensure_future(reader.read())
+            await asyncio.wait([stopping, closing], return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            closing.cancel()
+        except OSError:
+            pass
+        finally:
+            writer.close()
+
+
+async def _one_command(port: int, user: str, identity, command: str, source: str = "127.0.0.1") -> tuple[int, bytes]:
+    """``ssh -q NAME@host COMMAND`` once: (exit status, stderr)."""
+    argv = ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+            "-o", "IdentityAgent=none", "-o", "ConnectTimeout=20", "-o", f"BindAddress={source}",
+            "-i", str(identity), f"{user}@127.0.0.1", command]
+    process = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL,
+                                                   stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return process.returncode, err
+
+
+@needs_ssh
+@pytest.mark.parametrize("greeting", [b"", GREETING], ids=["silent", "greeting"])
+async def test_a_real_login_gets_in_first_try_during_a_steady_storm(start_server, tmp_path, greeting):
+    """20 sources × 5 connections, each opened again as soon as it is dropped: a person's one
+    login goes through (the storm's stale connections make room, their sources pay)."""
+    alice_file, _ = key_file(tmp_path, "alice")
+    server = await start_server()
+    stop, counts = asyncio.Event(), {}
+    storm = [asyncio.create_task(_storm_client(f"127.0.0.{10 + source}", server.port, greeting, stop, counts))
+             for source in range(20) for _ in range(5)]
+    try:
+        await wait_until(lambda: counts.get("opened", 0) >= 150, 60, "the storm to be steady")
+        status, err = await _one_command(server.port, "alice", alice_file, "who")
+        assert status == 0, [line for line in start_server.logs if "from=127.0.0.1 " in line][-3:]
+    finally:
+        stop.set()
+        await asyncio.gather(*storm, return_exceptions=True)
+    assert server.admission.owes("127.0.0.1") == 0
+
+
+@needs_ssh
+async def test_a_real_login_gets_in_first_try_among_1100_idle_connections(start_server, tmp_path):
+    """1,100 connections from 250 addresses that never say a word, held open."""
+    alice_file, _ = key_file(tmp_path, "alice")
+    server = await start_server()
+    sockets = []
+    try:
+        for number in range(1100):
+            try:
+                sockets.append(await asyncio.open_connection(
+                    "127.0.0.1", server.port, local_addr=(f"127.0.1.{1 + number % 250}", 0)))
+            except OSError:
+                pass
+        await wait_until(lambda: server.admission.startups >= server.config.limits.start, 10, "the idle crowd")
+        status, err = await _one_command(server.port, "alice", alice_file, "who")
+        assert status == 0, [line for line in start_server.logs if "from=127.0.0.1 " in line][-3:]
+    finally:
+        for _, writer in sockets:
+            writer.close()
+
+
+@needs_ssh
+async def test_bots_on_one_address_are_not_refused(start_server, tmp_path):
+    """16 players on one host, each running commands one after another as a bot does: none is
+    turned away (they are logged in, not a crowd of strangers)."""
+    server = await start_server()
+    files = [key_file(tmp_path, f"bot{number}")[0] for number in range(16)]
+    for number, identity in enumerate(files):  # each claims its name first
+        assert (await _one_command(server.port, f"bot{number}", identity, "who"))[0] == 0
+
+    async def bot(number: int) -> list[tuple[int, bytes]]:
+        return [await _one_command(server.port, f"bot{number}", files[number], "games") for _ in range(4)]
+
+    results = [result for runs in await asyncio.gather(*(bot(n) for n in range(16))) for result in runs]
+    refused = [err for status, err in results if status != 0]
+    assert not refused, f"{len(refused)} of {len(results)} refused: {refused[:3]}"

@@ -1,25 +1,36 @@
-"""Who may open one more connection: sshd's answers to connection storms, in one small class.
+"""Who may open one more connection, so that a real person wins against a storm of strangers.
 
-- **Startups** are connections that have not yet started a game (not authenticated, or
-  authenticated without a session). Past ``start`` of them, a new one is dropped with a
-  probability rising from ``rate``% to 100% at ``full`` (sshd's ``MaxStartups 10:30:100``);
-  one source address may hold at most ``per_source`` of them (``PerSourceMaxStartups``).
-- **Penalties** (sshd's ``PerSourcePenalties``): a source whose connection ended without a
-  login collects seconds of penalty — ``auth_fail`` for one that offered a wrong key, ``no_auth``
-  for one that never tried — which run down in real time; while a source owes more than
-  ``threshold`` seconds its new connections are refused at once. A source never owes more
-  than ``max_penalty``.
+A connection not yet playing (not authenticated, or authenticated without a session) is a
+**startup**. Startups are judged by their progress, not only counted:
+
+- **Stale**: one that has sent no SSH version string within ``version_seconds``, or has not
+  tried to log in within ``auth_seconds``. A real client does both in a fraction of a second.
+- **Eviction, not refusal**: a newcomer that finds its source at its cap closes that source's
+  stalest stale startup instead of being refused; one that finds the server ``full`` closes
+  a stale startup or one that has not tried to log in from a source that owes at least as
+  much as its own (the most indebted source's first): a storm's connections make room for a
+  person from a clean address, never the other way round. Under pressure (``start``
+  startups or more) ``sweep`` closes every stale one. Only when nothing can go is a newcomer
+  refused.
+- **Penalties that add up** (after sshd's ``PerSourcePenalties``): a source owes seconds for
+  every connection it wasted — ``auth_fail`` for a wrong key, ``unused`` for one dropped or
+  closed without trying to log in, ``refused`` for one turned away (at its cap, or while
+  penalised: a storm that keeps knocking stays out) — which run down in real time; while it
+  owes more than ``threshold`` its new connections are refused at once. A source never owes
+  more than ``max_penalty``.
+- **Sources**: an IPv4 address; for IPv6 a /64, as sshd counts, and its /48 as a **network**
+  whose startups are capped at ``per_network`` and whose penalties (the sum of its /64s')
+  refuse the whole /48 past ``network_factor`` × ``threshold``.
+- **Trust**: a source from which someone logged in within ``trust_seconds`` may hold
+  ``per_trusted_source`` startups instead of ``per_source``, so bots and players behind one
+  address are not a crowd of strangers.
 - **Total**: at most ``max_connections`` connections of any kind.
-
-IPv6 sources are grouped by their /64, as sshd does, so one host cannot dodge the per-source
-limits by cycling addresses.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -28,6 +39,8 @@ try:
     import resource
 except ImportError:  # pragma: no cover - not on every platform
     resource = None  # type: ignore[assignment]
+
+FORGET_AFTER = 65536  # remembered sources past this many: the paid-up ones are forgotten
 
 
 def source_of(address: str) -> str:
@@ -43,85 +56,196 @@ def source_of(address: str) -> str:
     return str(ip)
 
 
+def network_of(address: str) -> str | None:
+    """The /48 of an IPv6 address (one site), None for IPv4."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/48", strict=False))
+    return None
+
+
 @dataclass
 class Limits:
-    start: int = 10
-    rate: int = 30  # percent
-    full: int = 100
-    per_source: int = 5
+    start: int = 10  # startups from which stale ones are swept
+    full: int = 100  # startups at most
+    per_source: int = 8
+    per_trusted_source: int = 64
+    per_network: int = 32  # IPv6 /48
     max_connections: int = 300
+    version_seconds: float = 1.5
+    auth_seconds: float = 3.0
     auth_fail: float = 5.0
-    no_auth: float = 1.0
+    unused: float = 2.0
+    refused: float = 1.0
     threshold: float = 15.0
+    network_factor: float = 4.0
     max_penalty: float = 600.0
+    trust_seconds: float = 600.0
+
+
+@dataclass(eq=False)
+class Startup:
+    """One admitted connection, as admission sees it. ``has_version`` tells whether the client
+    has sent its SSH version string; ``close`` drops the connection (when it is evicted)."""
+
+    address: str
+    source: str
+    network: str | None
+    opened: float
+    has_version: Callable[[], bool] = lambda: False
+    close: Callable[[], None] = lambda: None
+    tried: bool = False  # tried to log in
+    waiting: bool = True  # still a startup (not playing, not gone)
+    evicted: bool = False
+
+    def stale(self, now: float, limits: Limits) -> bool:
+        if not self.waiting or self.tried:
+            return False
+        age = now - self.opened
+        return age > limits.auth_seconds or (age > limits.version_seconds and not self.has_version())
+
+    def rank(self) -> tuple[bool, float]:
+        """Evicted first: no version string yet, then the oldest."""
+        return self.has_version(), self.opened
 
 
 @dataclass
 class Admission:
-    """The counts behind the limits; the server calls ``admit`` on connect, ``started`` when a
-    game starts, ``closed`` when the connection goes."""
+    """The server calls ``admit`` on connect, ``tried`` at the first login attempt, ``started``
+    when a game (or command) starts, ``closed`` when the connection goes, ``sweep`` now and then."""
 
     limits: Limits = field(default_factory=Limits)
     clock: Callable[[], float] = time.monotonic
-    rng: random.Random = field(default_factory=random.Random)
     connections: int = 0
-    startups: int = 0
+    waiting: set[Startup] = field(default_factory=set)
     by_source: dict[str, int] = field(default_factory=dict)
+    by_network: dict[str, int] = field(default_factory=dict)
     owed_until: dict[str, float] = field(default_factory=dict)
+    trusted_until: dict[str, float] = field(default_factory=dict)
+    evictions: int = 0
 
-    def admit(self, address: str) -> str | None:
-        """Count a new connection from ``address`` and return None, or say why it is refused."""
-        limits, source = self.limits, source_of(address)
+    @property
+    def startups(self) -> int:
+        return len(self.waiting)
+
+    def admit(self, address: str, has_version: Callable[[], bool] = lambda: False,
+              close: Callable[[], None] = lambda: None) -> Startup | str:
+        """Count a new connection from ``address``: its Startup, or why it is refused."""
+        limits, source, network = self.limits, source_of(address), network_of(address)
         now = self.clock()
-        owed = self.owed_until.get(source, 0.0) - now
+        owed = max(0.0, self.owed_until.get(source, 0.0) - now)
         if owed > limits.threshold:
-            return f"penalised for {owed:.0f} s after failed logins"
-        if self.connections >= limits.max_connections:
+            self.penalise(source, limits.refused)  # knocking again while refused: still wasting
+            return f"penalised for {owed:.0f} s after connections that never logged in"
+        if network is not None:
+            network_owed = self.owed_until.get(network, 0.0) - now
+            if network_owed > limits.threshold * limits.network_factor:
+                return f"network {network} penalised for {network_owed:.0f} s after connections that never logged in"
+        if self.connections >= limits.max_connections and not self._evict(now):
             return f"too many connections ({limits.max_connections})"
-        if self.by_source.get(source, 0) >= limits.per_source:
-            return f"too many connections not yet playing from this address ({limits.per_source})"
-        if self.startups >= limits.full:
+        cap = limits.per_trusted_source if self.trusted_until.get(source, 0.0) > now else limits.per_source
+        if self.by_source.get(source, 0) >= cap and not self._evict(now, lambda s: s.source == source):
+            self.penalise(source, limits.refused)
+            return f"too many connections not yet playing from this address ({cap})"
+        if network is not None and self.by_network.get(network, 0) >= limits.per_network \
+                and not self._evict(now, lambda s: s.network == network):
+            self.penalise(network, limits.refused)
+            return f"too many connections not yet playing from {network} ({limits.per_network})"
+        if self.startups >= limits.full and not self._evict(now, owing=owed):
+            self.penalise(source, limits.refused)
             return f"too many connections not yet playing ({limits.full})"
-        if self.startups >= limits.start:
-            share = (self.startups - limits.start) / max(1, limits.full - limits.start)
-            chance = limits.rate / 100 + (1 - limits.rate / 100) * share
-            if self.rng.random() < chance:
-                return f"random early drop at {self.startups} connections not yet playing"
+        startup = Startup(address, source, network, now, has_version, close)
         self.connections += 1
-        self.startups += 1
-        self.by_source[source] = self.by_source.get(source, 0) + 1
-        return None
+        self.waiting.add(startup)
+        self._count(startup, +1)
+        return startup
 
-    def started(self, address: str) -> None:
-        """The connection's game started: it no longer counts as a startup."""
-        self._leave_startup(source_of(address))
+    def tried(self, startup: Startup) -> None:
+        """The client tried to log in: it is making progress, never stale from now."""
+        startup.tried = True
 
-    def closed(self, address: str, *, was_startup: bool, failed_auth: bool, tried_auth: bool) -> None:
-        """A counted connection ended; one that never logged in earns its source a penalty."""
-        source = source_of(address)
+    def started(self, startup: Startup) -> None:
+        """Logged in and playing (or running a command): no longer a startup; its source is trusted."""
+        if self._leave(startup):
+            now = self.clock()
+            self.trusted_until[startup.source] = now + self.limits.trust_seconds
+            if len(self.trusted_until) > FORGET_AFTER:
+                self.trusted_until = {s: t for s, t in self.trusted_until.items() if t > now}
+
+    def closed(self, startup: Startup, *, failed_auth: bool) -> None:
+        """A counted connection ended; one that never logged in costs its source."""
         self.connections = max(0, self.connections - 1)
-        if was_startup:
-            self._leave_startup(source)
-            if failed_auth or not tried_auth:
-                self.penalise(source, self.limits.auth_fail if failed_auth else self.limits.no_auth)
+        if self._leave(startup) and not startup.evicted:
+            self._charge(startup, self.limits.auth_fail if failed_auth else self.limits.unused)
+
+    def sweep(self) -> int:
+        """Under pressure, drop every stale startup; how many."""
+        if self.startups < self.limits.start:
+            return 0
+        now = self.clock()
+        stale = [startup for startup in self.waiting if startup.stale(now, self.limits)]
+        for startup in stale:
+            self._drop(startup)
+        return len(stale)
 
     def penalise(self, source: str, seconds: float) -> None:
         now = self.clock()
         owed_until = max(self.owed_until.get(source, 0.0), now) + seconds
         self.owed_until[source] = min(owed_until, now + self.limits.max_penalty)
-        if len(self.owed_until) > 65536:  # forget the paid-up ones
+        if len(self.owed_until) > FORGET_AFTER:
             self.owed_until = {s: t for s, t in self.owed_until.items() if t > now}
 
     def owes(self, address: str) -> float:
         return max(0.0, self.owed_until.get(source_of(address), 0.0) - self.clock())
 
-    def _leave_startup(self, source: str) -> None:
-        self.startups = max(0, self.startups - 1)
-        left = self.by_source.get(source, 0) - 1
-        if left > 0:
-            self.by_source[source] = left
-        else:
-            self.by_source.pop(source, None)
+    def _evict(self, now: float, which: Callable[[Startup], bool] = lambda startup: True, *,
+               owing: float | None = None) -> bool:
+        """Drop one startup that ``which`` accepts and is stale — or, given ``owing`` (what the
+        newcomer's source owes), one that has not tried to log in from a source owing at least
+        as much: the one whose source owes most, then the stalest. Whether there was one."""
+        def owed(startup: Startup) -> float:
+            return max(0.0, self.owed_until.get(startup.source, 0.0) - now)
+
+        found = [startup for startup in self.waiting if which(startup) and (
+            startup.stale(now, self.limits) or (owing is not None and not startup.tried and owed(startup) >= owing))]
+        if not found:
+            return False
+        self._drop(min(found, key=lambda startup: (-owed(startup), not startup.stale(now, self.limits),
+                                                  *startup.rank())))
+        return True
+
+    def _drop(self, startup: Startup) -> None:
+        self.evictions += 1
+        startup.evicted = True
+        self._leave(startup)  # its connection is counted until ``closed``
+        self._charge(startup, self.limits.unused)
+        startup.close()
+
+    def _charge(self, startup: Startup, seconds: float) -> None:
+        self.penalise(startup.source, seconds)
+        if startup.network is not None:
+            self.penalise(startup.network, seconds)
+
+    def _leave(self, startup: Startup) -> bool:
+        if not startup.waiting:
+            return False
+        startup.waiting = False
+        self.waiting.discard(startup)
+        self._count(startup, -1)
+        return True
+
+    def _count(self, startup: Startup, change: int) -> None:
+        for counts, key in ((self.by_source, startup.source), (self.by_network, startup.network)):
+            if key is None:
+                continue
+            left = counts.get(key, 0) + change
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
 
 
 # -- the machine's resources, for both servers -----------------------------------------------------

@@ -16,8 +16,9 @@ Layout of the server's directory (``<data dir>/server``)::
     guests/guest-XXXX/         a guest's, removed when the session ends
 
 Everything a stranger can make the server hold is bounded (docs/DESIGN.md, "Serving others"):
-connections before a game starts (limits.py: sshd's MaxStartups, per-source caps and
-penalties), time to authenticate (30 s) and to open a session (10 s more), one session per
+connections before a game starts (limits.py: stale ones evicted for newcomers, per-source
+caps, penalties that add up), commands per player (a rate), time to authenticate (30 s) and
+to open a session (10 s more), one session per
 connection, input buffered (back-pressure to the client), window size, memory per session and
 in total, and the log (failures and accept errors at most once a second).
 
@@ -43,7 +44,7 @@ from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
 from tui_games.server.child import child_env
 from tui_games.server.host import SessionHost
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
-from tui_games.server.limits import Admission, Limits, default_memory_total_mb, raise_open_file_limit
+from tui_games.server.limits import Admission, Limits, Startup, default_memory_total_mb, raise_open_file_limit
 from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.house import House, parse_house
 from tui_games.server.lobby.hub import Lobby
@@ -70,10 +71,6 @@ GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
 SESSION_SECONDS = 10.0  # to ask for a game, once authenticated
-# While more connections than MaxStartups' start are not yet playing, one that has not
-# authenticated in this long is dropped (a login takes well under a second): a storm that
-# opens connections once and holds them frees its places in seconds, not LOGIN_SECONDS.
-PRESSED_LOGIN_SECONDS = 8.0
 MAX_AUTH_TRIES = 6  # keys offered on one connection, as sshd's MaxAuthTries
 # What a client may pass to the app; anything else it sends (SSH clients send LC_* and more)
 # is dropped, so a player cannot set PYTHONPATH or TUI_GAMES_HOME for their session.
@@ -334,17 +331,11 @@ class GameServer:
 
     async def _watch_startups(self) -> None:
         while True:
-            await asyncio.sleep(1.0)
-            if self.admission.startups < self.config.limits.start:
-                continue
-            cutoff = time.monotonic() - PRESSED_LOGIN_SECONDS
-            slow = [c for c in self.connections if c.player is None and c.opened < cutoff]
-            for connection in slow:
-                connection.close()
-            if slow:
-                self.limited("pressure", event("dropped", count=len(slow),
-                                               reason=f"not logged in within {PRESSED_LOGIN_SECONDS:g} s "
-                                                      f"while {self.admission.startups} connections wait"))
+            await asyncio.sleep(0.5)
+            waiting = self.admission.startups
+            if self.admission.sweep():
+                self.limited("pressure", event("dropped", waiting=waiting, evicted=self.admission.evictions,
+                                               reason="stale: no version string or no login attempt in time"))
 
     def refusal(self, session: "GameSession") -> str | None:
         """Why this session cannot be served, or None."""
@@ -362,8 +353,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         self.server = server
         self.conn = None
         self.address, self.port = "?", 0
-        self.counted = False  # admitted, so counted in server.admission
-        self.startup = True  # not yet playing (or refused): counts towards MaxStartups
+        self.startup: Startup | None = None  # admitted: how server.admission counts it
         self.typed = ""  # the user name the client gave
         self.tried_auth = False
         self.failures = 0
@@ -383,28 +373,29 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         if peer:
             self.address, self.port = peer[0], peer[1]
         server = self.server
-        reason = server.admission.admit(self.address)
-        if reason is not None:
+        admitted = server.admission.admit(
+            self.address, lambda: conn.get_extra_info("client_version") is not None, self.close)
+        if isinstance(admitted, str):
+            reason = admitted
             # Penalty refusals per address (fail2ban's material); caps and drops are one line a
             # second whatever the number of addresses, so a storm cannot flood the log.
             kind = f"refused:{self.address}" if reason.startswith("penalised") else "refused"
             server.limited(kind, event("refused", **{"from": self.address}, port=self.port, reason=reason))
             # Raised here, asyncssh closes the connection before it sends a byte.
             raise ConnectionRefusedError(reason)
-        self.counted = True
+        self.startup = admitted
         server.connections.add(self)
 
     def connection_lost(self, exc) -> None:
         server = self.server
         self._cancel_session_timer()
-        if not self.counted:
+        if self.startup is None:
             return
-        self.counted = False
         server.connections.discard(self)
         authenticated = self.player is not None
         failed = self.tried_auth and not authenticated
-        server.admission.closed(self.address, was_startup=self.startup, failed_auth=failed,
-                                tried_auth=self.tried_auth)
+        server.admission.closed(self.startup, failed_auth=failed)
+        self.startup = None
         if not authenticated:
             server.limited(f"noauth:{self.address}" if failed else "noauth", event(
                 "auth-failed" if failed else "dropped", user=self.typed or None, **{"from": self.address},
@@ -420,6 +411,8 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
     def begin_auth(self, username: str) -> bool:
         self.typed = username
         self.tried_auth = True
+        if self.startup is not None:
+            self.server.admission.tried(self.startup)
         if self.server.config.auth == "none":
             return False
         return True
@@ -504,9 +497,8 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
     def session_began(self) -> None:
         """The client asked for its game (accepted or refused): no longer a startup."""
         self._cancel_session_timer()
-        if self.startup:
-            self.startup = False
-            self.server.admission.started(self.address)
+        if self.startup is not None:
+            self.server.admission.started(self.startup)
 
 
 class GameSession(asyncssh.SSHServerSession if asyncssh else object):
@@ -561,8 +553,12 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
     def session_started(self) -> None:
         self.started = True
         self.connection.session_began()
-        if self.command is not None and not self.connection.refusal:
-            self._run_command(self.command)
+        if self.command is not None:
+            if self.connection.refusal:  # one line on stderr, which ssh -q still shows
+                self._log("command-refused", reason=self.connection.refusal)
+                self._refuse_command(self.connection.refusal)
+            else:
+                self._run_command(self.command)
             return
         reason = self.server.refusal(self)
         if reason is not None:
@@ -606,6 +602,14 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             except (BrokenPipeError, OSError):
                 pass
             self.chan = None
+
+    def _refuse_command(self, line: str) -> None:
+        try:
+            self.chan.write_stderr(f"tui-games: {line}\n".encode())
+            self.chan.exit(1)
+        except (BrokenPipeError, OSError, AttributeError):
+            pass
+        self.chan = None
 
     # -- the app -------------------------------------------------------------------------------
 
