@@ -434,3 +434,33 @@ async def test_a_player_past_the_command_rate_is_told_in_one_line(start_server, 
     status, err = await _one_command(server.port, "alice", alice_file, "who")  # ssh -q: still said
     assert status == 1 and err.decode().startswith("tui-games: too many commands from alice;")
     assert err.count(b"\n") == 1
+
+
+def _rss_mb(pid: int) -> float:
+    for line in open(f"/proc/{pid}/status").read().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the app's memory from /proc")
+async def test_a_key_flood_does_not_grow_the_app(start_server):
+    """``yes | ssh -tt``: the app takes keys as fast as it handles them, so they wait in the
+    client (back-pressure), not as millions of events in the app's memory."""
+    server = await start_server()
+    player = await connect(server.port, "kit")
+    await player.wait_for("Sudoku", timeout=APP_START)
+    (session,) = server.sessions
+    pid = session.app.process.pid
+    before = peak = _rss_mb(pid)
+    block = b"jk" * 32768
+    for _ in range(60):  # at most ~4 MB of keys offered
+        player.process.stdin.write(block)
+        try:
+            await asyncio.wait_for(player.process.stdin.drain(), 0.5)
+        except asyncio.TimeoutError:
+            pass  # held back: as it should be
+        peak = max(peak, _rss_mb(pid))
+    assert session.app.returncode is None, "the app died under the flood"
+    assert peak - before < 30, f"app RSS {before:.0f} → {peak:.0f} MB"
+    await player.close()

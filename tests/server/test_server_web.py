@@ -564,3 +564,38 @@ async def test_tabs_forked_from_the_zygote_play_on_when_it_dies_and_new_tabs_sti
         second = await Tab.open(session, server.port)
         assert await second.shows("Sudoku")
         assert first.close is None and len(server.tabs) == 2
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the app's memory from /proc")
+async def test_a_key_flood_does_not_grow_the_app(start_web):
+    """Keys as fast as a websocket carries them: the app takes them as fast as it handles them
+    (its input waits), so its memory stays put."""
+    server = await start_web()
+    session = aiohttp.ClientSession()
+    try:
+        tab = await Tab.open(session, server.port)
+        assert await tab.shows("Sudoku")
+        (held,) = list(server.tabs)
+        pid = held.app.pid
+
+        def rss() -> float:
+            status = Path(f"/proc/{pid}/status").read_text()
+            return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+        before = peak = rss()
+        reading = asyncio.create_task(tab.pump(timeout=60))
+        keys = json.dumps(["stdin", "jk" * 16384])
+        for _ in range(120):  # ~4 MB of keys at most
+            try:
+                await asyncio.wait_for(tab.websocket.send_str(keys), 0.5)
+            except asyncio.TimeoutError:
+                pass
+            peak = max(peak, rss())
+        for _ in range(30):  # and while the app works through what it has taken
+            await asyncio.sleep(0.1)
+            peak = max(peak, rss())
+        reading.cancel()
+        assert _alive(pid), "the app died under the flood"
+        assert peak - before < 30, f"app RSS {before:.0f} → {peak:.0f} MB"
+    finally:
+        await session.close()

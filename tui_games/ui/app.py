@@ -15,6 +15,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.drivers.linux_driver import LinuxDriver
+from textual.drivers.web_driver import WebDriver
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
@@ -25,7 +26,7 @@ from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
-from tui_games.ui.driver import HangUpSafeDriver, catch_hang_up
+from tui_games.ui.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
 from tui_games.ui.screens.help import HelpScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.menu import MenuScreen
@@ -281,6 +282,8 @@ class TuiGamesApp(App):
         driver = super().get_driver_class()
         # A real terminal gets the driver that cannot wedge the app when the terminal goes away
         # (see tui_games.ui.driver); the web's and the tests' drivers stay as they are.
+        if driver is WebDriver:  # the web's: its input waits for the app, as the terminal's does
+            return BoundedWebDriver
         return HangUpSafeDriver if driver is LinuxDriver else driver
 
     def _catch_hang_up(self) -> None:
