@@ -464,3 +464,35 @@ async def test_a_key_flood_does_not_grow_the_app(start_server):
     assert session.app.returncode is None, "the app died under the flood"
     assert peak - before < 30, f"app RSS {before:.0f} → {peak:.0f} MB"
     await player.close()
+
+
+@needs_ssh
+async def test_the_servers_files_are_private(tmp_path):
+    """Another local user reads nothing: the server's directory 0700, its database, WAL, log and
+    keys 0600 — even when the operator's umask is 022."""
+    import re
+    import stat
+    import subprocess
+    import sys
+
+    home, log = tmp_path / "data", tmp_path / "data" / "server.log"
+    alice_file, alice = key_file(tmp_path, "alice")
+    Registry(home / "server").add_key("alice", alice)
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(log),
+        env={**os.environ, "TUI_GAMES_HOME": str(home)}, preexec_fn=lambda: os.umask(0o022),
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await wait_until(lambda: log.exists() and "listening" in log.read_text(), 30, "the server")
+        port = int(re.search(r"listening address=\S+:(\d+)", log.read_text())[1])
+        assert (await _one_command(port, "alice", alice_file, "seek connect4"))[0] == 0  # writes the WAL
+        root = home / "server"
+        modes = {path.relative_to(home).as_posix(): stat.S_IMODE(path.stat().st_mode)
+                 for path in [root, *root.rglob("*"), log] if not path.is_socket()}
+        assert modes["server"] == 0o700 and "server/lobby.sqlite3-wal" in modes
+        loose = {name: oct(mode) for name, mode in modes.items()
+                 if mode & 0o077 and not name.endswith(".pub")}
+        assert not loose
+    finally:
+        server.terminate()
+        await asyncio.wait_for(server.wait(), 20)

@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 from tui_games.commands.common import UsageError, positive_int
-from tui_games.server import ServerError, ssh, web
+from tui_games.server import ServerError, keep_private, ssh, web
 from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.lobby.house import DEFAULT_HOUSE
 from tui_games.server.log import make_logger
@@ -103,6 +103,7 @@ def _origin(text: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    keep_private()  # before the log, the keys or the database is made
     try:
         if args.serve_action == "add-key":
             return _add_key(args)

@@ -8,12 +8,34 @@ textual-serve are optional (``pip install "tui-games[server]"``) and imported on
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+from pathlib import Path
 from typing import Callable
 
 from tui_games.server.log import event
 
 EXTRA_HINT = 'pip install "tui-games[server]"'
+
+
+# What the server and its apps create is theirs alone: a private game code once sat in a
+# world-readable WAL.
+PRIVATE_UMASK = 0o077
+
+
+def keep_private() -> None:
+    """Files created from now on, by the server and the apps it starts, are 0600 / 0700."""
+    os.umask(PRIVATE_UMASK)
+
+
+def private_directory(root: Path) -> None:
+    """``root`` made (or made again) 0700, and the files directly in it 0600 (a database or
+    key written before this rule); public keys stay readable."""
+    root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    root.chmod(0o700)
+    for path in root.iterdir():
+        if path.is_file() and not path.is_symlink() and path.suffix != ".pub":
+            path.chmod(0o600)
 
 
 class ServerError(Exception):

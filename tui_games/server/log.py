@@ -43,6 +43,7 @@ def make_logger(path: Path | None = None) -> Callable[[str], None]:
         path.parent.mkdir(parents=True, exist_ok=True)
         handler = logging.handlers.RotatingFileHandler(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS,
                                                        encoding="utf-8")
+        path.chmod(0o600)  # a log written before the server kept its files private
     handler.setFormatter(_Formatter())
     logger.handlers[:] = [handler]
     return logger.info

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
-from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
+from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_until_signal
 from tui_games.server.child import child_env
 from tui_games.server.host import SessionHost
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
@@ -236,7 +236,7 @@ class GameServer:
 
     async def start(self) -> None:
         config = self.config
-        config.root.mkdir(parents=True, exist_ok=True)
+        private_directory(config.root)
         host_key = load_host_key(config.root)
         if config.auth == "keys" and not self.registry.anyone_can_log_in():
             raise ServerError(
