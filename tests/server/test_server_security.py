@@ -496,3 +496,29 @@ async def test_the_servers_files_are_private(tmp_path):
     finally:
         server.terminate()
         await asyncio.wait_for(server.wait(), 20)
+
+
+def test_open_registration_gives_one_key_a_few_names_not_any_number(tmp_path):
+    registry = Registry(tmp_path / "server", register_open=True)
+    key = key_for("hoarder")
+    for name in ("h1", "h2", "h3"):
+        registry.claim(name, key)
+    from tui_games.server.identity import MAX_NAMES_PER_KEY, IdentityError
+
+    assert MAX_NAMES_PER_KEY == 3
+    with pytest.raises(IdentityError, match="already owns 3 names: h1, h2, h3"):
+        registry.claim("h4", key)
+    registry.claim("h2", key)  # its own names still log in
+    registry.claim("other", key_for("someone"))  # another key is not held back
+    assert registry.add_key("h4", key)  # the operator may give more
+
+
+@needs_ssh
+async def test_a_fourth_name_for_one_key_is_refused_in_one_line(start_server, tmp_path):
+    identity, _ = key_file(tmp_path, "many")
+    server = await start_server(register="open")
+    for name in ("m1", "m2", "m3"):
+        assert (await _one_command(server.port, name, identity, "who"))[0] == 0
+    status, err = await _one_command(server.port, "m4", identity, "who")
+    assert status == 1 and err.decode() == "tui-games: this key already owns 3 names: m1, m2, m3; log in as one of them\n"
+    assert not (server.config.root / "users" / "m4").exists()

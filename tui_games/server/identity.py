@@ -3,7 +3,8 @@
 - ``--auth keys`` (the default): a key listed in ``users/NAME/authorized_keys`` logs in as NAME
   and as no one else; ``tui-games serve add-key NAME FILE`` adds one (a player may have several).
 - ``--register open``: any key may log in; the first key to use a free name owns it (its
-  ``authorized_keys`` is written then), and that name with another key is refused.
+  ``authorized_keys`` is written then), and that name with another key is refused. One key
+  takes at most MAX_NAMES_PER_KEY names this way.
 - Keys in the old shared ``authorized_keys`` (before names were bound to keys) keep working
   the way ``--register open`` does, so no server is locked out by the upgrade.
 - ``--auth none``: everyone is a guest, ``guest-7f3a``, whatever name they typed.
@@ -32,6 +33,9 @@ KEYS_FILE = "authorized_keys"
 GUEST_PREFIX = "guest-"
 # A name becomes a directory: no dots in front, no slashes, nothing odd; "guest-" is ours.
 NAME = re.compile(r"^[a-z0-9_][a-z0-9_.-]{0,31}$")
+# Names one key may take by itself under --register open (the operator's add-key is not
+# counted): enough for a player and a bot or two, not a seek flood under a thousand names.
+MAX_NAMES_PER_KEY = 3
 
 
 class IdentityError(ValueError):
@@ -100,6 +104,10 @@ class Registry:
         except OSError:
             return set()
 
+    def names_of(self, key) -> list[str]:
+        """The names ``key`` may log in as, sorted."""
+        return sorted(home.name for home in self._homes() if key.public_data in self.keys_of(home.name))
+
     def legacy(self) -> set[bytes]:
         try:
             return _key_blobs(self.legacy_keys.read_text(encoding="utf-8", errors="replace"))
@@ -141,6 +149,10 @@ class Registry:
                 return
             if not self.may_claim(key):
                 raise IdentityError(f"no key is registered for {name!r}")
+            owned = self.names_of(key)
+            if len(owned) >= MAX_NAMES_PER_KEY:
+                raise IdentityError(f"this key already owns {len(owned)} names: {', '.join(owned)}; "
+                                    f"log in as one of them")
             self._append_key(name, key)
 
     def add_key(self, name: str, key) -> bool:
