@@ -522,3 +522,106 @@ async def test_a_fourth_name_for_one_key_is_refused_in_one_line(start_server, tm
     status, err = await _one_command(server.port, "m4", identity, "who")
     assert status == 1 and err.decode() == "tui-games: this key already owns 3 names: m1, m2, m3; log in as one of them\n"
     assert not (server.config.root / "users" / "m4").exists()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 4 MB tmpfs of the test's own (needs the right to mount: root in a container)."""
+    import subprocess
+
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def _fill(disk) -> object:
+    filler = disk / "filler"
+    with open(filler, "wb", buffering=0) as handle:
+        try:
+            for _ in range(10_000):  # 4 MB at most: the loop ends at ENOSPC long before
+                handle.write(b"x" * 4096)
+        except OSError:
+            pass
+    return filler
+
+
+@needs_ssh
+async def test_a_full_disk_is_said_in_one_line_and_corrupts_nothing(small_disk, tmp_path):
+    import sqlite3
+
+    from tui_games.server.ssh import GameServer, SSHConfig
+
+    alice_file, _ = key_file(tmp_path, "alice")
+    logs: list[str] = []
+    server = GameServer(SSHConfig(root=small_disk / "server", port=0, register="open", log=logs.append))
+    await server.start()
+    try:
+        assert (await _one_command(server.port, "alice", alice_file, "seek connect4"))[0] == 0
+        filler = _fill(small_disk)
+        status, err = await _one_command(server.port, "alice", alice_file, "seek tictactoe")
+        assert (status, err) == (1, b"tui-games: the server's disk is full; try again later\n")
+        assert sum("disk-full user=alice what=command" in line for line in logs) == 1
+        filler.unlink()  # space again: it works, and the database is whole
+        assert (await _one_command(server.port, "alice", alice_file, "seek tictactoe"))[0] == 0
+        seeks = [offer.game for offer in server.lobby.storage.offers()]
+        assert sorted(seeks) == ["connect4", "tictactoe"]
+    finally:
+        await server.close()
+    db = sqlite3.connect(small_disk / "server" / "lobby.sqlite3")
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
+
+
+def test_a_save_on_a_full_disk_says_so_in_one_line_and_keeps_the_old_file(tmp_path, monkeypatch):
+    import errno
+
+    from tui_games import player_files, store
+    from tui_games.userdata import files
+
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    saves = store.Store(tmp_path)
+    assert saves.save_settings(saves.load_settings())
+    before = saves.settings_path.read_text()
+
+    def full(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files, "atomic_write_text", full)
+    assert not saves.save_settings(saves.load_settings())
+    assert saves.take_warnings() == ["could not save settings.json: the server's disk is full"]
+    assert saves.settings_path.read_text() == before
+
+
+async def test_the_apps_lobby_request_on_a_full_disk_gets_one_line(tmp_path):
+    import sqlite3
+
+    from lobby_support import join
+
+    from tui_games.online.client import LobbyUnavailable
+    from tui_games.server.lobby.hub import Lobby
+    from tui_games.server.lobby.hub_socket import HubSocket
+    from tui_games.server.lobby.storage import Storage
+
+    class FullStorage(Storage):
+        def add_offer(self, *args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    logs: list[str] = []
+    storage = FullStorage(tmp_path / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", log=logs.append)
+    await hub.start()
+    try:
+        alice, _ = await join(hub, "alice")
+        with pytest.raises(LobbyUnavailable, match="^the server's disk is full; try again later$"):
+            await alice.request("seek", game="connect4")
+        assert any(line.startswith("disk-full user=alice op=seek") for line in logs)
+        await alice.close()
+    finally:
+        await hub.close()
+        storage.close()

@@ -32,6 +32,11 @@ class _Formatter(logging.Formatter):
         return f"{moment} tui-games[{record.process}]: {record.getMessage()}"
 
 
+class _LogFile(logging.handlers.RotatingFileHandler):
+    def handleError(self, record: logging.LogRecord) -> None:
+        """A line the disk cannot take (it is full) is lost, not a traceback on stderr per line."""
+
+
 def make_logger(path: Path | None = None) -> Callable[[str], None]:
     """A function that logs one line, to ``path`` (rotated) or stderr."""
     logger = logging.getLogger(f"tui_games.server.{id(path)}")
@@ -41,8 +46,7 @@ def make_logger(path: Path | None = None) -> Callable[[str], None]:
         handler: logging.Handler = logging.StreamHandler(sys.stderr)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.handlers.RotatingFileHandler(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS,
-                                                       encoding="utf-8")
+        handler = _LogFile(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
         path.chmod(0o600)  # a log written before the server kept its files private
     handler.setFormatter(_Formatter())
     logger.handlers[:] = [handler]

@@ -32,6 +32,7 @@ import asyncio
 import os
 import secrets
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -42,6 +43,7 @@ from typing import Callable
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_until_signal
 from tui_games.server.child import child_env
+from tui_games.server.disk import DISK_FULL, is_disk_full
 from tui_games.server.host import SessionHost
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.limits import Admission, Limits, Startup, default_memory_total_mb, raise_open_file_limit
@@ -465,7 +467,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
             try:
                 server.registry.claim(name, key)
             except (IdentityError, OSError) as error:
-                self.refusal = str(error)
+                self.refusal = DISK_FULL if is_disk_full(error) else str(error)
         config.log(event("auth", user=self.player.name, typed=self.typed if self.typed != self.player.name else None,
                          **{"from": self.address}, port=self.port, key=self.player.key,
                          guest="yes" if self.player.guest else None))
@@ -572,8 +574,15 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     def _run_command(self, command: str) -> None:
         """``ssh host COMMAND``: the lobby's command interface (lobby/commands.py)."""
-        result = lobby_commands.run(self.server.lobby, self.user, command, guest=self.player.guest,
-                                    online=self.server.online)
+        try:
+            result = lobby_commands.run(self.server.lobby, self.user, command, guest=self.player.guest,
+                                        online=self.server.online)
+        except (sqlite3.Error, OSError) as error:
+            if not is_disk_full(error):
+                raise
+            self.server.limited("disk-full", event("disk-full", user=self.user, what="command", error=str(error)))
+            self._refuse_command(DISK_FULL)
+            return
         words = command.split(maxsplit=1)
         self._log("command", command=words[0][:20] if words else "", status=result.status)
         if self.chan is None:

@@ -8,6 +8,7 @@ the layout and the reasons).
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -17,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tui_games import file_lock
+from tui_games import file_lock, player_files
 
 LOCK_FILE = ".lock"
 
@@ -196,6 +197,9 @@ class DataFiles:
         try:
             atomic_write_text(path, text)
         except OSError as exc:
-            self._warn(f"could not save {label} in {path.parent}: {exc.strerror or exc}")
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT) and player_files.served():
+                self._warn(f"could not save {label}: the server's disk is full")  # one line, no server path
+            else:
+                self._warn(f"could not save {label} in {path.parent}: {exc.strerror or exc}")
             return False
         return True

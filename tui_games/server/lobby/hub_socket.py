@@ -29,12 +29,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from tui_games.online.protocol import MAX_LINE, PROTOCOL
+from tui_games.server.disk import DISK_FULL, is_disk_full
 from tui_games.server.lobby.clocks import Clocks
 from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer
@@ -274,6 +276,11 @@ class HubSocket:
             return {"id": ident, "ok": False, "error": str(error)}
         except (KeyError, TypeError, ValueError) as error:
             return {"id": ident, "ok": False, "error": f"bad request: {error}"[:200]}
+        except (sqlite3.Error, OSError) as error:
+            if not is_disk_full(error):
+                raise
+            self.log(event("disk-full", user=client.player, op=op))
+            return {"id": ident, "ok": False, "error": DISK_FULL}
 
     # -- presence ------------------------------------------------------------------------------
 
