@@ -30,6 +30,9 @@ from pathlib import Path
 
 SERVED_ENV = "TUI_GAMES_SERVED"
 HOME_ENV = "TUI_GAMES_HOME"
+# A served player's data directory (files, saves, Lab runs, settings) holds at most this many
+# megabytes (``serve --quota-mb``); unset or 0: no quota.
+QUOTA_ENV = "TUI_GAMES_QUOTA_MB"
 FILES_DIR = "files"
 # Puzzle files and PDN games are small; a bigger "file" is a mistake or an attack.
 MAX_READ_BYTES = 4 * 1024 * 1024
@@ -59,6 +62,38 @@ def player_folder() -> Path:
     folder = Path(home) / FILES_DIR
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return folder
+
+
+def quota_refusal(target: Path, size: int) -> str | None:
+    """Why writing ``size`` bytes to ``target`` (replacing what is there) would take a served
+    player past their quota, or None."""
+    try:
+        megabytes = int(os.environ.get(QUOTA_ENV, "0"))
+    except ValueError:
+        return None
+    home = os.environ.get(HOME_ENV, "").strip()
+    if megabytes <= 0 or not served() or not home:
+        return None
+    try:
+        replaced = target.lstat().st_size if target.is_file() else 0
+    except OSError:
+        replaced = 0
+    used = _usage(Path(home)) - replaced
+    if used + size <= megabytes * 1024 * 1024:
+        return None
+    return f"over your {megabytes} MB on this server ({used / 2**20:.1f} MB used); delete old files or saves first"
+
+
+def _usage(home: Path) -> int:
+    """Bytes in the files under ``home`` (links not followed)."""
+    total = 0
+    for folder, _, names in os.walk(home):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size
+            except OSError:
+                pass
+    return total
 
 
 def where() -> str:
@@ -196,6 +231,9 @@ def write_text(text: str, content: str, *, overwrite: bool = False) -> str:
             raise FileRefused(f"{shown} is not a plain file: choose another name")
         if not overwrite:
             raise FileExists(f"{shown} exists already")
+    over = quota_refusal(target, len(content.encode("utf-8")))
+    if over:
+        raise FileRefused(f"cannot write {shown}: {over}")
     try:
         handle, temporary = tempfile.mkstemp(prefix=".tui-games-", dir=folder)
         try:

@@ -70,6 +70,7 @@ def test_a_taken_port_is_one_line(home, capsys, kind):
     ["serve", "--ssh", "--address-share", "0"], ["serve", "--ssh", "--address-share", "101"],
     ["serve", "--ssh", "--address-share", "a quarter"], ["serve", "--ssh", "--sessions-per-player", "0"],
     ["serve", "--web", "--sessions-per-player", "2"],
+    ["serve", "--ssh", "--quota-mb", "-1"], ["serve", "--web", "--quota-mb", "10"],
 ])
 def test_bad_options_are_usage_errors(home, capsys, args):
     assert main(args) == 2

@@ -625,3 +625,58 @@ async def test_the_apps_lobby_request_on_a_full_disk_gets_one_line(tmp_path):
     finally:
         await hub.close()
         storage.close()
+
+
+# -- quotas ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def served_player(tmp_path, monkeypatch):
+    """An app's environment as the SSH server gives it, with a 1 MB quota."""
+    from tui_games import player_files
+
+    home = tmp_path / "users" / "pat"
+    home.mkdir(parents=True)
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    monkeypatch.setenv(player_files.HOME_ENV, str(home))
+    monkeypatch.setenv(player_files.QUOTA_ENV, "1")
+    return home
+
+
+def test_saves_and_files_past_the_quota_are_refused_in_one_line(served_player):
+    from tui_games import player_files, store
+
+    saves = store.Store(served_player)
+    assert saves.save_game("connect4", {"moves": "4" * 1000})
+    big = "x" * 700_000
+    assert player_files.write_text("first.pdn", big) == "'first.pdn'"
+    with pytest.raises(player_files.FileRefused, match=r"^cannot write .second\.pdn.: over your 1 MB on this server"):
+        player_files.write_text("second.pdn", big)
+    assert not (served_player / "files" / "second.pdn").exists()
+    assert player_files.write_text("first.pdn", big[:-10], overwrite=True)  # replacing: counted once
+    assert not saves.save_game("sudoku", {"grid": big})
+    (warning,) = saves.take_warnings()
+    assert warning.startswith("could not save saves/sudoku.json: over your 1 MB on this server") and "\n" not in warning
+    assert saves.save_game("connect4", {"moves": "44"})  # a small save still fits
+
+
+def test_arena_runs_keep_their_games_only_for_the_last_few(tmp_path):
+    from tui_games import store
+    from tui_games.userdata.arena_runs import ARENA_DETAILED
+
+    saves = store.Store(tmp_path)
+    run = {"game": "connect4", "a": "x", "b": "y", "a_name": "x", "b_name": "y", "games": 2, "a_wins": 1,
+           "draws": 1, "b_wins": 0, "seconds": 1.5, "game_list": [{"moves": "4444"}] * 2}
+    for number in range(ARENA_DETAILED + 4):
+        assert saves.record_arena_run({**run, "seconds": float(number)})
+    runs = saves.arena_runs()
+    assert [r["seconds"] for r in runs] == [float(n) for n in range(ARENA_DETAILED + 4)]  # every summary
+    assert [bool(r.get("game_list")) for r in runs] == [False] * 4 + [True] * ARENA_DETAILED
+
+
+def test_each_session_gets_the_quota(tmp_path):
+    from tui_games import player_files
+
+    config = ssh_module.SSHConfig(root=tmp_path, quota_mb=7)
+    player = ssh_module.Player("pat", tmp_path / "users" / "pat")
+    assert ssh_module.session_env(config, player, None, {})[player_files.QUOTA_ENV] == "7"
+    assert ssh_module.SSHConfig(root=tmp_path).quota_mb == 50

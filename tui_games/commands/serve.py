@@ -32,12 +32,22 @@ from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
-SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE}
+SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50}
 # Limits both servers take, with their defaults.
 LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None,
           "sessions_per_player": 3, "address_share": 25, "no_preload": False}
 # Options that only mean something for the web server, with their defaults.
 WEB_ONLY = {"public_url": None, "allow_origin": None}
+
+
+def _quota(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of megabytes") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 (no quota) or a number of megabytes")
+    return value
 
 
 def _port(text: str) -> int:
@@ -133,7 +143,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = ssh.SSHConfig(
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
-        auth=args.auth, register=args.register, authorized_keys=args.authorized_keys,
+        auth=args.auth, register=args.register, authorized_keys=args.authorized_keys, quota_mb=args.quota_mb or None,
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
         house=args.house, log=make_logger(args.log), **_seats(args), **options)
     ssh.serve(config)
@@ -189,6 +199,9 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--authorized-keys", type=Path, default=None, metavar="FILE",
                        help="an old shared key list whose keys may each claim a free name "
                             "(default: authorized_keys in the server's data directory)")
+    serve.add_argument("--quota-mb", type=_quota, default=SSH_ONLY["quota_mb"], metavar="MB",
+                       help=f"what each player's files, saved games and Lab runs may take (default "
+                            f"{SSH_ONLY['quota_mb']}; 0: no quota)")
     serve.add_argument("--max-sessions", type=positive_int, default=LIMITS["max_sessions"], metavar="N",
                        help="players at once; the next is told the server is full (default 32)")
     serve.add_argument("--idle-minutes", type=_minutes, default=LIMITS["idle_minutes"], metavar="M",

@@ -117,6 +117,7 @@ class SSHConfig:
     sessions_per_player: int = 3
     address_share: int = 25  # percent of the places one address may hold
     zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
+    quota_mb: int | None = 50  # a player's data directory (files/, saves, Lab runs); None or 0: none
     limits: Limits = field(default_factory=Limits)
     house: str = "none"  # house players (lobby/house.py): "connect4:perfect,checkers:strong", or "none"
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
@@ -196,6 +197,8 @@ def session_env(config: SSHConfig, player: Player, term: str | None, client_env:
     env = child_env(player.home, term or DEFAULT_TERM, {"TUI_GAMES_USER": player.name})
     if not player.guest:  # a guest's results count nowhere
         env["TUI_GAMES_LEADERBOARD"] = str(config.root / LEADERBOARD_FILE)
+    if config.quota_mb:
+        env[player_files.QUOTA_ENV] = str(config.quota_mb)
     if lobby is not None:
         env[LOBBY_ENV], env[LOBBY_TOKEN_ENV] = lobby
     env.update({name: client_env[name] for name in CLIENT_ENV if name in client_env})

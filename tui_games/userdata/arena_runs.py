@@ -9,6 +9,7 @@ from typing import Any
 from tui_games.userdata.files import CorruptFile, DataFiles
 
 ARENA_FILE = "arena.json"
+ARENA_DETAILED = 3  # the last runs that keep their games; older ones keep their summaries
 
 # The fields every arena run must have, and their types; the rest (the per-game list, the
 # variant) is kept as written.
@@ -45,12 +46,15 @@ class ArenaRunsFile(DataFiles):
         return self._load(self.arena_path, ARENA_FILE, _validate_arena_runs, list, "started a new list")
 
     def record_arena_run(self, run: dict) -> bool:
-        """Append one run; True if written. The list only grows: runs are results, not settings."""
+        """Append one run; True if written. Runs are results, not settings: every summary stays."""
         _validate_arena_runs([run])  # a bad run is the caller's bug: CorruptFile, before touching the disk
         json.dumps(run)
         with self._locked():
             runs = self.arena_runs()
             runs.append(run)
+            # Every run's summary is kept; its games only for the last few (10,000 games are ~7 MB).
+            for old in runs[:-ARENA_DETAILED]:
+                old.pop("game_list", None)
             return self._write_json(self.arena_path, runs, ARENA_FILE)
 
     def reset_arena_runs(self) -> None:

@@ -194,6 +194,10 @@ class DataFiles:
     def _write_json(self, path: Path, data: Any, label: str) -> bool:
         """Write ``data`` atomically; False (with a warning) if the disk says no."""
         text = json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+        over = player_files.quota_refusal(path, len(text.encode("utf-8")))
+        if over:
+            self._warn(f"could not save {label}: {over}")
+            return False
         try:
             atomic_write_text(path, text)
         except OSError as exc:
