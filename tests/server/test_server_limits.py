@@ -51,7 +51,7 @@ def test_sources_group_ipv6_48_as_a_network():
 
 
 def test_per_source_cap_and_release():
-    admission = Admission(Limits(per_source=3, start=100, full=200))
+    admission = Admission(Limits(per_source=3, start=100, full=6))
     firsts = [admission.admit("10.0.0.1") for _ in range(3)]
     assert all(map(admitted, firsts))
     assert "from this address (3)" in admission.admit("10.0.0.1")
@@ -60,9 +60,17 @@ def test_per_source_cap_and_release():
     assert admitted(admission.admit("10.0.0.1"))
 
 
+def test_per_source_caps_bite_only_when_half_the_places_are_taken():
+    admission = Admission(Limits(per_source=2, start=100, full=20))
+    assert all(admitted(admission.admit("10.0.0.1")) for _ in range(10))  # room for all: 16 bots start at once
+    assert "from this address (2)" in admission.admit("10.0.0.1")
+    assert admitted(admission.admit("10.0.0.2")) and admitted(admission.admit("10.0.0.2"))
+    assert "from this address (2)" in admission.admit("10.0.0.2")
+
+
 def test_a_source_at_its_cap_evicts_its_own_stale_connection():
     clock = Clock()
-    admission = Admission(Limits(per_source=2, start=100, full=200), clock=clock)
+    admission = Admission(Limits(per_source=2, start=100, full=4), clock=clock)
     slow, talking = Conn(admission, "10.0.0.1"), Conn(admission, "10.0.0.1", version=True)
     clock.now += 2  # no version string in 1.5 s: stale; the other has 3 s to try to log in
     newcomer = Conn(admission, "10.0.0.1")
@@ -123,7 +131,7 @@ def test_sweep_drops_stale_startups_only_under_pressure():
 
 
 def test_a_source_that_logged_in_may_hold_more():
-    admission = Admission(Limits(per_source=2, per_trusted_source=20, start=100, full=200))
+    admission = Admission(Limits(per_source=2, per_trusted_source=20, start=100, full=40))
     first = admission.admit("10.0.0.5")
     admission.started(first)
     assert all(admitted(admission.admit("10.0.0.5")) for _ in range(20))
@@ -132,7 +140,7 @@ def test_a_source_that_logged_in_may_hold_more():
 
 def test_an_ipv6_network_is_capped_and_penalised_as_a_whole():
     clock = Clock()
-    admission = Admission(Limits(per_source=2, per_network=4, start=100, full=200), clock=clock)
+    admission = Admission(Limits(per_source=2, per_network=4, start=100, full=8), clock=clock)
     assert all(admitted(admission.admit(f"2001:db8:1:{n}::1")) for n in range(4))
     assert "2001:db8:1::/48 (4)" in admission.admit("2001:db8:1:99::1")
     assert admitted(admission.admit("2001:db8:2::1"))  # another site

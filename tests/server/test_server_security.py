@@ -227,7 +227,9 @@ async def test_wrong_keys_are_logged_and_the_source_penalised(start_server, tmp_
 
 
 async def test_connections_that_never_log_in_are_capped_per_source(start_server):
-    server = await start_server()
+    from tui_games.server.limits import Limits
+
+    server = await start_server(limits=Limits(full=16))  # the caps bite once half the places are taken
     limits = server.config.limits
     sockets = []
     try:
@@ -348,16 +350,19 @@ async def _storm_client(source: str, port: int, greeting: bytes, stop: asyncio.E
             writer.close()
 
 
-async def _one_command(port: int, user: str, identity, command: str, source: str = "127.0.0.1") -> tuple[int, bytes]:
-    """``ssh -q NAME@host COMMAND`` once: (exit status, stderr)."""
+async def _one_command(port: int, user: str, identity, command: str, source: str = "127.0.0.1",
+                       out: list | None = None) -> tuple[int, bytes]:
+    """``ssh -q NAME@host COMMAND`` once: (exit status, stderr); stdout is added to ``out``."""
     argv = ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
             "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
             "-o", "IdentityAgent=none", "-o", "ConnectTimeout=20", "-o", f"BindAddress={source}",
             "-i", str(identity), f"{user}@127.0.0.1", command]
     process = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL,
-                                                   stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     try:
-        _, err = await asyncio.wait_for(process.communicate(), 60)
+        stdout, err = await asyncio.wait_for(process.communicate(), 60)
+        if out is not None:
+            out.append(stdout)
     finally:
         if process.returncode is None:
             process.kill()
@@ -408,19 +413,42 @@ async def test_a_real_login_gets_in_first_try_among_1100_idle_connections(start_
 
 @needs_ssh
 async def test_bots_on_one_address_are_not_refused(start_server, tmp_path):
-    """16 players on one host, each running commands one after another as a bot does: none is
-    turned away (they are logged in, not a crowd of strangers)."""
+    """16 bots on one host, in 8 games, each waiting for its turn by ``show`` and playing by
+    ``move`` (one SSH connection a command): none is turned away, they are logged in players,
+    not a crowd of strangers."""
     server = await start_server()
     files = [key_file(tmp_path, f"bot{number}")[0] for number in range(16)]
-    for number, identity in enumerate(files):  # each claims its name first
-        assert (await _one_command(server.port, f"bot{number}", identity, "who"))[0] == 0
+    refused: list[bytes] = []
 
-    async def bot(number: int) -> list[tuple[int, bytes]]:
-        return [await _one_command(server.port, f"bot{number}", files[number], "games") for _ in range(4)]
+    async def command(number: int, line: str) -> dict:
+        out: list[bytes] = []
+        status, err = await _one_command(server.port, f"bot{number}", files[number], line, out=out)
+        if status != 0:
+            refused.append(err)
+            return {}
+        return json.loads(out[0])
 
-    results = [result for runs in await asyncio.gather(*(bot(n) for n in range(16))) for result in runs]
-    refused = [err for status, err in results if status != 0]
-    assert not refused, f"{len(refused)} of {len(results)} refused: {refused[:3]}"
+    # bot2k challenges bot2k+1, who accepts: one game a pair (names are claimed by the first command).
+    await asyncio.gather(*(command(n, "who --json") for n in range(16)))
+    games = {}
+    for first in range(0, 16, 2):
+        offer = await command(first, f"challenge bot{first + 1} connect4 --colour first --casual --json")
+        games[first] = games[first + 1] = (await command(first + 1, f"accept {offer['id']} --json"))["game"]
+
+    async def bot(number: int) -> int:
+        moves = 0
+        for _ in range(40):  # bounded: three moves each, polling for the turn in between
+            if moves == 3:
+                break
+            game = await command(number, f"show {games[number]} --json")
+            if game.get("to_move") == f"bot{number}":
+                await command(number, f"move {games[number]} {1 + moves} --json")
+                moves += 1
+        return moves
+
+    played = await asyncio.gather(*(bot(n) for n in range(16)), return_exceptions=True)  # every bot ends
+    assert not refused, f"{len(refused)} refused: {refused[:3]}"
+    assert played == [3] * 16
 
 
 @needs_ssh

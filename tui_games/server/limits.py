@@ -21,9 +21,9 @@ A connection not yet playing (not authenticated, or authenticated without a sess
 - **Sources**: an IPv4 address; for IPv6 a /64, as sshd counts, and its /48 as a **network**
   whose startups are capped at ``per_network`` and whose penalties (the sum of its /64s')
   refuse the whole /48 past ``network_factor`` × ``threshold``.
-- **Trust**: a source from which someone logged in within ``trust_seconds`` may hold
-  ``per_trusted_source`` startups instead of ``per_source``, so bots and players behind one
-  address are not a crowd of strangers.
+- **Shares**: once half of ``full`` is taken, a source may hold ``per_source`` startups, or
+  ``per_trusted_source`` if someone logged in from it within ``trust_seconds`` (bots and
+  players behind one address are not a crowd of strangers); below that there is room for all.
 - **Total**: at most ``max_connections`` connections of any kind.
 """
 
@@ -147,10 +147,11 @@ class Admission:
         if self.connections >= limits.max_connections and not self._evict(now):
             return f"too many connections ({limits.max_connections})"
         cap = limits.per_trusted_source if self.trusted_until.get(source, 0.0) > now else limits.per_source
-        if self.by_source.get(source, 0) >= cap and not self._evict(now, lambda s: s.source == source):
+        crowded = self.startups >= limits.full // 2  # room for everyone below: no shares to keep
+        if crowded and self.by_source.get(source, 0) >= cap and not self._evict(now, lambda s: s.source == source):
             self.penalise(source, limits.refused)
             return f"too many connections not yet playing from this address ({cap})"
-        if network is not None and self.by_network.get(network, 0) >= limits.per_network \
+        if crowded and network is not None and self.by_network.get(network, 0) >= limits.per_network \
                 and not self._evict(now, lambda s: s.network == network):
             self.penalise(network, limits.refused)
             return f"too many connections not yet playing from {network} ({limits.per_network})"
