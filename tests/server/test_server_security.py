@@ -451,19 +451,6 @@ async def test_bots_on_one_address_are_not_refused(start_server, tmp_path):
     assert played == [3] * 16
 
 
-@needs_ssh
-async def test_a_player_past_the_command_rate_is_told_in_one_line(start_server, tmp_path):
-    from tui_games.server.limits import CommandRate
-
-    alice_file, _ = key_file(tmp_path, "alice")
-    server = await start_server()
-    server.command_rate = CommandRate(per_second=0.01, burst=2)
-    assert [(await _one_command(server.port, "alice", alice_file, "who"))[0] for _ in range(2)] == [0, 0]
-    status, err = await _one_command(server.port, "alice", alice_file, "who")  # ssh -q: still said
-    assert status == 1 and err.decode().startswith("tui-games: too many commands from alice;")
-    assert err.count(b"\n") == 1
-
-
 def _rss_mb(pid: int) -> float:
     for line in open(f"/proc/{pid}/status").read().splitlines():
         if line.startswith("VmRSS:"):
