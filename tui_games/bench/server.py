@@ -115,17 +115,28 @@ async def _login(port: int, key) -> tuple[float, float, object, object]:
     return authenticated, time.monotonic() - started, conn, process
 
 
-def _children(pid: int) -> list[int]:
+def _descendants(pid: int) -> set[int]:
     try:
-        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except (OSError, ValueError):
-        return []
+        return set()
+    return set(children).union(*(_descendants(child) for child in children))
+
+
+def _on_a_terminal(pid: int) -> bool:
+    try:
+        return os.readlink(f"/proc/{pid}/fd/0").startswith("/dev/pts/")
+    except OSError:
+        return False
 
 
 async def _flood(server: _Server, key, seconds: float) -> list[list[str]]:
+    earlier = _descendants(server.process.pid)
     _, _, conn, process = await _login(server.port, key)
     before = peak = server.rss
-    (app,) = _children(server.process.pid)[:1] or [None]
+    # The player's app: the server's new descendant on a pty (forked from the zygote, or not).
+    apps = sorted(pid for pid in _descendants(server.process.pid) - earlier if _on_a_terminal(pid))
+    app = apps[-1] if apps else None
     app_before = app_peak = _rss_mb(app) if app else float("nan")
     sent, block = 0, b"jjjjkkkk" * 8192
     deadline = time.monotonic() + seconds
