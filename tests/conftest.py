@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         hog = _hogs.pop()
         hog.kill()
         hog.wait()
+
+
+@pytest.fixture(autouse=True)
+def _umask_kept():
+    """``serve`` makes its process private (umask 077) for good, as a server should; a test that
+    runs it in process must not leave the rest of the suite with that umask."""
+    old = os.umask(0o022)
+    os.umask(old)
+    yield
+    os.umask(old)
 
 
 @pytest.fixture
