@@ -1,4 +1,4 @@
-"""The one part of the build pyproject.toml cannot declare: Connect-4's compiled solver.
+"""The one part of the build pyproject.toml cannot declare: the compiled extensions.
 
 The extension is optional: where there is no C compiler (or no Python headers), setuptools
 reports that it could not build it and installs the package without it, and the solver
@@ -13,6 +13,12 @@ setup(
             "tui_games.engine.connect4._c4solve",
             ["tui_games/engine/connect4/_c4solve.c"],
             optional=True,
-        )
+        ),
+        # Checkers endgame databases: the retrograde builder and the probe (egdb.py is the twin).
+        Extension(
+            "tui_games.engine.checkers._egdb",
+            ["tui_games/engine/checkers/_egdb.c"],
+            optional=True,
+        ),
     ]
 )

@@ -3,6 +3,8 @@
     tui-games checkers moves FEN [MOVE ...]          every legal move, one per line (full paths)
     tui-games checkers perft FEN DEPTH [--divide]    leaf count (each capture path its own move)
     tui-games checkers play FEN [MOVE ...] --seconds S | --depth D [--json]
+    tui-games checkers build-db --pieces N            the endgame databases (see checkers_egdb)
+    tui-games checkers probe FEN [MOVE ...] [--json]  a position's value in them
 
 FEN is bare (``B:W21,22,…:B1,2,…``), a PDN tag (``[FEN "…"]``) or ``start``; the MOVEs (PDN,
 ``11-15``, ``15x24``) are played from it first. A malformed FEN or move is one line on
@@ -17,6 +19,7 @@ import random
 import time
 from typing import Any
 
+from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
 from tui_games.engine.checkers.engine import Engine
@@ -153,6 +156,8 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     play.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
     play.add_argument("--json", action="store_true",
                       help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note"}')
+
+    add_db_tools(tools, fen_help, position_from)
 
 
 # -- play ------------------------------------------------------------------------------------------

@@ -1,0 +1,125 @@
+"""The checkers endgame databases on disk: building them class by class, resumably, and
+opening them for the engine (which does no file I/O itself: it gets an ``EndgameDB``).
+
+Layout, under the data directory (``$TUI_GAMES_HOME`` or the platform's)::
+
+    checkers-db/
+        2101.wld        one file per piece class: Black men, Black kings, White men,
+        …               White kings; a 16-byte header, then the packed table (egdb.py)
+        2101.wld.part   a class being written (renamed into place when complete)
+
+A file is written only once its class is complete, and a class is only built once every
+class it depends on is on disk, so an interrupted build, run again, skips the finished
+classes and goes on from the first missing one.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from tui_games.engine.checkers.egdb import EndgameDB, PieceClass, class_order, class_size, table_bytes
+from tui_games.engine.checkers.egdb_build import Builder
+from tui_games.store import data_dir
+
+__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "db_dir", "open_db"]
+
+DB_DIRNAME = "checkers-db"
+MAGIC = b"TGCKWLD1"
+HEADER = 16
+# Six pieces take about 1.3 GB of tables and hours of CPU; seven would not fit a laptop.
+MAX_BUILD_PIECES = 6
+
+
+def db_dir(home: Path | None = None) -> Path:
+    return (home if home is not None else data_dir()) / DB_DIRNAME
+
+
+def _name(cls: PieceClass) -> str:
+    return "".join(map(str, cls)) + ".wld"
+
+
+def _header(cls: PieceClass) -> bytes:
+    return MAGIC + bytes(cls) + bytes(HEADER - len(MAGIC) - 4)
+
+
+def _read(path: Path, cls: PieceClass) -> memoryview | None:
+    """The table in a class's file (memory-mapped), or None when the file is missing, short
+    or not this class's."""
+    try:
+        with path.open("rb") as f:
+            if f.read(HEADER) != _header(cls) or os.fstat(f.fileno()).st_size != HEADER + table_bytes(cls):
+                return None
+            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
+    return memoryview(mapped)[HEADER:]
+
+
+def _write(path: Path, cls: PieceClass, table: bytes | bytearray) -> None:
+    part = path.with_name(path.name + ".part")
+    with part.open("wb") as f:
+        f.write(_header(cls))
+        f.write(table)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(part, path)
+
+
+def open_db(pieces: int = MAX_BUILD_PIECES, home: Path | None = None) -> EndgameDB:
+    """The classes of up to ``pieces`` pieces found on disk (possibly none)."""
+    directory = db_dir(home)
+    tables = {}
+    if directory.is_dir():
+        for cls in class_order(pieces):
+            table = _read(directory / _name(cls), cls)
+            if table is not None:
+                tables[cls] = table
+    return EndgameDB(tables)
+
+
+@dataclass(frozen=True)
+class BuildStep:
+    """What the builder is at: ``cls`` (built now, or None when it was found on disk),
+    ``done``/``total`` in index entries over the classes still to build."""
+
+    cls: PieceClass
+    built: bool
+    done: int
+    total: int
+
+
+def build(pieces: int, *, home: Path | None = None, compiled: bool | None = None,
+          progress: Callable[[BuildStep], None] | None = None) -> Iterator[tuple[PieceClass, bool]]:
+    """Build every class of 2..``pieces`` pieces not yet on disk; yields (class, built)
+    as each class is found or finished. ``progress`` hears about the class being built."""
+    directory = db_dir(home)
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.part"):
+        with suppress(OSError):
+            stale.unlink()
+    builder = Builder(compiled)
+    order = class_order(pieces)
+    on_disk = {cls: _read(directory / _name(cls), cls) for cls in order}
+    total = sum(2 * class_size(cls) for cls in order if on_disk[cls] is None)
+    done = 0
+    for cls in order:
+        table = on_disk[cls]
+        if table is not None:
+            builder.add(cls, table)
+            yield cls, False
+            continue
+        entries = 2 * class_size(cls)
+
+        def tick(part: int, whole: int, cls: PieceClass = cls, base: int = done, entries: int = entries) -> None:
+            if progress is not None:
+                progress(BuildStep(cls, True, base + entries * part // max(whole, 1), total))
+
+        built = builder.build(cls, tick)
+        _write(directory / _name(cls), cls, built)
+        done += entries
+        yield cls, True
