@@ -119,7 +119,9 @@ def build(pieces: int, *, home: Path | None = None, compiled: bool | None = None
             if progress is not None:
                 progress(BuildStep(cls, True, base + entries * part // max(whole, 1), total))
 
-        built = builder.build(cls, tick)
-        _write(directory / _name(cls), cls, built)
+        path = directory / _name(cls)
+        _write(path, cls, builder.build(cls, tick))
+        # Held from the file from now on: the page cache, not this process, keeps it.
+        builder.add(cls, _read(path, cls) or builder.db.tables[cls])
         done += entries
         yield cls, True

@@ -56,11 +56,12 @@ static void init_tables(void) {
 static inline int popc(uint32_t x) { return __builtin_popcount(x); }
 static inline int ctz(uint32_t x) { return __builtin_ctz(x); }
 
+/* Square index i -> 31 - i: a 32-bit reversal. */
 static uint32_t mirror(uint32_t x) {
-    uint32_t r = 0;
-    for (int i = 0; i < 32; i++)
-        if (x >> i & 1) r |= 1u << (31 - i);
-    return r;
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    return __builtin_bswap32(x);
 }
 
 /* -- the index (egdb.py) ---------------------------------------------------------------- */

@@ -33,8 +33,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from math import comb
+from typing import Protocol
 
 from tui_games.engine.checkers.bits import BLACK, CROWN_ROW, FULL
+
+try:  # the compiled probe and builder, when the extension was built
+    from tui_games.engine.checkers import _egdb
+except ImportError:  # pragma: no cover - depends on the build
+    _egdb = None
 
 __all__ = [
     "DRAW",
@@ -65,6 +71,15 @@ MAN_SQUARES = 28
 MAX_PIECES = 8
 
 PieceClass = tuple[int, int, int, int]  # Black men, Black kings, White men, White kings
+
+
+class Masks(Protocol):
+    """What a probe reads of a position (``CheckersPosition`` has it)."""
+
+    black: int
+    white: int
+    kings: int
+    turn: int
 
 
 def _mirror(mask: int) -> int:
@@ -202,9 +217,17 @@ def value_at(table: bytes | bytearray | memoryview, entry: int) -> int:
 
 class EndgameDB:
     """Win/loss/draw for the positions of the classes it holds (``tables``: class -> the
-    packed table, both halves). ``probe`` is cheap enough for a search's leaves."""
+    packed table, both halves). ``probe`` is cheap enough for a search's leaves: about
+    0.5 µs through the compiled probe, 5 µs in pure Python (``compiled=False``, or where
+    the extension was not built). The tables are read, never copied or changed."""
 
-    def __init__(self, tables: Mapping[PieceClass, bytes | bytearray | memoryview] | None = None) -> None:
+    def __init__(self, tables: Mapping[PieceClass, bytes | bytearray | memoryview] | None = None, *,
+                 compiled: bool | None = None) -> None:
+        if compiled and _egdb is None:
+            raise RuntimeError("the compiled endgame module (_egdb) is not built")
+        use_c = _egdb is not None if compiled is None else compiled
+        # The C side holds the same buffers: probe, build and capsule go through it.
+        self.compiled_tables = _egdb.Tables() if use_c else None
         self.tables: dict[PieceClass, bytes | bytearray | memoryview] = {}
         for cls, table in (tables or {}).items():
             self.add(cls, table)
@@ -213,6 +236,15 @@ class EndgameDB:
         if len(table) != table_bytes(cls):
             raise ValueError(f"table of class {cls}: {len(table)} bytes, expected {table_bytes(cls)}")
         self.tables[cls] = table
+        if self.compiled_tables is not None:
+            self.compiled_tables.add(cls, table)
+
+    def capsule(self) -> object | None:
+        """For a compiled search: a PyCapsule named ``tui_games.engine.checkers._egdb.probe``
+        holding ``struct { int (*probe)(void *self, uint32_t black, uint32_t white,
+        uint32_t kings, int turn); void *self; }`` (0 not covered, 1 win, 2 loss, 3 draw for
+        the side to move); valid while this object lives. None without the extension."""
+        return None if self.compiled_tables is None else self.compiled_tables.capsule()
 
     @property
     def pieces(self) -> int:
@@ -227,6 +259,14 @@ class EndgameDB:
 
     def probe_masks(self, black: int, white: int, kings: int, turn: int) -> int | None:
         """WIN, LOSS or DRAW for the side to move, or None when the class is not held."""
+        if self.compiled_tables is not None:
+            if (black | white | kings) >> 32 or black < 0 or white < 0 or kings < 0:
+                return None
+            return self.compiled_tables.probe(black, white, kings, turn) or None
+        return self.probe_python(black, white, kings, turn)
+
+    def probe_python(self, black: int, white: int, kings: int, turn: int) -> int | None:
+        """:meth:`probe_masks` in pure Python (the compiled probe's twin)."""
         own, other = (black, white) if turn == BLACK else (white, black)
         if not own:
             return LOSS
@@ -242,7 +282,7 @@ class EndgameDB:
         value = value_at(table, turn * class_size(cls) + index_of(black, white, kings))
         return None if value == INVALID else value
 
-    def probe(self, position: object) -> int | None:
-        """The value of a position (anything with ``black``, ``white``, ``kings``, ``turn``)
-        for its side to move: WIN, LOSS, DRAW, or None when it is not covered."""
-        return self.probe_masks(position.black, position.white, position.kings, position.turn)  # type: ignore[attr-defined]
+    def probe(self, position: Masks) -> int | None:
+        """The value of a position for its side to move: WIN, LOSS, DRAW, or None when it is
+        not covered."""
+        return self.probe_masks(position.black, position.white, position.kings, position.turn)

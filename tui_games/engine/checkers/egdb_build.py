@@ -34,16 +34,12 @@ from tui_games.engine.checkers.egdb import (
     WIN,
     EndgameDB,
     PieceClass,
+    _egdb,
     class_size,
     index_of,
     position_of,
 )
 from tui_games.engine.checkers.position import generate, play
-
-try:  # the compiled builder, when the extension was built
-    from tui_games.engine.checkers import _egdb
-except ImportError:  # pragma: no cover - depends on the build
-    _egdb = None
 
 __all__ = ["COMPILED", "Builder", "build_class_python"]
 
@@ -166,22 +162,17 @@ class Builder:
     next ones). ``compiled`` None uses the C builder when it was built."""
 
     def __init__(self, compiled: bool | None = None) -> None:
-        if compiled and _egdb is None:
-            raise RuntimeError("the compiled endgame builder (_egdb) is not built")
-        self.compiled = COMPILED if compiled is None else compiled
-        self.db = EndgameDB({})
-        self._tables = _egdb.Tables() if self.compiled else None
+        self.db = EndgameDB(compiled=compiled)
+        self.compiled = self.db.compiled_tables is not None
 
     def add(self, cls: PieceClass, table: bytes | bytearray | memoryview) -> None:
         """Hold a finished class (built now or read back from a file)."""
         self.db.add(cls, table)
-        if self._tables is not None:
-            self._tables.add(cls, table)
 
     def build(self, cls: PieceClass, progress: Progress | None = None) -> bytearray:
         """The packed table of ``cls``, then held; every class it depends on must be held."""
-        if self._tables is not None:
-            table = self._tables.build(cls, progress)
+        if self.db.compiled_tables is not None:
+            table = self.db.compiled_tables.build(cls, progress)
         else:
             table = build_class_python(self.db, cls, progress)
         self.add(cls, table)
