@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 from math import comb
 
 import pytest
@@ -85,13 +86,10 @@ def brute_count(cls) -> int:
     bm, bk, wm, wk = cls
     black_men = [s for s in range(1, 33) if s <= 28]
     white_men = [s for s in range(1, 33) if s >= 5]
-    from itertools import combinations
-    total = 0
-    for b in combinations(black_men, bm):
-        for w in combinations([s for s in white_men if s not in b], wm):
-            free = 32 - bm - wm
-            total += comb(free, bk) * comb(free - bk, wk)
-    return total
+    free = 32 - bm - wm
+    kings_ways = comb(free, bk) * comb(free - bk, wk)
+    return sum(kings_ways for b in combinations(black_men, bm)
+               for _ in combinations([s for s in white_men if s not in b], wm))
 
 
 @pytest.mark.parametrize("cls", [(2, 0, 2, 0), (1, 1, 2, 0), (3, 0, 1, 1), (0, 2, 0, 2), (2, 1, 1, 1)])
