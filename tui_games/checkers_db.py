@@ -22,11 +22,20 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_games.engine.checkers.egdb import EndgameDB, PieceClass, class_order, class_size, table_bytes
+from tui_games.engine.checkers.bits import COLOUR_NAMES
+from tui_games.engine.checkers.egdb import (
+    RESULT_NAMES,
+    EndgameDB,
+    Masks,
+    PieceClass,
+    class_order,
+    class_size,
+    table_bytes,
+)
 from tui_games.engine.checkers.egdb_build import Builder
 from tui_games.store import data_dir
 
-__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "db_dir", "open_db"]
+__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db"]
 
 DB_DIRNAME = "checkers-db"
 MAGIC = b"TGCKWLD1"
@@ -80,6 +89,28 @@ def open_db(pieces: int = MAX_BUILD_PIECES, home: Path | None = None) -> Endgame
             if table is not None:
                 tables[cls] = table
     return EndgameDB(tables)
+
+
+_shared: dict[Path, EndgameDB] = {}
+
+
+def shared_db(home: Path | None = None) -> EndgameDB:
+    """The tables on disk, opened once per process (memory-mapped: pages are read as probes
+    touch them). What the app hands to the engine and asks for :func:`database_note`."""
+    directory = db_dir(home)
+    db = _shared.get(directory)
+    if db is None:
+        db = _shared[directory] = open_db(home=home)
+    return db
+
+
+def database_note(position: Masks, db: EndgameDB | None = None) -> str | None:
+    """``"database: win for Black"`` (the side to move's value) for a stats panel, or None
+    when the position is not in the tables."""
+    value = (db if db is not None else shared_db()).probe(position)
+    if value is None:
+        return None
+    return f"database: {RESULT_NAMES[value]} for {COLOUR_NAMES[position.turn]}"
 
 
 @dataclass(frozen=True)

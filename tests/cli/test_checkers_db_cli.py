@@ -1,0 +1,76 @@
+"""``tui-games checkers build-db`` and ``checkers probe``: tables written to the data
+directory, a build that resumes where it stopped, probes of positions and their moves,
+one-line errors; and the note a stats panel shows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from cli_support import assert_usage_error, run
+
+from tui_games.checkers_db import DB_DIRNAME, database_note, open_db
+from tui_games.engine.checkers.egdb import WIN, class_order
+from tui_games.engine.checkers.position import CheckersPosition
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_build_db_writes_every_class_and_resumes(capsys, home):
+    code, out, _ = run(capsys, "checkers", "build-db", "--pieces", "3")
+    assert code == 0
+    classes = class_order(3)
+    assert f"{len(classes)} classes ({len(classes)} built, 0 already there)" in out
+    directory = home / DB_DIRNAME
+    files = sorted(p.name for p in directory.iterdir())
+    assert len(files) == len(classes) and all(name.endswith(".wld") for name in files)
+    first = {name: (directory / name).read_bytes() for name in files}
+
+    # Interrupted builds leave a missing class, a cut file, a stale part: all redone.
+    (directory / "0102.wld").unlink()
+    cut = directory / "1010.wld"
+    cut.write_bytes(cut.read_bytes()[:-1])
+    (directory / "2010.wld.part").write_bytes(b"half")
+    code, out, _ = run(capsys, "checkers", "build-db", "--pieces", "3")
+    assert code == 0
+    assert f"({2} built, {len(classes) - 2} already there)" in out
+    assert {p.name: p.read_bytes() for p in directory.iterdir()} == first
+    assert open_db(home=home).pieces == 3
+
+
+def test_probe_reports_the_value_and_each_move(capsys, home):
+    code, out, _ = run(capsys, "checkers", "probe", "B:WK3:BK10,K11")
+    assert code == 0 and out.startswith("not in the database (3 pieces")
+    assert "build-db --pieces 3" in out
+    run(capsys, "checkers", "build-db", "--pieces", "3")
+    code, out, _ = run(capsys, "checkers", "probe", "W:WK3:BK10,K11")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "database: loss for White (to move)"
+    assert sorted(lines[1:]) == ["3-7 loss", "3-8 loss"]
+    code, out, _ = run(capsys, "checkers", "probe", "B:W18:B14", "--json")
+    record = json.loads(out)
+    assert record["value"] == "win" and record["side"] == "black" and record["moves"] == {"14x23": "win"}
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["checkers", "build-db", "--pieces", "7"], "from 2 to 6 pieces"),
+    (["checkers", "build-db", "--pieces", "x"], "not a whole number"),
+    (["checkers", "build-db"], "--pieces"),
+    (["checkers", "probe", "B:W99:B1"], "99"),
+    (["checkers", "probe", "B:W18:B14", "1-5"], "1-5"),
+])
+def test_usage_errors_are_one_line(capsys, home, argv, fragment):
+    assert_usage_error(*run(capsys, *argv), fragment)
+
+
+def test_database_note_for_the_stats_panel(capsys, home):
+    run(capsys, "checkers", "build-db", "--pieces", "2")
+    db = open_db(home=home)
+    assert database_note(CheckersPosition("B:W18:B14"), db) == "database: win for Black"
+    assert database_note(CheckersPosition(), db) is None
+    assert db.probe(CheckersPosition("B:W18:B14")) == WIN
