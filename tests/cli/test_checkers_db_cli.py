@@ -9,7 +9,8 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games.checkers_db import DB_DIRNAME, database_note, open_db
+from tui_games.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db
+from tui_games.commands.checkers_egdb import MAX_PIECES
 from tui_games.engine.checkers.egdb import WIN, class_order
 from tui_games.engine.checkers.position import CheckersPosition
 
@@ -74,3 +75,7 @@ def test_database_note_for_the_stats_panel(capsys, home):
     assert database_note(CheckersPosition("B:W18:B14"), db) == "database: win for Black"
     assert database_note(CheckersPosition(), db) is None
     assert db.probe(CheckersPosition("B:W18:B14")) == WIN
+
+
+def test_the_command_line_bound_is_the_builders():
+    assert MAX_PIECES == MAX_BUILD_PIECES

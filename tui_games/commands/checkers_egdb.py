@@ -6,6 +6,9 @@
 The tables live in the data directory (``checkers-db/``, see ``tui_games.checkers_db``).
 ``build-db`` shows a progress bar on a terminal; interrupted (Ctrl-C) and run again it
 skips the classes already written.
+
+The data-directory layer (``tui_games.checkers_db``, which imports the store) is imported
+by the handlers, so the other checkers tools start without it.
 """
 
 from __future__ import annotations
@@ -18,14 +21,14 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from tui_games.checkers_db import MAX_BUILD_PIECES, BuildStep, build, db_dir, open_db
 from tui_games.commands.common import UsageError
 from tui_games.engine.checkers.bits import COLOUR_NAMES
 from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, PieceClass, class_of, table_bytes
-from tui_games.engine.checkers.egdb_build import COMPILED
 from tui_games.engine.checkers.position import play
 
 BAR = 30
+# The most pieces build-db accepts (checkers_db.MAX_BUILD_PIECES; a test keeps them equal).
+MAX_PIECES = 6
 
 
 def class_label(cls: PieceClass) -> str:
@@ -39,8 +42,8 @@ def pieces_arg(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 2 <= value <= MAX_BUILD_PIECES:
-        raise argparse.ArgumentTypeError(f"{text!r}: from 2 to {MAX_BUILD_PIECES} pieces")
+    if not 2 <= value <= MAX_PIECES:
+        raise argparse.ArgumentTypeError(f"{text!r}: from 2 to {MAX_PIECES} pieces")
     return value
 
 
@@ -52,7 +55,7 @@ class _Bar:
         self.shown = 0.0
         self.start = time.process_time()
 
-    def __call__(self, step: BuildStep) -> None:
+    def __call__(self, step: Any) -> None:
         now = time.monotonic()
         if not self.tty or now - self.shown < 0.2:
             return
@@ -69,6 +72,9 @@ class _Bar:
 
 
 def cmd_build_db(args: argparse.Namespace) -> int:
+    from tui_games.checkers_db import build, db_dir
+    from tui_games.engine.checkers.egdb_build import COMPILED
+
     compiled = False if args.python else None
     bar = _Bar()
     start = time.process_time()
@@ -107,6 +113,8 @@ def _move_values(db: EndgameDB, position: Any) -> list[tuple[str, str]]:
 
 
 def cmd_probe(args: argparse.Namespace, position_from: Callable[[str, list[str]], Any]) -> int:
+    from tui_games.checkers_db import open_db
+
     position = position_from(args.fen, args.moves)
     db = open_db()
     value = db.probe(position)
@@ -133,7 +141,7 @@ def add_db_tools(tools: Any, fen_help: str, position_from: Callable[[str, list[s
     bd = tools.add_parser("build-db", help="build the endgame databases (win/loss/draw) by retrograde analysis")
     bd.set_defaults(handler=cmd_build_db)
     bd.add_argument("--pieces", type=pieces_arg, required=True, metavar="N",
-                    help=f"every position of 2..N pieces (N up to {MAX_BUILD_PIECES}; 4 takes seconds, "
+                    help=f"every position of 2..N pieces (N up to {MAX_PIECES}; 4 takes seconds, "
                          "5 minutes, 6 hours)")
     bd.add_argument("--python", action="store_true", help="use the pure-Python builder (slow; for checking)")
 
