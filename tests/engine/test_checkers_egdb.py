@@ -290,3 +290,26 @@ def test_square_helpers_used_by_the_tests_agree_with_the_board():
         assert square_of(7 - row, 7 - col) == 33 - s
     assert flipped(1, 0, 0) == (0, 1 << 31, 0)
     assert FULL == (1 << 32) - 1
+
+
+@needs_c
+def test_the_capsule_probe_answers_as_probe_masks(db):
+    """The C-level probe a compiled search calls, reached here through ctypes."""
+    import ctypes
+
+    probe_type = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32,
+                                  ctypes.c_uint32, ctypes.c_int)
+
+    class Api(ctypes.Structure):
+        _fields_ = [("probe", probe_type), ("self", ctypes.c_void_p)]
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    capsule = db.capsule()
+    api = Api.from_address(get_pointer(capsule, b"tui_games.engine.checkers._egdb.probe"))
+    rng = random.Random(5)
+    for cls in [(0, 2, 0, 2), (1, 1, 1, 1), (2, 0, 1, 0)]:
+        for black, white, kings, turn in sample(cls, 100, rng):
+            assert api.probe(api.self, black, white, kings, turn) == db.probe_masks(black, white, kings, turn)
+    assert api.probe(api.self, 0xFFF, 0xFFF00000, 0, 0) == INVALID  # twelve a side: not covered
