@@ -28,7 +28,7 @@ from tui_games.engine.checkers.egdb import (
     position_of,
     value_at,
 )
-from tui_games.engine.checkers.egdb_build import COMPILED, Builder, build_class_python
+from tui_games.engine.checkers.egdb_build import COMPILED, Builder, build_class_python, flipped_python
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import format_fen
 from tui_games.engine.checkers.position import CheckersPosition, generate, play
@@ -200,6 +200,22 @@ def test_every_sampled_entry_agrees_with_its_moves(db):
             assert value == value_from_moves(db, black, white, kings, turn), format_fen(black, white, kings, turn)
             checked[value] += 1
     assert checked[WIN] > 1000 and checked[LOSS] > 1000 and checked[DRAW] > 1000
+
+
+@needs_c
+def test_a_class_built_from_its_moves_equals_its_twin_read_off(db):
+    """The fixture reads half the classes off their colour-swapped twins; built from their
+    own moves they come out the same."""
+    python_db = EndgameDB(db.tables, compiled=False)
+    for cls in db.tables:
+        bm, bk, wm, wk = cls
+        if (wm, wk, bm, bk) != cls:
+            assert db.compiled_tables.build(cls) == db.tables[cls], cls
+    assert flipped_python(python_db, (1, 1, 0, 1)) == db.tables[(1, 1, 0, 1)]
+    with pytest.raises(LookupError):
+        flipped_python(EndgameDB(compiled=False), (1, 2, 0, 1))
+    with pytest.raises(LookupError):
+        EndgameDB(compiled=True).compiled_tables.flipped((1, 2, 0, 1))
 
 
 def test_values_do_not_depend_on_the_colours(db):
