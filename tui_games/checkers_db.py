@@ -115,11 +115,10 @@ def database_note(position: Masks, db: EndgameDB | None = None) -> str | None:
 
 @dataclass(frozen=True)
 class BuildStep:
-    """What the builder is at: ``cls`` (built now, or None when it was found on disk),
-    ``done``/``total`` in index entries over the classes still to build."""
+    """What the builder is at: the class ``cls`` being built, ``done``/``total`` in index
+    entries over the classes still to build."""
 
     cls: PieceClass
-    built: bool
     done: int
     total: int
 
@@ -148,7 +147,7 @@ def build(pieces: int, *, home: Path | None = None, compiled: bool | None = None
 
         def tick(part: int, whole: int, cls: PieceClass = cls, base: int = done, entries: int = entries) -> None:
             if progress is not None:
-                progress(BuildStep(cls, True, base + entries * part // max(whole, 1), total))
+                progress(BuildStep(cls, base + entries * part // max(whole, 1), total))
 
         path = directory / _name(cls)
         _write(path, cls, builder.build(cls, tick))

@@ -23,7 +23,7 @@ from typing import Any
 
 from tui_games.commands.common import UsageError
 from tui_games.engine.checkers.bits import COLOUR_NAMES
-from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, PieceClass, class_of, table_bytes
+from tui_games.engine.checkers.egdb import NEGATE, RESULT_NAMES, EndgameDB, PieceClass, class_of, table_bytes
 from tui_games.engine.checkers.position import play
 
 BAR = 30
@@ -107,7 +107,7 @@ def _move_values(db: EndgameDB, position: Any) -> list[tuple[str, str]]:
     out = []
     for move in position.legal_moves():
         child = db.probe_masks(*play(position.black, position.white, position.kings, position.turn, move))
-        word = "?" if child is None else RESULT_NAMES[{1: 2, 2: 1, 3: 3}[child]]
+        word = "?" if child is None else RESULT_NAMES[NEGATE[child]]
         out.append((str(move), word))
     return out
 

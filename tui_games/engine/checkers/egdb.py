@@ -46,6 +46,7 @@ __all__ = [
     "DRAW",
     "INVALID",
     "LOSS",
+    "NEGATE",
     "RESULT_NAMES",
     "WIN",
     "EndgameDB",
@@ -67,8 +68,6 @@ RESULT_NAMES = {WIN: "win", LOSS: "loss", DRAW: "draw"}
 NEGATE = (INVALID, LOSS, WIN, DRAW)
 
 MAN_SQUARES = 28
-# The most pieces any caller may ask for (the C builder's tables are sized for it).
-MAX_PIECES = 8
 
 PieceClass = tuple[int, int, int, int]  # Black men, Black kings, White men, White kings
 
