@@ -5,7 +5,9 @@ Layout, under the data directory (``$TUI_GAMES_HOME`` or the platform's)::
 
     checkers-db/
         2101.wld        one file per piece class: Black men, Black kings, White men,
-        …               White kings; a 16-byte header, then the packed table (egdb.py)
+        …               White kings; a 16-byte header, then the packed table (egdb.py).
+                        A class's colour twin (0121 here) has no file: it is probed
+                        through this one
         2101.wld.part   a class being written (renamed into place when complete)
 
 A file is written only once its class is complete, and a class is only built once every
@@ -30,12 +32,14 @@ from tui_games.engine.checkers.egdb import (
     PieceClass,
     class_order,
     class_size,
+    stored_class,
     table_bytes,
 )
 from tui_games.engine.checkers.egdb_build import Builder
 from tui_games.store import data_dir
 
-__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db"]
+__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db",
+           "stored_classes"]
 
 DB_DIRNAME = "checkers-db"
 MAGIC = b"TGCKWLD1"
@@ -79,12 +83,17 @@ def _write(path: Path, cls: PieceClass, table: bytes | bytearray) -> None:
     os.replace(part, path)
 
 
+def stored_classes(pieces: int) -> list[PieceClass]:
+    """The classes of 2..``pieces`` pieces that have a file, in build order."""
+    return [cls for cls in class_order(pieces) if stored_class(cls) == cls]
+
+
 def open_db(pieces: int = MAX_BUILD_PIECES, home: Path | None = None) -> EndgameDB:
     """The classes of up to ``pieces`` pieces found on disk (possibly none)."""
     directory = db_dir(home)
     tables = {}
     if directory.is_dir():
-        for cls in class_order(pieces):
+        for cls in stored_classes(pieces):
             table = _read(directory / _name(cls), cls)
             if table is not None:
                 tables[cls] = table
@@ -125,15 +134,15 @@ class BuildStep:
 
 def build(pieces: int, *, home: Path | None = None, compiled: bool | None = None,
           progress: Callable[[BuildStep], None] | None = None) -> Iterator[tuple[PieceClass, bool]]:
-    """Build every class of 2..``pieces`` pieces not yet on disk; yields (class, built)
-    as each class is found or finished. ``progress`` hears about the class being built."""
+    """Build every stored class (:func:`stored_classes`) of 2..``pieces`` pieces not yet
+    on disk; yields (class, built) as each class is found or finished. ``progress`` hears about the class being built."""
     directory = db_dir(home)
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.part"):
         with suppress(OSError):
             stale.unlink()
     builder = Builder(compiled)
-    order = class_order(pieces)
+    order = stored_classes(pieces)
     on_disk = {cls: _read(directory / _name(cls), cls) for cls in order}
     total = sum(2 * class_size(cls) for cls in order if on_disk[cls] is None)
     done = 0

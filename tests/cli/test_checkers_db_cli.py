@@ -9,7 +9,7 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db
+from tui_games.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db, stored_classes
 from tui_games.commands.checkers_egdb import MAX_PIECES
 from tui_games.engine.checkers.egdb import WIN, class_order
 from tui_games.engine.checkers.position import CheckersPosition
@@ -24,8 +24,9 @@ def home(tmp_path, monkeypatch):
 def test_build_db_writes_every_class_and_resumes(capsys, home):
     code, out, _ = run(capsys, "checkers", "build-db", "--pieces", "3")
     assert code == 0
-    classes = class_order(3)
-    assert f"{len(classes)} classes ({len(classes)} built, 0 already there)" in out
+    classes = stored_classes(3)
+    assert len(class_order(3)) == 16 and len(classes) == 9  # seven classes are the others' twins
+    assert f"{len(classes)} classes and their colour twins ({len(classes)} built, 0 already there)" in out
     directory = home / DB_DIRNAME
     files = sorted(p.name for p in directory.iterdir())
     assert len(files) == len(classes) and all(name.endswith(".wld") for name in files)

@@ -97,7 +97,7 @@ def cmd_build_db(args: argparse.Namespace) -> int:
         return 130
     bar.finish()
     engine = "C" if COMPILED and not args.python else "Python"
-    print(f"{args.pieces} pieces: {built + found} classes ({built} built, {found} already there), "
+    print(f"{args.pieces} pieces: {built + found} classes and their colour twins ({built} built, {found} already there), "
           f"{size / 1e6:.1f} MB in {db_dir()}; {engine} builder, cpu {time.process_time() - start:.1f} s")
     return 0
 

@@ -9,12 +9,12 @@
  * Python API:
  *   Tables()                      the classes known so far
  *   Tables.add(cls, buffer)       hold a finished class (a packed table; kept referenced)
- *   Tables.probe(b, w, k, turn)   0 not covered, 1 win, 2 loss, 3 draw (side to move)
+ *   Tables.probe(b, w, k, turn)   0 not covered, 1 win, 2 loss, 3 draw (side to move); a
+ *                                 class not held is looked up in its colour twin, the
+ *                                 board turned round and the other side to move
  *   Tables.build(cls, progress)   -> bytearray: the packed table of cls; every class it
  *                                 depends on must have been added; progress(done, total)
  *                                 is called now and then (an exception there aborts)
- *   Tables.flipped(cls, progress) -> bytearray: the packed table of cls read off the held
- *                                 class with the colours swapped (the board turned round)
  *   Tables.capsule()              PyCapsule "tui_games.engine.checkers._egdb.probe" holding
  *                                 a struct egdb_probe_api (below) for another C module:
  *     typedef struct { int (*probe)(void *self, uint32_t black, uint32_t white,
@@ -162,7 +162,15 @@ static int probe_masks(TablesObject *t, uint32_t black, uint32_t white, uint32_t
     if (!other) return V_WIN;
     if ((black & white) || (black & ~kings & CROWN[0]) || (white & ~kings & CROWN[1])) return V_INVALID;
     int bm = popc(black & ~kings), bk = popc(black & kings), wm = popc(white & ~kings), wk = popc(white & kings);
-    if (bm > MAXN || bk > MAXN || wm > MAXN || wk > MAXN || !t->held[bm][bk][wm][wk]) return V_INVALID;
+    if (bm > MAXN || bk > MAXN || wm > MAXN || wk > MAXN) return V_INVALID;
+    if (!t->held[bm][bk][wm][wk]) {
+        if (!t->held[wm][wk][bm][bk]) return V_INVALID;
+        /* the colour twin: the board turned round, colours swapped, the other to move */
+        uint32_t b2 = mirror(white), w2 = mirror(black);
+        kings = mirror(kings); black = b2; white = w2; turn ^= 1;
+        int m = bm; bm = wm; wm = m;
+        int k = bk; bk = wk; wk = k;
+    }
     Cls c;
     cls_init(&c, bm, bk, wm, wk);
     uint64_t e = (uint64_t)turn * c.n + index_of(&c, black, white, kings);
@@ -407,40 +415,6 @@ done:
     return out;
 }
 
-/* The table of a class from its colour-swapped twin: a position with one side to move has
- * the value of the board turned round, colours swapped, the other side to move. */
-static PyObject *Tables_flipped(TablesObject *self, PyObject *args) {
-    PyObject *cls_arg, *progress = Py_None;
-    int bm, bk, wm, wk;
-    if (!PyArg_ParseTuple(args, "O|O", &cls_arg, &progress)) return NULL;
-    if (parse_cls(cls_arg, &bm, &bk, &wm, &wk) < 0) return NULL;
-    if (!self->held[wm][wk][bm][bk]) {
-        PyErr_Format(PyExc_LookupError, "class (%d, %d, %d, %d) needs its colour-swapped twin", bm, bk, wm, wk);
-        return NULL;
-    }
-    Cls c;
-    cls_init(&c, bm, bk, wm, wk);
-    uint64_t entries = 2 * c.n, step = 1u << 20;
-    PyObject *out = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)((entries + 3) / 4));
-    if (!out) return NULL;
-    uint8_t *packed = (uint8_t *)PyByteArray_AS_STRING(out);
-    memset(packed, 0, (entries + 3) / 4);
-    for (uint64_t e = 0; e < entries; e++) {
-        int turn = e >= c.n;
-        uint32_t black, white, kings;
-        if (position_of(&c, e - (turn ? c.n : 0), &black, &white, &kings)) {
-            int v = probe_masks(self, mirror(white), mirror(black), mirror(kings), turn ^ 1);
-            packed[e >> 2] |= (uint8_t)(v << ((e & 3) << 1));
-        }
-        if ((e & (step - 1)) == 0 && report(progress, e, entries) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    if (report(progress, entries, entries) < 0) Py_CLEAR(out);
-    return out;
-}
-
 /* -- the Tables type ---------------------------------------------------------------------- */
 
 static PyObject *Tables_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
@@ -505,8 +479,6 @@ static PyMethodDef Tables_methods[] = {
     {"add", (PyCFunction)Tables_add, METH_VARARGS, "add(cls, buffer): hold a finished class's packed table"},
     {"probe", (PyCFunction)Tables_probe, METH_VARARGS, "probe(black, white, kings, turn) -> 0 none, 1 win, 2 loss, 3 draw"},
     {"build", (PyCFunction)Tables_build, METH_VARARGS, "build(cls, progress=None) -> bytearray: the packed table"},
-    {"flipped", (PyCFunction)Tables_flipped, METH_VARARGS,
-     "flipped(cls, progress=None) -> bytearray: cls's table from its held colour-swapped twin"},
     {"capsule", (PyCFunction)Tables_capsule, METH_NOARGS, "a PyCapsule with the C probe (see the source)"},
     {NULL, NULL, 0, NULL},
 };

@@ -19,6 +19,12 @@ only on its own and more advanced leading ranks). A Black and a White man may be
 same square by the first two digits; those indexes are not positions and are stored as
 :data:`INVALID` (a few per cent of the big classes, which keeps the index a plain product).
 
+A class and its **colour twin** — Black's men and kings as White's, ``(wm, wk, bm, bk)`` —
+hold the same positions with the board turned round (square ``s`` as ``33 - s``), the
+colours swapped and the other side to move, with the same values. Only one of the two is
+stored, the first in :func:`class_order` (:func:`stored_class`); a probe of the other turns
+the position round.
+
 Values are two bits per index, four to a byte, lowest bits first: :data:`INVALID` 0,
 :data:`WIN` 1, :data:`LOSS` 2, :data:`DRAW` 3, always for the side to move. They are the
 game-theoretic values with perfect play: the 40-move rule and repetitions are not rules of
@@ -58,7 +64,9 @@ __all__ = [
     "index_of",
     "position_count",
     "position_of",
+    "stored_class",
     "table_bytes",
+    "twin",
     "value_at",
 ]
 
@@ -203,6 +211,18 @@ def classes_with(pieces: int) -> list[PieceClass]:
     return out
 
 
+def twin(cls: PieceClass) -> PieceClass:
+    """The class with the colours swapped."""
+    bm, bk, wm, wk = cls
+    return wm, wk, bm, bk
+
+
+def stored_class(cls: PieceClass) -> PieceClass:
+    """The one of a class and its twin that has a table (the first of the two in
+    :func:`class_order`, which orders classes of equal men by the tuple)."""
+    return min(cls, twin(cls))
+
+
 def class_order(pieces: int) -> list[PieceClass]:
     """Every class of 2..``pieces`` pieces in an order where each class comes after those it
     depends on: fewer pieces first (a capture removes one), then fewer men (a man crowned
@@ -216,7 +236,7 @@ def value_at(table: bytes | bytearray | memoryview, entry: int) -> int:
 
 class EndgameDB:
     """Win/loss/draw for the positions of the classes it holds (``tables``: class -> the
-    packed table, both halves). ``probe`` is cheap enough for a search's leaves: about
+    packed table, both halves) and of their colour twins. ``probe`` is cheap enough for a search's leaves: about
     0.3 µs through the compiled probe, 5 µs in pure Python (``compiled=False``, or where
     the extension was not built). The tables are read, never copied or changed."""
 
@@ -249,12 +269,13 @@ class EndgameDB:
     def pieces(self) -> int:
         """The most pieces N such that every position of N pieces or fewer is covered (0: none)."""
         n = 2
-        while all(cls in self.tables for cls in classes_with(n)):
+        while all(cls in self for cls in classes_with(n)):
             n += 1
         return n - 1 if n > 2 else 0
 
     def __contains__(self, cls: object) -> bool:
-        return cls in self.tables
+        """The class, or its colour twin, is held."""
+        return cls in self.tables or (isinstance(cls, tuple) and len(cls) == 4 and twin(cls) in self.tables)
 
     def probe_masks(self, black: int, white: int, kings: int, turn: int) -> int | None:
         """WIN, LOSS or DRAW for the side to move, or None when the class is not held."""
@@ -277,7 +298,12 @@ class EndgameDB:
         cls = class_of(black, white, kings)
         table = self.tables.get(cls)
         if table is None:
-            return None
+            table = self.tables.get(twin(cls))
+            if table is None:
+                return None
+            # The twin's position: the board turned round, colours swapped, the other to move.
+            black, white, kings, turn = _mirror(white), _mirror(black), _mirror(kings), 1 - turn
+            cls = twin(cls)
         value = value_at(table, turn * class_size(cls) + index_of(black, white, kings))
         return None if value == INVALID else value
 

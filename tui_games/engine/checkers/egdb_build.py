@@ -16,9 +16,8 @@ a king's step, a man's step short of the far row — stays inside the class. So:
    predecessor whose every move leads to an opponent win is a loss.
 3. What is never decided is a **draw**: from there neither side can force anything.
 
-A class and its colour-swapped twin (Black's men and kings as White's, the board turned
-round) have the same values, the side to move swapped: the second of the two is read off
-the first (:meth:`Builder.flipped`), which halves the build.
+A class and its colour twin have the same values (see :mod:`.egdb`): only the first of the
+two in the order is built; the second is probed through it.
 
 This is the pure-Python twin of the C builder in ``_egdb.c`` (same index, same tables byte
 for byte; a test compares them on the small classes). It generates moves with THE move
@@ -39,14 +38,13 @@ from tui_games.engine.checkers.egdb import (
     EndgameDB,
     PieceClass,
     _egdb,
-    _mirror,
     class_size,
     index_of,
     position_of,
 )
 from tui_games.engine.checkers.position import generate, play
 
-__all__ = ["COMPILED", "Builder", "build_class_python", "flipped_python"]
+__all__ = ["COMPILED", "Builder", "build_class_python"]
 
 COMPILED = _egdb is not None
 
@@ -62,24 +60,6 @@ def _pack(values: bytearray) -> bytearray:
         if v:
             out[e >> 2] |= v << ((e & 3) << 1)
     return out
-
-
-def flipped_python(db: EndgameDB, cls: PieceClass, progress: Progress | None = None) -> bytearray:
-    """The packed table of ``cls`` from its colour-swapped twin, held in ``db``."""
-    bm, bk, wm, wk = cls
-    if (wm, wk, bm, bk) not in db:
-        raise LookupError(f"class {cls} needs its colour-swapped twin")
-    n = class_size(cls)
-    val = bytearray(2 * n)
-    for i in range(n):
-        pos = position_of(cls, i)
-        if pos is not None:
-            black, white, kings = (_mirror(mask) for mask in pos)
-            val[i] = db.probe_masks(white, black, kings, 1) or INVALID
-            val[n + i] = db.probe_masks(white, black, kings, 0) or INVALID
-        if progress is not None and i % 65536 == 0:
-            progress(i, n)
-    return _pack(val)
 
 
 def build_class_python(db: EndgameDB, cls: PieceClass, progress: Progress | None = None) -> bytearray:
@@ -193,23 +173,11 @@ class Builder:
         self.db.add(cls, table)
 
     def build(self, cls: PieceClass, progress: Progress | None = None) -> bytearray:
-        """The packed table of ``cls``, then held; every class it depends on must be held.
-        Read off the colour-swapped twin when that is held."""
-        bm, bk, wm, wk = cls
-        if (wm, wk, bm, bk) in self.db and (wm, wk, bm, bk) != cls:
-            return self.flipped(cls, progress)
+        """The packed table of ``cls``, then held; every class it depends on (or their
+        colour twins) must be held."""
         if self.db.compiled_tables is not None:
             table = self.db.compiled_tables.build(cls, progress)
         else:
             table = build_class_python(self.db, cls, progress)
-        self.add(cls, table)
-        return table
-
-    def flipped(self, cls: PieceClass, progress: Progress | None = None) -> bytearray:
-        """The packed table of ``cls`` from its held colour-swapped twin, then held."""
-        if self.db.compiled_tables is not None:
-            table = self.db.compiled_tables.flipped(cls, progress)
-        else:
-            table = flipped_python(self.db, cls, progress)
         self.add(cls, table)
         return table
