@@ -9,6 +9,7 @@ Layout, under the data directory (``$TUI_GAMES_HOME`` or the platform's)::
                         A class's colour twin (0121 here) has no file: it is probed
                         through this one
         2101.wld.part   a class being written (renamed into place when complete)
+        session.lock    held (flock) by the build running here, so two never mix
 
 A file is written only once its class is complete, and a class is only built once every
 class it depends on is on disk, so an interrupted build, run again, skips the finished
@@ -36,9 +37,10 @@ from tui_games.engine.checkers.egdb import (
     table_bytes,
 )
 from tui_games.engine.checkers.egdb_build import Builder
+from tui_games.session_lock import SessionLock
 from tui_games.store import data_dir
 
-__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db",
+__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildBusy", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db",
            "stored_classes"]
 
 DB_DIRNAME = "checkers-db"
@@ -122,6 +124,10 @@ def database_note(position: Masks, db: EndgameDB | None = None) -> str | None:
     return f"database: {RESULT_NAMES[value]} for {COLOUR_NAMES[position.turn]}"
 
 
+class BuildBusy(Exception):
+    """Another build holds the database directory."""
+
+
 @dataclass(frozen=True)
 class BuildStep:
     """What the builder is at: the class ``cls`` being built, ``done``/``total`` in index
@@ -138,6 +144,17 @@ def build(pieces: int, *, home: Path | None = None, compiled: bool | None = None
     on disk; yields (class, built) as each class is found or finished. ``progress`` hears about the class being built."""
     directory = db_dir(home)
     directory.mkdir(parents=True, exist_ok=True)
+    lock = SessionLock(directory)
+    if not lock.acquire():
+        raise BuildBusy(f"another build is writing {directory} ({lock.holder().describe()})")
+    try:
+        yield from _build(directory, pieces, compiled, progress)
+    finally:
+        lock.release()
+
+
+def _build(directory: Path, pieces: int, compiled: bool | None,
+           progress: Callable[[BuildStep], None] | None) -> Iterator[tuple[PieceClass, bool]]:
     for stale in directory.glob("*.part"):
         with suppress(OSError):
             stale.unlink()

@@ -28,7 +28,7 @@ def test_build_db_writes_every_class_and_resumes(capsys, home):
     assert len(class_order(3)) == 16 and len(classes) == 9  # seven classes are the others' twins
     assert f"{len(classes)} classes and their colour twins ({len(classes)} built, 0 already there)" in out
     directory = home / DB_DIRNAME
-    files = sorted(p.name for p in directory.iterdir())
+    files = sorted(p.name for p in directory.glob("*.wld"))
     assert len(files) == len(classes) and all(name.endswith(".wld") for name in files)
     first = {name: (directory / name).read_bytes() for name in files}
 
@@ -40,7 +40,7 @@ def test_build_db_writes_every_class_and_resumes(capsys, home):
     code, out, _ = run(capsys, "checkers", "build-db", "--pieces", "3")
     assert code == 0
     assert f"({2} built, {len(classes) - 2} already there)" in out
-    assert {p.name: p.read_bytes() for p in directory.iterdir()} == first
+    assert {p.name: p.read_bytes() for p in directory.glob("*.wld*")} == first
     assert open_db(home=home).pieces == 3
 
 
@@ -80,3 +80,15 @@ def test_database_note_for_the_stats_panel(capsys, home):
 
 def test_the_command_line_bound_is_the_builders():
     assert MAX_PIECES == MAX_BUILD_PIECES
+
+
+def test_a_second_build_in_the_same_directory_is_refused(capsys, home):
+    from tui_games.session_lock import SessionLock
+
+    lock = SessionLock(home / DB_DIRNAME)
+    assert lock.acquire()
+    try:
+        assert_usage_error(*run(capsys, "checkers", "build-db", "--pieces", "2"), "another build is writing")
+    finally:
+        lock.release()
+    assert run(capsys, "checkers", "build-db", "--pieces", "2")[0] == 0

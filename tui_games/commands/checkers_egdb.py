@@ -72,7 +72,7 @@ class _Bar:
 
 
 def cmd_build_db(args: argparse.Namespace) -> int:
-    from tui_games.checkers_db import build, db_dir
+    from tui_games.checkers_db import BuildBusy, build, db_dir
     from tui_games.engine.checkers.egdb_build import COMPILED
 
     compiled = False if args.python else None
@@ -91,6 +91,8 @@ def cmd_build_db(args: argparse.Namespace) -> int:
     except OSError as error:
         bar.finish()
         raise UsageError(f"build-db: cannot write the database: {error}") from None
+    except BuildBusy as error:
+        raise UsageError(f"build-db: {error}") from None
     except KeyboardInterrupt:
         bar.finish()
         print(f"interrupted: {built} classes written; run the same command again to go on", file=sys.stderr)
