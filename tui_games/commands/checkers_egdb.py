@@ -143,8 +143,8 @@ def add_db_tools(tools: Any, fen_help: str, position_from: Callable[[str, list[s
     bd = tools.add_parser("build-db", help="build the endgame databases (win/loss/draw) by retrograde analysis")
     bd.set_defaults(handler=cmd_build_db)
     bd.add_argument("--pieces", type=pieces_arg, required=True, metavar="N",
-                    help=f"every position of 2..N pieces (N up to {MAX_PIECES}; 4 takes seconds, "
-                         "5 minutes, 6 hours)")
+                    help=f"every position of 2..N pieces (N up to {MAX_PIECES}; CPU: 4 takes seconds, "
+                         "5 a minute, 6 a quarter of an hour and 0.7 GB)")
     bd.add_argument("--python", action="store_true", help="use the pure-Python builder (slow; for checking)")
 
     pr = tools.add_parser("probe", help="the endgame database's value of a position, and of each move")
