@@ -26,7 +26,7 @@ from typing import TextIO
 
 from tui_games.bench.table import Write, write_table
 from tui_games.engine.sudoku import sat
-from tui_games.engine.sudoku.grading import hardest
+from tui_games.engine.sudoku.grading import hardest, top_level
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.stepper import Stepper
 
@@ -79,8 +79,8 @@ def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solv
         stepper.apply(step)
     seconds = time.process_time() - start
     top = hardest(stepper.steps)
-    rating = max((s.rating for s in stepper.steps), default=0.0)
-    return Solved(stepper.solved, rating, top.level if top else "trivial", top.technique if top else "-",
+    rating = top.rating if top else 0.0
+    return Solved(stepper.solved, rating, top_level(stepper.steps), top.technique if top else "-",
                   tuple(hints), seconds, tuple(wrong))
 
 

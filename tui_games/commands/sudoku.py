@@ -281,7 +281,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from tui_games.engine.sudoku.grading import hardest
+    from tui_games.engine.sudoku.grading import hardest, top_level
     from tui_games.engine.sudoku.stepper import Stepper
 
     grid = _unique_puzzle(args, "explanation")
@@ -302,8 +302,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return EXIT_NOT_UNIQUE
     if not args.json:
         top = hardest(stepper.steps)
-        rating = max((s.rating for s in stepper.steps), default=0.0)
-        summary = f"{top.level} {rating:.1f}, hardest step: {top.technique}" if top else "already solved"
+        summary = (f"{top_level(stepper.steps)} {top.rating:.1f}, hardest step: {top.technique}" if top
+                   else "already solved")
         print(f"solved in {number} steps; {summary}")
     return 0
 

@@ -1,7 +1,7 @@
 """The techniques the stepper knows, in the order it tries them, with level and rating.
 
 The stepper takes the first step the first technique finds, so this order *is* "the easiest
-technique available": by level, then by base rating on Sudoku Explainer's scale (the number
+technique available": by base rating on Sudoku Explainer's scale (the number
 printed next to puzzles on the forums: 1.0 a full house ... 4.2 an XY-wing, 5.2 a jellyfish,
 6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.5+ nested
 nets). A puzzle's rating is the highest rating of the steps taken that way (see
@@ -86,7 +86,6 @@ from tui_games.engine.sudoku.levels import (
     INTERMEDIATE,
     NIGHTMARE,
     TRIVIAL,
-    level_index,
 )
 from tui_games.engine.sudoku.single_digit import empty_rectangles, skyscrapers, turbot_fish, two_string_kites
 from tui_games.engine.sudoku.techniques import (
@@ -171,9 +170,10 @@ _ALL: tuple[Technique, ...] = (
     Technique("nested forcing net", NIGHTMARE, 9.5, nested_forcing_nets),
 )
 
-#: Every technique, easiest first: by level, then by rating (a stable sort keeps the listed
-#: order between equal ratings).
-TECHNIQUES: tuple[Technique, ...] = tuple(sorted(_ALL, key=lambda t: (level_index(t.level), t.rating)))
+#: Every technique, easiest first: by rating, as Sudoku Explainer orders its producers, whatever
+#: the level (a naked quad, 5.0, comes after an XY-wing, 4.2); a stable sort keeps the listed
+#: order between equal ratings.
+TECHNIQUES: tuple[Technique, ...] = tuple(sorted(_ALL, key=lambda t: t.rating))
 
 #: The rank of each technique name (its first entry in TECHNIQUES): "hardest technique" ties
 #: go to the later one.

@@ -31,7 +31,7 @@ from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Step
 
-__all__ = ["Grade", "grade", "hardest", "logic_grade", "solves_within"]
+__all__ = ["Grade", "grade", "hardest", "logic_grade", "solves_within", "top_level"]
 
 
 @dataclass(frozen=True)
@@ -64,15 +64,23 @@ class Grade:
 
 
 def hardest(steps: Sequence[Step]) -> Step | None:
-    """The step that sets a puzzle's grade: the highest level, then the highest rating, then
-    the technique listed later."""
+    """The step that sets a puzzle's rating: the highest-rated, then the higher level, then the
+    technique listed later. Its rating is the puzzle's, so ``extreme 5.0: naked quad`` names
+    the step the 5.0 comes from."""
     best = None
-    best_key: tuple[int, float, int] = (-1, -1.0, -1)
+    best_key: tuple[float, int, int] = (-1.0, -1, -1)
     for step in steps:
-        key = (level_index(step.level), step.rating, TECHNIQUE_RANK[step.technique])
+        key = (step.rating, level_index(step.level), TECHNIQUE_RANK[step.technique])
         if key > best_key:
             best, best_key = step, key
     return best
+
+
+def top_level(steps: Sequence[Step]) -> str:
+    """A puzzle's grade: the highest level among the steps taken (trivial for none). The
+    stepper goes by rating, so a puzzle that took an X-wing (3.2, extreme) before it needed a
+    naked quad (5.0, advanced) grades extreme."""
+    return max((step.level for step in steps), key=level_index, default=LEVELS[0])
 
 
 def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = True,
@@ -86,10 +94,10 @@ def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = 
         counts[step.technique] = counts.get(step.technique, 0) + 1
     top = hardest(steps)
     technique = top.technique if top is not None else None
-    rating = max((step.rating for step in steps), default=0.0)
+    rating = top.rating if top is not None else 0.0
     if not stepper.solved:
         return Grade(SEARCH, technique, len(steps), counts, rating=rating)
-    return Grade(top.level if top is not None else LEVELS[0], technique, len(steps), counts, rating=rating)
+    return Grade(top_level(steps), technique, len(steps), counts, rating=rating)
 
 
 def grade(grid: Grid, *, uniqueness: bool = True, stop: threading.Event | None = None) -> Grade:

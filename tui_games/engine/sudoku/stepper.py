@@ -2,7 +2,8 @@
 
 :class:`Stepper` holds a :class:`~.techniques.State` and, at each call of
 :meth:`Stepper.next_step`, tries the techniques of :data:`~.catalogue.TECHNIQUES` in order
-and returns the easiest step: the lowest-rated one of the easiest level that has any. A
+and returns the easiest step: the lowest-rated one, whatever level its technique belongs to
+(Sudoku Explainer's choice: no step is taken while a lower-rated one exists). A
 chain's rating grows with its length, so a long X-chain (7.1) loses to a short AIC (7.0)
 listed after it; the search stops at the first technique whose base rating cannot beat the
 step in hand. So every harder technique is used only when nothing easier applies, which is
@@ -66,10 +67,8 @@ class Stepper:
             self.stuck = problem
             return None
         best: Step | None = None
-        best_level = 0
         for technique in self.techniques:
-            level = level_index(technique.level)
-            if best is not None and (level > best_level or technique.rating >= best.rating):
+            if best is not None and technique.rating >= best.rating:
                 break  # nothing from here on is easier than the step in hand
             step = next(iter(technique.find(state)), None)
             if step is None:
@@ -77,7 +76,7 @@ class Stepper:
             if not step.rating:
                 step = dataclasses.replace(step, rating=technique.rating)
             if best is None or step.rating < best.rating:
-                best, best_level = step, level
+                best = step
         self.stuck = None if best is not None else "stuck"
         return best
 

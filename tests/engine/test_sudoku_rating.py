@@ -1,0 +1,62 @@
+"""The stepper's choice and the rating on Sudoku Explainer's scale.
+
+No step is taken while a lower-rated one exists (SE's rule: its producers run in order of
+difficulty and the first hint wins), whatever the level each technique belongs to; and the
+rating a grade prints is the rating of the technique it names.
+"""
+
+from __future__ import annotations
+
+from tui_games.engine.sudoku.catalogue import TECHNIQUES
+from tui_games.engine.sudoku.grading import logic_grade
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.stepper import Stepper
+
+# Positions the stepper reached on two puzzles of the shipped diabolical sample (lines 2 and
+# 176) where it took a naked quad (5.0) though a unique rectangle (4.6) or an XY-wing (4.2)
+# was there: digits, then the candidate masks of every cell.
+QUAD_BEFORE_UR = (
+    "679832154000057000528400700092300610350000079086000400800004962967283541240009387",
+    "0 0 0 0 0 0 0 0 0 9 5 13 288 0 0 130 258 160 0 0 0 0 289 33 0 260 36 72 0 0 0 72 144 0 0 144 0 0 9 "
+    "33 43 161 130 0 0 65 0 0 321 323 17 0 6 20 0 5 21 81 65 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 17 49 33 0 0 0 0",
+)
+QUAD_BEFORE_XY_WING = (
+    "873629145409080002260000089184796523097000408032408900940030050308000204720000001",
+    "0 0 0 0 0 0 0 0 0 0 17 0 21 0 65 100 100 0 0 0 17 21 72 77 68 0 0 0 0 0 0 0 0 0 0 0 48 0 0 6 17 6 0 "
+    "33 0 48 0 0 0 17 0 0 97 96 0 0 33 131 0 67 224 0 96 0 17 0 257 96 80 0 352 0 0 0 48 384 40 24 132 "
+    "260 0",
+)
+
+
+def _stepper(position: tuple[str, str]) -> Stepper:
+    digits, masks = position
+    return Stepper(Grid([int(ch) for ch in digits]), [int(m) for m in masks.split()])
+
+
+def test_techniques_are_tried_in_order_of_rating():
+    ratings = [t.rating for t in TECHNIQUES]
+    assert ratings == sorted(ratings)
+
+
+def test_no_quad_while_an_easier_step_exists():
+    for position, most in ((QUAD_BEFORE_UR, 4.6), (QUAD_BEFORE_XY_WING, 4.2)):
+        stepper = _stepper(position)
+        step = stepper.next_step()
+        assert step is not None
+        assert "quad" not in step.technique
+        assert step.rating <= most
+        # and nothing the stepper could have taken is rated lower
+        for technique in stepper.techniques:
+            if technique.rating < step.rating:
+                assert next(iter(technique.find(stepper.state)), None) is None, technique.name
+
+
+def test_the_grade_names_the_step_its_rating_comes_from():
+    grid = Grid([int(ch) for ch in QUAD_BEFORE_XY_WING[0]])
+    grade = logic_grade(grid)
+    stepper = Stepper(grid)
+    stepper.run()
+    top = max(stepper.steps, key=lambda s: s.rating)
+    assert grade.rating == top.rating
+    assert grade.describe().endswith(f"{grade.rating:.1f}: {grade.technique}")
+    assert any(s.technique == grade.technique and s.rating == grade.rating for s in stepper.steps)
