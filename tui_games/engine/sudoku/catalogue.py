@@ -32,6 +32,7 @@ unique rectangle 2      extreme       4.6     two corners hold ab, two ab+x: x g
 unique rectangle 3      extreme       4.6     the extras of two corners form a naked set in their unit (+0.1/cell) (*)
 unique rectangle 4      extreme       4.6     two corners hold ab, a is locked in the other two: they lose b (*)
 hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*)
+unique loop             extreme       4.6     the rectangle's deadly pattern on 6, 8, 10+ cells, types 1-4 (4.6-5.3) (*)
 WXYZ-wing               extreme       5.5     a bivalue cell and a 3-cell ALS (:mod:`.als`): ALS-XZ, 5.5-5.6
 BUG+1                   extreme       5.6     all empty cells bivalue but one: its odd digit is placed (*)
 VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2-6.4)
@@ -102,6 +103,7 @@ from tui_games.engine.sudoku.techniques import (
     xy_wings,
     xyz_wings,
 )
+from tui_games.engine.sudoku.unique_loops import unique_loops
 from tui_games.engine.sudoku.uniqueness import (
     bug_plus_one,
     hidden_unique_rectangles,
@@ -143,6 +145,7 @@ _ALL: tuple[Technique, ...] = (
     Technique("unique rectangle type 3", EXTREME, 4.6, unique_rectangles_type_3, uniqueness=True),
     Technique("unique rectangle type 4", EXTREME, 4.6, unique_rectangles_type_4, uniqueness=True),
     Technique("hidden unique rectangle", EXTREME, 4.8, hidden_unique_rectangles, uniqueness=True),
+    Technique("unique loop", EXTREME, 4.6, unique_loops, uniqueness=True),
     Technique("BUG+1", EXTREME, 5.6, bug_plus_one, uniqueness=True),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
     Technique("skyscraper", FIENDISH, 6.6, skyscrapers),
