@@ -14,7 +14,11 @@ technique               level         rating  what it sees
 full house              trivial       1.0     the last empty cell of a unit
 hidden single (box)     trivial       1.2     a digit with one place left in a box
 hidden single (line)    basic         1.5     a digit with one place left in a row, column or diagonal
+direct pointing         basic         1.7     a pointing leaves a digit one place in another box: place it
+direct claiming         basic         1.9     a box-line reduction leaves a digit one place in another line: place it
+direct hidden pair      basic         2.0     a hidden pair leaves another digit of its unit one place: place it
 naked single            basic         2.3     a cell with one candidate left
+direct hidden triple    basic         2.5     the same with a hidden triple
 pointing                intermediate  2.6     a digit confined in a box to one line: not elsewhere in the line
 box-line reduction      intermediate  2.8     a digit confined in a line to one box: not elsewhere in the box
 naked pair/triple/quad  advanced      3.0     k cells of a unit holding only k digits between them (3.6, 5.0)
@@ -69,6 +73,7 @@ from __future__ import annotations
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
+from tui_games.engine.sudoku.direct import direct_claiming, direct_hidden_subsets, direct_pointing
 from tui_games.engine.sudoku.fish import finned_fish
 from tui_games.engine.sudoku.forcing import (
     cell_forcing_chains,
@@ -120,7 +125,11 @@ _ALL: tuple[Technique, ...] = (
     Technique("full house", TRIVIAL, 1.0, full_houses),
     Technique("hidden single", TRIVIAL, 1.2, hidden_singles_in_boxes),
     Technique("hidden single", BASIC, 1.5, hidden_singles_in_lines),
+    Technique("direct pointing", BASIC, 1.7, direct_pointing),
+    Technique("direct claiming", BASIC, 1.9, direct_claiming),
+    Technique("direct hidden pair", BASIC, 2.0, direct_hidden_subsets(2)),
     Technique("naked single", BASIC, 2.3, naked_singles),
+    Technique("direct hidden triple", BASIC, 2.5, direct_hidden_subsets(3)),
     Technique("pointing", INTERMEDIATE, 2.6, pointing),
     Technique("box-line reduction", INTERMEDIATE, 2.8, box_line_reduction),
     Technique("naked pair", ADVANCED, 3.0, naked_subsets(2)),
