@@ -450,7 +450,7 @@ def test_skyscraper():
     # The skyscraper on HoDoKu's page: 1 in column 6 only at r1c6, r5c6, in column 9 only at
     # r3c9, r5c9; the base r5c6-r5c9 shares row 5, so r1c6 or r3c9 is 1.
     step = only(skyscrapers, pm_state(SKYSCRAPER))
-    assert step.technique == "skyscraper" and step.level == FIENDISH
+    assert step.technique == "skyscraper" and step.level == EXTREME and step.rating == 0.0  # the catalogue's 4.0
     assert set(named(step.eliminations)) == {("r1c7", 1), ("r1c8", 1), ("r3c4", 1), ("r3c5", 1)}
     assert step.chain == ("(1)r1c6=(1)r5c6-(1)r5c9=(1)r3c9",)
     assert step.links == (Link((cell("r1c6"),), 1, (cell("r5c6"),), 1, True),
@@ -930,7 +930,7 @@ def test_catalogue():
     assert {name: table[name] for name in FINDERS} == {
         "jellyfish": (EXTREME, 5.2), "finned X-wing": (EXTREME, 3.4), "sashimi X-wing": (EXTREME, 3.5),
         "finned swordfish": (EXTREME, 4.0), "sashimi swordfish": (EXTREME, 4.1), "finned jellyfish": (EXTREME, 5.4),
-        "sashimi jellyfish": (EXTREME, 5.5), "skyscraper": (FIENDISH, 6.6), "2-string kite": (FIENDISH, 6.6),
-        "turbot fish": (FIENDISH, 6.6), "empty rectangle": (FIENDISH, 6.6), "simple colouring": (FIENDISH, 6.6),
+        "sashimi jellyfish": (EXTREME, 5.5), "skyscraper": (EXTREME, 4.0), "2-string kite": (EXTREME, 4.1),
+        "turbot fish": (EXTREME, 4.2), "empty rectangle": (EXTREME, 4.3), "simple colouring": (FIENDISH, 6.6),
         "multi-colouring": (FIENDISH, 6.8), "W-wing": (FIENDISH, 6.8), "remote pairs": (FIENDISH, 6.6)}
     assert not any(t.uniqueness for t in TECHNIQUES if t.name in FINDERS)

@@ -6,7 +6,9 @@ were wrong -- every placement and elimination is checked against the SAT solutio
 technique that removes a true candidate shows up here (the count must be 0). Where a file
 ``NAME_se_ratings.txt`` sits beside ``NAME.txt`` (one Sudoku Explainer rating per line, as in
 the shared diabolical set), the bench compares: Spearman's rank correlation, the share
-within ±0.3, and a scatter of our rating against theirs.
+within ±0.3, a scatter of our rating against theirs, and a *rating report*: the share within
+±0.1, ±0.3, ±0.5 and ±1.0 and the mean absolute difference, overall and by their rating band
+(≤2, 2-4, 4-6, 6-8, 8-10, 10+), with Spearman's rho per band, and the biggest disagreements.
 
 ``--jobs N`` spreads the puzzles over N processes (each puzzle is timed inside its process,
 so the times are those of one core).
@@ -164,7 +166,7 @@ def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int,
             if theirs is not None:
                 ours = [r.rating for r in results]
                 close = sum(abs(a - b) <= TOLERANCE + 1e-9 for a, b in zip(ours, theirs))
-                compare.append((name, results, theirs, spearman(ours, theirs), close))
+                compare.append((name, results, theirs, spearman(ours, theirs), close, [g.format() for g in grids]))
             for r in results:
                 for line in r.wrong[:3]:
                     write(f"WRONG STEP in {name}: {line}")
@@ -180,8 +182,10 @@ def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int,
     write("Our ratings (Sudoku Explainer's scale), puzzles per band (unfinished: the techniques stopped)")
     write("")
     write_table(write, ["set", *buckets], dist_rows)
-    for name, results, theirs, rho, close in compare:
+    for name, results, theirs, rho, close, puzzles in compare:
         ours = [r.rating for r in results]
+        write("")
+        rating_report(write, name, puzzles, results, theirs)
         write("")
         write(f"{name}: against Sudoku Explainer's ratings: Spearman rho {rho:.3f}, "
               f"{close} of {len(ours)} ({100 * close / len(ours):.0f}%) within ±{TOLERANCE}")
@@ -201,6 +205,48 @@ def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int,
             rows.append([technique, str(len(pairs)), f"{statistics.mean(mine):.2f}", f"{statistics.mean(their):.2f}",
                          f"{statistics.median(their):.1f}", f"{min(their):.1f}-{max(their):.1f}"])
         write_table(write, ["hardest technique", "puzzles", "ours", "theirs", "median", "range"], rows)
+
+
+#: Their rating bands: (name, upper bound included); the last is everything above 10.
+BANDS = (("≤2", 2.0), ("2-4", 4.0), ("4-6", 6.0), ("6-8", 8.0), ("8-10", 10.0), ("10+", float("inf")))
+WITHIN = (0.1, 0.3, 0.5, 1.0)
+WORST = 12
+
+
+def _band(rating: float) -> str:
+    return next(name for name, top in BANDS if rating <= top + 1e-9)
+
+
+def agreement_row(label: str, pairs: list[tuple[float, float]]) -> list[str]:
+    """One row of the rating report: count, share within each of :data:`WITHIN`, mean absolute
+    difference, Spearman's rho, mean signed difference (ours - theirs)."""
+    ours, theirs = [a for a, _ in pairs], [b for _, b in pairs]
+    diffs = [a - b for a, b in pairs]
+    shares = [f"{100 * sum(abs(d) <= w + 1e-9 for d in diffs) / len(diffs):.0f}%" for w in WITHIN]
+    rho = spearman(ours, theirs)
+    return [label, str(len(pairs)), *shares, f"{statistics.mean(abs(d) for d in diffs):.2f}",
+            "-" if rho != rho else f"{rho:.3f}", f"{statistics.mean(diffs):+.2f}"]
+
+
+def rating_report(write: Write, name: str, puzzles: list[str], results: list[Solved], theirs: list[float]) -> None:
+    """How our ratings agree with the reference ratings, by their band, and where they differ most."""
+    pairs = [(r.rating, t) for r, t in zip(results, theirs)]
+    write(f"{name}: rating report against the ratings file (bands by their rating; rho within a band is "
+          f"over that band only)")
+    write("")
+    rows = [agreement_row("all", pairs)]
+    for band, _ in BANDS:
+        inside = [p for p in pairs if _band(p[1]) == band]
+        if inside:
+            rows.append(agreement_row(band, inside))
+    write_table(write, ["band", "puzzles", *(f"±{w}" for w in WITHIN), "mean |diff|", "rho", "mean diff"], rows)
+    write("")
+    write("biggest disagreements")
+    write("")
+    order = sorted(range(len(pairs)), key=lambda i: (-abs(pairs[i][0] - pairs[i][1]), i))[:WORST]
+    write_table(write, ["line", "theirs", "ours", "our hardest step", "puzzle"],
+                [[str(i + 1), f"{pairs[i][1]:.1f}", f"{pairs[i][0]:.1f}", results[i].technique, puzzles[i]]
+                 for i in order])
 
 
 def scatter_table(write: Write, ours: list[float], theirs: list[float]) -> None:

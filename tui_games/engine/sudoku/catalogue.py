@@ -5,8 +5,10 @@ technique available": by base rating on Sudoku Explainer's scale (the number
 printed next to puzzles on the forums: 1.0 a full house ... 4.2 an XY-wing, 5.2 a jellyfish,
 6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.5+ nested
 nets). A puzzle's rating is the highest rating of the steps taken that way (see
-:mod:`.grading`). Techniques Sudoku Explainer does not know are rated as it would rate the same
-deduction: a skyscraper is its 4-link X-chain ("turbot fish", 6.6).
+:mod:`.grading`) with the techniques Sudoku Explainer knows -- as its fork Sukaku Explainer,
+which rated the shared diabolical bank, knows them: with the WXYZ-wings and the strong-linked
+fishes (a skyscraper 4.0). The others (marked ``H``: finned fish, hidden rectangles, W-wings,
+colouring, ALS, ...) serve hints only, rated as HoDoKu and the SE forks rate them.
 
 ======================  ============  ======  ==================================================
 technique               level         rating  what it sees
@@ -25,37 +27,41 @@ naked pair/triple/quad  advanced      3.0     k cells of a unit holding only k d
 hidden pair/triple/quad advanced      3.4     k digits of a unit fitting only in k cells (4.0, 5.4)
 X-wing, swordfish       extreme       3.2     a digit confined in 2 (3) rows to 2 (3) columns, or vice versa (3.8)
 jellyfish               extreme       5.2     the same with 4 rows and 4 columns
-finned X-wing           extreme       3.4     an X-wing but for fins in one box: the cover cells in that box go
-sashimi X-wing          extreme       3.5     a finned X-wing whose base line keeps one candidate without the fins
-finned swordfish        extreme       4.0     a swordfish with fins in one box (sashimi: 4.1)
-finned jellyfish        extreme       5.4     a jellyfish with fins in one box (sashimi: 5.5)
+finned X-wing           extreme       3.4     an X-wing but for fins in one box: the cover cells in that box go H
+sashimi X-wing          extreme       3.5     a finned X-wing whose base line keeps one candidate without the fins H
+finned swordfish        extreme       4.0     a swordfish with fins in one box (sashimi: 4.1) H
+finned jellyfish        extreme       5.4     a jellyfish with fins in one box (sashimi: 5.5) H
 XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
 XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
 unique rectangle 1      extreme       4.5     three corners of a rectangle hold only ab: the fourth is neither (*)
 unique rectangle 2      extreme       4.6     two corners hold ab, two ab+x: x goes from the cells seeing both (*)
 unique rectangle 3      extreme       4.6     the extras of two corners form a naked set in their unit (+0.1/cell) (*)
 unique rectangle 4      extreme       4.6     two corners hold ab, a is locked in the other two: they lose b (*)
-hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*)
+hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*) H
 unique loop             extreme       4.6     the rectangle's deadly pattern on 6, 8, 10+ cells, types 1-4 (4.6-5.3) (*)
 WXYZ-wing               extreme       5.5     a bivalue cell and a 3-cell ALS (:mod:`.als`): ALS-XZ, 5.5-5.6
 BUG+1                   extreme       5.6     all empty cells bivalue but one: its odd digit is placed (*)
+BUG type 2              extreme       5.7     the BUG candidates are one digit: it goes from cells seeing them all (*)
+BUG type 4              extreme       5.7     two BUG cells in a unit share a conjugate digit: they lose the rest (*)
+BUG type 3              extreme       5.8+    the BUG cells of a unit form a naked set with others (+0.1/cell) (*)
 VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2-6.4)
+X-chain, 3-4 strong     fiendish      5.4+    a chain or loop on one digit with 3 (4) strong links: 5.4 (5.8) +0.1-0.3
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
-skyscraper              fiendish      6.6     two parallel conjugate pairs of a digit whose near ends share a line
-2-string kite           fiendish      6.6     a row and a column conjugate pair whose near ends share a box
-turbot fish             fiendish      6.6     any other two conjugate pairs of a digit joined by a weak link
-empty rectangle         fiendish      6.6     a box's candidates in one row and column, and a conjugate pair crossing
-simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap
-remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends
+skyscraper              extreme       4.0     two parallel conjugate pairs of a digit whose near ends share a line
+2-string kite           extreme       4.1     a row and a column conjugate pair whose near ends share a box
+turbot fish             extreme       4.2     any other two conjugate pairs of a digit joined by a weak link
+empty rectangle         extreme       4.3     a box's candidates in one row and column, and a conjugate pair crossing
+simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap H
+remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends H
 UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS
 X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
-W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit
-multi-colouring         fiendish      6.8     two colour clusters joined by a weak link
-XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
+W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit H
+multi-colouring         fiendish      6.8     two colour clusters joined by a weak link H
+XY-chain                fiendish      6.6+    a chain of bivalue cells from a digit back to the same digit
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
-sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells
-ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`)
-ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit
+sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
+ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
+ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit H
 digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
 cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains)
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
@@ -71,7 +77,8 @@ puzzle has one solution (:mod:`.uniqueness`); ``Stepper(uniqueness=False)`` leav
 from __future__ import annotations
 
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
-from tui_games.engine.sudoku.chains import aics, x_chains, x_cycles, xy_chains
+from tui_games.engine.sudoku.bug import bug_type
+from tui_games.engine.sudoku.chains import aics, strong_link_fish, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.direct import direct_claiming, direct_hidden_subsets, direct_pointing
 from tui_games.engine.sudoku.fish import finned_fish
@@ -143,37 +150,42 @@ _ALL: tuple[Technique, ...] = (
     Technique("XY-wing", EXTREME, 4.2, xy_wings),
     Technique("XYZ-wing", EXTREME, 4.4, xyz_wings),
     Technique("jellyfish", EXTREME, 5.2, fish(4)),
-    Technique("finned X-wing", EXTREME, 3.4, finned_fish(2, sashimi=False)),
-    Technique("sashimi X-wing", EXTREME, 3.5, finned_fish(2, sashimi=True)),
-    Technique("finned swordfish", EXTREME, 4.0, finned_fish(3, sashimi=False)),
-    Technique("sashimi swordfish", EXTREME, 4.1, finned_fish(3, sashimi=True)),
-    Technique("finned jellyfish", EXTREME, 5.4, finned_fish(4, sashimi=False)),
-    Technique("sashimi jellyfish", EXTREME, 5.5, finned_fish(4, sashimi=True)),
+    Technique("finned X-wing", EXTREME, 3.4, finned_fish(2, sashimi=False), explainer=False),
+    Technique("sashimi X-wing", EXTREME, 3.5, finned_fish(2, sashimi=True), explainer=False),
+    Technique("finned swordfish", EXTREME, 4.0, finned_fish(3, sashimi=False), explainer=False),
+    Technique("sashimi swordfish", EXTREME, 4.1, finned_fish(3, sashimi=True), explainer=False),
+    Technique("finned jellyfish", EXTREME, 5.4, finned_fish(4, sashimi=False), explainer=False),
+    Technique("sashimi jellyfish", EXTREME, 5.5, finned_fish(4, sashimi=True), explainer=False),
     Technique("unique rectangle type 1", EXTREME, 4.5, unique_rectangles_type_1, uniqueness=True),
     Technique("unique rectangle type 2", EXTREME, 4.6, unique_rectangles_type_2, uniqueness=True),
     Technique("unique rectangle type 3", EXTREME, 4.6, unique_rectangles_type_3, uniqueness=True),
     Technique("unique rectangle type 4", EXTREME, 4.6, unique_rectangles_type_4, uniqueness=True),
-    Technique("hidden unique rectangle", EXTREME, 4.8, hidden_unique_rectangles, uniqueness=True),
+    Technique("hidden unique rectangle", EXTREME, 4.8, hidden_unique_rectangles, uniqueness=True, explainer=False),
     Technique("unique loop", EXTREME, 4.6, unique_loops, uniqueness=True),
     Technique("BUG+1", EXTREME, 5.6, bug_plus_one, uniqueness=True),
+    Technique("BUG type 2", EXTREME, 5.7, bug_type(2), uniqueness=True),
+    Technique("BUG type 4", EXTREME, 5.7, bug_type(4), uniqueness=True),
+    Technique("BUG type 3", EXTREME, 5.8, bug_type(3), uniqueness=True),
+    Technique("X-chain", FIENDISH, 5.4, strong_link_fish(3)),
+    Technique("X-chain", FIENDISH, 5.8, strong_link_fish(4)),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
-    Technique("skyscraper", FIENDISH, 6.6, skyscrapers),
-    Technique("2-string kite", FIENDISH, 6.6, two_string_kites),
-    Technique("turbot fish", FIENDISH, 6.6, turbot_fish),
-    Technique("empty rectangle", FIENDISH, 6.6, empty_rectangles),
-    Technique("simple colouring", FIENDISH, 6.6, simple_colouring),
-    Technique("remote pairs", FIENDISH, 6.6, remote_pairs),
+    Technique("skyscraper", EXTREME, 4.0, skyscrapers),
+    Technique("2-string kite", EXTREME, 4.1, two_string_kites),
+    Technique("turbot fish", EXTREME, 4.2, turbot_fish),
+    Technique("empty rectangle", EXTREME, 4.3, empty_rectangles),
+    Technique("simple colouring", FIENDISH, 6.6, simple_colouring, explainer=False),
+    Technique("remote pairs", FIENDISH, 6.6, remote_pairs, explainer=False),
     Technique("X-chain", FIENDISH, 6.6, x_chains),
-    Technique("W-wing", FIENDISH, 6.8, w_wings),
-    Technique("multi-colouring", FIENDISH, 6.8, multi_colouring),
-    Technique("XY-chain", FIENDISH, 7.0, xy_chains),
+    Technique("W-wing", FIENDISH, 6.8, w_wings, explainer=False),
+    Technique("multi-colouring", FIENDISH, 6.8, multi_colouring, explainer=False),
+    Technique("XY-chain", FIENDISH, 6.6, xy_chains),
     Technique("AIC", FIENDISH, 7.0, aics),
-    Technique("sue de coq", FIENDISH, 7.0, sue_de_coq),
+    Technique("sue de coq", FIENDISH, 7.0, sue_de_coq, explainer=False),
     Technique("WXYZ-wing", EXTREME, 5.5, bent_wing(3)),
     Technique("VWXYZ-wing", FIENDISH, 6.2, bent_wing(4)),
     Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5)),
-    Technique("ALS-XZ", FIENDISH, 7.0, als_xz),
-    Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings),
+    Technique("ALS-XZ", FIENDISH, 7.0, als_xz, explainer=False),
+    Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings, explainer=False),
     Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
     Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),

@@ -29,7 +29,8 @@ finder     base      graph and what counts
 =========  ========  ==========================================================================
 X-cycle    6.5       one digit, cells only; continuous loops and strong-strong discontinuities
 X-chain    6.6       one digit, cells only; chains (both ends the same digit)
-XY-chain   7.0       bivalue cells, strong inside the cell; chains ending on the start digit
+XY-chain   6.6       bivalue cells, strong inside the cell; chains ending on the start digit (SE's
+                     "forcing Y-chain": strong links inside cells only)
 AIC        7.0       every link, grouped nodes too; chains, loops and placements
 =========  ========  ==========================================================================
 """
@@ -38,13 +39,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tui_games.engine.sudoku.grid import cell_name, digit_char
+from tui_games.engine.sudoku.grid import Geometry, cell_name, digit_char
 from tui_games.engine.sudoku.levels import FIENDISH
 from tui_games.engine.sudoku.links import AIC, XY, LinkGraph, X, build
 from tui_games.engine.sudoku.notation import cells_text, eureka
-from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
+from tui_games.engine.sudoku.techniques import Finder, Link, State, Step, length_rating
 
-__all__ = ["MAX_LINKS", "aics", "x_chains", "x_cycles", "xy_chains"]
+__all__ = ["MAX_LINKS", "aics", "fish_rating", "strong_link_fish", "x_chains", "x_cycles", "xy_chains"]
 
 #: The longest chain looked for, in links (a loop counts its closing link). Sudoku Explainer's
 #: chains rarely need more; past it the forcing chains take over.
@@ -212,9 +213,39 @@ def _steps(search: _Search, name: str, base: float) -> Iterator[Step]:
             text = f"Looking at {digit_char(graph.digits[start])} alone, {text[0].lower()}{text[1:]}"
         cells = tuple(dict.fromkeys(c for i in nodes for c in graph.cells[i]))
         digits = tuple(sorted({graph.digits[i] for i in nodes}))
+        rating = fish_rating(graph.geo, links) if graph.kind == X and kind != _PLACE else None
+        if rating is None:
+            rating = round(base + length_rating(len(links)), 1)
         yield Step(name, FIENDISH, cells, digits, text, placements=placements, eliminations=eliminations,
-                   rating=round(base + length_rating(len(links)), 1), links=tuple(links),
-                   chain=(eureka(links, n),))
+                   rating=rating, links=tuple(links), chain=(eureka(links, n),))
+
+
+#: Sukaku Explainer's ratings of chains on one digit by their number of strong links ("two,
+#: three, four strong-linked fishes"; five and six are off by default, so longer chains are
+#: Sudoku Explainer's forcing X-chains, 6.6 and up).
+STRONG_LINK_FISH = {2: 4.0, 3: 5.4, 4: 5.8}
+
+
+def fish_rating(geo: Geometry, links: list[Link]) -> float | None:
+    """The rating of a one-digit chain or loop as Sukaku Explainer's strong-linked fish: the
+    base by the number of strong links, +0.1 when the strong links are not all rows or all
+    columns, +0.2 when they also go through a box in both orientations, +0.3 with a group;
+    None when it has too many strong links (then it rates as a chain)."""
+    strong = [link for link in links if link.strong]
+    base = STRONG_LINK_FISH.get(len(strong))
+    if base is None:
+        return None
+    if any(len(link.cells_a) > 1 or len(link.cells_b) > 1 for link in strong):
+        return round(base + 0.3, 1)
+    kinds = set()
+    for link in strong:
+        a, b = link.cells_a[0], link.cells_b[0]
+        kinds.add("row" if geo.row_of(a) == geo.row_of(b) else "col" if geo.col_of(a) == geo.col_of(b) else "box")
+    if len(kinds) == 1 and "box" not in kinds:
+        return base
+    if kinds == {"row", "col", "box"}:
+        return round(base + 0.2, 1)
+    return round(base + 0.1, 1)
 
 
 def _explain(graph: LinkGraph, kind: str, start: int, end: int, eliminations: tuple[tuple[int, int], ...],
@@ -261,11 +292,28 @@ def x_chains(state: State) -> Iterator[Step]:
     yield from _steps(search, "X-chain", 6.6)
 
 
+def strong_link_fish(strong: int) -> Finder:
+    """X-chains and continuous X-cycles with exactly ``strong`` strong links (3 or 4), rated
+    as Sukaku Explainer's strong-linked fishes (:func:`fish_rating`): listed at their own
+    base rating so the stepper looks for them before the longer chains."""
+    def find(state: State) -> Iterator[Step]:
+        graph = build(state, X)
+        chains = _Search(graph, state, chains=True, loops=False, places=False, max_links=2 * strong - 1)
+        loops = _Search(graph, state, chains=False, loops=True, places=False, max_links=2 * strong)
+        steps = [step for search, name in ((chains, "X-chain"), (loops, "X-cycle"))
+                 for step in _steps(search, name, 6.6)
+                 if sum(link.strong for link in step.links) == strong]
+        steps.sort(key=lambda step: step.rating)
+        yield from steps
+    find.__name__ = f"strong_link_fish_{strong}"
+    return find
+
+
 def xy_chains(state: State) -> Iterator[Step]:
     """Chains through bivalue cells, from a digit back to the same digit at the other end."""
     graph = build(state, XY)
     search = _Search(graph, state, chains=True, loops=False, places=False, same_digit=True)
-    yield from _steps(search, "XY-chain", 7.0)
+    yield from _steps(search, "XY-chain", 6.6)
 
 
 def aics(state: State) -> Iterator[Step]:

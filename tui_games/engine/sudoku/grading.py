@@ -87,7 +87,7 @@ def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = 
                 stop: threading.Event | None = None) -> Grade:
     """Grade by the stepper alone, trusting that the puzzle has one solution; with
     ``max_level``, techniques above it are not tried (the generator's check)."""
-    stepper = Stepper(grid, max_level=max_level, uniqueness=uniqueness, stop=stop)
+    stepper = Stepper(grid, max_level=max_level, uniqueness=uniqueness, explainer=True, stop=stop)
     steps = stepper.run()
     counts: dict[str, int] = {}
     for step in steps:
@@ -111,6 +111,6 @@ def grade(grid: Grid, *, uniqueness: bool = True, stop: threading.Event | None =
 def solves_within(grid: Grid, level: str) -> bool:
     """Whether the stepper limited to ``level`` and easier solves ``grid``. The techniques
     are sound, so a yes also proves the solution unique."""
-    stepper = Stepper(grid, max_level=level)
+    stepper = Stepper(grid, max_level=level, explainer=True)
     stepper.run()
     return stepper.solved

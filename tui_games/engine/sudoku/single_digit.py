@@ -14,8 +14,10 @@ other: not both true. The chain ``far1 = near1 - near2 = far2`` then proves that
   column of the box), the second a conjugate pair in a line crossing one of the two.
 
 Every step carries its chain as :class:`~.techniques.Link` objects and in Eureka notation
-(``(5)r1c2=(5)r7c2-(5)r7c8=(5)r3c8``). Sudoku Explainer rates all four as its 4-link
-X-chain, "turbot fish" (6.6).
+(``(5)r1c2=(5)r7c2-(5)r7c8=(5)r3c8``). Ratings are those of Sukaku Explainer, the Sudoku
+Explainer fork that rated the shared diabolical bank, for its "two strong-linked fishes":
+4.0 for the skyscraper, 4.1 the kite, 4.2 the turbot fish, 4.3 the grouped one (the empty
+rectangle); the original Sudoku Explainer, which lacks them, needs a 4-link X-chain (6.6).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from tui_games.engine.sudoku.grid import ROW, Geometry, cell_name, digit_char
-from tui_games.engine.sudoku.levels import FIENDISH
+from tui_games.engine.sudoku.levels import EXTREME
 from tui_games.engine.sudoku.techniques import Finder, Link, State, Step, _names
 
 __all__ = ["empty_rectangles", "skyscrapers", "turbot_fish", "two_string_kites"]
@@ -134,7 +136,7 @@ def _two_links(state: State) -> Iterator[tuple[str, Step]]:
                         links = (Link((far1,), digit, (near1,), digit, True),
                                  Link((near1,), digit, (near2,), digit, False),
                                  Link((near2,), digit, (far2,), digit, True))
-                        yield kind, Step(kind, FIENDISH, (far1, near1, near2, far2), (digit,), text,
+                        yield kind, Step(kind, EXTREME, (far1, near1, near2, far2), (digit,), text,
                                          eliminations=tuple((c, digit) for c in targets),
                                          units=(u1[0], u2[0], weak), links=links, chain=(_eureka(links, n),))
 
@@ -228,6 +230,6 @@ def _er_step(state: State, digit: int, box: int, r: int, col: int, p: int, q: in
              Link((p,), digit, near, digit, False),
              Link(near, digit, other, digit, True))
     cells = tuple(sorted({p, q, *near, *other}))
-    return Step("empty rectangle", FIENDISH, cells, (digit,), text,
+    return Step("empty rectangle", EXTREME, cells, (digit,), text,
                 eliminations=tuple((c, digit) for c in targets), units=(box, unit), links=links,
                 chain=(_eureka(links, n),))

@@ -36,18 +36,21 @@ __all__ = ["Stepper", "apply_step", "next_step"]
 
 class Stepper:
     """Steps through a puzzle with the techniques up to ``max_level`` (default: all);
-    ``uniqueness=False`` leaves out the techniques that assume a unique solution. Setting
-    ``stop`` makes a running :meth:`next_step` raise :class:`~.techniques.Cancelled`."""
+    ``uniqueness=False`` leaves out the techniques that assume a unique solution;
+    ``explainer=True`` keeps only the techniques Sudoku Explainer knows (what a puzzle's grade
+    and rating use). Setting ``stop`` makes a running :meth:`next_step` raise
+    :class:`~.techniques.Cancelled`."""
 
     def __init__(self, grid: Grid, candidates: Sequence[int] | None = None, *,
-                 max_level: str | None = None, uniqueness: bool = True,
+                 max_level: str | None = None, uniqueness: bool = True, explainer: bool = False,
                  stop: threading.Event | None = None) -> None:
         self.state = State.from_grid(grid, candidates)
         self.state.stop = stop
         self.givens = list(grid.givens)
         top = level_index(max_level) if max_level is not None else len(LEVELS) - 1
         self.techniques: tuple[Technique, ...] = tuple(
-            t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness))
+            t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness)
+            and (t.explainer or not explainer))
         self.steps: list[Step] = []
         #: Why :meth:`next_step` last returned None: "solved", a contradiction, or "stuck".
         self.stuck: str | None = None

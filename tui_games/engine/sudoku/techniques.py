@@ -169,13 +169,16 @@ Finder = Callable[[State], Iterator[Step]]
 class Technique:
     """A finder with its name, level and base rating on Sudoku Explainer's scale.
     ``uniqueness``: the technique assumes the puzzle has one solution (unique rectangles,
-    BUG+1), so a player who does not want that assumption can turn it off."""
+    BUG+1), so a player who does not want that assumption can turn it off. ``explainer``:
+    Sudoku Explainer (as its fork Sukaku Explainer rates puzzles) knows the technique; a
+    puzzle's grade and rating use only those (:mod:`.grading`), hints use every technique."""
 
     name: str
     level: str
     rating: float
     find: Finder
     uniqueness: bool = False
+    explainer: bool = True
 
 
 def length_rating(length: int) -> float:
