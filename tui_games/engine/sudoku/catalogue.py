@@ -62,6 +62,8 @@ AIC                     fiendish      7.0+    an alternating inference chain or 
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
 ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit H
+aligned pair exclusion  fiendish      6.2     two cells' candidate pairs that would empty a bivalue cell seeing both
+aligned triplet excl.   diabolical    7.5     the same with three cells and cells of two or three candidates
 digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
 cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains)
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
@@ -76,6 +78,7 @@ puzzle has one solution (:mod:`.uniqueness`); ``Stepper(uniqueness=False)`` leav
 
 from __future__ import annotations
 
+from tui_games.engine.sudoku.aligned import aligned_exclusion
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.bug import bug_type
 from tui_games.engine.sudoku.chains import aics, strong_link_fish, x_chains, x_cycles, xy_chains
@@ -186,6 +189,8 @@ _ALL: tuple[Technique, ...] = (
     Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5)),
     Technique("ALS-XZ", FIENDISH, 7.0, als_xz, explainer=False),
     Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings, explainer=False),
+    Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),
+    Technique("aligned triplet exclusion", DIABOLICAL, 7.5, aligned_exclusion(3)),
     Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
     Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
