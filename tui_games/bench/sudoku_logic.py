@@ -1,8 +1,8 @@
 """``tui-games bench sudoku --logic``: the human stepper on the puzzle sets.
 
 Per set: how many puzzles the techniques finish, the time of one hint (one call of the
-stepper's ``next_step``) and of a whole puzzle, the rating distribution, and how many steps
-were wrong -- every placement and elimination is checked against the SAT solution, so a
+stepper's ``next_step``, every technique) and of a whole puzzle, the rating distribution (the
+grade's: Sudoku Explainer's techniques only), and how many steps were wrong -- every placement and elimination is checked against the SAT solution, so a
 technique that removes a true candidate shows up here (the count must be 0). Where a file
 ``NAME_se_ratings.txt`` sits beside ``NAME.txt`` (one Sudoku Explainer rating per line, as in
 the shared diabolical set), the bench compares: Spearman's rank correlation, the share
@@ -31,6 +31,7 @@ from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.grading import hardest, top_level
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.stepper import Stepper
+from tui_games.engine.sudoku.techniques import Step
 
 # The logic bench's default sets: the shipped samples that humans find hard.
 LOGIC_SETS = (
@@ -59,7 +60,9 @@ class Solved:
 
 
 def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solved:
-    """Step through one puzzle (its digits, 0 for a blank), checking every step."""
+    """Step through one puzzle (its digits, 0 for a blank), checking every step: once with
+    every technique, as the hints do (timed), and once with Sudoku Explainer's techniques
+    only, as the grade does (the rating, level and hardest step reported)."""
     grid = Grid(values, size=size, diagonal=diagonal)
     solution = sat.solve(grid).solution or []
     stepper = Stepper(grid)
@@ -72,18 +75,24 @@ def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solv
         hints.append(time.process_time() - t0)
         if step is None:
             break
-        for cell, digit in step.placements:
-            if solution and solution[cell] != digit:
-                wrong.append(f"{step.technique}: places {digit} at cell {cell}")
-        for cell, digit in step.eliminations:
-            if solution and solution[cell] == digit:
-                wrong.append(f"{step.technique}: removes the true {digit} from cell {cell}")
+        wrong.extend(_wrong(step, solution))
         stepper.apply(step)
     seconds = time.process_time() - start
-    top = hardest(stepper.steps)
+    rater = Stepper(grid, explainer=True)
+    for step in rater.run():
+        wrong.extend(_wrong(step, solution))
+    top = hardest(rater.steps)
     rating = top.rating if top else 0.0
-    return Solved(stepper.solved, rating, top_level(stepper.steps), top.technique if top else "-",
+    return Solved(stepper.solved and rater.solved, rating, top_level(rater.steps), top.technique if top else "-",
                   tuple(hints), seconds, tuple(wrong))
+
+
+def _wrong(step: Step, solution: list[int]) -> list[str]:
+    out = [f"{step.technique}: places {digit} at cell {cell}"
+           for cell, digit in step.placements if solution and solution[cell] != digit]
+    out += [f"{step.technique}: removes the true {digit} from cell {cell}"
+            for cell, digit in step.eliminations if solution and solution[cell] == digit]
+    return out
 
 
 def _puzzle(args: tuple[list[int], int, bool]) -> Solved:
