@@ -57,7 +57,7 @@ UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS
 X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
 W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit H
 multi-colouring         fiendish      6.8     two colour clusters joined by a weak link H
-XY-chain                fiendish      6.6+    a chain of bivalue cells from a digit back to the same digit
+XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
@@ -181,7 +181,7 @@ _ALL: tuple[Technique, ...] = (
     Technique("X-chain", FIENDISH, 6.6, x_chains),
     Technique("W-wing", FIENDISH, 6.8, w_wings, explainer=False),
     Technique("multi-colouring", FIENDISH, 6.8, multi_colouring, explainer=False),
-    Technique("XY-chain", FIENDISH, 6.6, xy_chains),
+    Technique("XY-chain", FIENDISH, 7.0, xy_chains),
     Technique("AIC", FIENDISH, 7.0, aics),
     Technique("sue de coq", FIENDISH, 7.0, sue_de_coq, explainer=False),
     Technique("WXYZ-wing", EXTREME, 5.5, bent_wing(3)),

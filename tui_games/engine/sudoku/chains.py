@@ -29,8 +29,7 @@ finder     base      graph and what counts
 =========  ========  ==========================================================================
 X-cycle    6.5       one digit, cells only; continuous loops and strong-strong discontinuities
 X-chain    6.6       one digit, cells only; chains (both ends the same digit)
-XY-chain   6.6       bivalue cells, strong inside the cell; chains ending on the start digit (SE's
-                     "forcing Y-chain": strong links inside cells only)
+XY-chain   7.0       bivalue cells, strong inside the cell; chains ending on the start digit
 AIC        7.0       every link, grouped nodes too; chains, loops and placements
 =========  ========  ==========================================================================
 """
@@ -313,7 +312,7 @@ def xy_chains(state: State) -> Iterator[Step]:
     """Chains through bivalue cells, from a digit back to the same digit at the other end."""
     graph = build(state, XY)
     search = _Search(graph, state, chains=True, loops=False, places=False, same_digit=True)
-    yield from _steps(search, "XY-chain", 6.6)
+    yield from _steps(search, "XY-chain", 7.0)
 
 
 def aics(state: State) -> Iterator[Step]:
