@@ -45,7 +45,8 @@ BUG type 2              extreme       5.7     the BUG candidates are one digit: 
 BUG type 4              extreme       5.7     two BUG cells in a unit share a conjugate digit: they lose the rest (*)
 BUG type 3              extreme       5.8+    the BUG cells of a unit form a naked set with others (+0.1/cell) (*)
 VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2-6.4)
-X-chain, 3-4 strong     fiendish      5.4+    a chain or loop on one digit with 3 (4) strong links: 5.4 (5.8) +0.1-0.3
+X-chain, 3-4 strong     fiendish      5.4+    a chain or loop on one digit with 3 (4) strong links: 5.4 (5.8) +0.1-0.2,
+                                              +0.3 with a group
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
 skyscraper              extreme       4.0     two parallel conjugate pairs of a digit whose near ends share a line
 2-string kite           extreme       4.1     a row and a column conjugate pair whose near ends share a box
@@ -53,12 +54,13 @@ turbot fish             extreme       4.2     any other two conjugate pairs of a
 empty rectangle         extreme       4.3     a box's candidates in one row and column, and a conjugate pair crossing
 simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap H
 remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends H
-UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS
+UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS H
 X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
 W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit H
 multi-colouring         fiendish      6.8     two colour clusters joined by a weak link H
 XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
 AIC                     fiendish      7.0+    an alternating inference chain or nice loop over any links, groups too
+                                              (the grade: without groups, as Sudoku Explainer)
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
 ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit H
@@ -81,7 +83,7 @@ from __future__ import annotations
 from tui_games.engine.sudoku.aligned import aligned_exclusion
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.bug import bug_type
-from tui_games.engine.sudoku.chains import aics, strong_link_fish, x_chains, x_cycles, xy_chains
+from tui_games.engine.sudoku.chains import aics, plain_aics, strong_link_fish, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.direct import direct_claiming, direct_hidden_subsets, direct_pointing
 from tui_games.engine.sudoku.fish import finned_fish
@@ -182,11 +184,12 @@ _ALL: tuple[Technique, ...] = (
     Technique("W-wing", FIENDISH, 6.8, w_wings, explainer=False),
     Technique("multi-colouring", FIENDISH, 6.8, multi_colouring, explainer=False),
     Technique("XY-chain", FIENDISH, 7.0, xy_chains),
-    Technique("AIC", FIENDISH, 7.0, aics),
+    Technique("AIC", FIENDISH, 7.0, aics, explainer=False),
+    Technique("AIC", FIENDISH, 7.0, plain_aics, hints=False),
     Technique("sue de coq", FIENDISH, 7.0, sue_de_coq, explainer=False),
     Technique("WXYZ-wing", EXTREME, 5.5, bent_wing(3)),
     Technique("VWXYZ-wing", FIENDISH, 6.2, bent_wing(4)),
-    Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5)),
+    Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5), explainer=False),
     Technique("ALS-XZ", FIENDISH, 7.0, als_xz, explainer=False),
     Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings, explainer=False),
     Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),

@@ -96,13 +96,15 @@ class LinkGraph:
         return len(self.cells[i]) > 1
 
 
-def build(state: State, kind: str = AIC) -> LinkGraph:
-    """The link graph of ``state`` for chains of ``kind`` (:data:`X`, :data:`XY`, :data:`AIC`)."""
+def build(state: State, kind: str = AIC, groups: bool | None = None) -> LinkGraph:
+    """The link graph of ``state`` for chains of ``kind`` (:data:`X`, :data:`XY`, :data:`AIC`);
+    ``groups``: with grouped nodes (default: for AICs only; Sudoku Explainer's chains have none)."""
     geo, masks = state.geo, state.masks
     n = geo.size
     graph = LinkGraph(geo, kind)
     node = graph.node
-    groups = kind == AIC
+    if groups is None:
+        groups = kind == AIC
     if kind != XY:
         box_of, kinds = geo.box_of, geo.unit_kinds
         for u, unit in enumerate(geo.units):

@@ -50,7 +50,7 @@ class Stepper:
         top = level_index(max_level) if max_level is not None else len(LEVELS) - 1
         self.techniques: tuple[Technique, ...] = tuple(
             t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness)
-            and (t.explainer or not explainer))
+            and (t.explainer if explainer else t.hints))
         self.steps: list[Step] = []
         #: Why :meth:`next_step` last returned None: "solved", a contradiction, or "stuck".
         self.stuck: str | None = None

@@ -171,7 +171,8 @@ class Technique:
     ``uniqueness``: the technique assumes the puzzle has one solution (unique rectangles,
     BUG+1), so a player who does not want that assumption can turn it off. ``explainer``:
     Sudoku Explainer (as its fork Sukaku Explainer rates puzzles) knows the technique; a
-    puzzle's grade and rating use only those (:mod:`.grading`), hints use every technique."""
+    puzzle's grade and rating use only those (:mod:`.grading`). ``hints``: the hints use it
+    (False for the plain twin of a technique the hints use in a stronger form)."""
 
     name: str
     level: str
@@ -179,6 +180,7 @@ class Technique:
     find: Finder
     uniqueness: bool = False
     explainer: bool = True
+    hints: bool = True
 
 
 def length_rating(length: int) -> float:
