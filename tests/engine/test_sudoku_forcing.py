@@ -273,7 +273,7 @@ def test_nested_forcing_net():
     assert step.explanation.startswith("If r2c4 were 4, r8c6 would be 4, ")
     assert step.explanation.endswith("then r1c5 would be both 3 and 2, so r2c4 is not 4. Inside the net, r1c5 "
                                      "is not 1, since its own (+) net would end in a contradiction.")
-    assert 9.5 < step.rating <= 11.0
+    assert 10.5 < step.rating <= 12.0  # Sudoku Explainer's nesting level 4, 8.5 + 0.5 x 4, + length
     assert_sound(step, solution_of(HARDEST_1))
 
 
@@ -334,7 +334,7 @@ def test_nested_nets_finish_the_hardest():
     for puzzle in puzzles("tdoku_forum_hardest_1905_11plus_10k.txt", 15):
         stepper = run_all(puzzle)
         ratings.append(max(step.rating for step in stepper.steps))
-    assert min(ratings) >= 9.5
+    assert min(ratings) >= 11.0  # the list holds puzzles Sudoku Explainer rates 11 and up
 
 
 def test_cancel_from_another_thread():

@@ -3,8 +3,8 @@
 The stepper takes the first step the first technique finds, so this order *is* "the easiest
 technique available": by base rating on Sudoku Explainer's scale (the number
 printed next to puzzles on the forums: 1.0 a full house ... 4.2 an XY-wing, 5.2 a jellyfish,
-6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.5+ nested
-nets). A puzzle's rating is the highest rating of the steps taken that way (see
+6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.0+ with
+pointing and pairs, 10.5+ nested nets). A puzzle's rating is the highest rating of the steps taken that way (see
 :mod:`.grading`) with the techniques Sudoku Explainer knows -- as its fork Sukaku Explainer,
 which rated the shared diabolical bank, knows them: with the WXYZ-wings and the strong-linked
 fishes (a skyscraper 4.0). The others (marked ``H``: finned fish, hidden rectangles, W-wings,
@@ -71,7 +71,7 @@ cell forcing chain      diabolical    8.0+    every candidate of a cell implies 
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
 dynamic forcing chain   nightmare     8.5+    the same, singles played out in the net (contradiction, verity)
 dyn. forcing chain (+)  nightmare     9.0+    dynamic nets that also use pointing, box-line and pairs
-nested forcing net      nightmare     9.5+    nets that use the level below inside (+0.5 a level): never stuck
+nested forcing net      nightmare     10.5+   nets with (+) nets inside, SE's nesting level 4 (8.5 + 0.5 x 4): never stuck
 ======================  ============  ======  ==================================================
 
 A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`). (*) assumes the
@@ -199,7 +199,7 @@ _ALL: tuple[Technique, ...] = (
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
     Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),
     Technique("dynamic forcing chain (+)", NIGHTMARE, 9.0, dynamic_forcing_chains_plus),
-    Technique("nested forcing net", NIGHTMARE, 9.5, nested_forcing_nets),
+    Technique("nested forcing net", NIGHTMARE, 10.5, nested_forcing_nets),
 )
 
 #: Every technique, easiest first: by rating, as Sudoku Explainer orders its producers, whatever

@@ -21,8 +21,9 @@ Four strengths of propagation, as in Sudoku Explainer:
   (8.5); each node remembers every node it came from, so what the rating counts is the net;
 - *dynamic (+)* also applies pointing, box-line reduction and naked and hidden pairs inside
   the net (9.0);
-- *nested* forcing nets (9.5, +0.5 per level) also remove, inside the net, each candidate
-  whose own (+) net ends in a contradiction. That refutes a false candidate of every puzzle
+- *nested* forcing nets also remove, inside the net, each candidate whose own (+) net ends in
+  a contradiction: dynamic forcing chains nested inside a net, what Sudoku Explainer's nesting
+  level 4 does (8.5 + 0.5 a level: 10.5; :func:`explainer_level`). That refutes a false candidate of every puzzle
   in the shared sets, the forum's hardest included; should it not, a tree of (+) nets
   branching on one cell's candidates after another does (rated by the tree's depth). A
   false candidate always fails that way, since the tree is an exhaustive search, so on a
@@ -56,7 +57,20 @@ __all__ = [
     "nested_forcing_nets", "unit_forcing_chains",
 ]
 
-STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS, NESTED = 7.5, 8.0, 8.5, 9.0, 9.5
+STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS = 7.5, 8.0, 8.5, 9.0
+
+
+def explainer_level(level: int) -> float:
+    """Sudoku Explainer's base rating of a net of nesting ``level``: 8.5 + 0.5 per level. Its
+    levels: 1 the (+) nets; 2 with forcing chains and cycles inside; 3 with multiple (cell and
+    unit) forcing chains inside; 4 with dynamic forcing chains inside (and, when those fail,
+    dynamic (+) ones: still level 4)."""
+    return 8.5 + 0.5 * level
+
+
+#: Our nested nets remove inside them the candidates whose own (+) net ends in a contradiction:
+#: dynamic forcing chains nested in a net, Sudoku Explainer's level 4 (10.5).
+NESTED = explainer_level(4)
 
 #: Where an assumption comes from; ``OUTER``: a node an enclosing net implied (nested nets).
 ROOT: tuple[int, ...] = ()

@@ -64,7 +64,7 @@ class Step:
     ``placements`` and ``eliminations`` are ``(cell, digit)`` pairs, what the step changes.
 
     ``rating`` is the step's difficulty on Sudoku Explainer's scale (1.0 full house ...
-    9.5+ nested forcing nets); 0.0 means "the technique's own rating" and the stepper fills it
+    10.5+ nested forcing nets); 0.0 means "the technique's own rating" and the stepper fills it
     in. For chains, ``links`` lists every link to draw and ``chain`` the chain(s) in Eureka
     notation, one line per chain (a forcing chain has one per branch)."""
 
