@@ -8,6 +8,7 @@ rating a grade prints is the rating of the technique it names.
 from __future__ import annotations
 
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
+from tui_games.engine.sudoku.formats import parse_grid
 from tui_games.engine.sudoku.grading import logic_grade
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.stepper import Stepper
@@ -60,3 +61,18 @@ def test_the_grade_names_the_step_its_rating_comes_from():
     assert grade.rating == top.rating
     assert grade.describe().endswith(f"{grade.rating:.1f}: {grade.technique}")
     assert any(s.technique == grade.technique and s.rating == grade.rating for s in stepper.steps)
+
+
+def test_the_grade_uses_sudoku_explainers_techniques_the_hints_every_one():
+    # Line 62 of the shipped diabolical sample, which Sukaku Explainer rates 7.1: with every
+    # technique the stepper needs no more than a finned swordfish and an XY-wing (4.2), but
+    # Sudoku Explainer knows no finned fish, so the grade takes the AIC it needs instead.
+    puzzle = parse_grid("5..2.9..4....6.....7.....6.38.5.7.4171..9..8249.1.8.75..7...5..9.......6...4.2...")
+    result = logic_grade(puzzle)
+    assert (result.level, result.rating, result.technique) == ("fiendish", 7.1, "AIC")
+    hints = Stepper(puzzle)
+    hints.run()
+    assert hints.solved and max(s.rating for s in hints.steps) == 4.2
+    assert "finned swordfish" in {s.technique for s in hints.steps}
+    explainer = {t.name for t in Stepper(puzzle, explainer=True).techniques}
+    assert "finned swordfish" not in explainer and "XY-wing" in explainer
