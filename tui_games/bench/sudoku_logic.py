@@ -28,7 +28,7 @@ from typing import TextIO
 
 from tui_games.bench.table import Write, write_table
 from tui_games.engine.sudoku import sat
-from tui_games.engine.sudoku.grading import hardest, top_level
+from tui_games.engine.sudoku.grading import graded_steps
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Step
@@ -78,12 +78,10 @@ def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solv
         wrong.extend(_wrong(step, solution))
         stepper.apply(step)
     seconds = time.process_time() - start
-    rater = Stepper(grid, explainer=True)
-    for step in rater.run():
+    grade, steps = graded_steps(grid)
+    for step in steps:
         wrong.extend(_wrong(step, solution))
-    top = hardest(rater.steps)
-    rating = top.rating if top else 0.0
-    return Solved(stepper.solved and rater.solved, rating, top_level(rater.steps), top.technique if top else "-",
+    return Solved(stepper.solved and grade.logic, grade.rating, grade.level or "-", grade.technique or "-",
                   tuple(hints), seconds, tuple(wrong))
 
 

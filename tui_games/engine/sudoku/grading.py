@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUE_RANK
 from tui_games.engine.sudoku.grid import Grid
-from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
+from tui_games.engine.sudoku.levels import INTERMEDIATE, LEVELS, SEARCH, level_index
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Step
 
-__all__ = ["Grade", "grade", "hardest", "logic_grade", "solves_within", "top_level"]
+__all__ = ["Grade", "grade", "graded_steps", "hardest", "logic_grade", "solves_within", "top_level"]
 
 
 @dataclass(frozen=True)
@@ -77,9 +77,7 @@ def hardest(steps: Sequence[Step]) -> Step | None:
 
 
 def top_level(steps: Sequence[Step]) -> str:
-    """A puzzle's grade: the highest level among the steps taken (trivial for none). The
-    stepper goes by rating, so a puzzle that took an X-wing (3.2, extreme) before it needed a
-    naked quad (5.0, advanced) grades extreme."""
+    """The highest level among ``steps`` (trivial for none)."""
     return max((step.level for step in steps), key=level_index, default=LEVELS[0])
 
 
@@ -87,6 +85,16 @@ def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = 
                 stop: threading.Event | None = None) -> Grade:
     """Grade by the stepper alone, trusting that the puzzle has one solution; with
     ``max_level``, techniques above it are not tried (the generator's check)."""
+    return graded_steps(grid, max_level, uniqueness=uniqueness, stop=stop)[0]
+
+
+def graded_steps(grid: Grid, max_level: str | None = None, *, uniqueness: bool = True,
+                 stop: threading.Event | None = None) -> tuple[Grade, list[Step]]:
+    """The grade and the steps its rating comes from. With Sudoku Explainer's techniques, the
+    rating is that of the hardest step the stepper takes going by rating (SE's choice); the
+    level is the least level that solves the puzzle, from a second pass going by level first
+    (a puzzle that takes an X-wing, 3.2, before a hidden pair, 3.4, in the first pass still
+    grades advanced). Up to intermediate both orders agree, and the second pass is skipped."""
     stepper = Stepper(grid, max_level=max_level, uniqueness=uniqueness, explainer=True, stop=stop)
     steps = stepper.run()
     counts: dict[str, int] = {}
@@ -96,8 +104,15 @@ def logic_grade(grid: Grid, max_level: str | None = None, *, uniqueness: bool = 
     technique = top.technique if top is not None else None
     rating = top.rating if top is not None else 0.0
     if not stepper.solved:
-        return Grade(SEARCH, technique, len(steps), counts, rating=rating)
-    return Grade(top_level(steps), technique, len(steps), counts, rating=rating)
+        return Grade(SEARCH, technique, len(steps), counts, rating=rating), steps
+    level = top_level(steps)
+    if level_index(level) > level_index(INTERMEDIATE):
+        leveller = Stepper(grid, max_level=max_level, uniqueness=uniqueness, explainer=True, by_level=True,
+                           stop=stop)
+        leveller.run()
+        if leveller.solved:
+            level = top_level(leveller.steps)
+    return Grade(level, technique, len(steps), counts, rating=rating), steps
 
 
 def grade(grid: Grid, *, uniqueness: bool = True, stop: threading.Event | None = None) -> Grade:

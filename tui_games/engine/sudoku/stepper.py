@@ -38,12 +38,13 @@ class Stepper:
     """Steps through a puzzle with the techniques up to ``max_level`` (default: all);
     ``uniqueness=False`` leaves out the techniques that assume a unique solution;
     ``explainer=True`` keeps only the techniques Sudoku Explainer knows (what a puzzle's grade
-    and rating use). Setting ``stop`` makes a running :meth:`next_step` raise
-    :class:`~.techniques.Cancelled`."""
+    and rating use); ``by_level=True`` takes the easiest level first, then the lowest rating
+    within it (what the grade's level uses: the least level that solves the puzzle). Setting
+    ``stop`` makes a running :meth:`next_step` raise :class:`~.techniques.Cancelled`."""
 
     def __init__(self, grid: Grid, candidates: Sequence[int] | None = None, *,
                  max_level: str | None = None, uniqueness: bool = True, explainer: bool = False,
-                 stop: threading.Event | None = None) -> None:
+                 by_level: bool = False, stop: threading.Event | None = None) -> None:
         self.state = State.from_grid(grid, candidates)
         self.state.stop = stop
         self.givens = list(grid.givens)
@@ -51,6 +52,9 @@ class Stepper:
         self.techniques: tuple[Technique, ...] = tuple(
             t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness)
             and (t.explainer if explainer else t.hints))
+        if by_level:
+            self.techniques = tuple(sorted(self.techniques, key=lambda t: level_index(t.level)))
+        self.by_level = by_level
         self.steps: list[Step] = []
         #: Why :meth:`next_step` last returned None: "solved", a contradiction, or "stuck".
         self.stuck: str | None = None
@@ -71,7 +75,8 @@ class Stepper:
             return None
         best: Step | None = None
         for technique in self.techniques:
-            if best is not None and technique.rating >= best.rating:
+            if best is not None and (technique.rating >= best.rating
+                                     or self.by_level and technique.level != best.level):
                 break  # nothing from here on is easier than the step in hand
             step = next(iter(technique.find(state)), None)
             if step is None:
