@@ -23,8 +23,8 @@ from tui_games.engine.sudoku.levels import DIABOLICAL, FIENDISH, NIGHTMARE
 
 LEVELS = (FIENDISH, DIABOLICAL, NIGHTMARE)
 WHAT = {
-    FIENDISH: "chains: X-cycles and X-chains, XY-chains, AICs and nice loops, ALS, sue de coq",
-    DIABOLICAL: "forcing chains: a candidate, a cell or a unit's places followed through singles",
+    FIENDISH: "chains: X-chains and X-cycles (with 3 or 4 strong links too), XY-chains, AICs and nice loops, VWXYZ-wings, aligned pair exclusion",
+    DIABOLICAL: "forcing chains (a candidate, a cell or a unit's places followed through singles) and aligned triplet exclusion",
     NIGHTMARE: "dynamic forcing chains and nested forcing nets",
 }
 OUT = Path(__file__).resolve().parent.parent / "puzzles"
