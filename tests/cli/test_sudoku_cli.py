@@ -288,6 +288,12 @@ def test_bench_sudoku_logic(capsys, tmp_path):
     row = next(line for line in lines if line.startswith("set.txt ")).split()
     assert row[1] == "3" and row[4] == "0", "three puzzles, no wrong step"
     assert "Spearman rho" in out and "within ±0.3" in out and "SE 2.5" in out
+    assert "rating report" in out and "biggest disagreements" in out
+    header = next(line for line in lines if line.startswith("band "))
+    assert header.split()[:7] == ["band", "puzzles", "±0.1", "±0.3", "±0.5", "±1.0", "mean"]
+    everything = next(line for line in lines if line.startswith("all ")).split()
+    assert everything[1] == "3" and everything[2].endswith("%")
+    assert any(line.startswith("2-4 ") for line in lines)  # their 2.6 for the first puzzle
     assert "WRONG STEP" not in out
 
 
