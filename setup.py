@@ -1,7 +1,7 @@
 """The one part of the build pyproject.toml cannot declare: the compiled extensions.
 
-The extension is optional: where there is no C compiler (or no Python headers), setuptools
-reports that it could not build it and installs the package without it, and the solver
+Each extension is optional: where there is no C compiler (or no Python headers), setuptools
+reports that it could not build it and installs the package without it, and the engine
 runs in pure Python (the same scores and node counts, slower).
 """
 
@@ -12,6 +12,12 @@ setup(
         Extension(
             "tui_games.engine.connect4._c4solve",
             ["tui_games/engine/connect4/_c4solve.c"],
+            optional=True,
+        ),
+        # The checkers search core (core.py is the twin).
+        Extension(
+            "tui_games.engine.checkers._ckcore",
+            ["tui_games/engine/checkers/_ckcore.c"],
             optional=True,
         ),
         # Checkers endgame databases: the retrograde builder and the probe (egdb.py is the twin).

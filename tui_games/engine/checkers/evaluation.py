@@ -51,7 +51,7 @@ MOBILITY = 2
 # Less than a king's worth over a man, with the advancement: crowning must always gain.
 RUNAWAY = 25
 ENDGAME_PIECES = 12
-TRADE_DOWN = 2  # per piece gone from the board, per man of lead (see _endgame)
+TRADE_DOWN = 2  # per piece gone from the board, per man of lead
 CHASE = 4
 EDGE_KING = 6
 DOUBLE_CORNER = 12
@@ -120,74 +120,95 @@ def material(black: int, white: int, kings: int, turn: int) -> int:
     return score if turn == BLACK else -score
 
 
-def evaluate(black: int, white: int, kings: int, turn: int) -> int:
-    """The engine's evaluation (see the module doc), from the side to move."""
-    bk = black & kings
-    wk = white & kings
-    bm = black ^ bk
-    wm = white ^ wk
-    nbm, nbk, nwm, nwk = bm.bit_count(), bk.bit_count(), wm.bit_count(), wk.bit_count()
-    mat = MAN * (nbm - nwm) + KING * (nbk - nwk)
-    score = mat
-    empty = 0xFFFFFFFF ^ (black | white)
+# The weights in the order the compiled core takes them (its W_* enum): evaluate's terms.
+WEIGHT_NAMES = (
+    "man", "king", "guard", "centre", "advance_mid", "advance_late",
+    "endgame_row0", "endgame_row1", "endgame_row2", "endgame_row3", "endgame_row4", "endgame_row5",
+    "endgame_row6", "mobility", "runaway", "trade_down", "chase", "edge_king", "double_corner",
+    "endgame_pieces",
+)
+DEFAULT_WEIGHTS: tuple[int, ...] = (
+    MAN, KING, GUARD, CENTRE, ADVANCE_MID, ADVANCE_LATE, *ENDGAME_ROWS, MOBILITY, RUNAWAY, TRADE_DOWN, CHASE,
+    EDGE_KING, DOUBLE_CORNER, ENDGAME_PIECES,
+)
 
-    total = nbm + nbk + nwm + nwk
-    # Men: advancement (worth more once the board empties: new kings decide endgames),
-    # guard, runaways.
-    if total > ENDGAME_PIECES:
-        score += ADVANCE_MID * ((bm & _BLACK_MID).bit_count() - (wm & _WHITE_MID).bit_count())
-        score += ADVANCE_LATE * ((bm & _BLACK_LATE).bit_count() - (wm & _WHITE_LATE).bit_count())
-    else:
-        for weight, black_row, white_row in _ENDGAME_ROW_MASKS:
-            score += weight * ((bm & black_row).bit_count() - (wm & white_row).bit_count())
-    if nwm:
-        score += GUARD * (bm & _BLACK_GUARD).bit_count()
-    if nbm:
-        score -= GUARD * (wm & _WHITE_GUARD).bit_count()
-    # A runaway: nothing of the enemy's ahead of it, and no enemy king to come back for it.
-    run = bm & _BLACK_RUN_ROWS if not nwk else 0
-    while run:
-        low = run & -run
-        run ^= low
-        if not CONE[0][low.bit_length() - 1] & white:
-            score += RUNAWAY
-    run = wm & _WHITE_RUN_ROWS if not nbk else 0
-    while run:
-        low = run & -run
-        run ^= low
-        if not CONE[1][low.bit_length() - 1] & black:
-            score -= RUNAWAY
-
-    # Centre and mobility.
-    score += CENTRE * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count())
-    black_mob = ((black & D3) << 3) | ((black & D4) << 4) | ((black & D5) << 5)
-    if bk:
-        black_mob |= ((bk & U3) >> 3) | ((bk & U4) >> 4) | ((bk & U5) >> 5)
-    white_mob = ((white & U3) >> 3) | ((white & U4) >> 4) | ((white & U5) >> 5)
-    if wk:
-        white_mob |= ((wk & D3) << 3) | ((wk & D4) << 4) | ((wk & D5) << 5)
-    score += MOBILITY * ((black_mob & empty).bit_count() - (white_mob & empty).bit_count())
-
-    if total <= ENDGAME_PIECES:
-        score += _endgame(mat, total, bk, wk, black, white, nbk, nwk)
-    return score if turn == BLACK else -score
+# Material only, as a weight vector (men 100, kings 150; no endgame terms).
+MATERIAL_WEIGHTS: tuple[int, ...] = (MAN, MATERIAL_KING, *(0,) * (len(WEIGHT_NAMES) - 2))
 
 
-def _endgame(mat: int, total: int, bk: int, wk: int, black: int, white: int, nbk: int, nwk: int) -> int:
-    """The endgame terms, for Black (see the module doc)."""
-    score = 0
-    # Kings off the edges, and (for the side behind) the double corner as a refuge.
-    score -= EDGE_KING * ((bk & _EDGE).bit_count() - (wk & _EDGE).bit_count())
-    if mat > 0:
-        # Black leads: trading pieces off widens the lead, Black's kings chase White's pieces.
-        score += TRADE_DOWN * (24 - total) * min(mat, 300) // MAN
-        score -= CHASE * _chase(bk, white)
-        score -= DOUBLE_CORNER * (wk & _DOUBLE_CORNERS).bit_count()
-    elif mat < 0:
-        score -= TRADE_DOWN * (24 - total) * min(-mat, 300) // MAN
-        score += CHASE * _chase(wk, black)
-        score += DOUBLE_CORNER * (bk & _DOUBLE_CORNERS).bit_count()
-    return score
+def make_evaluator(weights: tuple[int, ...] = DEFAULT_WEIGHTS) -> Evaluator:
+    """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES)."""
+    if len(weights) != len(WEIGHT_NAMES) or weights[0] <= 0:
+        raise ValueError(f"expected {len(WEIGHT_NAMES)} weights, the man's positive")
+    (man, king, guard, centre, adv_mid, adv_late, *rows, mobility, runaway, trade, chase, edge_king,
+     double_corner, endgame_pieces) = weights
+    row_masks = tuple((w, ROW_MASK[r], ROW_MASK[7 - r]) for r, w in enumerate(rows) if w)
+
+    def evaluate(black: int, white: int, kings: int, turn: int) -> int:
+        bk = black & kings
+        wk = white & kings
+        bm = black ^ bk
+        wm = white ^ wk
+        nbm, nbk, nwm, nwk = bm.bit_count(), bk.bit_count(), wm.bit_count(), wk.bit_count()
+        mat = man * (nbm - nwm) + king * (nbk - nwk)
+        score = mat
+        empty = 0xFFFFFFFF ^ (black | white)
+
+        total = nbm + nbk + nwm + nwk
+        # Men: advancement (worth more once the board empties: new kings decide endgames),
+        # guard, runaways.
+        if total > endgame_pieces:
+            score += adv_mid * ((bm & _BLACK_MID).bit_count() - (wm & _WHITE_MID).bit_count())
+            score += adv_late * ((bm & _BLACK_LATE).bit_count() - (wm & _WHITE_LATE).bit_count())
+        else:
+            for weight, black_row, white_row in row_masks:
+                score += weight * ((bm & black_row).bit_count() - (wm & white_row).bit_count())
+        if nwm:
+            score += guard * (bm & _BLACK_GUARD).bit_count()
+        if nbm:
+            score -= guard * (wm & _WHITE_GUARD).bit_count()
+        # A runaway: nothing of the enemy's ahead of it, and no enemy king to come back for it.
+        run = bm & _BLACK_RUN_ROWS if not nwk else 0
+        while run:
+            low = run & -run
+            run ^= low
+            if not CONE[0][low.bit_length() - 1] & white:
+                score += runaway
+        run = wm & _WHITE_RUN_ROWS if not nbk else 0
+        while run:
+            low = run & -run
+            run ^= low
+            if not CONE[1][low.bit_length() - 1] & black:
+                score -= runaway
+
+        # Centre and mobility.
+        score += centre * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count())
+        black_mob = ((black & D3) << 3) | ((black & D4) << 4) | ((black & D5) << 5)
+        if bk:
+            black_mob |= ((bk & U3) >> 3) | ((bk & U4) >> 4) | ((bk & U5) >> 5)
+        white_mob = ((white & U3) >> 3) | ((white & U4) >> 4) | ((white & U5) >> 5)
+        if wk:
+            white_mob |= ((wk & D3) << 3) | ((wk & D4) << 4) | ((wk & D5) << 5)
+        score += mobility * ((black_mob & empty).bit_count() - (white_mob & empty).bit_count())
+
+        if total <= endgame_pieces:
+            # Kings off the edges, and (for the side behind) the double corner as a refuge.
+            score -= edge_king * ((bk & _EDGE).bit_count() - (wk & _EDGE).bit_count())
+            if mat > 0:
+                # Black leads: trading pieces off widens the lead, its kings chase White's pieces.
+                score += trade * (24 - total) * min(mat, 300) // man
+                score -= chase * _chase(bk, white)
+                score -= double_corner * (wk & _DOUBLE_CORNERS).bit_count()
+            elif mat < 0:
+                score -= trade * (24 - total) * min(-mat, 300) // man
+                score += chase * _chase(wk, black)
+                score += double_corner * (bk & _DOUBLE_CORNERS).bit_count()
+        return score if turn == BLACK else -score
+
+    return evaluate
+
+
+evaluate = make_evaluator()
 
 
 def _chase(hunters: int, prey: int) -> int:

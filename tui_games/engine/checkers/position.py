@@ -3,10 +3,11 @@
 A position is three 32-bit masks — ``black``, ``white``, ``kings`` (layout in :mod:`.bits`) —
 and the side to move, ``turn`` (0 Black, who moves first; 1 White).
 
-Moves are :class:`Move` objects: a tuple ``(delta, captured, king_delta, zobrist, path)``
+Moves are :class:`Move` objects: a tuple ``(delta, captured, king_delta, zobrist, path, key)``
 where ``delta`` flips the mover's start and end squares, ``captured`` is the mask of the
 pieces taken, ``king_delta`` updates the kings (``kings = kings & ~captured ^ king_delta``),
-``zobrist`` is the change of the Zobrist key and ``path`` the squares visited (1–32). So
+``zobrist`` is the change of the Zobrist key, ``path`` the squares visited (1–32) and ``key``
+the search's 16-bit name for the move (:func:`move_key`). So
 playing a move is four XORs, and the engine's hot loop plays them on plain ints without
 ever building a position. Non-capturing moves are built once, at import, and shared; only
 captures are built as they are found.
@@ -104,7 +105,8 @@ MIDDLE: dict[tuple[int, int], int] = {
 
 
 class Move(tuple):
-    """A legal move: ``(delta, captured, king_delta, zobrist, path)`` (see the module doc).
+    """A legal move: ``(delta, captured, king_delta, zobrist, path, key)`` (see the module doc
+    and :func:`move_key`).
 
     ``str(move)`` is the PDN text: ``11-15`` or ``15x24x31`` (every landing square).
     Two moves are equal when they are the same move by the same piece; moves are only ever
@@ -164,15 +166,25 @@ class Move(tuple):
         return f"Move({str(self)!r})"
 
 
+def move_key(start: int, end: int, captured: int) -> int:
+    """A move's 16-bit key within its position (the search's table, killers and history use
+    it): the start and end indices and 6 bits of a hash of the captured mask. Moves with the
+    same key and the same effect (a king's two ways round) are interchangeable."""
+    return start | end << 5 | ((captured * 0x9E3779B1) & 0xFFFFFFFF) >> 26 << 10
+
+
 def _quiet_move(colour: int, kind: int, frm: int, to: int) -> Move:
     f, t = 1 << frm, 1 << to
     delta = f | t
     z_own = ZOBRIST[colour]
     if kind == KING:
-        return Move((delta, 0, delta, Z_WHITE_TO_MOVE ^ z_own[KING][frm] ^ z_own[KING][to], (frm + 1, to + 1)))
+        return Move((delta, 0, delta, Z_WHITE_TO_MOVE ^ z_own[KING][frm] ^ z_own[KING][to], (frm + 1, to + 1),
+                     move_key(frm, to, 0)))
     if t & CROWN_ROW[colour]:
-        return Move((delta, 0, t, Z_WHITE_TO_MOVE ^ z_own[MAN][frm] ^ z_own[KING][to], (frm + 1, to + 1)))
-    return Move((delta, 0, 0, Z_WHITE_TO_MOVE ^ z_own[MAN][frm] ^ z_own[MAN][to], (frm + 1, to + 1)))
+        return Move((delta, 0, t, Z_WHITE_TO_MOVE ^ z_own[MAN][frm] ^ z_own[KING][to], (frm + 1, to + 1),
+                     move_key(frm, to, 0)))
+    return Move((delta, 0, 0, Z_WHITE_TO_MOVE ^ z_own[MAN][frm] ^ z_own[MAN][to], (frm + 1, to + 1),
+                 move_key(frm, to, 0)))
 
 
 def _quiet_tables(colour: int, kind: int, directions: Iterable[int]) -> tuple[tuple, tuple]:
@@ -255,11 +267,12 @@ def _capture_move(colour: int, start: int, end: int, path: tuple, cap: int, zcap
     s, e = 1 << start, 1 << end
     delta = s ^ e  # zero when a king comes back to its own square
     z_own = ZOBRIST[colour]
+    key = move_key(start, end, cap)
     if king:
-        return Move((delta, cap, delta, Z_WHITE_TO_MOVE ^ z_own[KING][start] ^ z_own[KING][end] ^ zcap, path))
+        return Move((delta, cap, delta, Z_WHITE_TO_MOVE ^ z_own[KING][start] ^ z_own[KING][end] ^ zcap, path, key))
     if crowned:
-        return Move((delta, cap, e, Z_WHITE_TO_MOVE ^ z_own[MAN][start] ^ z_own[KING][end] ^ zcap, path))
-    return Move((delta, cap, 0, Z_WHITE_TO_MOVE ^ z_own[MAN][start] ^ z_own[MAN][end] ^ zcap, path))
+        return Move((delta, cap, e, Z_WHITE_TO_MOVE ^ z_own[MAN][start] ^ z_own[KING][end] ^ zcap, path, key))
+    return Move((delta, cap, 0, Z_WHITE_TO_MOVE ^ z_own[MAN][start] ^ z_own[MAN][end] ^ zcap, path, key))
 
 
 def _captures(moves: list, colour: int, own: int, opp: int, kings: int, empty: int) -> None:

@@ -1,0 +1,788 @@
+/* The checkers search core in C: a line-for-line twin of tui_games/engine/checkers/core.py.
+ *
+ * The Python module is the reference: the same move generator (checked by perft against
+ * position.generate, the source of truth for the rules), the same evaluation (its weights
+ * come from evaluation.py through Core(weights=...)), the same node function (PVS, table,
+ * killers, history, reductions, capture extension), the same move keys and the same table
+ * indexing and replacement, so both cores return the same scores and node counts at a
+ * fixed depth (tests/engine/test_checkers_core.py). The Zobrist keys come from position.py.
+ *
+ * The search releases the GIL and takes it back every `check_every` nodes to call the
+ * driver's `check(nodes)`, which reads the stop flag and the CPU-time budget and raises to
+ * stop; the exception unwinds the C recursion and reaches the caller unchanged.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+
+#define MAX_PLY 120
+#define MAX_MOVES 128
+#define WIN 1000000
+#define INF (10 * WIN)
+#define WIN_BOUND (WIN - 10000)
+#define QUIET_LIMIT 80
+#define QUIET_FADE 24
+#define LMR_DEPTH 3
+#define LMR_AFTER 3
+#define F_EXACT 0
+#define F_LOWER 1
+#define F_UPPER 2
+#define NO_DEPTH (-128)
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+typedef struct {
+    u32 delta, cap, kdelta;
+    u64 zd;
+    uint16_t id;
+    uint8_t len;
+    uint8_t path[14];
+} Move;
+
+/* -- board geometry (computed at import, as bits.py does) ------------------------------- */
+
+static int STEP[4][32];                 /* UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT */
+static const int FORWARD[2][2] = {{2, 3}, {0, 1}};
+static u32 SHIFT_MASK[4][2];            /* per direction, the masks of the two shifts */
+static int SHIFT_BY[4][2];              /* the signed shift of each */
+static u32 CONE[2][32];
+static int DIST[32][32];
+static u32 ROW[8];
+static u64 ZOB[2][2][32];               /* [colour][man/king][index], from position.py */
+static u64 Z_WHITE;
+static int zobrist_ready = 0;
+
+static int square_index(int row, int col) {
+    if (row < 0 || row > 7 || col < 0 || col > 7 || ((row + col) & 1) == 0) return -1;
+    return row * 4 + col / 2;
+}
+
+static void init_geometry(void) {
+    static const int dr[4] = {-1, -1, 1, 1}, dc[4] = {-1, 1, -1, 1};
+    for (int i = 0; i < 32; i++) {
+        int row = i / 4, col = 2 * (i % 4) + (row % 2 == 0 ? 1 : 0);
+        for (int d = 0; d < 4; d++) STEP[d][i] = square_index(row + dr[d], col + dc[d]);
+    }
+    for (int d = 0; d < 4; d++) {
+        int n = 0;
+        SHIFT_BY[d][0] = SHIFT_BY[d][1] = 0;
+        SHIFT_MASK[d][0] = SHIFT_MASK[d][1] = 0;
+        for (int i = 0; i < 32; i++) {
+            int t = STEP[d][i];
+            if (t < 0) continue;
+            int s = t - i, k;
+            for (k = 0; k < n; k++) if (SHIFT_BY[d][k] == s) break;
+            if (k == n) { SHIFT_BY[d][n++] = s; }
+            SHIFT_MASK[d][k] |= 1u << i;
+        }
+    }
+    for (int r = 0; r < 8; r++) ROW[r] = 0xFu << (4 * r);
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 32; i++) {
+            u32 out = 0, frontier = 1u << i;
+            while (frontier) {
+                u32 next = 0;
+                for (int j = 0; j < 32; j++) {
+                    if (!(frontier >> j & 1)) continue;
+                    for (int k = 0; k < 2; k++) {
+                        int t = STEP[FORWARD[c][k]][j];
+                        if (t >= 0 && !(out >> t & 1)) { out |= 1u << t; next |= 1u << t; }
+                    }
+                }
+                frontier = next;
+            }
+            CONE[c][i] = out;
+        }
+    for (int a = 0; a < 32; a++)
+        for (int b = 0; b < 32; b++) {
+            int ra = a / 4, ca = 2 * (a % 4) + (ra % 2 == 0), rb = b / 4, cb = 2 * (b % 4) + (rb % 2 == 0);
+            int x = abs(ra - rb), y = abs(ca - cb);
+            DIST[a][b] = x > y ? x : y;
+        }
+}
+
+static inline u32 shift_dir(u32 m, int d) {
+    u32 out = 0;
+    for (int k = 0; k < 2; k++) {
+        int s = SHIFT_BY[d][k];
+        u32 part = m & SHIFT_MASK[d][k];
+        out |= s > 0 ? part << s : part >> -s;
+    }
+    return out;
+}
+
+static inline int popc(u32 x) { return __builtin_popcount(x); }
+static inline int lowbit(u32 x) { return __builtin_ctz(x); }
+
+/* The move key: from | to << 5 | 6 bits of the captured mask (see core.move_key). */
+static inline uint16_t move_key(int from, int to, u32 cap) {
+    return (uint16_t)(from | to << 5 | (((u32)(cap * 0x9E3779B1u)) >> 26) << 10);
+}
+
+/* -- move generation ---------------------------------------------------------------------- */
+
+typedef struct {
+    Move *moves;
+    int n;
+    int colour, start;
+    u32 kings, crown;
+    int king;
+} CapCtx;
+
+static void emit_capture(CapCtx *c, int end, const uint8_t *path, int len, u32 cap, u64 zcap, int crowned) {
+    if (c->n >= MAX_MOVES) return; /* more capture paths than any real position has */
+    Move *m = &c->moves[c->n++];
+    u32 s = 1u << c->start, e = 1u << end;
+    m->delta = s ^ e;
+    m->cap = cap;
+    if (c->king) {
+        m->kdelta = m->delta;
+        m->zd = Z_WHITE ^ ZOB[c->colour][1][c->start] ^ ZOB[c->colour][1][end] ^ zcap;
+    } else if (crowned) {
+        m->kdelta = e;
+        m->zd = Z_WHITE ^ ZOB[c->colour][0][c->start] ^ ZOB[c->colour][1][end] ^ zcap;
+    } else {
+        m->kdelta = 0;
+        m->zd = Z_WHITE ^ ZOB[c->colour][0][c->start] ^ ZOB[c->colour][0][end] ^ zcap;
+    }
+    m->id = move_key(c->start, end, cap);
+    m->len = (uint8_t)len;
+    memcpy(m->path, path, len);
+}
+
+static void extend(CapCtx *c, int at, uint8_t *path, int len, u32 opp, u32 empty, u32 cap, u64 zcap) {
+    int more = 0;
+    int ndir = c->king ? 4 : 2;
+    for (int k = 0; k < ndir; k++) {
+        int d = c->king ? k : FORWARD[c->colour][k];
+        int over = STEP[d][at];
+        if (over < 0) continue;
+        int land = STEP[d][over];
+        if (land < 0) continue;
+        u32 ob = 1u << over, lb = 1u << land;
+        if (!(opp & ob) || !(empty & lb)) continue;
+        more = 1;
+        u64 z = zcap ^ ZOB[1 - c->colour][(c->kings & ob) ? 1 : 0][over];
+        path[len] = (uint8_t)(land + 1);
+        if (!c->king && (lb & c->crown))
+            emit_capture(c, land, path, len + 1, cap | ob, z, 1);
+        else
+            extend(c, land, path, len + 1, opp ^ ob, empty, cap | ob, z);
+        if (c->n >= MAX_MOVES) return;
+    }
+    if (!more && len > 1) emit_capture(c, at, path, len, cap, zcap, 0);
+}
+
+static int can_capture(u32 own, u32 opp, u32 kings, int colour) {
+    u32 empty = ~(own | opp);
+    u32 men = own & ~kings, ks = own & kings;
+    for (int k = 0; k < 2; k++) {
+        int d = FORWARD[colour][k];
+        if (shift_dir(shift_dir(own, d) & opp, d) & empty) return 1;
+    }
+    if (ks) {
+        for (int k = 0; k < 2; k++) {
+            int d = FORWARD[1 - colour][k];
+            if (shift_dir(shift_dir(ks, d) & opp, d) & empty) return 1;
+        }
+    }
+    (void)men;
+    return 0;
+}
+
+static int can_step(u32 own, u32 opp, u32 kings, int colour) {
+    u32 empty = ~(own | opp);
+    for (int k = 0; k < 2; k++)
+        if (shift_dir(own, FORWARD[colour][k]) & empty) return 1;
+    u32 ks = own & kings;
+    if (ks)
+        for (int k = 0; k < 2; k++)
+            if (shift_dir(ks, FORWARD[1 - colour][k]) & empty) return 1;
+    return 0;
+}
+
+static int generate(u32 black, u32 white, u32 kings, int turn, Move *moves) {
+    u32 own = turn ? white : black, opp = turn ? black : white;
+    u32 empty = ~(black | white);
+    u32 men = own & ~kings, ks = own & kings;
+    int n = 0;
+    if (can_capture(own, opp, kings, turn)) {
+        CapCtx c;
+        uint8_t path[16];
+        c.moves = moves; c.n = 0; c.colour = turn; c.kings = kings; c.crown = turn ? ROW[0] : ROW[7];
+        for (u32 p = own; p; p &= p - 1) {
+            int i = lowbit(p);
+            c.start = i;
+            c.king = (ks >> i) & 1;
+            path[0] = (uint8_t)(i + 1);
+            extend(&c, i, path, 1, opp, empty | (1u << i), 0, 0);
+        }
+        return c.n;
+    }
+    for (int kind = 0; kind < 2; kind++) {
+        u32 pieces = kind ? ks : men;
+        if (!pieces) continue;
+        int ndir = kind ? 4 : 2;
+        for (int k = 0; k < ndir; k++) {
+            int d = kind ? k : FORWARD[turn][k];
+            for (int h = 0; h < 2; h++) {
+                int s = SHIFT_BY[d][h];
+                u32 part = pieces & SHIFT_MASK[d][h];
+                u32 t = (s > 0 ? part << s : part >> -s) & empty;
+                for (; t; t &= t - 1) {
+                    int to = lowbit(t), from = to - s;
+                    Move *m = &moves[n++];
+                    u32 f = 1u << from, tb = 1u << to;
+                    m->delta = f | tb;
+                    m->cap = 0;
+                    if (kind) {
+                        m->kdelta = m->delta;
+                        m->zd = Z_WHITE ^ ZOB[turn][1][from] ^ ZOB[turn][1][to];
+                    } else if (tb & (turn ? ROW[0] : ROW[7])) {
+                        m->kdelta = tb;
+                        m->zd = Z_WHITE ^ ZOB[turn][0][from] ^ ZOB[turn][1][to];
+                    } else {
+                        m->kdelta = 0;
+                        m->zd = Z_WHITE ^ ZOB[turn][0][from] ^ ZOB[turn][0][to];
+                    }
+                    m->id = move_key(from, to, 0);
+                    m->len = 2;
+                    m->path[0] = (uint8_t)(from + 1);
+                    m->path[1] = (uint8_t)(to + 1);
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static u64 perft(u32 b, u32 w, u32 k, int turn, int depth) {
+    Move moves[MAX_MOVES];
+    if (depth <= 0) return 1;
+    int n = generate(b, w, k, turn, moves);
+    if (depth == 1) return (u64)n;
+    u64 total = 0;
+    for (int i = 0; i < n; i++) {
+        Move *m = &moves[i];
+        u32 nb = turn ? b ^ m->cap : b ^ m->delta, nw = turn ? w ^ m->delta : w ^ m->cap;
+        total += perft(nb, nw, (k & ~m->cap) ^ m->kdelta, turn ^ 1, depth - 1);
+    }
+    return total;
+}
+
+/* -- evaluation (evaluation.py's evaluate, with its weights) ------------------------------ */
+
+enum {
+    W_MAN, W_KING, W_GUARD, W_CENTRE, W_ADV_MID, W_ADV_LATE, W_ER0, W_ER1, W_ER2, W_ER3, W_ER4, W_ER5, W_ER6,
+    W_MOBILITY, W_RUNAWAY, W_TRADE, W_CHASE, W_EDGE_KING, W_DOUBLE_CORNER, W_ENDGAME_PIECES, N_WEIGHTS
+};
+
+static inline int floordiv(int a, int b) {
+    int q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+#define SQ(s) (1u << ((s) - 1))
+
+static int chase(u32 hunters, u32 prey) {
+    if (!prey) return 0;
+    int total = 0;
+    for (; hunters; hunters &= hunters - 1) {
+        int h = lowbit(hunters), best = 8;
+        for (u32 p = prey; p; p &= p - 1) {
+            int d = DIST[h][lowbit(p)];
+            if (d < best) best = d;
+        }
+        total += best;
+    }
+    return total;
+}
+
+static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
+    const u32 CENTRE = SQ(14) | SQ(15) | SQ(18) | SQ(19);
+    const u32 EDGE = SQ(1) | SQ(2) | SQ(3) | SQ(4) | SQ(5) | SQ(12) | SQ(13) | SQ(20) | SQ(21) | SQ(28) | SQ(29) |
+                     SQ(30) | SQ(31) | SQ(32);
+    const u32 DOUBLE = SQ(1) | SQ(5) | SQ(28) | SQ(32);
+    u32 bk = black & kings, wk = white & kings, bm = black ^ bk, wm = white ^ wk;
+    int nbm = popc(bm), nbk = popc(bk), nwm = popc(wm), nwk = popc(wk);
+    int mat = W[W_MAN] * (nbm - nwm) + W[W_KING] * (nbk - nwk);
+    int score = mat;
+    u32 empty = ~(black | white);
+    int total = nbm + nbk + nwm + nwk;
+    if (total > W[W_ENDGAME_PIECES]) {
+        score += W[W_ADV_MID] * (popc(bm & (ROW[4] | ROW[5])) - popc(wm & (ROW[3] | ROW[2])));
+        score += W[W_ADV_LATE] * (popc(bm & ROW[6]) - popc(wm & ROW[1]));
+    } else {
+        for (int r = 0; r < 7; r++)
+            if (W[W_ER0 + r]) score += W[W_ER0 + r] * (popc(bm & ROW[r]) - popc(wm & ROW[7 - r]));
+    }
+    if (nwm) score += W[W_GUARD] * popc(bm & (SQ(1) | SQ(3)));
+    if (nbm) score -= W[W_GUARD] * popc(wm & (SQ(30) | SQ(32)));
+    if (!nwk)
+        for (u32 run = bm & (ROW[5] | ROW[6]); run; run &= run - 1)
+            if (!(CONE[0][lowbit(run)] & white)) score += W[W_RUNAWAY];
+    if (!nbk)
+        for (u32 run = wm & (ROW[2] | ROW[1]); run; run &= run - 1)
+            if (!(CONE[1][lowbit(run)] & black)) score -= W[W_RUNAWAY];
+    score += W[W_CENTRE] * (popc(black & CENTRE) - popc(white & CENTRE));
+    u32 bmob = shift_dir(black, 2) | shift_dir(black, 3);
+    if (bk) bmob |= shift_dir(bk, 0) | shift_dir(bk, 1);
+    u32 wmob = shift_dir(white, 0) | shift_dir(white, 1);
+    if (wk) wmob |= shift_dir(wk, 2) | shift_dir(wk, 3);
+    score += W[W_MOBILITY] * (popc(bmob & empty) - popc(wmob & empty));
+    if (total <= W[W_ENDGAME_PIECES]) {
+        int e = 0;
+        e -= W[W_EDGE_KING] * (popc(bk & EDGE) - popc(wk & EDGE));
+        if (mat > 0) {
+            e += floordiv(W[W_TRADE] * (24 - total) * (mat < 300 ? mat : 300), W[W_MAN]);
+            e -= W[W_CHASE] * chase(bk, white);
+            e -= W[W_DOUBLE_CORNER] * popc(wk & DOUBLE);
+        } else if (mat < 0) {
+            e -= floordiv(W[W_TRADE] * (24 - total) * (-mat < 300 ? -mat : 300), W[W_MAN]);
+            e += W[W_CHASE] * chase(wk, black);
+            e += W[W_DOUBLE_CORNER] * popc(bk & DOUBLE);
+        }
+        score += e;
+    }
+    return turn == 0 ? score : -score;
+}
+
+/* -- the search core ---------------------------------------------------------------------- */
+
+typedef struct {
+    u64 key;
+    int32_t score;
+    uint16_t move;
+    int8_t depth;
+    uint8_t flag_age; /* flag in bits 0-1, age in bits 2-7 */
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    Entry *table;
+    u64 mask;
+    int age;
+    int weights[N_WEIGHTS];
+    int32_t history[2 * 1024];
+    uint16_t killers[MAX_PLY + 2][2];
+    uint16_t pv[MAX_PLY + 2][MAX_PLY + 2];
+    int pvlen[MAX_PLY + 2];
+    u64 *keys;          /* the game's keys since the last irreversible move, then the path */
+    int nkeys, keys_cap, base; /* base: index of the root's key */
+    /* counters: nodes, leaves, cutoffs, tt hits, seldepth, horizon */
+    long long nodes, leaves, cutoffs, tt_hits, horizon;
+    int seldepth;
+    long long next_check, check_every;
+    PyObject *check;
+    PyThreadState *saved;
+    int failed;
+} Core;
+
+static int do_check(Core *c) {
+    c->next_check = c->nodes + c->check_every;
+    if (c->check == NULL || c->check == Py_None) return 0;
+    PyEval_RestoreThread(c->saved);
+    PyObject *r = PyObject_CallFunction(c->check, "L", c->nodes);
+    int failed = r == NULL;
+    Py_XDECREF(r);
+    c->saved = PyEval_SaveThread();
+    if (failed) c->failed = 1;
+    return failed;
+}
+
+static inline int plain(int s, int ply) { return s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s; }
+static inline int rooted(int s, int ply) { return s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; }
+
+static int repeated(Core *c, u64 z, int ply, int quiet) {
+    int here = c->base + ply;
+    for (int i = here - 2; i >= 0 && i >= here - quiet; i -= 2)
+        if (c->keys[i] == z) return 1;
+    return 0;
+}
+
+static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int alpha, int beta, int ply, int quiet) {
+    c->nodes++;
+    if (c->nodes >= c->next_check && do_check(c)) return 0;
+    c->pvlen[ply] = 0;
+    if (ply > c->seldepth) c->seldepth = ply;
+    if ((quiet >= 4 && repeated(c, z, ply, quiet)) || quiet >= QUIET_LIMIT) {
+        c->leaves++;
+        c->horizon++;
+        return 0;
+    }
+    u32 own = turn ? w : b, opp = turn ? b : w;
+    if ((depth <= 0 || ply >= MAX_PLY) && (ply >= MAX_PLY || !can_capture(own, opp, k, turn))) {
+        c->leaves++;
+        if (ply < MAX_PLY && !can_step(own, opp, k, turn)) return ply - WIN;
+        c->horizon++;
+        int score = evaluate(c->weights, b, w, k, turn);
+        if (quiet > QUIET_FADE) score = floordiv(score * (QUIET_LIMIT - quiet), QUIET_LIMIT - QUIET_FADE);
+        return score;
+    }
+    Move moves[MAX_MOVES];
+    int n = generate(b, w, k, turn, moves);
+    if (n == 0) {
+        c->leaves++;
+        return ply - WIN;
+    }
+    int capture = moves[0].cap != 0;
+    if (n == 1 && depth > 0) depth++;
+    int alpha0 = alpha;
+    Entry *e = &c->table[z & c->mask];
+    int tt_move = -1;
+    if (e->key == z && e->depth != NO_DEPTH) {
+        tt_move = e->move;
+        if (e->depth >= depth) {
+            int s = rooted(e->score, ply), f = e->flag_age & 3;
+            if (f == F_EXACT || (f == F_LOWER && s >= beta) || (f == F_UPPER && s <= alpha)) {
+                c->tt_hits++;
+                if (s > -WIN_BOUND && s < WIN_BOUND) c->horizon++;
+                return s;
+            }
+        }
+    }
+    /* Ordering: one integer key per move, larger first, no ties between distinct moves. */
+    long long order[MAX_MOVES];
+    if (n > 1) {
+        uint16_t k1 = c->killers[ply][0], k2 = c->killers[ply][1];
+        const int32_t *hist = c->history + turn * 1024;
+        for (int i = 0; i < n; i++) {
+            uint16_t id = moves[i].id;
+            long long key;
+            if (capture)
+                key = ((long long)popc(moves[i].cap) << 16) | (65535 - id);
+            else
+                key = ((long long)(id == k1 ? 3 : id == k2 ? 2 : 0) << 50) |
+                      ((long long)hist[id & 1023] << 16) | (65535 - id);
+            if (id == tt_move) key |= 1LL << 60;
+            order[i] = key;
+        }
+        for (int i = 1; i < n; i++) { /* insertion sort, stable */
+            Move m = moves[i];
+            long long key = order[i];
+            int j = i - 1;
+            while (j >= 0 && order[j] < key) {
+                order[j + 1] = order[j];
+                moves[j + 1] = moves[j];
+                j--;
+            }
+            order[j + 1] = key;
+            moves[j + 1] = m;
+        }
+    }
+    int here = c->base + ply;
+    if (here >= c->keys_cap) { /* cannot happen: keys_cap leaves room for MAX_PLY */
+        return 0;
+    }
+    c->keys[here] = z;
+    int best = -INF;
+    uint16_t best_id = 0;
+    int d1 = depth - 1, nply = ply + 1;
+    int reducible = depth >= LMR_DEPTH && !capture;
+    for (int i = 0; i < n; i++) {
+        Move *m = &moves[i];
+        u32 nb = turn ? b ^ m->cap : b ^ m->delta, nw = turn ? w ^ m->delta : w ^ m->cap;
+        u32 nk = (k & ~m->cap) ^ m->kdelta;
+        u64 nz = z ^ m->zd;
+        int nq = (m->cap || m->kdelta != m->delta) ? 0 : quiet + 1;
+        int score;
+        if (i == 0) {
+            score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+        } else {
+            int reduce = reducible && i >= LMR_AFTER ? 1 : 0;
+            score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
+            if (c->failed) return 0;
+            if (score > alpha && (reduce || score < beta))
+                score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+        }
+        if (c->failed) return 0;
+        if (score > best) {
+            best = score;
+            best_id = m->id;
+            if (score > alpha) {
+                alpha = score;
+                c->pv[ply][0] = m->id;
+                int len = c->pvlen[nply];
+                memcpy(&c->pv[ply][1], c->pv[nply], sizeof(uint16_t) * len);
+                c->pvlen[ply] = len + 1;
+                if (score >= beta) {
+                    c->cutoffs++;
+                    if (!capture) {
+                        if (c->killers[ply][0] != best_id) {
+                            c->killers[ply][1] = c->killers[ply][0];
+                            c->killers[ply][0] = best_id;
+                        }
+                        c->history[turn * 1024 + (best_id & 1023)] += depth * depth;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    int flag = best >= beta ? F_LOWER : best <= alpha0 ? F_UPPER : F_EXACT;
+    int old_age = e->flag_age >> 2;
+    if (e->key == z || e->depth == NO_DEPTH || old_age != c->age || depth >= e->depth) {
+        e->key = z;
+        e->score = plain(best, ply);
+        e->move = best_id;
+        e->depth = (int8_t)(depth > 127 ? 127 : depth);
+        e->flag_age = (uint8_t)(flag | c->age << 2);
+    }
+    return best;
+}
+
+/* -- Python glue -------------------------------------------------------------------------- */
+
+static void Core_dealloc(Core *self) {
+    free(self->table);
+    free(self->keys);
+    Py_XDECREF(self->check);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int read_weights(Core *self, PyObject *weights) {
+    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != N_WEIGHTS) {
+        PyErr_Format(PyExc_ValueError, "expected %d weights", N_WEIGHTS);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
+        self->weights[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    if (self->weights[W_MAN] <= 0) {
+        PyErr_SetString(PyExc_ValueError, "the man's weight must be positive");
+        return -1;
+    }
+    return 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"table_bits", "weights", NULL};
+    int bits;
+    PyObject *weights;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iO", names, &bits, &weights)) return -1;
+    if (!zobrist_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_zobrist() first");
+        return -1;
+    }
+    if (bits < 8 || bits > 28) {
+        PyErr_SetString(PyExc_ValueError, "table_bits must be from 8 to 28");
+        return -1;
+    }
+    if (read_weights(self, weights) < 0) return -1;
+    free(self->table);
+    self->table = malloc(sizeof(Entry) << bits);
+    if (!self->table) { PyErr_NoMemory(); return -1; }
+    self->mask = ((u64)1 << bits) - 1;
+    for (u64 i = 0; i <= self->mask; i++) { self->table[i].key = 0; self->table[i].depth = NO_DEPTH; }
+    self->age = 0;
+    memset(self->history, 0, sizeof self->history);
+    self->check_every = 1024;
+    return 0;
+}
+
+static PyObject *Core_clear(Core *self, PyObject *unused) {
+    for (u64 i = 0; i <= self->mask; i++) { self->table[i].key = 0; self->table[i].depth = NO_DEPTH; }
+    memset(self->history, 0, sizeof self->history);
+    self->age = 0;
+    Py_RETURN_NONE;
+}
+
+/* begin(keys, check, check_every): a new search from the position whose key is keys[-1]. */
+static PyObject *Core_begin(Core *self, PyObject *args) {
+    PyObject *keys, *check;
+    long long every;
+    if (!PyArg_ParseTuple(args, "OOL", &keys, &check, &every)) return NULL;
+    PyObject *seq = PySequence_Fast(keys, "keys must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > 4096) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "1 to 4096 keys"); return NULL; }
+    free(self->keys);
+    self->keys_cap = (int)n + MAX_PLY + 4;
+    self->keys = malloc(sizeof(u64) * self->keys_cap);
+    if (!self->keys) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        self->keys[i] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+    }
+    Py_DECREF(seq);
+    self->nkeys = (int)n;
+    self->base = (int)n - 1;
+    Py_XDECREF(self->check);
+    Py_INCREF(check);
+    self->check = check;
+    self->check_every = every > 0 ? every : 1024;
+    self->nodes = self->leaves = self->cutoffs = self->tt_hits = self->horizon = 0;
+    self->seldepth = 0;
+    self->next_check = self->check_every;
+    self->age = (self->age + 1) & 63;
+    memset(self->killers, 0, sizeof self->killers);
+    for (int i = 0; i < 2048; i++) self->history[i] >>= 2;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_node(Core *self, PyObject *args) {
+    unsigned long long z;
+    unsigned int b, w, k;
+    int turn, depth, alpha, beta, ply, quiet;
+    if (!PyArg_ParseTuple(args, "IIIiKiiiii", &b, &w, &k, &turn, &z, &depth, &alpha, &beta, &ply, &quiet))
+        return NULL;
+    if (self->keys == NULL) { PyErr_SetString(PyExc_RuntimeError, "begin() first"); return NULL; }
+    if (ply < 1 || ply >= MAX_PLY || turn < 0 || turn > 1 || (b & w)) {
+        PyErr_SetString(PyExc_ValueError, "bad node arguments");
+        return NULL;
+    }
+    self->failed = 0;
+    self->saved = PyEval_SaveThread();
+    int score = node(self, b, w, k, turn, z, depth, alpha, beta, ply, quiet);
+    PyEval_RestoreThread(self->saved);
+    if (self->failed) return NULL;
+    return PyLong_FromLong(score);
+}
+
+static PyObject *Core_pv(Core *self, PyObject *args) {
+    int ply;
+    if (!PyArg_ParseTuple(args, "i", &ply)) return NULL;
+    if (ply < 0 || ply > MAX_PLY) { PyErr_SetString(PyExc_ValueError, "bad ply"); return NULL; }
+    PyObject *out = PyList_New(self->pvlen[ply]);
+    if (!out) return NULL;
+    for (int i = 0; i < self->pvlen[ply]; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(self->pv[ply][i]));
+    return out;
+}
+
+static PyObject *Core_counters(Core *self, PyObject *unused) {
+    return Py_BuildValue("(LLLLiL)", self->nodes, self->leaves, self->cutoffs, self->tt_hits, self->seldepth,
+                         self->horizon);
+}
+
+/* entry(key) -> (depth, flag, score, move) or None */
+static PyObject *Core_entry(Core *self, PyObject *args) {
+    unsigned long long z;
+    if (!PyArg_ParseTuple(args, "K", &z)) return NULL;
+    Entry *e = &self->table[z & self->mask];
+    if (e->key != z || e->depth == NO_DEPTH) Py_RETURN_NONE;
+    return Py_BuildValue("(iiii)", e->depth, e->flag_age & 3, e->score, e->move);
+}
+
+/* store(key, depth, flag, score, move): the root's entry, written by the driver. */
+static PyObject *Core_store(Core *self, PyObject *args) {
+    unsigned long long z;
+    int depth, flag, score, move;
+    if (!PyArg_ParseTuple(args, "Kiiii", &z, &depth, &flag, &score, &move)) return NULL;
+    Entry *e = &self->table[z & self->mask];
+    e->key = z;
+    e->depth = (int8_t)(depth > 127 ? 127 : depth < -127 ? -127 : depth);
+    e->flag_age = (uint8_t)((flag & 3) | self->age << 2);
+    e->score = score;
+    e->move = (uint16_t)move;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_evaluate(Core *self, PyObject *args) {
+    unsigned int b, w, k;
+    int turn;
+    if (!PyArg_ParseTuple(args, "IIIi", &b, &w, &k, &turn)) return NULL;
+    return PyLong_FromLong(evaluate(self->weights, b, w, k, turn & 1));
+}
+
+static PyMethodDef Core_methods[] = {
+    {"clear", (PyCFunction)Core_clear, METH_NOARGS, "forget the table and the history"},
+    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every)"},
+    {"node", (PyCFunction)Core_node, METH_VARARGS, "node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)"},
+    {"pv", (PyCFunction)Core_pv, METH_VARARGS, "pv(ply): the move keys of the line found below ply"},
+    {"counters", (PyCFunction)Core_counters, METH_NOARGS, "(nodes, leaves, cutoffs, tt_hits, seldepth, horizon)"},
+    {"entry", (PyCFunction)Core_entry, METH_VARARGS, "entry(key): (depth, flag, score, move) or None"},
+    {"store", (PyCFunction)Core_store, METH_VARARGS, "store(key, depth, flag, score, move)"},
+    {"evaluate", (PyCFunction)Core_evaluate, METH_VARARGS, "evaluate(b, w, k, turn)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tui_games.engine.checkers._ckcore.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_doc = "the checkers search core (see core.py, its Python twin)",
+};
+
+static PyObject *mod_set_zobrist(PyObject *m, PyObject *args) {
+    PyObject *table;
+    unsigned long long side;
+    if (!PyArg_ParseTuple(args, "OK", &table, &side)) return NULL;
+    PyObject *seq = PySequence_Fast(table, "a sequence of 128 keys");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != 128) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "128 keys"); return NULL; }
+    for (int i = 0; i < 128; i++) {
+        ZOB[i / 64][(i / 32) % 2][i % 32] = PyLong_AsUnsignedLongLongMask(PySequence_Fast_GET_ITEM(seq, i));
+    }
+    Py_DECREF(seq);
+    if (PyErr_Occurred()) return NULL;
+    Z_WHITE = side;
+    zobrist_ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_generate(PyObject *m, PyObject *args) {
+    unsigned int b, w, k;
+    int turn;
+    if (!PyArg_ParseTuple(args, "IIIi", &b, &w, &k, &turn)) return NULL;
+    if (b & w) { PyErr_SetString(PyExc_ValueError, "overlapping masks"); return NULL; }
+    Move moves[MAX_MOVES];
+    int n = generate(b, w, k, turn & 1, moves);
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *path = PyTuple_New(moves[i].len);
+        for (int j = 0; j < moves[i].len; j++) PyTuple_SET_ITEM(path, j, PyLong_FromLong(moves[i].path[j]));
+        PyList_SET_ITEM(out, i, Py_BuildValue("(IIIKNi)", moves[i].delta, moves[i].cap, moves[i].kdelta,
+                                              (unsigned long long)moves[i].zd, path, moves[i].id));
+    }
+    return out;
+}
+
+static PyObject *mod_perft(PyObject *m, PyObject *args) {
+    unsigned int b, w, k;
+    int turn, depth;
+    if (!PyArg_ParseTuple(args, "IIIii", &b, &w, &k, &turn, &depth)) return NULL;
+    if (b & w || depth > 20) { PyErr_SetString(PyExc_ValueError, "bad perft arguments"); return NULL; }
+    u64 r;
+    Py_BEGIN_ALLOW_THREADS
+    r = perft(b, w, k, turn & 1, depth);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(r);
+}
+
+static PyMethodDef mod_methods[] = {
+    {"set_zobrist", mod_set_zobrist, METH_VARARGS, "set_zobrist(keys128, white_to_move)"},
+    {"generate", mod_generate, METH_VARARGS, "generate(b, w, k, turn): [(delta, cap, kdelta, zd, path, key)]"},
+    {"perft", mod_perft, METH_VARARGS, "perft(b, w, k, turn, depth)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_ckcore", "the checkers search core in C", -1,
+                                    mod_methods};
+
+PyMODINIT_FUNC PyInit__ckcore(void) {
+    init_geometry();
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&moddef);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) return NULL;
+    PyModule_AddIntConstant(m, "N_WEIGHTS", N_WEIGHTS);
+    PyModule_AddIntConstant(m, "MAX_PLY", MAX_PLY);
+    return m;
+}

@@ -1,0 +1,278 @@
+"""The checkers search core: the node function with its table, killers and history.
+
+Two twins give the same scores, lines and node counts at a fixed depth:
+
+- :class:`PyCore`, here: pure Python, the reference and the fallback;
+- ``_ckcore.Core``: the same code in C (``_ckcore.c``, built by ``pip install`` where a C
+  compiler exists), fifteen to twenty times faster.
+
+:func:`make_core` picks the compiled one when it is there. The driver (:mod:`.engine`)
+runs the root, iterative deepening, aspiration windows and the clock; a core searches one
+root move's subtree per :meth:`node` call. The interface:
+
+- ``Core(table_bits, weights)``: a table of ``2**table_bits`` entries, the evaluation's
+  weights (:data:`evaluation.DEFAULT_WEIGHTS`);
+- ``begin(keys, check, check_every)``: a new search; ``keys`` are the game's position keys
+  since the last irreversible move, the root's last (repetitions score 0); ``check(nodes)``
+  is called every ``check_every`` nodes and raises to stop the search (the exception comes
+  out of :meth:`node`); the table's age advances, killers clear, history fades;
+- ``node(black, white, kings, turn, key, depth, alpha, beta, ply, quiet)``: the score;
+- ``pv(ply)``: the move keys of the line found below ``ply`` by the last ``node`` call;
+- ``counters()``: (nodes, leaves, cutoffs, table hits, selective depth, horizon hits);
+- ``entry(key)`` / ``store(key, depth, flag, score, move)``: the table, for the root;
+- ``evaluate(black, white, kings, turn)``.
+
+The node function:
+
+- **PVS** (null windows after the first move) with **late move reductions** of quiet moves
+  late in the order (from depth :data:`LMR_DEPTH`, after :data:`LMR_AFTER` moves);
+- **capture extension** (the checkers quiescence): at the horizon a side that must capture
+  keeps capturing; a forced move costs no depth;
+- **transposition table**: one entry per slot (key, score, move key, depth, bound, age);
+  a slot is replaced by the same position, by any deeper or equal search, or when its
+  entry is from an earlier search (the age);
+- **ordering**: the table's move, then captures by size, or killers (two per ply) and the
+  history counts (per side, start and end square) for quiet moves; every move gets one
+  integer key and distinct moves never tie, so both twins order alike whatever order
+  their generators produce;
+- **draws**: a repetition (of the path or the game) and the 40-move rule's 80th quiet ply
+  score 0; past :data:`QUIET_FADE` quiet plies the evaluation fades towards that draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tui_games.engine.checkers import position as _position
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
+from tui_games.engine.checkers.position import QUIET_LIMIT, generate, has_capture, has_step
+
+try:
+    from tui_games.engine.checkers import _ckcore
+except ImportError:  # built at install only where a C compiler was found (setup.py)
+    _ckcore = None
+
+__all__ = ["COMPILED", "DEFAULT_TABLE_BITS", "MAX_PLY", "PyCore", "make_core"]
+
+MAX_PLY = 120
+WIN = 1_000_000
+INF = 10 * WIN
+WIN_BOUND = WIN - 10_000
+LMR_DEPTH = 3
+LMR_AFTER = 3
+QUIET_FADE = 24
+# 2**21 entries: 32 MB in C (16 bytes an entry).
+DEFAULT_TABLE_BITS = 21
+EXACT, LOWER, UPPER = 0, 1, 2
+_KILLER1, _KILLER2, _TT = 3 << 50, 2 << 50, 1 << 60
+
+if _ckcore is not None:
+    _ckcore.set_zobrist([key for colour in _position.ZOBRIST for kind in colour for key in kind],
+                        _position.Z_WHITE_TO_MOVE)
+COMPILED = _ckcore is not None
+
+
+def make_core(table_bits: int = DEFAULT_TABLE_BITS, weights: Sequence[int] = DEFAULT_WEIGHTS, *,
+              compiled: bool | None = None) -> PyCore:
+    """A search core: the compiled one if it was built (or ``compiled=True`` demands it;
+    RuntimeError without it), else :class:`PyCore`."""
+    if compiled is None:
+        compiled = COMPILED
+    if compiled:
+        if _ckcore is None:
+            raise RuntimeError("the compiled checkers core was not built (no C compiler at install)")
+        return _ckcore.Core(table_bits, tuple(weights))  # type: ignore[no-any-return]
+    return PyCore(table_bits, weights)
+
+
+def _plain(score: int, ply: int) -> int:
+    """A score as stored in the table: wins counted from the node, not from the root."""
+    if score >= WIN_BOUND:
+        return score + ply
+    if score <= -WIN_BOUND:
+        return score - ply
+    return score
+
+
+def _rooted(score: int, ply: int) -> int:
+    if score >= WIN_BOUND:
+        return score - ply
+    if score <= -WIN_BOUND:
+        return score + ply
+    return score
+
+
+class PyCore:
+    """The node function in Python (see the module doc): the compiled core's twin."""
+
+    def __init__(self, table_bits: int, weights: Sequence[int] = DEFAULT_WEIGHTS) -> None:
+        if not 8 <= table_bits <= 28:
+            raise ValueError("table_bits must be from 8 to 28")
+        self.evaluate = make_evaluator(tuple(weights))
+        self.mask = (1 << table_bits) - 1
+        # Slots: None or [key, score, move, depth, flag, age].
+        self.table: list[list | None] = [None] * (self.mask + 1)
+        self.age = 0
+        self.history = [0] * 2048
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
+        self._counters = [0, 0, 0, 0, 0, 0]
+        self._node: Callable[..., int] | None = None
+
+    def clear(self) -> None:
+        self.table = [None] * (self.mask + 1)
+        self.history = [0] * 2048
+        self.age = 0
+
+    def counters(self) -> tuple[int, ...]:
+        return tuple(self._counters)
+
+    def pv(self, ply: int) -> list[int]:
+        return list(self._pv[ply])
+
+    def entry(self, key: int) -> tuple[int, int, int, int] | None:
+        e = self.table[key & self.mask]
+        if e is None or e[0] != key:
+            return None
+        return e[3], e[4], e[1], e[2]
+
+    def store(self, key: int, depth: int, flag: int, score: int, move: int) -> None:
+        self.table[key & self.mask] = [key, score, move, max(-127, min(depth, 127)), flag, self.age]
+
+    def node(self, b: int, w: int, k: int, turn: int, z: int, depth: int, alpha: int, beta: int, ply: int,
+             quiet: int) -> int:
+        if self._node is None:
+            raise RuntimeError("begin() first")
+        return self._node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)
+
+    def begin(self, keys: Sequence[int], check: Callable[[int], object] | None, check_every: int) -> None:
+        if not 1 <= len(keys) <= 4096:
+            raise ValueError("1 to 4096 keys")
+        self.age = (self.age + 1) & 63
+        self.killers = killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        history = self.history
+        for i in range(2048):
+            history[i] >>= 2
+        self._counters = counters = [0, 0, 0, 0, 0, 0]
+        every = check_every if check_every > 0 else 1024
+        next_check = [every]
+        path = list(keys) + [0] * (MAX_PLY + 4)
+        base = len(keys) - 1
+        table = self.table
+        mask = self.mask
+        age = self.age
+        evaluate = self.evaluate
+        pvs = self._pv
+        gen, capture_test, step_test = generate, has_capture, has_step
+        fade_span = QUIET_LIMIT - QUIET_FADE
+
+        def node(b: int, w: int, k: int, turn: int, z: int, depth: int, alpha: int, beta: int, ply: int,
+                 quiet: int) -> int:
+            counters[0] += 1
+            if counters[0] >= next_check[0]:
+                next_check[0] = counters[0] + every
+                if check is not None:
+                    check(counters[0])
+            pv = pvs[ply]
+            pv.clear()
+            if ply > counters[4]:  # noqa: PLR1730  (no call in the hot loop)
+                counters[4] = ply
+            here = base + ply
+            # A repetition: the key (which includes the side to move) among the positions
+            # since the last irreversible move, the game's and the path's.
+            if quiet >= QUIET_LIMIT or (quiet >= 4 and z in path[max(0, here - quiet):here - 1]):
+                counters[1] += 1
+                counters[5] += 1
+                return 0
+            if (depth <= 0 or ply >= MAX_PLY) and (ply >= MAX_PLY or not capture_test(b, w, k, turn)):
+                counters[1] += 1
+                if ply < MAX_PLY and not step_test(b, w, k, turn):
+                    return ply - WIN
+                counters[5] += 1
+                score = evaluate(b, w, k, turn)
+                if quiet > QUIET_FADE:
+                    score = score * (QUIET_LIMIT - quiet) // fade_span
+                return score
+            moves = gen(b, w, k, turn)
+            n = len(moves)
+            if not n:
+                counters[1] += 1
+                return ply - WIN
+            capture = moves[0][1] != 0
+            if n == 1 and depth > 0:
+                depth += 1  # a forced move costs no depth
+            alpha0 = alpha
+            slot = z & mask
+            e = table[slot]
+            tt_move = -1
+            if e is not None and e[0] == z:
+                tt_move = e[2]
+                if e[3] >= depth:
+                    s = _rooted(e[1], ply)
+                    f = e[4]
+                    if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
+                        counters[3] += 1
+                        if -WIN_BOUND < s < WIN_BOUND:
+                            counters[5] += 1
+                        return s
+            if n > 1:
+                if capture:
+                    moves.sort(key=lambda m: (m[1].bit_count() << 16 | (65535 - m[5])) | (_TT if m[5] == tt_move else 0),
+                               reverse=True)
+                else:
+                    k1, k2 = killers[ply]
+                    hist = history
+                    off = turn * 1024
+
+                    def order(m: tuple) -> int:
+                        mid = m[5]
+                        key = (_KILLER1 if mid == k1 else _KILLER2 if mid == k2 else 0) | hist[off + (mid & 1023)] << 16
+                        key |= 65535 - mid
+                        return key | _TT if mid == tt_move else key
+
+                    moves.sort(key=order, reverse=True)
+            path[here] = z
+            best = -INF
+            best_id = 0
+            d1 = depth - 1
+            nply = ply + 1
+            reducible = depth >= LMR_DEPTH and not capture
+            child_pv = pvs[nply]
+            for i, m in enumerate(moves):
+                delta, cap, kdelta = m[0], m[1], m[2]
+                if turn:
+                    nb, nw = b ^ cap, w ^ delta
+                else:
+                    nb, nw = b ^ delta, w ^ cap
+                nk = (k & ~cap) ^ kdelta
+                nz = z ^ m[3]
+                nq = 0 if cap or kdelta != delta else quiet + 1
+                if i == 0:
+                    score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq)
+                else:
+                    reduce = 1 if reducible and i >= LMR_AFTER else 0
+                    score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq)
+                    if score > alpha and (reduce or score < beta):
+                        score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq)
+                if score > best:
+                    best = score
+                    best_id = m[5]
+                    if score > alpha:
+                        alpha = score
+                        pv[:] = [best_id, *child_pv]
+                        if score >= beta:
+                            counters[2] += 1
+                            if not capture:
+                                ks = killers[ply]
+                                if ks[0] != best_id:
+                                    ks[1] = ks[0]
+                                    ks[0] = best_id
+                                history[turn * 1024 + (best_id & 1023)] += depth * depth
+                            break
+            flag = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
+            e = table[slot]  # the subtree may have replaced it
+            if e is None or e[0] == z or e[5] != age or depth >= e[3]:
+                table[slot] = [z, _plain(best, ply), best_id, min(depth, 127), flag, age]
+            return best
+
+        self._node = node
