@@ -5,6 +5,7 @@
     tui-games checkers play FEN [MOVE ...] --seconds S | --depth D [--json]
     tui-games checkers build-db --pieces N            the endgame databases (see checkers_egdb)
     tui-games checkers probe FEN [MOVE ...] [--json]  a position's value in them
+    tui-games checkers engine [--seed N]             the engine on stdin/stdout, one command a line
 
 FEN is bare (``B:W21,22,…:B1,2,…``), a PDN tag (``[FEN "…"]``) or ``start``; the MOVEs (PDN,
 ``11-15``, ``15x24``) are played from it first. A malformed FEN or move is one line on
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from typing import Any
 
@@ -27,6 +29,7 @@ from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.perft import divide, perft
 from tui_games.engine.checkers.players import DEFAULT_SECONDS, normalize_spec
 from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.checkers.protocol import EngineSession
 from tui_games.engine.players import describe_result
 from tui_games.engine.search import SearchLimits
 
@@ -128,6 +131,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_engine(args: argparse.Namespace) -> int:
+    """The line protocol of :mod:`tui_games.engine.checkers.protocol` on stdin/stdout."""
+    session = EngineSession(seed=args.seed)
+    for line in sys.stdin:
+        reply = session.handle(line.strip())
+        if reply is None:
+            break
+        print(reply, flush=True)
+    return 0
+
+
 def add_tools(parser: argparse.ArgumentParser) -> None:
     """The tools of ``tui-games checkers``."""
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
@@ -158,6 +172,9 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                       help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note"}')
 
     add_db_tools(tools, fen_help, position_from)
+    engine = tools.add_parser("engine", help="the engine on stdin/stdout: new FEN, move M, moves, go S, fen, quit")
+    engine.set_defaults(handler=cmd_engine)
+    engine.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
 
 
 # -- play ------------------------------------------------------------------------------------------

@@ -277,7 +277,8 @@ static u64 perft(u32 b, u32 w, u32 k, int turn, int depth) {
 
 enum {
     W_MAN, W_KING, W_GUARD, W_CENTRE, W_ADV_MID, W_ADV_LATE, W_ER0, W_ER1, W_ER2, W_ER3, W_ER4, W_ER5, W_ER6,
-    W_MOBILITY, W_RUNAWAY, W_TRADE, W_CHASE, W_EDGE_KING, W_DOUBLE_CORNER, W_ENDGAME_PIECES, N_WEIGHTS
+    W_MOBILITY, W_RUNAWAY, W_TRADE, W_CHASE, W_EDGE_KING, W_DOUBLE_CORNER, W_ENDGAME_PIECES,
+    W_MAN_SQUARE, W_KING_SQUARE = W_MAN_SQUARE + 32, N_WEIGHTS = W_KING_SQUARE + 32
 };
 
 static inline int floordiv(int a, int b) {
@@ -311,6 +312,11 @@ static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
     int nbm = popc(bm), nbk = popc(bk), nwm = popc(wm), nwk = popc(wk);
     int mat = W[W_MAN] * (nbm - nwm) + W[W_KING] * (nbk - nwk);
     int score = mat;
+    /* Square tables, from Black's side: White's piece on index i counts as Black's on 31 - i. */
+    for (u32 p = bm; p; p &= p - 1) score += W[W_MAN_SQUARE + lowbit(p)];
+    for (u32 p = wm; p; p &= p - 1) score -= W[W_MAN_SQUARE + 31 - lowbit(p)];
+    for (u32 p = bk; p; p &= p - 1) score += W[W_KING_SQUARE + lowbit(p)];
+    for (u32 p = wk; p; p &= p - 1) score -= W[W_KING_SQUARE + 31 - lowbit(p)];
     u32 empty = ~(black | white);
     int total = nbm + nbk + nwm + nwk;
     if (total > W[W_ENDGAME_PIECES]) {

@@ -126,10 +126,16 @@ WEIGHT_NAMES = (
     "endgame_row0", "endgame_row1", "endgame_row2", "endgame_row3", "endgame_row4", "endgame_row5",
     "endgame_row6", "mobility", "runaway", "trade_down", "chase", "edge_king", "double_corner",
     "endgame_pieces",
+    *(f"man_on_{s}" for s in range(1, 33)),
+    *(f"king_on_{s}" for s in range(1, 33)),
 )
+# The square tables (a man's or king's worth on each square, from Black's side: a White
+# piece on square s counts as a Black one on 33 - s); zero until tuned.
+MAN_SQUARES = (0,) * 32
+KING_SQUARES = (0,) * 32
 DEFAULT_WEIGHTS: tuple[int, ...] = (
     MAN, KING, GUARD, CENTRE, ADVANCE_MID, ADVANCE_LATE, *ENDGAME_ROWS, MOBILITY, RUNAWAY, TRADE_DOWN, CHASE,
-    EDGE_KING, DOUBLE_CORNER, ENDGAME_PIECES,
+    EDGE_KING, DOUBLE_CORNER, ENDGAME_PIECES, *MAN_SQUARES, *KING_SQUARES,
 )
 
 # Material only, as a weight vector (men 100, kings 150; no endgame terms).
@@ -141,7 +147,12 @@ def make_evaluator(weights: tuple[int, ...] = DEFAULT_WEIGHTS) -> Evaluator:
     if len(weights) != len(WEIGHT_NAMES) or weights[0] <= 0:
         raise ValueError(f"expected {len(WEIGHT_NAMES)} weights, the man's positive")
     (man, king, guard, centre, adv_mid, adv_late, *rows, mobility, runaway, trade, chase, edge_king,
-     double_corner, endgame_pieces) = weights
+     double_corner, endgame_pieces) = weights[:20]
+    man_squares, king_squares = weights[20:52], weights[52:84]
+    # Per side and kind: (bit index -> worth) as a list indexed by the index.
+    black_man, white_man = list(man_squares), list(reversed(man_squares))
+    black_king, white_king = list(king_squares), list(reversed(king_squares))
+    squares_used = any(man_squares) or any(king_squares)
     row_masks = tuple((w, ROW_MASK[r], ROW_MASK[7 - r]) for r, w in enumerate(rows) if w)
 
     def evaluate(black: int, white: int, kings: int, turn: int) -> int:
@@ -152,6 +163,13 @@ def make_evaluator(weights: tuple[int, ...] = DEFAULT_WEIGHTS) -> Evaluator:
         nbm, nbk, nwm, nwk = bm.bit_count(), bk.bit_count(), wm.bit_count(), wk.bit_count()
         mat = man * (nbm - nwm) + king * (nbk - nwk)
         score = mat
+        if squares_used:
+            for mask, table, sign in ((bm, black_man, 1), (wm, white_man, -1), (bk, black_king, 1),
+                                      (wk, white_king, -1)):
+                while mask:
+                    low = mask & -mask
+                    mask ^= low
+                    score += sign * table[low.bit_length() - 1]
         empty = 0xFFFFFFFF ^ (black | white)
 
         total = nbm + nbk + nwm + nwk

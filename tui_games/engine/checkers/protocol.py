@@ -1,0 +1,94 @@
+"""The engine's line protocol (``tui-games checkers engine``): one command a line, one reply a line.
+
+It keeps one game and one :class:`Engine` between commands, so a match played through it
+keeps the transposition table and history from move to move (a process a move forgets
+them). The commands, as other engines' drivers speak them:
+
+    new [FEN]          a new game from FEN (or the start)     -> ok
+    move PATH          play a legal move (PDN: 11-15, 15x24)  -> ok
+    moves              the legal moves                        -> moves M1 M2 ...
+    go SECONDS         the engine's move, CPU seconds budget  -> bestmove M eval E depth D seldepth S nodes N cpu C
+    go depth N         the same to a fixed depth
+    fen                the position                           -> fen FEN
+    quit               end
+
+``go`` does not play the move (send ``move`` for it). A bad command gets one line
+``error …`` and the game is unchanged. This module does no I/O: :meth:`EngineSession.handle`
+turns a line into its reply; the command reads and writes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.notation import CheckersError
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.search import SearchLimits
+
+__all__ = ["MAX_LINE", "MAX_SECONDS", "EngineSession"]
+
+MAX_LINE = 4096
+MAX_SECONDS = 3600.0
+MAX_DEPTH = 100
+
+
+class EngineSession:
+    """One game with one engine; :meth:`handle` answers a command line (None: quit)."""
+
+    def __init__(self, *, seed: int | None = None, engine: Engine | None = None) -> None:
+        self.engine = engine or Engine()
+        self.position = CheckersPosition()
+        self.rng = random.Random(seed)
+
+    def handle(self, line: str) -> str | None:
+        if len(line) > MAX_LINE:
+            return "error line too long"
+        words = line.split()
+        if not words:
+            return "error empty command"
+        command, args = words[0].lower(), words[1:]
+        try:
+            if command == "quit":
+                return None
+            if command == "new":
+                self.position = CheckersPosition(" ".join(args) if args else None)
+                self.engine.clear()
+                return "ok"
+            if command == "move":
+                if len(args) != 1:
+                    return "error usage: move PATH"
+                self.position.push_text(args[0])
+                return "ok"
+            if command == "moves":
+                return " ".join(["moves", *(str(m) for m in self.position.legal_moves())])
+            if command == "fen":
+                return "fen " + self.position.fen()
+            if command == "go":
+                return self._go(args)
+        except (CheckersError, ValueError) as error:
+            return f"error {error}"
+        return f"error unknown command {command[:40]!r} (new, move, moves, go, fen, quit)"
+
+    def _go(self, args: list[str]) -> str:
+        if len(args) == 2 and args[0].lower() == "depth" and args[1].isdigit():
+            depth = int(args[1])
+            if not 1 <= depth <= MAX_DEPTH:
+                return f"error depth must be from 1 to {MAX_DEPTH}"
+            limits = SearchLimits(depth=depth)
+        elif len(args) == 1:
+            try:
+                seconds = float(args[0])
+            except ValueError:
+                return "error usage: go SECONDS | go depth N"
+            if not (math.isfinite(seconds) and 0 < seconds <= MAX_SECONDS):
+                return f"error seconds must be above 0 and at most {MAX_SECONDS:g}"
+            limits = SearchLimits(seconds=seconds)
+        else:
+            return "error usage: go SECONDS | go depth N"
+        result = self.engine.search(self.position, limits, rng=self.rng)
+        stats = result.stats
+        move = str(result.move) if result.move is not None else "none"
+        return (f"bestmove {move} eval {result.score} depth {stats.depth} seldepth {stats.seldepth} "
+                f"nodes {stats.nodes} cpu {stats.seconds:.3f}")
