@@ -148,3 +148,45 @@ def test_game_24_no_longer_plays_23_18(depth):
     # The default strength (2 CPU seconds with the compiled core) searches 16 plies here.
     result = Engine().search(CheckersPosition(GAME_24), SearchLimits(depth=depth), rng=random.Random(0))
     assert str(result.move) != "23-18"
+
+
+def _fake_database(black: int, white: int, kings: int, turn: int) -> int | None:
+    """A stand-in endgame database: with three pieces or fewer, more pieces win."""
+    own, other = (black, white) if turn == 0 else (white, black)
+    if own.bit_count() == other.bit_count():
+        return 0
+    return 1 if own.bit_count() > other.bit_count() else -1
+
+
+@pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
+def test_search_asks_the_endgame_database_hook(compiled_core):
+    from tui_games.engine.checkers.core import DB_WIN
+    asked = []
+
+    def probe(black, white, kings, turn):
+        asked.append((black, white, kings, turn))
+        return _fake_database(black, white, kings, turn)
+
+    # Black takes to reach two kings against one: the database calls that a win.
+    pos = CheckersPosition("B:WK18,K26:BK14,K1")
+    result = Engine(compiled=compiled_core, probe=probe, probe_pieces=3).search(pos, SearchLimits(depth=4))
+    assert asked and all((b | w).bit_count() <= 3 for b, w, _, _ in asked)
+    assert result.score >= DB_WIN - 1000 and str(result.move).startswith("14x")
+
+
+@compiled
+def test_compiled_and_python_agree_with_a_database():
+    pos = CheckersPosition("W:WK10,K26:BK14,K1,K3")
+    fast = Engine(compiled=True, table_bits=12, probe=_fake_database, probe_pieces=4)
+    slow = Engine(compiled=False, table_bits=12, probe=_fake_database, probe_pieces=4)
+    assert _summary(fast, pos, 6, 0) == _summary(slow, pos, 6, 0)
+
+
+@compiled
+def test_a_probe_that_raises_stops_the_compiled_search():
+    def broken(black, white, kings, turn):
+        raise KeyError("no such table")
+
+    with pytest.raises(KeyError):
+        Engine(compiled=True, probe=broken, probe_pieces=4).search(CheckersPosition("B:WK18,K26:BK14,K1"),
+                                                                   SearchLimits(depth=3))

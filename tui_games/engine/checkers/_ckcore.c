@@ -30,6 +30,8 @@
 #define F_LOWER 1
 #define F_UPPER 2
 #define NO_DEPTH (-128)
+#define DB_WIN 5000
+#define DB_MARGIN 1000
 
 typedef uint32_t u32;
 typedef uint64_t u64;
@@ -384,6 +386,8 @@ typedef struct {
     int seldepth;
     long long next_check, check_every;
     PyObject *check;
+    PyObject *probe;     /* None, or probe(b, w, k, turn) -> 1 / 0 / -1 / None */
+    int probe_pieces;
     PyThreadState *saved;
     int failed;
 } Core;
@@ -398,6 +402,25 @@ static int do_check(Core *c) {
     c->saved = PyEval_SaveThread();
     if (failed) c->failed = 1;
     return failed;
+}
+
+/* The endgame database's verdict for the side to move (1 win, 0 draw, -1 loss), or 2 for
+ * none; 3 when the probe raised (the search stops with its exception). */
+static int do_probe(Core *c, u32 b, u32 w, u32 k, int turn) {
+    PyEval_RestoreThread(c->saved);
+    PyObject *r = PyObject_CallFunction(c->probe, "IIIi", b, w, k, turn);
+    int out = 2;
+    if (r == NULL) {
+        out = 3;
+    } else if (r != Py_None) {
+        long v = PyLong_AsLong(r);
+        if (v == -1 && PyErr_Occurred()) out = 3;
+        else out = v > 0 ? 1 : v < 0 ? -1 : 0;
+    }
+    Py_XDECREF(r);
+    c->saved = PyEval_SaveThread();
+    if (out == 3) c->failed = 1;
+    return out;
 }
 
 static inline int plain(int s, int ply) { return s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s; }
@@ -419,6 +442,18 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         c->leaves++;
         c->horizon++;
         return 0;
+    }
+    if (c->probe_pieces && popc(b | w) <= c->probe_pieces) {
+        int verdict = do_probe(c, b, w, k, turn);
+        if (verdict == 3) return 0;
+        if (verdict != 2) {
+            c->leaves++;
+            c->horizon++;
+            if (verdict == 0) return 0;
+            int e = evaluate(c->weights, b, w, k, turn);
+            e = e > DB_MARGIN ? DB_MARGIN : e < -DB_MARGIN ? -DB_MARGIN : e;
+            return verdict > 0 ? DB_WIN + e : -DB_WIN + e;
+        }
     }
     u32 own = turn ? w : b, opp = turn ? b : w;
     if ((depth <= 0 || ply >= MAX_PLY) && (ply >= MAX_PLY || !can_capture(own, opp, k, turn))) {
@@ -547,6 +582,7 @@ static void Core_dealloc(Core *self) {
     free(self->table);
     free(self->keys);
     Py_XDECREF(self->check);
+    Py_XDECREF(self->probe);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -603,11 +639,17 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* begin(keys, check, check_every): a new search from the position whose key is keys[-1]. */
+/* begin(keys, check, check_every, probe=None, probe_pieces=0): a new search from the
+ * position whose key is keys[-1]. */
 static PyObject *Core_begin(Core *self, PyObject *args) {
-    PyObject *keys, *check;
+    PyObject *keys, *check, *probe = Py_None;
     long long every;
-    if (!PyArg_ParseTuple(args, "OOL", &keys, &check, &every)) return NULL;
+    int probe_pieces = 0;
+    if (!PyArg_ParseTuple(args, "OOL|Oi", &keys, &check, &every, &probe, &probe_pieces)) return NULL;
+    if (probe != Py_None && !PyCallable_Check(probe)) {
+        PyErr_SetString(PyExc_TypeError, "probe must be callable or None");
+        return NULL;
+    }
     PyObject *seq = PySequence_Fast(keys, "keys must be a sequence");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -626,6 +668,10 @@ static PyObject *Core_begin(Core *self, PyObject *args) {
     Py_XDECREF(self->check);
     Py_INCREF(check);
     self->check = check;
+    Py_XDECREF(self->probe);
+    Py_INCREF(probe);
+    self->probe = probe;
+    self->probe_pieces = probe == Py_None ? 0 : (probe_pieces < 0 ? 0 : probe_pieces);
     self->check_every = every > 0 ? every : 1024;
     self->nodes = self->leaves = self->cutoffs = self->tt_hits = self->horizon = 0;
     self->seldepth = 0;
@@ -702,7 +748,7 @@ static PyObject *Core_evaluate(Core *self, PyObject *args) {
 
 static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "forget the table and the history"},
-    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every)"},
+    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every, probe=None, probe_pieces=0)"},
     {"node", (PyCFunction)Core_node, METH_VARARGS, "node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)"},
     {"pv", (PyCFunction)Core_pv, METH_VARARGS, "pv(ply): the move keys of the line found below ply"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "(nodes, leaves, cutoffs, tt_hits, seldepth, horizon)"},

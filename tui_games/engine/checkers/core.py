@@ -12,10 +12,14 @@ root move's subtree per :meth:`node` call. The interface:
 
 - ``Core(table_bits, weights)``: a table of ``2**table_bits`` entries, the evaluation's
   weights (:data:`evaluation.DEFAULT_WEIGHTS`);
-- ``begin(keys, check, check_every)``: a new search; ``keys`` are the game's position keys
-  since the last irreversible move, the root's last (repetitions score 0); ``check(nodes)``
-  is called every ``check_every`` nodes and raises to stop the search (the exception comes
-  out of :meth:`node`); the table's age advances, killers clear, history fades;
+- ``begin(keys, check, check_every, probe=None, probe_pieces=0)``: a new search; ``keys``
+  are the game's position keys since the last irreversible move, the root's last
+  (repetitions score 0); ``check(nodes)`` is called every ``check_every`` nodes and raises
+  to stop the search (the exception comes out of :meth:`node`); the table's age advances,
+  killers clear, history fades. ``probe(black, white, kings, turn)``, an endgame
+  database, is asked at every node with at most ``probe_pieces`` pieces: 1 (the side to
+  move wins), 0 (draw), -1 (loses) or None (not known); a win scores :data:`DB_WIN` plus
+  the evaluation (kept within :data:`DB_MARGIN`, so the search still makes progress);
 - ``node(black, white, kings, turn, key, depth, alpha, beta, ply, quiet)``: the score;
 - ``pv(ply)``: the move keys of the line found below ``ply`` by the last ``node`` call;
 - ``counters()``: (nodes, leaves, cutoffs, table hits, selective depth, horizon hits);
@@ -61,6 +65,9 @@ WIN_BOUND = WIN - 10_000
 LMR_DEPTH = 3
 LMR_AFTER = 3
 QUIET_FADE = 24
+# A database win: above any evaluation, below the proven wins (search.WIN_BOUND).
+DB_WIN = 5000
+DB_MARGIN = 1000
 # 2**21 entries: 32 MB in C (16 bytes an entry).
 DEFAULT_TABLE_BITS = 21
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -145,9 +152,12 @@ class PyCore:
             raise RuntimeError("begin() first")
         return self._node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)
 
-    def begin(self, keys: Sequence[int], check: Callable[[int], object] | None, check_every: int) -> None:
+    def begin(self, keys: Sequence[int], check: Callable[[int], object] | None, check_every: int,
+              probe: Callable[[int, int, int, int], int | None] | None = None, probe_pieces: int = 0) -> None:
         if not 1 <= len(keys) <= 4096:
             raise ValueError("1 to 4096 keys")
+        if probe is None:
+            probe_pieces = 0
         self.age = (self.age + 1) & 63
         self.killers = killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         history = self.history
@@ -184,6 +194,15 @@ class PyCore:
                 counters[1] += 1
                 counters[5] += 1
                 return 0
+            if probe_pieces and (b | w).bit_count() <= probe_pieces:
+                verdict = probe(b, w, k, turn)  # type: ignore[misc]
+                if verdict is not None:
+                    counters[1] += 1
+                    counters[5] += 1
+                    if not verdict:
+                        return 0
+                    e = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
+                    return DB_WIN + e if verdict > 0 else -DB_WIN + e
             if (depth <= 0 or ply >= MAX_PLY) and (ply >= MAX_PLY or not capture_test(b, w, k, turn)):
                 counters[1] += 1
                 if ply < MAX_PLY and not step_test(b, w, k, turn):

@@ -17,8 +17,9 @@ and node limits, calls ``on_progress`` at most ten times a second and feeds a
   budget; one that runs out still counts if its first moves found a better one.
 - **The table** lives in the :class:`Engine`, so a game's later searches start with the
   earlier ones' work; entries carry the search's age and give way to newer ones.
-- **Endgame databases**: an optional ``probe(position)`` answers the root (a won, drawn
-  or lost position with few pieces) before any search.
+- **Endgame databases**: an optional ``probe(black, white, kings, turn)`` (1 win for the
+  side to move, 0 draw, -1 loss, None unknown) is asked at every node with at most
+  ``probe_pieces`` pieces (see :mod:`.core`).
 
 Scores follow :mod:`search`: from the side to move, heuristic values well inside ``WIN``;
 a win at ``ply`` scores ``WIN - ply`` (faster wins, slower losses score higher).
@@ -67,6 +68,8 @@ WALL_FACTOR = 4.0
 WALL_SLACK = 1.0
 _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
 WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS}
+# An endgame database: (black, white, kings, turn) -> 1 / 0 / -1 for the side to move, or None.
+Probe = Callable[[int, int, int, int], "int | None"]
 
 
 class _Stopped(Exception):
@@ -82,7 +85,7 @@ class Engine:
     """
 
     def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int = DEFAULT_TABLE_BITS,
-                 compiled: bool | None = None) -> None:
+                 compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0) -> None:
         if isinstance(evaluation, str):
             key = evaluation.strip().lower()
             if key not in WEIGHTS:
@@ -91,6 +94,8 @@ class Engine:
         self.weights = tuple(evaluation)
         self.table_bits = table_bits
         self.compiled = compiled
+        self.probe = probe
+        self.probe_pieces = probe_pieces if probe is not None else 0
         self._core: PyCore | None = None
 
     @property
@@ -125,7 +130,7 @@ class Engine:
         of this thread (see the module doc), ``limits.nodes`` a node budget. With none of
         them the search goes to :data:`MAX_PLY` — give one.
         """
-        return _Search(self.core, position, limits or SearchLimits(), stop, on_progress, recorder,
+        return _Search(self, position, limits or SearchLimits(), stop, on_progress, recorder,
                        rng or random.Random()).run()
 
 
@@ -146,10 +151,11 @@ def moves_of_keys(position: CheckersPosition, keys: list[int]) -> list[Move]:
 class _Search:
     """One search run."""
 
-    def __init__(self, core: PyCore, position: CheckersPosition, limits: SearchLimits,
+    def __init__(self, engine: Engine, position: CheckersPosition, limits: SearchLimits,
                  stop: threading.Event | None, on_progress: Callable[[SearchStats], None] | None,
                  recorder: TreeRecorder | None, rng: random.Random) -> None:
-        self.core = core
+        self.engine = engine
+        self.core = engine.core
         self.position = position
         self.limits = limits
         self.stop = stop
@@ -213,7 +219,8 @@ class _Search:
             return SearchResult(None, score, [], [], stats, True, True, False)
 
         core = self.core
-        core.begin(pos.history_keys(), self._check, CHECK_EVERY)
+        engine = self.engine
+        core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
         self.rng.shuffle(root_moves)  # ties fall randomly (seeded): the sorts below are stable
         entry = core.entry(pos.key())
