@@ -2,9 +2,10 @@
 
 1. Perft from the start, depths 1–9 (quick: 1–7): leaves, seconds, leaves per second. The
    move generator's speed, checked against the published counts.
-2. The engine for one second on each of eight middlegame positions (three-move ballots
+2. The engine for one CPU second on each of eight middlegame positions (three-move ballots
    followed by some engine moves, fixed here as FENs, none with a forced move): depth
-   reached, nodes, nodes per second, the move and its score.
+   reached, nodes, nodes per second, the move and its score; with the compiled core (when
+   it was built) and with its pure-Python twin.
 3. The same second with the generic search (``search.search``, negamax + TT + deepening on
    the position object): why checkers has its own hot loop (see docs/DESIGN.md).
 """
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable
 
 from tui_games.bench.table import table
+from tui_games.engine.checkers.core import COMPILED
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.perft import perft
 from tui_games.engine.checkers.position import CheckersPosition
@@ -55,9 +57,10 @@ def bench_perft(write: Write, depths: range) -> None:
         row([str(depth), f"{n:,}", f"{seconds:.3f}", f"{n / seconds:,.0f}" if seconds > 0 else "-", check])
 
 
-def bench_engine(write: Write, seconds: float, positions: tuple[str, ...]) -> None:
+def bench_engine(write: Write, seconds: float, positions: tuple[str, ...], *, compiled: bool) -> None:
     write("")
-    write(f"Engine: {seconds:g} s on each middlegame (PVS + TT + killers/history + capture extension)")
+    core = "compiled core (C)" if compiled else "pure-Python core"
+    write(f"Engine, {core}: {seconds:g} CPU s on each middlegame (PVS + TT + killers/history + capture extension)")
     write("")
     widths = [3, 6, 7, 10, 8, 9, 6, 12]
     row = table(write, ["pos", "depth", "seldep", "nodes", "seconds", "nodes/s", "score", "move"], widths,
@@ -66,7 +69,8 @@ def bench_engine(write: Write, seconds: float, positions: tuple[str, ...]) -> No
     total_seconds = 0.0
     depths = []
     for i, fen in enumerate(positions, 1):
-        result = Engine().search(CheckersPosition(fen), SearchLimits(seconds=seconds), rng=random.Random(0))
+        engine = Engine(compiled=compiled)
+        result = engine.search(CheckersPosition(fen), SearchLimits(seconds=seconds), rng=random.Random(0))
         s = result.stats
         total_nodes += s.nodes
         total_seconds += s.seconds
@@ -100,5 +104,10 @@ def bench_checkers(write: Write, *, quick: bool = False) -> None:
     (quick: the first four)."""
     bench_perft(write, range(1, 8 if quick else 10))
     positions = MIDDLEGAMES[:4] if quick else MIDDLEGAMES
-    bench_engine(write, ENGINE_SECONDS, positions)
+    if COMPILED:
+        bench_engine(write, ENGINE_SECONDS, positions, compiled=True)
+    else:
+        write("")
+        write("(the compiled core was not built: no C compiler at install)")
+    bench_engine(write, ENGINE_SECONDS, positions, compiled=False)
     bench_generic(write, ENGINE_SECONDS, positions)
