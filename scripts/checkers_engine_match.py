@@ -1,7 +1,8 @@
 """A match of tui-games' checkers engine mode against an outside engine speaking the same lines.
 
     python scripts/checkers_engine_match.py --opponent PATH/TO/ENGINE --ballots FILE
-        [--games 24] [--seconds 0.5] [--seed 1] [--max-plies 200] [--out games.jsonl]
+        [--games 24] [--seconds 0.5] [--seed 1] [--max-plies 200] [--out games.jsonl] [--shard K/N]
+    python scripts/checkers_engine_match.py --summary games.jsonl [more.jsonl ...]
 
 Both sides are long-lived processes speaking one command a line (``new FEN``, ``move PATH``,
 ``moves``, ``go SECONDS`` -> ``bestmove M eval E depth D seldepth S nodes N cpu C``, ``fen``,
@@ -17,7 +18,9 @@ repetition (draw), when the opponent reports a found win or loss (eval beyond ±
 must be legal for both sides (a disagreement stops the match).
 
 Prints a line per game, a table per ballot, nodes per CPU second and the median depth of
-both engines, and the score.
+both engines, and the score. ``--shard K/N`` plays only the ballots K, K+N, K+2N, … (from 0)
+of the same draw, so N processes can share a match; ``--summary`` prints the table of the
+games files they wrote.
 """
 
 from __future__ import annotations
@@ -140,8 +143,39 @@ def speed(log: list[dict], side: str) -> tuple[float, float]:
     return (nodes / cpu if cpu else 0.0), (statistics.median(r["depth"] for r in rows) if rows else 0.0)
 
 
+def summarize(per_ballot: dict[str, list[float]], logs: list[dict], opponent: str) -> None:
+    print("\n| ballot | tui-games Black | tui-games White |\n|---|---|---|")
+    words = {1.0: "W", 0.5: "D", 0.0: "L"}
+    for ballot, scores in per_ballot.items():
+        cells = [words[s] for s in scores] + ["–"] * (2 - len(scores))
+        print(f"| {ballot} | {cells[0]} | {cells[1]} |")
+    all_scores = [s for scores in per_ballot.values() for s in scores]
+    w, d, lost = all_scores.count(1.0), all_scores.count(0.5), all_scores.count(0.0)
+    for side in ("tui-games", "opponent"):
+        nps, depth = speed(logs, side)
+        print(f"{side}: {nps / 1e6:.2f} M nodes per CPU second, median depth {depth:g}")
+    n = max(len(all_scores), 1)
+    print(f"tui-games {w}-{d}-{lost} vs {opponent}: score {100 * (w + d / 2) / n:.0f}% ({len(all_scores)} games)")
+
+
+def summary_of(paths: list[str]) -> int:
+    games = [json.loads(line) for path in paths for line in open(path) if line.strip()]
+    games.sort(key=lambda g: g["game"])
+    per_ballot: dict[str, list[float]] = {}
+    logs: list[dict] = []
+    for g in games:
+        per_ballot.setdefault(" ".join(g["ballot"]), []).append(g["score"])
+        logs.extend(g["log"])
+    summarize(per_ballot, logs, "the opponent")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--summary":
+        return summary_of(argv[1:])
     parser.add_argument("--opponent", required=True, help="the outside engine's program (runs in its folder)")
     parser.add_argument("--ours", default="tui-games checkers engine", help="our engine's command line")
     parser.add_argument("--ballots", required=True, help="the ballot list (NUMBER MOVE MOVE MOVE DECK)")
@@ -150,7 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--out", help="write every game (moves, result, each move's numbers) here, JSON lines")
+    parser.add_argument("--shard", default="0/1", help="K/N: play only the ballots K, K+N, … of the draw")
     args = parser.parse_args(argv)
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        assert 0 <= shard < shards
+    except (ValueError, AssertionError):
+        parser.error("--shard is K/N with 0 <= K < N")
     with open(args.ballots) as f:
         lines = [line.split() for line in f if line.strip() and not line.startswith("#")]
     standard = [words[1:4] for words in lines if words[-1] == "standard"]
@@ -163,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     logs: list[dict] = []
     try:
         for i in range(args.games):
+            if (i // 2) % shards != shard:
+                continue
             ballot, ours_black = chosen[i // 2], i % 2 == 0
             score, reason, moves, log = play_game(ours, theirs, ballot, ours_black, args.seconds, args.max_plies)
             per_ballot.setdefault(" ".join(ballot), []).append(score)
@@ -179,18 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         theirs.close()
         if out:
             out.close()
-    print("\n| ballot | tui-games Black | tui-games White |\n|---|---|---|")
-    words = {1.0: "W", 0.5: "D", 0.0: "L"}
-    for ballot, scores in per_ballot.items():
-        cells = [words[s] for s in scores] + ["–"] * (2 - len(scores))
-        print(f"| {ballot} | {cells[0]} | {cells[1]} |")
-    all_scores = [s for scores in per_ballot.values() for s in scores]
-    w, d, lost = all_scores.count(1.0), all_scores.count(0.5), all_scores.count(0.0)
-    for side in ("tui-games", "opponent"):
-        nps, depth = speed(logs, side)
-        print(f"{side}: {nps / 1e6:.2f} M nodes per CPU second, median depth {depth:g}")
-    n = max(len(all_scores), 1)
-    print(f"tui-games {w}-{d}-{lost} vs {theirs.name}: score {100 * (w + d / 2) / n:.0f}% ({len(all_scores)} games)")
+    summarize(per_ballot, logs, theirs.name)
     return 0
 
 

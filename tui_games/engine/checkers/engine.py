@@ -62,10 +62,10 @@ ASPIRATION_DEPTH = 4
 # A new iteration starts if the time spent plus this share of its estimated cost fits.
 NEXT_ITERATION_SHARE = 0.5
 # The estimated growth of an iteration's cost over the last one's, bounds.
-GROWTH_MIN, GROWTH_MAX = 1.5, 6.0
+GROWTH_MIN, GROWTH_MAX = 1.5, 4.0
 # The wall-clock ceiling of a timed search: WALL_FACTOR × the CPU budget + WALL_SLACK.
-WALL_FACTOR = 4.0
-WALL_SLACK = 1.0
+WALL_FACTOR = 10.0
+WALL_SLACK = 2.0
 _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
 WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS}
 # An endgame database: (black, white, kings, turn) -> 1 / 0 / -1 for the side to move, or None.
