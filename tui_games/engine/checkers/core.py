@@ -52,7 +52,7 @@ from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
 from tui_games.engine.checkers.position import QUIET_LIMIT, generate, has_capture, has_step
 
 try:
-    from tui_games.engine.checkers import _ckcore
+    from tui_games.engine.checkers import _ckcore  # type: ignore[attr-defined]
 except ImportError:  # built at install only where a C compiler was found (setup.py)
     _ckcore = None
 
@@ -201,8 +201,8 @@ class PyCore:
                     counters[5] += 1
                     if not verdict:
                         return 0
-                    e = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
-                    return DB_WIN + e if verdict > 0 else -DB_WIN + e
+                    ev = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
+                    return DB_WIN + ev if verdict > 0 else -DB_WIN + ev
             if (depth <= 0 or ply >= MAX_PLY) and (ply >= MAX_PLY or not capture_test(b, w, k, turn)):
                 counters[1] += 1
                 if ply < MAX_PLY and not step_test(b, w, k, turn):

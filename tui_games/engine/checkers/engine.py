@@ -31,6 +31,7 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
 
 from tui_games.engine.checkers.core import DEFAULT_TABLE_BITS, MAX_PLY, PyCore, make_core
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
@@ -60,7 +61,7 @@ PROGRESS_INTERVAL = 0.1
 ASPIRATION = 40
 ASPIRATION_DEPTH = 4
 # A new iteration starts if the time spent plus this share of its estimated cost fits.
-NEXT_ITERATION_SHARE = 0.5
+NEXT_ITERATION_SHARE = 0.35
 # The estimated growth of an iteration's cost over the last one's, bounds.
 GROWTH_MIN, GROWTH_MAX = 1.5, 4.0
 # The wall-clock ceiling of a timed search: WALL_FACTOR × the CPU budget + WALL_SLACK.
@@ -223,7 +224,7 @@ class _Search:
         core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
         self.rng.shuffle(root_moves)  # ties fall randomly (seeded): the sorts below are stable
-        entry = core.entry(pos.key())
+        entry = core.entry(cast(int, pos.key()))
         if entry is not None:
             root_moves.sort(key=lambda m: m[5] != entry[3])
         single = len(root_moves) == 1
@@ -257,7 +258,7 @@ class _Search:
                 self.recorder.commit()
             results.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
             exact = core.counters()[5] == horizon_before
-            core.store(pos.key(), depth, _CORE_EXACT, best, best_move[5])
+            core.store(cast(int, pos.key()), depth, _CORE_EXACT, best, best_move[5])
             line = self._extend_line(line, depth)
             previous = SearchResult(best_move, best, line, results, stats, True, exact, False)
             stats.depth = depth
@@ -327,7 +328,7 @@ class _Search:
             nk = (k0 & ~cap) ^ kdelta
             nz = z0 ^ m[3]
             nq = 0 if cap or kdelta != delta else q0 + 1
-            child = recorder.add_child(rec_root, m, 1, -hi, -alpha) if rec_root is not None else None
+            child = recorder.add_child(rec_root, m, 1, -hi, -alpha) if recorder is not None and rec_root is not None else None
             if i == 0:
                 score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq)
             else:
@@ -394,14 +395,14 @@ class _Search:
             out.append(move)
         seen = {pos.key()}
         while len(out) < max(depth, 1) and pos.outcome() is None:
-            entry = self.core.entry(pos.key())
+            entry = self.core.entry(cast(int, pos.key()))
             if entry is None:
                 break
-            move = next((m for m in pos.legal_moves() if m[5] == entry[3]), None)
-            if move is None:
+            found = next((m for m in pos.legal_moves() if m[5] == entry[3]), None)
+            if found is None:
                 break
-            pos.push(move)
-            out.append(move)
+            pos.push(found)
+            out.append(found)
             if pos.key() in seen:
                 break
             seen.add(pos.key())
