@@ -3,6 +3,8 @@
 :func:`evaluate` (the engine's, ``"default"``) adds up, for Black minus White:
 
 - **material**: a man 100, a king :data:`KING` (a king moves both ways, so it is worth more);
+- **square tables**: what a man or a king is worth on each square (:data:`MAN_SQUARES`,
+  :data:`KING_SQUARES`, from Black's side; turned round for White);
 - **advancement**: men past the middle of the board, more on the row before crowning; in
   the endgame every row forward counts (new kings decide endgames);
 - **back-rank guard**: men still on the two back squares that stop the opponent crowning
@@ -18,6 +20,11 @@
 
 :func:`material` counts material only (the baseline player of the engine match).
 Both take the masks and the side to move and return an int well inside ``search.WIN``.
+
+The weights are one vector (:data:`WEIGHT_NAMES`, :data:`DEFAULT_WEIGHTS`):
+:func:`make_evaluator` builds the evaluation for any vector, and the compiled search core
+(``_ckcore.c``) takes the same vector, so both compute the same numbers. The defaults
+were tuned on the engine's own games (see the comment above :data:`GUARD`).
 """
 
 from __future__ import annotations
