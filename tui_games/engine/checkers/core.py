@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from tui_games.engine.checkers import position as _position
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
 from tui_games.engine.checkers.position import QUIET_LIMIT, generate, has_capture, has_step
+from tui_games.engine.tree import TreeNode, TreeRecorder
 
 try:
     from tui_games.engine.checkers import _ckcore  # type: ignore[attr-defined]
@@ -72,6 +73,7 @@ DB_MARGIN = 1000
 DEFAULT_TABLE_BITS = 21
 EXACT, LOWER, UPPER = 0, 1, 2
 _KILLER1, _KILLER2, _TT = 3 << 50, 2 << 50, 1 << 60
+_BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 
 if _ckcore is not None:
     _ckcore.set_zobrist([key for colour in _position.ZOBRIST for kind in colour for key in kind],
@@ -147,13 +149,16 @@ class PyCore:
         self.table[key & self.mask] = [key, score, move, max(-127, min(depth, 127)), flag, self.age]
 
     def node(self, b: int, w: int, k: int, turn: int, z: int, depth: int, alpha: int, beta: int, ply: int,
-             quiet: int) -> int:
+             quiet: int, tnode: TreeNode | None = None) -> int:
+        """The score; with ``tnode`` (a node of the recorder given to :meth:`begin`) the
+        subtree is recorded there too (the Python core only: the tree inspector's)."""
         if self._node is None:
             raise RuntimeError("begin() first")
-        return self._node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)
+        return self._node(b, w, k, turn, z, depth, alpha, beta, ply, quiet, tnode)
 
     def begin(self, keys: Sequence[int], check: Callable[[int], object] | None, check_every: int,
-              probe: Callable[[int, int, int, int], int | None] | None = None, probe_pieces: int = 0) -> None:
+              probe: Callable[[int, int, int, int], int | None] | None = None, probe_pieces: int = 0,
+              recorder: TreeRecorder | None = None) -> None:
         if not 1 <= len(keys) <= 4096:
             raise ValueError("1 to 4096 keys")
         if probe is None:
@@ -177,7 +182,7 @@ class PyCore:
         fade_span = QUIET_LIMIT - QUIET_FADE
 
         def node(b: int, w: int, k: int, turn: int, z: int, depth: int, alpha: int, beta: int, ply: int,
-                 quiet: int) -> int:
+                 quiet: int, tnode: TreeNode | None = None) -> int:
             counters[0] += 1
             if counters[0] >= next_check[0]:
                 next_check[0] = counters[0] + every
@@ -193,29 +198,38 @@ class PyCore:
             if quiet >= QUIET_LIMIT or (quiet >= 4 and z in path[max(0, here - quiet):here - 1]):
                 counters[1] += 1
                 counters[5] += 1
+                if tnode is not None:
+                    tnode.close(0, "exact", "end")
                 return 0
             if probe_pieces and (b | w).bit_count() <= probe_pieces:
                 verdict = probe(b, w, k, turn)  # type: ignore[misc]
                 if verdict is not None:
                     counters[1] += 1
                     counters[5] += 1
-                    if not verdict:
-                        return 0
                     ev = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
-                    return DB_WIN + ev if verdict > 0 else -DB_WIN + ev
+                    score = 0 if not verdict else DB_WIN + ev if verdict > 0 else -DB_WIN + ev
+                    if tnode is not None:
+                        tnode.close(score, "exact", "database")
+                    return score
             if (depth <= 0 or ply >= MAX_PLY) and (ply >= MAX_PLY or not capture_test(b, w, k, turn)):
                 counters[1] += 1
                 if ply < MAX_PLY and not step_test(b, w, k, turn):
+                    if tnode is not None:
+                        tnode.close(ply - WIN, "exact", "end")
                     return ply - WIN
                 counters[5] += 1
                 score = evaluate(b, w, k, turn)
                 if quiet > QUIET_FADE:
                     score = score * (QUIET_LIMIT - quiet) // fade_span
+                if tnode is not None:
+                    tnode.close(score, "exact", "horizon")
                 return score
             moves = gen(b, w, k, turn)
             n = len(moves)
             if not n:
                 counters[1] += 1
+                if tnode is not None:
+                    tnode.close(ply - WIN, "exact", "end")
                 return ply - WIN
             capture = moves[0][1] != 0
             if n == 1 and depth > 0:
@@ -233,6 +247,8 @@ class PyCore:
                         counters[3] += 1
                         if -WIN_BOUND < s < WIN_BOUND:
                             counters[5] += 1
+                        if tnode is not None:
+                            tnode.close(s, _BOUND_NAMES[f], "tt")
                         return s
             if n > 1:
                 if capture:
@@ -266,13 +282,19 @@ class PyCore:
                 nk = (k & ~cap) ^ kdelta
                 nz = z ^ m[3]
                 nq = 0 if cap or kdelta != delta else quiet + 1
+                child = None
+                if tnode is not None:
+                    child = recorder.add_child(tnode, m, nply, -beta, -alpha)  # type: ignore[union-attr]
                 if i == 0:
-                    score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq)
+                    score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
                 else:
                     reduce = 1 if reducible and i >= LMR_AFTER else 0
-                    score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq)
+                    score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq, child)
                     if score > alpha and (reduce or score < beta):
-                        score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq)
+                        if child is not None:
+                            child.children.clear()
+                            child.alpha, child.beta = -beta, -alpha
+                        score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
                 if score > best:
                     best = score
                     best_id = m[5]
@@ -287,11 +309,15 @@ class PyCore:
                                     ks[1] = ks[0]
                                     ks[0] = best_id
                                 history[turn * 1024 + (best_id & 1023)] += depth * depth
+                            if tnode is not None:
+                                tnode.pruned = moves[i + 1:]
                             break
             flag = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
             e = table[slot]  # the subtree may have replaced it
             if e is None or e[0] == z or e[5] != age or depth >= e[3]:
                 table[slot] = [z, _plain(best, ply), best_id, min(depth, 127), flag, age]
+            if tnode is not None:
+                tnode.close(best, _BOUND_NAMES[flag], "", next((m for m in moves if m[5] == best_id), None))
             return best
 
         self._node = node

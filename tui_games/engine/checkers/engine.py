@@ -5,7 +5,8 @@ build it, else its pure-Python twin, which returns the same moves, scores and no
 at a fixed depth. This driver is shared by both and keeps the house's search contract: it
 reports :class:`SearchStats` / :class:`SearchResult`, obeys the ``stop`` event, the time
 and node limits, calls ``on_progress`` at most ten times a second and feeds a
-:class:`TreeRecorder` (the root's moves and their values: the subtrees run in the core).
+:class:`TreeRecorder` (a search with one runs in the Python core, which records its
+subtrees; the compiled core cannot).
 
 - **Iterative deepening** with **aspiration windows** around the last iteration's score;
   the root searches its moves with PVS, the last iteration's best first, then by score.
@@ -98,6 +99,7 @@ class Engine:
         self.probe = probe
         self.probe_pieces = probe_pieces if probe is not None else 0
         self._core: PyCore | None = None
+        self._recording_core: PyCore | None = None
 
     @property
     def core(self) -> PyCore:
@@ -107,13 +109,21 @@ class Engine:
         return self._core
 
     @property
+    def recording_core(self) -> PyCore:
+        """The Python core, for searches whose tree is recorded (the tree inspector)."""
+        if self._recording_core is None:
+            self._recording_core = PyCore(self.table_bits, self.weights)
+        return self._recording_core
+
+    @property
     def is_compiled(self) -> bool:
         return not isinstance(self.core, PyCore)
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
-        if self._core is not None:
-            self._core.clear()
+        for core in (self._core, self._recording_core):
+            if core is not None:
+                core.clear()
 
     def search(
         self,
@@ -156,7 +166,7 @@ class _Search:
                  stop: threading.Event | None, on_progress: Callable[[SearchStats], None] | None,
                  recorder: TreeRecorder | None, rng: random.Random) -> None:
         self.engine = engine
-        self.core = engine.core
+        self.core = engine.recording_core if recorder is not None else engine.core
         self.position = position
         self.limits = limits
         self.stop = stop
@@ -221,7 +231,11 @@ class _Search:
 
         core = self.core
         engine = self.engine
-        core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces)
+        if self.recorder is not None:
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces,
+                       recorder=self.recorder)
+        else:
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
         self.rng.shuffle(root_moves)  # ties fall randomly (seeded): the sorts below are stable
         entry = core.entry(cast(int, pos.key()))
@@ -329,19 +343,22 @@ class _Search:
             nz = z0 ^ m[3]
             nq = 0 if cap or kdelta != delta else q0 + 1
             child = recorder.add_child(rec_root, m, 1, -hi, -alpha) if recorder is not None and rec_root is not None else None
-            if i == 0:
-                score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq)
-            else:
-                score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -alpha - 1, -alpha, 1, nq)
-                if alpha < score < hi:
-                    if child is not None:
-                        child.alpha, child.beta = -hi, -alpha
+            if child is None:
+                if i == 0:
                     score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq)
+                else:
+                    score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -alpha - 1, -alpha, 1, nq)
+                    if alpha < score < hi:
+                        score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq)
+            elif i == 0:
+                score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq, child)
+            else:
+                score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -alpha - 1, -alpha, 1, nq, child)
+                if alpha < score < hi:
+                    child.children.clear()
+                    child.alpha, child.beta = -hi, -alpha
+                    score = -node(nb, nw, nk, t0 ^ 1, nz, depth - 1, -hi, -alpha, 1, nq, child)
             bound = UPPER if score <= alpha else LOWER if score >= hi else EXACT
-            if child is not None:
-                # The child's value from its side; its subtree ran in the core, unrecorded.
-                child.close(-score, LOWER if bound == UPPER else UPPER if bound == LOWER else EXACT, "")
-                child.truncated = True
             results.append(RootMove(m, score, bound))
             if score > best:
                 best, best_move = score, m
