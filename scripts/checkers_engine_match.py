@@ -19,8 +19,8 @@ must be legal for both sides (a disagreement stops the match).
 
 Prints a line per game, a table per ballot, nodes per CPU second and the median depth of
 both engines, and the score. ``--shard K/N`` plays only the ballots K, K+N, K+2N, … (from 0)
-of the same draw, so N processes can share a match; ``--summary`` prints the table of the
-games files they wrote.
+of the same draw, so N processes can share a match (``--only I,J`` plays just those);
+``--summary`` prints the table of the games files they wrote.
 """
 
 from __future__ import annotations
@@ -185,12 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--out", help="write every game (moves, result, each move's numbers) here, JSON lines")
     parser.add_argument("--shard", default="0/1", help="K/N: play only the ballots K, K+N, … of the draw")
+    parser.add_argument("--only", default=None, help="I,J,…: play only these ballots of the draw (from 0)")
     args = parser.parse_args(argv)
     try:
         shard, shards = (int(x) for x in args.shard.split("/"))
         assert 0 <= shard < shards
     except (ValueError, AssertionError):
         parser.error("--shard is K/N with 0 <= K < N")
+    try:
+        only = {int(x) for x in args.only.split(",")} if args.only else None
+    except ValueError:
+        parser.error("--only is a list of ballot numbers in the draw: 0,4,8")
     with open(args.ballots) as f:
         lines = [line.split() for line in f if line.strip() and not line.startswith("#")]
     standard = [words[1:4] for words in lines if words[-1] == "standard"]
@@ -203,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     logs: list[dict] = []
     try:
         for i in range(args.games):
-            if (i // 2) % shards != shard:
+            if (i // 2) % shards != shard or (only is not None and i // 2 not in only):
                 continue
             ballot, ours_black = chosen[i // 2], i % 2 == 0
             score, reason, moves, log = play_game(ours, theirs, ballot, ours_black, args.seconds, args.max_plies)

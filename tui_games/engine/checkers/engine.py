@@ -12,8 +12,8 @@ subtrees; the compiled core cannot).
   the root searches its moves with PVS, the last iteration's best first, then by score.
 - **Time**: ``limits.seconds`` counts CPU seconds of the search thread
   (``time.thread_time``), so a busy machine does not make the engine weaker; a wall-clock
-  ceiling (:data:`WALL_FACTOR` times the budget, plus :data:`WALL_SLACK`) stays as a
-  safety. A new iteration starts only if the time spent plus half the next iteration's
+  ceiling (``wall_factor`` times the budget, plus :data:`WALL_SLACK`; by default
+  :data:`WALL_FACTOR`) stays as a safety. A new iteration starts only if the time spent plus half the next iteration's
   estimated cost (the last iteration's cost times its growth over the one before) fits the
   budget; one that runs out still counts if its first moves found a better one.
 - **The table** lives in the :class:`Engine`, so a game's later searches start with the
@@ -65,7 +65,8 @@ ASPIRATION_DEPTH = 4
 NEXT_ITERATION_SHARE = 0.35
 # The estimated growth of an iteration's cost over the last one's, bounds.
 GROWTH_MIN, GROWTH_MAX = 1.5, 4.0
-# The wall-clock ceiling of a timed search: WALL_FACTOR × the CPU budget + WALL_SLACK.
+# The wall-clock ceiling of a timed search: WALL_FACTOR × the CPU budget + WALL_SLACK (an
+# engine measured in CPU time, as in the engine mode's matches, takes a larger factor).
 WALL_FACTOR = 10.0
 WALL_SLACK = 2.0
 _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
@@ -87,7 +88,8 @@ class Engine:
     """
 
     def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int = DEFAULT_TABLE_BITS,
-                 compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0) -> None:
+                 compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0,
+                 wall_factor: float = WALL_FACTOR) -> None:
         if isinstance(evaluation, str):
             key = evaluation.strip().lower()
             if key not in WEIGHTS:
@@ -96,6 +98,7 @@ class Engine:
         self.weights = tuple(evaluation)
         self.table_bits = table_bits
         self.compiled = compiled
+        self.wall_factor = wall_factor
         self.probe = probe
         self.probe_pieces = probe_pieces if probe is not None else 0
         self._core: PyCore | None = None
@@ -219,7 +222,8 @@ class _Search:
         self.wall_start = self.last_progress = time.perf_counter()
         limits = self.limits
         seconds = limits.seconds
-        self.wall_deadline = self.wall_start + (seconds * WALL_FACTOR + WALL_SLACK if seconds is not None else INF)
+        self.wall_deadline = self.wall_start + (
+            seconds * self.engine.wall_factor + WALL_SLACK if seconds is not None else INF)
         root_moves = pos.legal_moves()
         outcome = pos.outcome()
         if outcome is not None or not root_moves:

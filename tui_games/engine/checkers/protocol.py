@@ -12,7 +12,8 @@ them). The commands, as other engines' drivers speak them:
     fen                the position                           -> fen FEN
     quit               end
 
-``go`` does not play the move (send ``move`` for it). A bad command gets one line
+``go`` does not play the move (send ``move`` for it); its wall-clock ceiling is 100 times the
+budget, so that a loaded machine does not cut a move short. A bad command gets one line
 ``error …`` and the game is unchanged. This module does no I/O: :meth:`EngineSession.handle`
 turns a line into its reply; the command reads and writes.
 """
@@ -32,13 +33,16 @@ __all__ = ["MAX_LINE", "MAX_SECONDS", "EngineSession"]
 MAX_LINE = 4096
 MAX_SECONDS = 3600.0
 MAX_DEPTH = 100
+# Matches through the protocol are timed in CPU seconds; the wall-clock ceiling is only a
+# safety and must not cut a move short on a loaded machine.
+WALL_FACTOR = 100.0
 
 
 class EngineSession:
     """One game with one engine; :meth:`handle` answers a command line (None: quit)."""
 
     def __init__(self, *, seed: int | None = None, engine: Engine | None = None) -> None:
-        self.engine = engine or Engine()
+        self.engine = engine or Engine(wall_factor=WALL_FACTOR)
         self.position = CheckersPosition()
         self.rng = random.Random(seed)
 
