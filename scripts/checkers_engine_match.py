@@ -136,24 +136,26 @@ def play_game(ours: LineEngine, theirs: LineEngine, ballot: list[str], ours_blac
 
 
 def speed(log: list[dict], side: str) -> tuple[float, float]:
-    """Nodes per CPU second and the median depth of one side's moves."""
-    rows = [r for r in log if r["side"] == side]
+    """Nodes per CPU second and the median depth of one side's searched moves (not the
+    forced or instant ones: 10,000 nodes or more)."""
+    rows = [r for r in log if r["side"] == side and r["nodes"] >= 10_000]
     cpu = sum(r["cpu"] for r in rows)
     nodes = sum(r["nodes"] for r in rows)
     return (nodes / cpu if cpu else 0.0), (statistics.median(r["depth"] for r in rows) if rows else 0.0)
 
 
-def summarize(per_ballot: dict[str, list[float]], logs: list[dict], opponent: str) -> None:
+def summarize(per_ballot: dict[str, dict[bool, float]], logs: list[dict], opponent: str) -> None:
+    """The table per ballot (tui-games Black, then White), speeds and the score."""
     print("\n| ballot | tui-games Black | tui-games White |\n|---|---|---|")
     words = {1.0: "W", 0.5: "D", 0.0: "L"}
     for ballot, scores in per_ballot.items():
-        cells = [words[s] for s in scores] + ["–"] * (2 - len(scores))
+        cells = [words[scores[black]] if black in scores else "–" for black in (True, False)]
         print(f"| {ballot} | {cells[0]} | {cells[1]} |")
-    all_scores = [s for scores in per_ballot.values() for s in scores]
+    all_scores = [s for scores in per_ballot.values() for s in scores.values()]
     w, d, lost = all_scores.count(1.0), all_scores.count(0.5), all_scores.count(0.0)
     for side in ("tui-games", "opponent"):
         nps, depth = speed(logs, side)
-        print(f"{side}: {nps / 1e6:.2f} M nodes per CPU second, median depth {depth:g}")
+        print(f"{side}: {nps / 1e6:.2f} M nodes per CPU second, median depth {depth:g} (moves searched)")
     n = max(len(all_scores), 1)
     print(f"tui-games {w}-{d}-{lost} vs {opponent}: score {100 * (w + d / 2) / n:.0f}% ({len(all_scores)} games)")
 
@@ -161,10 +163,10 @@ def summarize(per_ballot: dict[str, list[float]], logs: list[dict], opponent: st
 def summary_of(paths: list[str]) -> int:
     games = [json.loads(line) for path in paths for line in open(path) if line.strip()]
     games.sort(key=lambda g: g["game"])
-    per_ballot: dict[str, list[float]] = {}
+    per_ballot: dict[str, dict[bool, float]] = {}
     logs: list[dict] = []
     for g in games:
-        per_ballot.setdefault(" ".join(g["ballot"]), []).append(g["score"])
+        per_ballot.setdefault(" ".join(g["ballot"]), {})[g["ours_black"]] = g["score"]
         logs.extend(g["log"])
     summarize(per_ballot, logs, "the opponent")
     return 0
@@ -204,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     opponent_path = os.path.abspath(args.opponent)
     theirs = LineEngine([opponent_path], cwd=os.path.dirname(opponent_path))
     out = open(args.out, "w") if args.out else None
-    per_ballot: dict[str, list[float]] = {}
+    per_ballot: dict[str, dict[bool, float]] = {}
     logs: list[dict] = []
     try:
         for i in range(args.games):
@@ -212,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             ballot, ours_black = chosen[i // 2], i % 2 == 0
             score, reason, moves, log = play_game(ours, theirs, ballot, ours_black, args.seconds, args.max_plies)
-            per_ballot.setdefault(" ".join(ballot), []).append(score)
+            per_ballot.setdefault(" ".join(ballot), {})[ours_black] = score
             logs.extend(log)
             word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
             print(f"game {i + 1}: {' '.join(ballot)}, tui-games {'Black' if ours_black else 'White'}: {word} "
