@@ -57,7 +57,7 @@ try:
 except ImportError:  # built at install only where a C compiler was found (setup.py)
     _ckcore = None
 
-__all__ = ["COMPILED", "DEFAULT_TABLE_BITS", "MAX_PLY", "PyCore", "make_core"]
+__all__ = ["COMPILED", "DEFAULT_TABLE_BITS", "MAX_PLY", "PY_TABLE_BITS", "PyCore", "make_core"]
 
 MAX_PLY = 120
 WIN = 1_000_000
@@ -71,6 +71,9 @@ DB_WIN = 5000
 DB_MARGIN = 1000
 # 2**21 entries: 32 MB in C (16 bytes an entry).
 DEFAULT_TABLE_BITS = 21
+# The Python core's entries are lists of about a hundred bytes: a smaller table by default
+# (the twins agree node for node when given the same size, as the tests do).
+PY_TABLE_BITS = 18
 EXACT, LOWER, UPPER = 0, 1, 2
 _KILLER1, _KILLER2, _TT = 3 << 50, 2 << 50, 1 << 60
 _BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
@@ -81,12 +84,14 @@ if _ckcore is not None:
 COMPILED = _ckcore is not None
 
 
-def make_core(table_bits: int = DEFAULT_TABLE_BITS, weights: Sequence[int] = DEFAULT_WEIGHTS, *,
+def make_core(table_bits: int | None = None, weights: Sequence[int] = DEFAULT_WEIGHTS, *,
               compiled: bool | None = None) -> PyCore:
     """A search core: the compiled one if it was built (or ``compiled=True`` demands it;
-    RuntimeError without it), else :class:`PyCore`."""
+    RuntimeError without it), else :class:`PyCore`. ``table_bits`` None: each core's default."""
     if compiled is None:
         compiled = COMPILED
+    if table_bits is None:
+        table_bits = DEFAULT_TABLE_BITS if compiled else PY_TABLE_BITS
     if compiled:
         if _ckcore is None:
             raise RuntimeError("the compiled checkers core was not built (no C compiler at install)")

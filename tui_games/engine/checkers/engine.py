@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from tui_games.engine.checkers.core import DEFAULT_TABLE_BITS, MAX_PLY, PyCore, make_core
+from tui_games.engine.checkers.core import MAX_PLY, PY_TABLE_BITS, PyCore, make_core
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
 from tui_games.engine.checkers.position import CheckersPosition, Move
 from tui_games.engine.pacing import give_way
@@ -84,10 +84,11 @@ class Engine:
 
     ``evaluation`` names the static evaluation (``"default"`` or ``"material"``) or gives
     its weights; ``compiled`` picks the core (None: the compiled one if it was built);
-    ``table_bits``: the table has ``2**table_bits`` entries (16 bytes each in C).
+    ``table_bits``: the table has ``2**table_bits`` entries (16 bytes each in C; None: the
+    core's default, :data:`core.DEFAULT_TABLE_BITS` in C, :data:`core.PY_TABLE_BITS` in Python).
     """
 
-    def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int = DEFAULT_TABLE_BITS,
+    def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int | None = None,
                  compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0,
                  wall_factor: float = WALL_FACTOR) -> None:
         if isinstance(evaluation, str):
@@ -115,7 +116,7 @@ class Engine:
     def recording_core(self) -> PyCore:
         """The Python core, for searches whose tree is recorded (the tree inspector)."""
         if self._recording_core is None:
-            self._recording_core = PyCore(self.table_bits, self.weights)
+            self._recording_core = PyCore(self.table_bits or PY_TABLE_BITS, self.weights)
         return self._recording_core
 
     @property
