@@ -13,7 +13,7 @@ from move to move), the opponent as given (it runs in its own folder). Each side
 The ballots: ``--games / 2`` drawn at random (seeded, Python's ``random.sample``) from the
 ``standard`` lines of FILE (``NUMBER MOVE MOVE MOVE standard``), each played with colours
 swapped. A game ends when the side to move has no move (it loses), at a threefold
-repetition (draw), when the opponent reports a found win or loss (eval beyond ±1800), or at
+repetition or by the 40-move rule (draws), when the opponent reports a found win or loss (eval beyond ±1800), or at
 ``--max-plies``, where a lead of 2 or more (men 1, kings 1.5) wins and less draws. Every move
 must be legal for both sides (a disagreement stops the match).
 
@@ -114,7 +114,12 @@ def play_game(ours: LineEngine, theirs: LineEngine, ballot: list[str], ours_blac
         black_to_move = fen.startswith("B")
         ours_to_move = black_to_move == ours_black
         legal = theirs.moves()
-        if sorted(legal) != sorted(ours.moves()):
+        our_legal = ours.moves()
+        if legal and not our_legal:
+            # tui-games' rules also draw by the 40-move rule (80 plies without a capture or
+            # a man's move), which the opponent may not know.
+            return 0.5, "40-move rule", moves, log
+        if sorted(legal) != sorted(our_legal):
             raise SystemExit(f"the engines disagree on the legal moves at {fen}")
         if not legal:
             return (0.0 if ours_to_move else 1.0), "no moves", moves, log
