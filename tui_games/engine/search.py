@@ -20,7 +20,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Hashable, Iterable, Iterator
+from typing import Any, Callable, Hashable, Iterable, Iterator, cast
 
 from tui_games.engine.budget import Budget
 from tui_games.engine.game import DeadDraws, OrderedMoves, Position, Symmetries
@@ -124,7 +124,7 @@ class SearchStats:
     seconds: float = 0.0
     best_move: Any = None
     score: int | None = None
-    pv: list = field(default_factory=list)
+    pv: list[Any] = field(default_factory=list)
     root_moves: list[RootMove] = field(default_factory=list)
 
     @property
@@ -139,7 +139,7 @@ class SearchStats:
 class SearchResult:
     move: Any
     score: int
-    pv: list
+    pv: list[Any]
     root_moves: list[RootMove]
     stats: SearchStats
     # The requested depth (or the whole game) was searched to the end.
@@ -155,7 +155,7 @@ class SearchResult:
         return game_value(self.score) if self.exact else None
 
     @property
-    def best_moves(self) -> list:
+    def best_moves(self) -> list[Any]:
         """Every root move with an exact score equal to the best."""
         return [rm.move for rm in self.root_moves if rm.bound == EXACT and rm.score == self.score]
 
@@ -164,10 +164,10 @@ class _Stopped(Exception):
     pass
 
 
-class _PlyLines(dict):
+class _PlyLines(dict[int, list[Any]]):
     """ply -> line; a missing ply reads as an empty line."""
 
-    def __missing__(self, ply: int) -> list:
+    def __missing__(self, ply: int) -> list[Any]:
         return []
 
 
@@ -186,7 +186,7 @@ class Searcher:
 
     def __init__(
         self,
-        position: Position,
+        position: Position[Any],
         limits: SearchLimits = SearchLimits(),
         algorithm: str = TT,
         *,
@@ -194,7 +194,7 @@ class Searcher:
         recorder: TreeRecorder | None = None,
         stop: threading.Event | None = None,
         rng: random.Random | None = None,
-        table: dict | None = None,
+        table: dict[Hashable, _Entry] | None = None,
         exact_root: bool = False,
         deepen: bool | None = None,
     ) -> None:
@@ -206,6 +206,8 @@ class Searcher:
         self.pos = position.copy()
         self.limits = limits
         self.on_progress = on_progress
+        # Tree nodes come only from the recorder: where a node is not None the recorder is
+        # there too, which the recording branches tell the type checker with a cast.
         self.recorder = recorder
         self.stop = stop
         self.rng = rng if rng is not None else random.Random()
@@ -219,7 +221,7 @@ class Searcher:
         self.ordered_moves = self.pos.ordered_moves if self.ordering and isinstance(self.pos, OrderedMoves) else None
         self.dead_draw = self.pos.is_dead_draw if self.use_tt and isinstance(self.pos, DeadDraws) else None
         self.symmetries = self.pos if self.ordering and isinstance(self.pos, Symmetries) else None
-        self.killers: dict[int, list] = {}
+        self.killers: dict[int, list[Any]] = {}
         # pv[ply]: the best line found below the node being searched at that ply.
         self.pv: _PlyLines = _PlyLines()
         self.history: dict[Any, int] = {}
@@ -230,7 +232,7 @@ class Searcher:
         self._start = 0.0
         # limits.seconds is CPU time of this thread, under a wall-clock ceiling (see budget).
         self._budget: Budget | None = None
-        self._fallback_moves: list = []
+        self._fallback_moves: list[Any] = []
 
     # -- limits and progress -------------------------------------------------------------
 
@@ -251,7 +253,7 @@ class Searcher:
 
     # -- move lists ----------------------------------------------------------------------
 
-    def _moves(self, ply: int, first: Any = None) -> list:
+    def _moves(self, ply: int, first: Any = None) -> list[Any]:
         pos = self.pos
         if not self.ordering:
             return pos.legal_moves()
@@ -319,7 +321,7 @@ class Searcher:
         rec = self.recorder
         for move in pos.legal_moves():
             pos.push(move)
-            child = rec.add_child(node, move, ply + 1, -INF, INF) if node is not None else None
+            child = cast(TreeRecorder, rec).add_child(node, move, ply + 1, -INF, INF) if node is not None else None
             score = -self._minimax(depth - 1, ply + 1, child)
             pos.pop()
             if score > best:
@@ -377,7 +379,7 @@ class Searcher:
         rec = self.recorder
         for i, move in enumerate(moves):
             pos.push(move)
-            child = rec.add_child(node, move, ply + 1, -beta, -alpha) if node is not None else None
+            child = cast(TreeRecorder, rec).add_child(node, move, ply + 1, -beta, -alpha) if node is not None else None
             score = -self._alphabeta(depth - 1, ply + 1, -beta, -alpha, child)
             pos.pop()
             if score > best:
@@ -421,7 +423,7 @@ class Searcher:
         # Moves a symmetry makes equal share one search: scored[class] is the one searched (the game says which, if it can).
         classes = self.symmetries.move_classes() if self.symmetries is not None else None
         root_moves: list[RootMove] = []
-        lines: dict[Any, list] = {}
+        lines: dict[Any, list[Any]] = {}
         scored: dict[Any, RootMove] = {}
         best = -INF
         for move in moves:
@@ -429,7 +431,7 @@ class Searcher:
                 same = scored[classes[move]]
                 root_moves.append(RootMove(move, same.score, same.bound))
                 if root is not None:
-                    twin = rec.add_child(root, move, 1, -INF, INF)
+                    twin = cast(TreeRecorder, rec).add_child(root, move, 1, -INF, INF)
                     if twin is not None:
                         twin.close(-same.score, UPPER if same.bound == LOWER else LOWER if same.bound == UPPER else EXACT,
                                    "symmetric")
@@ -440,12 +442,12 @@ class Searcher:
                 # A window one below the best lets equal moves come back exact, so ties are
                 # known and the choice among them is fair; exact_root gives every move a score.
                 alpha = -INF if self.exact_root or best == -INF else best - 1
-                child = rec.add_child(root, move, 1, -INF, -alpha) if root is not None else None
+                child = cast(TreeRecorder, rec).add_child(root, move, 1, -INF, -alpha) if root is not None else None
                 score = -self._alphabeta(depth - 1, 1, -INF, -alpha, child)
                 bound = UPPER if score <= alpha else EXACT
                 lines[move] = [move, *self.pv[1]]
             else:
-                child = rec.add_child(root, move, 1, -INF, INF) if root is not None else None
+                child = cast(TreeRecorder, rec).add_child(root, move, 1, -INF, INF) if root is not None else None
                 score = -self._minimax(depth - 1, 1, child)
                 bound = EXACT
                 lines[move] = [move, *self.pv[1]]
@@ -459,7 +461,7 @@ class Searcher:
         move = self.rng.choice(ties) if ties else None
         if root is not None:
             root.close(best, EXACT, "", move)
-            rec.commit()
+            cast(TreeRecorder, rec).commit()
         root_moves.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
         if move is not None and move not in lines:
             # The move shared its search with a symmetric one: mirror that one's line.
@@ -469,7 +471,7 @@ class Searcher:
             line = lines.get(move, [])
         return SearchResult(move, best, line, root_moves, stats, True, False, False)
 
-    def _principal_variation(self, line: list, depth: int) -> list:
+    def _principal_variation(self, line: list[Any], depth: int) -> list[Any]:
         """The expected line: what the search saw, continued from the table where a table
         hit cut it short."""
         pv = list(line)
@@ -563,12 +565,12 @@ class Searcher:
         return SearchResult(move, 0, [move] if move is not None else [], [], self.stats, False, False, True)
 
 
-def iterate(position: Position, limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw) -> Iterator[SearchResult]:
+def iterate(position: Position[Any], limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw: Any) -> Iterator[SearchResult]:
     """Sunfish-style: ``for result in iterate(pos, limits): ...`` — one result per depth."""
     return Searcher(position, limits, algorithm, **kw).iterate()
 
 
-def search(position: Position, limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw) -> SearchResult:
+def search(position: Position[Any], limits: SearchLimits = SearchLimits(), algorithm: str = TT, **kw: Any) -> SearchResult:
     """Run a search to its limits and return the last (deepest) result.
 
     Keyword arguments: ``on_progress(stats)``, ``recorder``, ``stop`` (threading.Event),
