@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
+from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
 from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
 from tui_games.engine.checkers.bits import square_of
@@ -31,10 +31,10 @@ class CheckersArena(GameAdapter):
                         "each, White to move", {}, 7),
     )
 
-    def spec_names(self, variant: dict) -> list[str]:
+    def spec_names(self, variant: Variant) -> list[str]:
         return list(checkers_players.OPPONENTS)
 
-    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
+    def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         name, own_seconds = split_spec(spec)
         key = checkers_players.normalize_spec(name)
         budget = own_seconds if own_seconds is not None else seconds
@@ -48,7 +48,7 @@ class CheckersArena(GameAdapter):
         """The standard three-move ballots (the barred ones are known losses)."""
         return [(str(b), b.position()) for b in checkers_ballots.parse_ballots(text) if b.standard]
 
-    def start(self, variant: dict, text: str | None = None) -> CheckersPosition:
+    def start(self, variant: Variant, text: str | None = None) -> CheckersPosition:
         return CheckersPosition(text) if text and text.strip() else CheckersPosition()
 
     def format(self, position: CheckersPosition) -> str:
@@ -70,7 +70,7 @@ class CheckersArena(GameAdapter):
     def export(self, position: CheckersPosition, moves: list[str], *, players: tuple[str, str],
                result: int | None | str, event: str, date: str) -> str:
         """PDN, as other checkers programs read it (Black moves first)."""
-        pdn_result = result if result == "*" else {None: "1/2-1/2", 0: "1-0", 1: "0-1"}[result]
+        pdn_result = result if result == "*" else {None: "1/2-1/2", 0: "1-0", 1: "0-1"}[cast("int | None", result)]
         return write_pdn(position, event=event, date=date, black=players[0], white=players[1], result=pdn_result)
 
     def move_text(self, position: CheckersPosition, move: Any) -> str:

@@ -49,7 +49,7 @@ from collections.abc import Callable, Sequence
 
 from tui_games.engine.checkers import position as _position
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
-from tui_games.engine.checkers.position import QUIET_LIMIT, generate, has_capture, has_step
+from tui_games.engine.checkers.position import QUIET_LIMIT, Move, generate, has_capture, has_step
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
 try:
@@ -125,7 +125,7 @@ class PyCore:
         self.evaluate = make_evaluator(tuple(weights))
         self.mask = (1 << table_bits) - 1
         # Slots: None or [key, score, move, depth, flag, age].
-        self.table: list[list | None] = [None] * (self.mask + 1)
+        self.table: list[list[int] | None] = [None] * (self.mask + 1)
         self.age = 0
         self.history = [0] * 2048
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -264,7 +264,7 @@ class PyCore:
                     hist = history
                     off = turn * 1024
 
-                    def order(m: tuple) -> int:
+                    def order(m: Move) -> int:
                         mid = m[5]
                         key = (_KILLER1 if mid == k1 else _KILLER2 if mid == k2 else 0) | hist[off + (mid & 1023)] << 16
                         key |= 65535 - mid

@@ -44,9 +44,10 @@ from typing import Protocol
 from tui_games.engine.checkers.bits import BLACK, CROWN_ROW, FULL
 
 try:  # the compiled probe and builder, when the extension was built
-    from tui_games.engine.checkers import _egdb
+    # `as _egdb`: re-exported for egdb_build, which shares this import.
+    from tui_games.engine.checkers import _egdb as _egdb
 except ImportError:  # pragma: no cover - depends on the build
-    _egdb = None
+    _egdb = None  # type: ignore[assignment]  # no extension: the checks below test for None
 
 __all__ = [
     "DRAW",

@@ -183,7 +183,7 @@ class _Search:
         self.last_progress = 0.0
         self.root_nodes = 0
         self.pass_state: tuple[int, list[RootMove]] = (-INF, [])
-        self.pass_best: tuple | None = None
+        self.pass_best: tuple[int, Move, list[int]] | None = None
         self.horizon_seen = 0
 
     # -- the clock ---------------------------------------------------------------------------------
@@ -278,8 +278,8 @@ class _Search:
             results.sort(key=lambda rm: (rm.bound != EXACT, -rm.score))
             exact = core.counters()[5] == horizon_before
             core.store(cast(int, pos.key()), depth, _CORE_EXACT, best, best_move[5])
-            line = self._extend_line(line, depth)
-            previous = SearchResult(best_move, best, line, results, stats, True, exact, False)
+            pv = self._extend_line(line, depth)
+            previous = SearchResult(best_move, best, pv, results, stats, True, exact, False)
             stats.depth = depth
             self._publish(previous)
             now = time.perf_counter()
@@ -320,7 +320,7 @@ class _Search:
 
     # -- the root ---------------------------------------------------------------------------------------
 
-    def _root(self, moves: list[Move], depth: int, lo: int, hi: int) -> tuple[int, Move, list, list[RootMove]]:
+    def _root(self, moves: list[Move], depth: int, lo: int, hi: int) -> tuple[int, Move, list[Move | int], list[RootMove]]:
         """One pass over the root moves with the window (lo, hi); PVS after the first."""
         pos = self.position
         core = self.core
@@ -328,11 +328,11 @@ class _Search:
         recorder = self.recorder
         rec_root = recorder.begin(depth) if recorder is not None else None
         b0, w0, k0, t0 = pos.black, pos.white, pos.kings, pos.turn
-        z0, q0 = pos.key(), pos.quiet_plies
+        z0, q0 = cast(int, pos.key()), pos.quiet_plies
         alpha = lo
         best = -INF
         best_move = moves[0]
-        line: list = []
+        line: list[Move | int] = []
         results: list[RootMove] = []
         # Progress of this pass, for a stop in the middle of it (see _partial).
         self.pass_state = (lo, results)
@@ -393,7 +393,7 @@ class _Search:
         searched = {rm.move for rm in results}
         rest = [rm for rm in previous.root_moves if rm.move not in searched]
         merged = sorted(results + rest, key=lambda rm: (rm.bound != EXACT, -rm.score))
-        line = [best_move, *keys]
+        line: list[Move | int] = [best_move, *keys]
         return SearchResult(best_move, best, self._extend_line(line, len(line)), merged, self.stats, False, False,
                             True)
 
@@ -403,11 +403,11 @@ class _Search:
         stats.best_move, stats.score, stats.pv = result.move, result.score, list(result.pv)
         stats.root_moves = list(result.root_moves)
 
-    def _extend_line(self, line: list, depth: int) -> list:
+    def _extend_line(self, line: list[Move | int], depth: int) -> list[Move]:
         """The expected line (the root move, then move keys from the core), continued from
         the table where the search's own line stops."""
         pos = self.position.copy()
-        first, keys = line[0], line[1:]
+        first, keys = cast(Move, line[0]), line[1:]
         if first not in pos.legal_moves():
             return []
         pos.push(first)

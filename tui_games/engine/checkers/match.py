@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 
 from tui_games.engine import arena
 from tui_games.engine.checkers.ballots import Ballot
+from tui_games.engine.checkers.bits import BLACK
 from tui_games.engine.checkers.evaluation import material
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.pdn import DRAW, result_for, write_pdn
-from tui_games.engine.checkers.position import BLACK, CheckersPosition
+from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import Player
 
 __all__ = ["GameRecord", "MatchResult", "MatchStopped", "play_game", "play_match"]

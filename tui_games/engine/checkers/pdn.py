@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tui_games.engine.checkers.bits import BLACK
 from tui_games.engine.checkers.notation import START_FEN, CheckersError
-from tui_games.engine.checkers.position import BLACK, CheckersPosition, Move
+from tui_games.engine.checkers.position import CheckersPosition, Move
 from tui_games.engine.game import Outcome
 
 __all__ = ["PdnGame", "read_pdn", "read_pdn_game", "result_for", "write_pdn"]
@@ -79,7 +80,7 @@ def _escape(value: str) -> str:
 
 
 def write_pdn(position: CheckersPosition, *, event: str = "?", date: str = "????.??.??", white: str = "?",
-              black: str = "?", result: str | None = None, tags: dict[str, str] | None = None) -> str:
+              black: str = "?", result: str | None = None, tags: dict[str, str | None] | None = None) -> str:
     """The game that led to ``position`` (its start and history) as PDN text.
 
     ``result`` defaults to the position's outcome (``*`` if the game goes on); ``tags``

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import threading
 
-from tui_games.engine.checkers.position import BLACK, CheckersPosition, Move, generate
+from tui_games.engine.checkers.bits import BLACK
+from tui_games.engine.checkers.position import CheckersPosition, Move, generate
 
 __all__ = ["PerftStopped", "divide", "perft", "perft_masks"]
 

@@ -76,6 +76,17 @@ REPETITIONS = 3
 
 MAN, KING = 0, 1
 
+# The shapes of the precomputed tables below.
+# ZOBRIST[colour]: [kind][index] -> key.
+_ZobristColour = tuple[tuple[int, ...], ...]
+# (shift, mask, {target bit: the quiet move landing there}).
+_QuietEntry = tuple[int, int, dict[int, "Move"]]
+_QuietEntries = tuple[_QuietEntry, ...]
+# JUMPS[colour][kind][index]: ((over_bit, land_bit, land_index, over_index), ...).
+_JumpTable = tuple[tuple[tuple[int, int, int, int], ...], ...]
+# (s1, m1, s2, m2, down, jump_shift), see _first_jumps.
+_FirstJump = tuple[int, int, int, int, bool, int]
+
 # -- Zobrist keys -------------------------------------------------------------------------------------
 
 _rng = random.Random(0x0C4EC3E5)
@@ -104,7 +115,7 @@ MIDDLE: dict[tuple[int, int], int] = {
 }
 
 
-class Move(tuple):
+class Move(tuple[int, int, int, int, tuple[int, ...], int]):
     """A legal move: ``(delta, captured, king_delta, zobrist, path, key)`` (see the module doc
     and :func:`move_key`).
 
@@ -187,13 +198,14 @@ def _quiet_move(colour: int, kind: int, frm: int, to: int) -> Move:
                  move_key(frm, to, 0)))
 
 
-def _quiet_tables(colour: int, kind: int, directions: Iterable[int]) -> tuple[tuple, tuple]:
+def _quiet_tables(colour: int, kind: int, directions: Iterable[int]) -> tuple[_QuietEntries, _QuietEntries]:
     """((shift, mask, table), ...) for the steps that raise the bit index (down the board)
     and for those that lower it; ``table[target_bit]`` is the move that lands there (in one
     direction a target has one source)."""
-    down, up = [], []
+    down: list[_QuietEntry] = []
+    up: list[_QuietEntry] = []
     for d in directions:
-        table = {}
+        table: dict[int, Move] = {}
         for i in range(32):
             t = STEP[d][i]
             if t >= 0:
@@ -228,11 +240,11 @@ def _jump_entries(directions: Iterable[int]) -> tuple[tuple[tuple[int, int, int,
 JUMPS = tuple((_jump_entries(FORWARD[colour]), _jump_entries(range(4))) for colour in (BLACK, WHITE))
 
 
-def _first_jumps(colour: int, kind: int) -> tuple:
+def _first_jumps(colour: int, kind: int) -> tuple[_FirstJump, ...]:
     """Per direction: (s1, m1, s2, m2, down, jump_shift) to find all first jumps of a set of
     pieces at once: the squares two steps away over an enemy piece onto an empty square."""
     dirs = FORWARD[colour] if kind == MAN else DIRECTIONS
-    out = []
+    out: list[_FirstJump] = []
     for d in dirs:
         (s1, m1), (s2, m2) = STEP_SHIFTS[d]
         down = s1 > 0
@@ -244,8 +256,8 @@ def _first_jumps(colour: int, kind: int) -> tuple:
 FIRST_JUMPS = tuple((_first_jumps(colour, MAN), _first_jumps(colour, KING)) for colour in (BLACK, WHITE))
 
 
-def _extend(moves: list, colour: int, start: int, at: int, path: tuple, opp: int, empty: int, cap: int, zcap: int,
-            king: bool, kings: int, table: tuple, crown: int, zopp: tuple) -> None:
+def _extend(moves: list[Move], colour: int, start: int, at: int, path: tuple[int, ...], opp: int, empty: int, cap: int,
+            zcap: int, king: bool, kings: int, table: _JumpTable, crown: int, zopp: _ZobristColour) -> None:
     """Continue a capture from index ``at``: record the move if nothing more can be taken,
     else follow every further jump (a crowned man stops where it is crowned)."""
     more = False
@@ -262,7 +274,7 @@ def _extend(moves: list, colour: int, start: int, at: int, path: tuple, opp: int
         moves.append(_capture_move(colour, start, at, path, cap, zcap, king, False))
 
 
-def _capture_move(colour: int, start: int, end: int, path: tuple, cap: int, zcap: int, king: bool,
+def _capture_move(colour: int, start: int, end: int, path: tuple[int, ...], cap: int, zcap: int, king: bool,
                   crowned: bool) -> Move:
     s, e = 1 << start, 1 << end
     delta = s ^ e  # zero when a king comes back to its own square
@@ -275,7 +287,7 @@ def _capture_move(colour: int, start: int, end: int, path: tuple, cap: int, zcap
     return Move((delta, cap, 0, Z_WHITE_TO_MOVE ^ z_own[MAN][start] ^ z_own[MAN][end] ^ zcap, path, key))
 
 
-def _captures(moves: list, colour: int, own: int, opp: int, kings: int, empty: int) -> None:
+def _captures(moves: list[Move], colour: int, own: int, opp: int, kings: int, empty: int) -> None:
     """Append every capture of ``colour`` (full paths) to ``moves``."""
     zopp = ZOBRIST[1 - colour]
     crown = CROWN_ROW[colour]
@@ -311,7 +323,7 @@ def _captures(moves: list, colour: int, own: int, opp: int, kings: int, empty: i
 _MID_INDEX = tuple(tuple(MIDDLE.get((a + 1, b + 1), 0) - 1 for b in range(32)) for a in range(32))
 
 
-def _can_jump(pieces: int, directions: tuple, opp: int, empty: int) -> bool:
+def _can_jump(pieces: int, directions: tuple[_FirstJump, ...], opp: int, empty: int) -> bool:
     """Some piece of ``pieces`` can jump in one of ``directions`` (whole-board mask tests)."""
     for s1, m1, s2, m2, down, _ in directions:
         if down:
@@ -381,7 +393,7 @@ def has_step(black: int, white: int, kings: int, turn: int) -> bool:
     return False
 
 
-def _steps(moves: list, turn: int, men: int, own_kings: int, empty: int) -> list[Move]:
+def _steps(moves: list[Move], turn: int, men: int, own_kings: int, empty: int) -> list[Move]:
     append = moves.append
     (men_down, men_up), (kings_down, kings_up) = QUIET[turn]
     if men:
