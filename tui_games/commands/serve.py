@@ -21,6 +21,7 @@ import argparse
 import math
 import os
 from pathlib import Path
+from typing import Any
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, keep_private, ssh, web
@@ -140,7 +141,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     ssh.require_asyncssh()
     if args.register == "open" and args.auth == "none":
         raise UsageError("serve: --register open is for --auth keys; with --auth none everyone is a guest")
-    options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
+    options: dict[str, Any] = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = ssh.SSHConfig(
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys, quota_mb=args.quota_mb or None,
@@ -154,7 +155,7 @@ def _serve_web(args: argparse.Namespace) -> int:
     if os.name != "posix":
         raise UsageError("serve: the web server needs a POSIX system (process groups, hang-up signals)")
     web.require_textual_serve()
-    options = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
+    options: dict[str, Any] = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = web.WebConfig(
         home=data_dir(), host=args.host, port=WEB_PORT if args.port is None else args.port,
         public_url=args.public_url, allow_origins=tuple(args.allow_origin or ()),

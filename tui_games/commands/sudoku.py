@@ -20,7 +20,7 @@ from __future__ import annotations
 # cost (``tui-games bench startup``).
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.commands.options import Option
@@ -94,10 +94,11 @@ def _comment(entry: PuzzleEntry, problem: str) -> str:
 
 def _report_malformed(entry: PuzzleEntry, as_json: bool) -> None:
     """A puzzle that could not be read takes its line in the output all the same."""
+    problem = cast(SudokuFormatError, entry.error).problem
     if as_json:
-        _print_json(({"line": entry.line, "status": "malformed", "error": entry.error.problem}))
+        _print_json(({"line": entry.line, "status": "malformed", "error": problem}))
     else:
-        print(_comment(entry, entry.error.problem))
+        print(_comment(entry, problem))
 
 
 # -- solve -------------------------------------------------------------------------------------------
@@ -110,10 +111,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
             failed = True
             _report_malformed(entry, args.json)
             continue
-        result = sat.solve(entry.grid)
+        grid = cast(Grid, entry.grid)  # no error: a grid
+        result = sat.solve(grid)
         solution = None
         if result.solution is not None:
-            solution = Grid(result.solution, size=entry.grid.size, diagonal=entry.grid.diagonal).format()
+            solution = Grid(result.solution, size=grid.size, diagonal=grid.diagonal).format()
         if not result.unique:
             failed = True
         if args.stats:
@@ -123,7 +125,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         if args.json:
             s = result.stats
-            record = {"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
+            record = {"line": entry.line, "puzzle": grid.format(), "status": STATUS_WORDS[result.status],
                       "solution": solution if result.unique or args.first else None,
                       "ms": round(result.seconds * 1000, 3), "variables": s.variables, "clauses": s.clauses,
                       "literals": s.literals}
@@ -151,11 +153,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
             failed = True
             _report_malformed(entry, args.json)
             continue
-        result = grade(entry.grid, uniqueness=args.uniqueness)
+        grid = cast(Grid, entry.grid)  # no error: a grid
+        result = grade(grid, uniqueness=args.uniqueness)
         if result.level is None:
             failed = True
         if args.json:
-            _print_json(({"line": entry.line, "puzzle": entry.grid.format(), "status": STATUS_WORDS[result.status],
+            _print_json(({"line": entry.line, "puzzle": grid.format(), "status": STATUS_WORDS[result.status],
                               "level": result.level, "technique": result.technique, "steps": result.steps,
                               "counts": result.counts, "rating": result.rating if result.level else None,
                               "logic": result.logic}))

@@ -42,7 +42,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from tui_games.engine.sudoku.grid import Geometry, bit_indexes, digit_char, mask_digits
 from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
@@ -93,14 +93,14 @@ class Position(NamedTuple):
 
 
 _cache_lock = threading.Lock()
-_cached: list = [None, None]  # [key, Position]: the last position, shared by the finders
+_cached: list[Any] = [None, None]  # [key, Position]: the last position, shared by the finders
 
 
 def _position(state: State) -> Position:
     key = (state.geo, tuple(state.masks))
     with _cache_lock:
         if _cached[0] == key:
-            return _cached[1]
+            return cast(Position, _cached[1])
     alses = _alses(state)
     cand = [0] * (state.geo.size + 1)
     for c, m in enumerate(state.masks):
@@ -315,7 +315,7 @@ def _xz_step(a: Als, b: Als, xs: tuple[int, ...], elims: tuple[tuple[int, int], 
         z = next((d for d in zs if d != x), zs[0])
         xc, zc = digit_char(x), digit_char(z)
         chain = f"({zc}={xc}){ta}-({xc}={zc}){tb}"
-        links = (Link(_node(a, z), z, _node(a, x), x, True), Link(_node(a, x), x, _node(b, x), x, False),
+        links: tuple[Link, ...] = (Link(_node(a, z), z, _node(a, x), x, True), Link(_node(a, x), x, _node(b, x), x, False),
                  Link(_node(b, x), x, _node(b, z), z, True))
         text = (f"{_als_text(a, n)} and {_als_text(b, n)} are almost locked sets, each one digit short of "
                 f"filling its cells; {xc} fits in only one of them (its places all see each other), so the "

@@ -51,6 +51,10 @@ __all__ = ["MAX_LINKS", "aics", "fish_rating", "plain_aics", "strong_link_fish",
 MAX_LINKS = 16
 
 _CHAIN, _LOOP, _PLACE = "chain", "loop", "place"
+# Where a result's chain is: a loop's nodes, or ``(k, end, depth)`` for :meth:`_Search.path`.
+_Where = list[int] | tuple[int, int, int]
+# (links, kind, where, eliminations, -their count, start node, end node)
+_Pending = tuple[int, str, _Where, int, int, int, int]
 
 
 class _Search:
@@ -80,7 +84,7 @@ class _Search:
         out.reverse()
         return out
 
-    def results(self) -> Iterator[tuple]:
+    def results(self) -> Iterator[tuple[int, str, _Where, int]]:
         """``(links, kind, path, eliminations bit set)``: fewest links first."""
         graph, state = self.graph, self.state
         strong, weak = graph.strong, graph.weak
@@ -88,7 +92,7 @@ class _Search:
         reached_false = [1 << s for s in starts]
         reached_true = [0] * len(starts)
         active = list(range(len(starts)))
-        pending: list[tuple] = []
+        pending: list[_Pending] = []
         for depth in range(1, self.max_links + 1):
             state.check_stop()
             odd = depth % 2
@@ -123,7 +127,7 @@ class _Search:
                 break
         yield from (r[:4] for r in sorted(pending, key=_order))
 
-    def _evaluate(self, k: int, new: int, depth: int, pending: list) -> None:
+    def _evaluate(self, k: int, new: int, depth: int, pending: list[_Pending]) -> None:
         graph = self.graph
         seen, weak = graph.seen, graph.weak
         start = self.starts[k]
@@ -154,7 +158,7 @@ class _Search:
                     pending.append((depth + 1, _LOOP, nodes, gone, -gone.bit_count(), start, end))
 
 
-def _order(result: tuple) -> tuple:
+def _order(result: _Pending) -> tuple[int, bool, int, int, int]:
     links, kind, _, _, fewer, start, end = result
     return links, kind != _PLACE, fewer, start, end
 

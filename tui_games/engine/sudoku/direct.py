@@ -112,13 +112,13 @@ def direct_hidden_subsets(k: int) -> Finder:
                         continue
                     target = open_cells[left.bit_length() - 1]
                     cells = tuple(c for i, c in enumerate(open_cells) if where >> i & 1)
-                    d, t = digit_char(digit), cell_name(target, n)
+                    dc, t = digit_char(digit), cell_name(target, n)
                     keep = 0
                     for x in combo:
                         keep |= 1 << (x - 1)
                     text = (f"In {geo.unit_names[u]}, {_digits(keep)} fit only in {_names(cells, n)} (a hidden "
-                            f"{SET_NAMES[k]}), so those cells hold nothing else and {d} cannot go there. That "
-                            f"leaves {t} the only place for {d} in {geo.unit_names[u]}, so {t} is {d}.")
+                            f"{SET_NAMES[k]}), so those cells hold nothing else and {dc} cannot go there. That "
+                            f"leaves {t} the only place for {dc} in {geo.unit_names[u]}, so {t} is {dc}.")
                     yield Step(f"direct hidden {SET_NAMES[k]}", BASIC, (target, *cells), (digit, *combo), text,
                                placements=((target, digit),), units=(u,))
                     break

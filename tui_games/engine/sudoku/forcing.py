@@ -47,6 +47,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from functools import cache
+from typing import Any, cast
 
 from tui_games.engine.sudoku.grid import Geometry, bit_indexes, cell_name, digit_char
 from tui_games.engine.sudoku.levels import DIABOLICAL, NIGHTMARE
@@ -75,6 +76,8 @@ NESTED = explainer_level(4)
 #: Where an assumption comes from; ``OUTER``: a node an enclosing net implied (nested nets).
 ROOT: tuple[int, ...] = ()
 OUTER = -1
+# A propagation's node -> where it came from: ROOT, OUTER, a parent node or parent nodes.
+_Parents = dict[int, int | tuple[int, ...]]
 
 # Propagation levels: 0 singles (dynamic), 1 singles + pointing, box-line and pairs (dynamic +),
 # k >= 2 nested: level 1 plus the candidates that nets of level k - 1 refute inside.
@@ -193,7 +196,7 @@ class _Prop:
 
     __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places", "weights")
 
-    def __init__(self, par: dict, order: list[int], conflict: int, masks: list[int] | None = None,
+    def __init__(self, par: _Parents, order: list[int], conflict: int, masks: list[int] | None = None,
                  places: list[int] | None = None, weights: dict[int, int] | None = None) -> None:
         self.par, self.order, self.conflict = par, order, conflict
         #: The position the net reached (dynamic nets without a contradiction): where a
@@ -220,7 +223,7 @@ class _Prop:
 
 def _static(net: _Net, root: int) -> _Prop:
     weak, strong = net.links()
-    par: dict = {root: ROOT}
+    par: _Parents = {root: ROOT}
     order = [root]
     head = 0
     while head < len(order):
@@ -245,7 +248,7 @@ def _static(net: _Net, root: int) -> _Prop:
     return _Prop(par, order, -1)
 
 
-def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: dict,
+def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: _Parents,
              state: State, order: list[int] | None = None) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
     ``par`` (this call's too: None, or OUTER for what an enclosing net already implied).
@@ -347,7 +350,7 @@ def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
     return _dynamic(net, (), level, list(prop.masks), list(prop.places), dict(prop.par), state, list(prop.order))
 
 
-def _imply_off(par: dict, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
+def _imply_off(par: _Parents, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
     """Add "off" node ``nd``; 1 if new, 0 if known, ``~nd`` on a contradiction."""
     if nd in par:
         return 0
@@ -358,7 +361,7 @@ def _imply_off(par: dict, order: list[int], nd: int, parents: tuple[int, ...]) -
     return 1
 
 
-def _plus_rules(net: _Net, masks: list[int], places: list[int], par: dict, order: list[int], since: int) -> int:
+def _plus_rules(net: _Net, masks: list[int], places: list[int], par: _Parents, order: list[int], since: int) -> int:
     """Pointing, box-line reduction, naked and hidden pairs on the net's position, looked for
     only where the nodes ``order[since:]`` removed candidates (the rest was looked at before,
     or is the position's own, where the easier techniques found nothing). Returns the number
@@ -434,7 +437,7 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: dict, order
     return added
 
 
-def _outer_parents(par: dict, nodes: Sequence[int]) -> tuple[int, ...]:
+def _outer_parents(par: _Parents, nodes: Sequence[int]) -> tuple[int, ...]:
     """The nodes of the enclosing net (marked OUTER) that an inner net's ``nodes`` rest on."""
     seen = set(nodes)
     stack = list(nodes)
@@ -455,7 +458,7 @@ def _outer_parents(par: dict, nodes: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: dict, order: list[int],
+def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: _Parents, order: list[int],
                   resume: int, state: State, weights: dict[int, int]) -> tuple[int, int]:
     """Remove the first candidate (from ``resume`` on, round the board) whose net of level
     ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
@@ -486,7 +489,7 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
 # -- reading a net ---------------------------------------------------------------------------------
 
 
-def _ancestors(par: dict, nodes: Sequence[int]) -> set[int]:
+def _ancestors(par: _Parents, nodes: Sequence[int]) -> set[int]:
     seen = set(nodes)
     stack = list(nodes)
     while stack:
@@ -668,14 +671,15 @@ class _Analysis:
 
 
 _LOCK = threading.Lock()
-_LAST: list = [None, None]
+# [the position's key, its analysis]
+_LAST: list[Any] = [None, None]
 
 
 def _analysis(state: State) -> _Analysis:
     key = (state.geo, tuple(state.values), tuple(state.masks))
     with _LOCK:
         if _LAST[0] == key:
-            return _LAST[1]
+            return cast(_Analysis, _LAST[1])
     analysis = _Analysis(state)
     with _LOCK:
         _LAST[0], _LAST[1] = key, analysis

@@ -24,8 +24,8 @@ bad puzzle and goes on; :func:`parse_puzzles` and :func:`parse_grid` raise on th
 from __future__ import annotations
 
 import re
-from collections import namedtuple
 from collections.abc import Iterable
+from typing import Any, NamedTuple, cast
 
 from tui_games.engine.sudoku.grid import BOX_SHAPES, DIGITS, Grid, cell_name, digit_char
 
@@ -60,11 +60,14 @@ class SudokuFormatError(ValueError):
         super().__init__(f"{': '.join(where)}: {problem}")
 
 
-class PuzzleEntry(namedtuple("PuzzleEntry", "number line grid error", defaults=(None,))):
+class PuzzleEntry(NamedTuple):
     """One puzzle of a text: its ``number`` (1-based), its first ``line``, and the ``grid``
     (a :class:`Grid`) or the ``error`` (a :class:`SudokuFormatError`)."""
 
-    __slots__ = ()
+    number: int
+    line: int
+    grid: Grid | None
+    error: SudokuFormatError | None = None
 
 
 def _is_data(line: str) -> bool:
@@ -136,7 +139,7 @@ def _build(values: list[int], size: int, diagonal: bool, source: str, line: int,
 
 
 def _read_lines(text: str, source: str, size: int | None, diagonal: bool) -> list[PuzzleEntry]:
-    entries = []
+    entries: list[PuzzleEntry] = []
     for number, raw in enumerate(text.splitlines(), 1):
         if not _is_data(raw):
             continue
@@ -151,7 +154,7 @@ def _read_lines(text: str, source: str, size: int | None, diagonal: bool) -> lis
                                         source=source, line=number)
             values, stray, ch = _cells(line, size or 9)
             if stray is not None:
-                raise SudokuFormatError(_stray(ch, stray + 1, size or 9), source=source, line=number)
+                raise SudokuFormatError(_stray(cast(str, ch), stray + 1, size or 9), source=source, line=number)
             entries.append(PuzzleEntry(index, number, _build(values, size or 9, diagonal, source, number, None)))
         except SudokuFormatError as error:
             entries.append(PuzzleEntry(index, number, None, error))
@@ -173,7 +176,7 @@ def _read_rows(rows: list[tuple[int, str]], index: int, first_line: int, size: i
                                         source=source, line=number, puzzle=index)
             cells, stray, ch = _cells(row, size)
             if stray is not None:
-                raise SudokuFormatError(_stray(ch, raw.index(ch) + 1, size), source=source, line=number,
+                raise SudokuFormatError(_stray(cast(str, ch), raw.index(cast(str, ch)) + 1, size), source=source, line=number,
                                         puzzle=index)
             values.extend(cells)
         return PuzzleEntry(index, first_line, _build(values, size, diagonal, source, first_line, index))
@@ -250,13 +253,13 @@ def read_puzzles(text: str, source: str = "<text>", *, diagonal: bool = False, s
     return _READERS[fmt](text, source, size, diagonal)
 
 
-def parse_puzzles(text: str, source: str = "<text>", **options) -> list[Grid]:
+def parse_puzzles(text: str, source: str = "<text>", **options: Any) -> list[Grid]:
     """Every puzzle of ``text``; raises the first :class:`SudokuFormatError`."""
     grids = []
     for entry in read_puzzles(text, source, **options):
         if entry.error is not None:
             raise entry.error
-        grids.append(entry.grid)
+        grids.append(cast(Grid, entry.grid))  # no error: a grid
     return grids
 
 
@@ -270,7 +273,7 @@ def parse_grid(text: str, source: str = "puzzle", *, diagonal: bool = False, siz
     if len(entries) > 1:
         raise SudokuFormatError(f"expected one puzzle, found {len(entries)}", source=source,
                                 line=entries[1].line)
-    return entries[0].grid  # type: ignore[return-value]
+    return cast(Grid, entries[0].grid)  # no error: a grid
 
 
 # -- writing ---------------------------------------------------------------------------------------

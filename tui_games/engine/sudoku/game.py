@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tui_games.engine.sudoku.grid import DIGITS, Grid
 from tui_games.engine.sudoku.techniques import Step
@@ -217,7 +218,7 @@ class SudokuGame:
 
     # -- saving ------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "size": self.size,
             "diagonal": self.grid.diagonal,
@@ -236,7 +237,7 @@ class SudokuGame:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> SudokuGame:
+    def from_dict(cls, data: dict[str, Any]) -> SudokuGame:
         """A game from :meth:`to_dict`; ValueError (or KeyError, TypeError) if it is damaged."""
         size = int(data["size"])
         diagonal = bool(data["diagonal"])
@@ -270,7 +271,7 @@ def _grid_from_text(text: str, size: int, diagonal: bool) -> Grid:
     return Grid(values, size=size, diagonal=diagonal)
 
 
-def _action(item: list, size: int) -> Action:
+def _action(item: list[Any], size: int) -> Action:
     label, changes = item
     out = []
     for change in changes:

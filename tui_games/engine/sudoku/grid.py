@@ -16,9 +16,10 @@ Sizes and boxes: 4×4 (2×2 boxes), 6×6 (boxes of 2 rows × 3 columns), 9×9 (3
 
 from __future__ import annotations
 
-from collections import namedtuple
+import builtins
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 __all__ = [
     "BOX_SHAPES", "DIGITS", "Geometry", "Grid", "GridError", "bit_indexes", "cell_name", "digit_char",
@@ -75,8 +76,20 @@ def cell_name(cell: int, size: int = 9) -> str:
     return f"r{row + 1}c{col + 1}"
 
 
-_GeometryFields = namedtuple("_GeometryFields", "size box_rows box_cols diagonal units unit_kinds unit_names "
-                             "units_of peers peer_sets peer_pairs intersections")
+class _GeometryFields(NamedTuple):
+    size: int
+    box_rows: int
+    box_cols: int
+    diagonal: bool
+    units: tuple[tuple[int, ...], ...]
+    unit_kinds: tuple[str, ...]
+    unit_names: tuple[str, ...]
+    units_of: tuple[tuple[int, ...], ...]
+    peers: tuple[tuple[int, ...], ...]
+    peer_sets: tuple[frozenset[int], ...]
+    peer_pairs: tuple[tuple[int, int], ...]
+    # (box, line, the cells they share, the box's other cells, the line's other cells)
+    intersections: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
 
 
 class Geometry(_GeometryFields):
@@ -313,7 +326,7 @@ class Grid:
 
     def duplicates(self) -> list[tuple[int, int, tuple[int, ...]]]:
         """``(unit, digit, cells)`` for every digit written twice or more in a unit."""
-        out = []
+        out: list[tuple[int, int, tuple[int, ...]]] = []
         values = self.values
         for u, cells in enumerate(self.geometry.units):
             where: dict[int, list[int]] = {}
@@ -323,7 +336,8 @@ class Grid:
             out.extend((u, d, tuple(cs)) for d, cs in sorted(where.items()) if len(cs) > 1)
         return out
 
-    def conflicts(self) -> set[int]:
+    # builtins.set: inside the class, `set` names the method above.
+    def conflicts(self) -> builtins.set[int]:
         """Cells whose digit a peer repeats."""
         return {c for _, _, cells in self.duplicates() for c in cells}
 

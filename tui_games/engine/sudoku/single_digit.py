@@ -200,8 +200,8 @@ def empty_rectangles(state: State) -> Iterator[Step]:
                                     continue
                                 near = in_row if by_row else in_col
                                 other = tuple(col_arm if by_row else row_arm)
-                                targets = peer_sets[q].intersection(*(peer_sets[c] for c in other))
-                                targets = sorted(c for c in targets if masks[c] & bit and c not in where
+                                common = peer_sets[q].intersection(*(peer_sets[c] for c in other))
+                                targets = sorted(c for c in common if masks[c] & bit and c not in where
                                                  and c != p)
                                 if not targets:
                                     continue
