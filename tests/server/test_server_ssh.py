@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -111,10 +110,8 @@ async def test_full_server_says_so(start_server):
     server = await start_server(max_sessions=1)
     first = await connect(server.port, "carol")
     second = await connect(server.port, "dave")
-    started = time.monotonic()
     await second.wait_for("the server is full (1 player at a time)")
-    await asyncio.wait_for(second.closed.wait(), 5)
-    assert time.monotonic() - started < 5
+    await asyncio.wait_for(second.closed.wait(), 30)  # closed at once; 30 s only bounds a broken run
     assert second.process.exit_status == 1
     await second.close()
     await first.close()

@@ -98,12 +98,12 @@ class LobbyClient:
                     future.set_result({"ok": False, "error": "the lobby closed the connection"})
             if self._writer is not None:
                 self._writer.close()
-            if self._reconnecting is not None and not self._reconnecting.done():
-                pass  # a try of _reconnect failed: it goes on trying, or says "closed"
-            elif self.reconnect and not self._closing and self.player is not None:
-                self._reconnecting = asyncio.create_task(self._reconnect())
-            else:
-                self.on_event({"event": "closed"})
+            # When a try of _reconnect is what failed, that task goes on trying, or says "closed".
+            if self._reconnecting is None or self._reconnecting.done():
+                if self.reconnect and not self._closing and self.player is not None:
+                    self._reconnecting = asyncio.create_task(self._reconnect())
+                else:
+                    self.on_event({"event": "closed"})
 
     async def _reconnect(self) -> None:
         for pause in RECONNECT_PAUSES:
