@@ -18,7 +18,10 @@ under systemd's default) with one registered player, then:
   its tries and the time to the menu (the goal: the first try, under 2 s);
 - **wrong keys**: 300 logins with a key that is not the player's, from 127.0.0.4: how many
   were refused by SSH, how many turned away by the penalty, and what the log holds;
-- the log's size at the end.
+- the log's size at the end;
+- **seek flood** (seek_flood.py, the lobby in a process of its own): 60 players post 6 seeks
+  each (one over the cap) while 32 apps watch: the lobby's CPU, how soon each seek reaches
+  every app, and whether every app is still connected.
 
 Nothing leaves 127.0.0.0/8; every socket is closed at the end, and the server is stopped.
 """
@@ -35,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tui_games.bench.seek_flood import bench_seek_flood
 from tui_games.bench.table import Write, write_table
 from tui_games.server.identity import Registry
 
@@ -357,3 +361,5 @@ def bench_server(write: Write, *, quick: bool = False) -> None:
     if asyncssh is None or os.name != "posix":
         raise ValueError('the server benchmark needs asyncssh on a POSIX system: pip install "tui-games[server]"')
     asyncio.run(_bench(write, quick))
+    write("")
+    bench_seek_flood(write, quick=quick)
