@@ -398,6 +398,27 @@ async def test_an_idle_tab_is_hung_up_with_a_line_saying_why(start_web):
     assert 'hangup from=127.0.0.1 reason="no keys for 1 second"' in "\n".join(server.lines)
 
 
+async def test_a_tab_hung_up_while_its_app_starts_still_hears_why(start_web, monkeypatch):
+    """On a loaded machine the idle watchdog can end a tab between its app's fork and the end of
+    its start-up; the page must still get the reason, not the bare close of a finished handler."""
+    server = await start_web(idle_seconds=1.0)
+    original_start = web.TabApp.start
+
+    async def slow_start(self, columns, rows):
+        await original_start(self, columns, rows)
+        deadline = time.monotonic() + 30  # only bounds a broken run
+        while not any(tab._hanging_up for tab in server.tabs) and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
+    monkeypatch.setattr(web.TabApp, "start", slow_start)
+    async with aiohttp.ClientSession() as session:
+        tab = await Tab.open(session, server.port)
+        code, reason = await tab.closed(timeout=30)
+        assert (code, reason) == (1000, "No keys for 1 second; your game is saved.")
+    assert 'hangup from=127.0.0.1 reason="no keys for 1 second"' in "\n".join(server.lines)
+    assert await _no_tabs(server)
+
+
 @pytest.mark.parametrize("program, reason, error", [
     ("import sys; sys.exit(3)", "The server could not start a game; try again later", None),
     ("import sys; print('__GANGLION__', flush=True); sys.stderr.write('Traceback\\nValueError: boom'); sys.exit(1)",

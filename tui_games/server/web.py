@@ -333,7 +333,9 @@ class Tab:
             await self._close(CLOSE_ERROR, "the server could not start a game; try again later")
             return
         if self._hanging_up:  # idle or shutting down while the app was starting
-            await self.app.hang_up(config.grace_seconds)
+            # Wait for that ending: it closes the websocket with its reason, and a handler that
+            # returned first would close it bare (aiohttp's 1000 with no reason).
+            await self.end("disconnected")
             return
         self.last_input = time.monotonic()  # idle time counts from a running game
         self._log("start", sessions=f"{len(server.tabs)}/{server.most_sessions}", size=f"{columns}x{rows}",
