@@ -15,6 +15,7 @@ error is one line on stderr, ``tui-games: error: ...``, with exit status 2.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
 import sys
@@ -88,6 +89,8 @@ def build_parser(argv: Sequence[str] | None = None) -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if not argv:  # the menu, as every served player's app starts: no parser to build
+            return importlib.import_module(COMMANDS["play"][0]).cmd_play(argparse.Namespace(game=None))
         parser = build_parser(argv)
         args, extras = parser.parse_known_args(argv)
         if extras:

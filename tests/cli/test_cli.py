@@ -184,6 +184,16 @@ def test_no_command_and_bare_play_open_the_menu(capsys, fake_app):
     assert fake_app == [(None, None), (None, None)]
 
 
+def test_no_command_opens_the_menu_without_building_a_parser(capsys, fake_app, monkeypatch):
+    # Every served player's app starts this way; argparse's parsers are most of its cost.
+    def no_parser(argv=None):
+        raise AssertionError("a parser was built")
+
+    monkeypatch.setattr(cli, "build_parser", no_parser)
+    assert run(capsys)[0] == 0
+    assert fake_app == [(None, None)]
+
+
 def test_play_tictactoe_defaults(capsys, fake_app):
     assert run(capsys, "play", "tictactoe")[0] == 0
     assert fake_app == [("tictactoe", {"rows": 3, "cols": 3, "k": 3, "misere": False,

@@ -311,19 +311,22 @@ class Zygote:
 
 # -- the zygote process -------------------------------------------------------------------------
 
-def preload() -> None:
-    """Import everything a session uses: the app, every game's screen and engine, the parser."""
+def preload() -> bool:
+    """Import everything a session uses (the app, every game's screen and engine, the parser),
+    then run one app to its menu, to nowhere, so that what every app works out the same way
+    is worked out here (tui_games.ui.rehearsal); True if that rehearsal drew its menu."""
     import importlib
 
     from tui_games import cli
     from tui_games.games import GAMES
-    from tui_games.ui import app  # noqa: F401 - the import is the point
+    from tui_games.ui.rehearsal import rehearse
 
     cli.build_parser()
     for spec in GAMES:
         for name in (spec.engine, spec.screen.partition(":")[0], spec.commands):
             with contextlib.suppress(ImportError):
                 importlib.import_module(name)
+    return rehearse()
 
 
 def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> None:

@@ -33,6 +33,7 @@ from tui_games.ui.screens.menu import MenuScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
+from tui_games.ui.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.widgets.session_notice import SessionNotice
 
 # Every screen is designed for this size; below it the app says so instead of drawing a
@@ -97,6 +98,9 @@ class TuiGamesApp(App):
     def __init__(self, game: str | None = None, options: dict | None = None, store: Store | None = None,
                  *, ascii: bool | None = None) -> None:
         super().__init__()
+        # Parsed once a process, not once an app: the server's pre-started process has parsed
+        # it all before it forks this app (tui_games.ui.warm_start).
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         partial_updates.install()
         # The engine thread and the UI share one interpreter lock; the default 5 ms between
         # switches adds up over the several hand-offs a keypress needs (input thread, event
@@ -120,6 +124,14 @@ class TuiGamesApp(App):
         self._holder_slow = False  # polling at HOLDER_POLL_LATER
         self._read_only_since: float | None = None
 
+    def get_css_variables(self) -> dict[str, str]:
+        variables = css_variables(self, self.current_theme)
+        self.theme_variables = variables
+        return variables
+
+    def get_default_screen(self) -> Screen:
+        return MenuScreen()
+
     def on_mount(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
         self._open_session()
@@ -134,7 +146,7 @@ class TuiGamesApp(App):
         else:  # well formed (the store checked), but not one of this Textual's
             self.notify(f"settings.json: ui.theme is {theme!r}, which this version does not have; using "
                         f"{self.theme}", title="Data file problem", severity="warning", timeout=10)
-        self.push_screen(MenuScreen())
+        self._show_session()
         if self.start_game:
             self.open_game(self.start_game, self.start_options)
         self._show_store_warnings()

@@ -1,0 +1,119 @@
+"""What an app no longer works out again in a process that starts many (tui_games.ui.warm_start):
+its CSS, parsed once a process and the same rules Textual parses; its theme's variables, the
+same as Textual's; the menu as the first screen, with no blank screen built under it; and the
+server's rehearsal of an app, which draws a menu and leaves nothing of itself behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import tempfile
+import threading
+
+import textual.css.stylesheet as textual_stylesheet
+from textual.app import App
+from textual.css.stylesheet import Stylesheet
+from ui_support import SIZE
+
+from tui_games.store import Store
+from tui_games.ui import rehearsal, warm_start
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.menu import MenuScreen
+
+
+def count_parses(monkeypatch) -> list[str]:
+    """Every CSS source Textual parses from now on."""
+    parsed: list[str] = []
+    original = textual_stylesheet.parse
+
+    def counting(scope, css, read_from, *args, **kwargs):
+        parsed.append(str(read_from))
+        return original(scope, css, read_from, *args, **kwargs)
+
+    monkeypatch.setattr(textual_stylesheet, "parse", counting)
+    return parsed
+
+
+async def test_a_second_app_in_the_process_parses_no_css(home, monkeypatch):
+    async with TuiGamesApp().run_test(size=SIZE) as pilot:
+        await pilot.pause()
+    parsed = count_parses(monkeypatch)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+    assert parsed == []
+
+
+def described(rules) -> list[tuple]:
+    # Values as their reprs: a layout is its own instance in each parse.
+    return [(rule.selector_set, {name: repr(value) for name, value in rule.styles.get_rules().items()},
+             rule.is_default_rules, rule.tie_breaker) for rule in rules]
+
+
+def rules_as_textual_parses_them(app: App) -> list[tuple]:
+    plain = Stylesheet(variables=App.get_css_variables(app))
+    plain.source = dict(app.stylesheet.source)
+    plain.parse()
+    return described(plain.rules)
+
+
+async def test_the_shared_rules_are_the_rules_textual_parses_in_any_theme(home):
+    for theme in ("textual-dark", "nord", "textual-light", "ansi-dark"):
+        store = Store()
+        settings = store.load_settings()
+        settings["ui"]["theme"] = theme
+        store.save_settings(settings)
+        app = TuiGamesApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert app.theme == theme
+            assert described(app.stylesheet.rules) == rules_as_textual_parses_them(app)
+
+
+async def test_every_themes_variables_are_textuals(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for theme in app.available_themes.values():
+            assert warm_start.css_variables(app, theme) == {
+                **App.get_theme_variable_defaults(app), **theme.to_color_system().generate(), **theme.variables}
+        # Each caller has a copy of its own.
+        assert warm_start.css_variables(app, app.current_theme) is not warm_start.css_variables(app, app.current_theme)
+
+
+async def test_the_menu_is_the_first_screen_with_none_under_it(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(screen) for screen in app.screen_stack] == [MenuScreen]
+
+
+def open_descriptors() -> set[str]:
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found.add(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:  # the listing's own descriptor, closed already
+            continue
+    return found
+
+
+def test_the_rehearsal_draws_a_menu_and_leaves_nothing_of_itself(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    environment, cwd = dict(os.environ), os.getcwd()
+    threads = set(threading.enumerate())
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    streams = (sys.stdout, sys.stderr, sys.stdin)
+    descriptors = open_descriptors() if os.path.isdir("/proc/self/fd") else set()
+
+    assert rehearsal.rehearse()
+
+    assert list(tmp_path.iterdir()) == []  # its folder, its settings and its session lock are gone
+    assert dict(os.environ) == environment and os.getcwd() == cwd
+    assert set(threading.enumerate()) == threads
+    assert {signum: signal.getsignal(signum) for signum in handlers} == handlers
+    assert (sys.stdout, sys.stderr, sys.stdin) == streams
+    if descriptors:
+        assert not {path for path in open_descriptors() - descriptors if str(tmp_path) in path}
