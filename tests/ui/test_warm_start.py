@@ -1,6 +1,7 @@
 """What an app no longer works out again in a process that starts many (tui_games.ui.warm_start):
 its CSS, parsed once a process and the same rules Textual parses; its theme's variables, the
-same as Textual's; the menu as the first screen, with no blank screen built under it; and the
+same as Textual's; the menu as the first screen, with no blank screen built under it, and not
+restyled for widths it looks the same at; and the
 server's rehearsal of an app, which draws a menu and leaves nothing of itself behind."""
 
 from __future__ import annotations
@@ -88,6 +89,17 @@ async def test_the_menu_is_the_first_screen_with_none_under_it(home):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert [type(screen) for screen in app.screen_stack] == [MenuScreen]
+
+
+async def test_the_menu_is_not_restyled_for_a_width_it_does_not_change_with(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not {"-narrow", "-wide"} & set(app.screen.classes)
+        # A game's screen still has its width's class: its panels move under the board.
+        await pilot.press("1")
+        await pilot.pause()
+        assert not isinstance(app.screen, MenuScreen) and "-wide" in app.screen.classes
 
 
 def open_descriptors() -> set[str]:

@@ -21,6 +21,9 @@ BANNER = """\
 
 
 class MenuScreen(Screen):
+    # The menu looks the same at any width: no -narrow/-wide class, whose first setting would
+    # restyle every widget of the screen just after the login's first frame.
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = []
     BINDINGS = [
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark", "app.help", "Help"),
