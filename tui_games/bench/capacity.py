@@ -8,9 +8,12 @@ the zygote), then forked from the pre-started app. For each:
 
 - **login → menu**: from opening the TCP connection to the menu's text on the player's screen,
   p50 and p95;
-- **CPU per login**: the app's own CPU seconds when its menu is up (utime + stime from /proc;
-  for a forked app, since the fork), and the server's CPU over the whole run divided by N
-  (SSH handshakes, authentication, every key relayed);
+- **CPU a login**: the app's own CPU seconds when its menu is up (utime + stime from /proc;
+  for a forked app, since the fork), plus the server's share (its CPU over the run, less what
+  the keys cost it, divided by N: SSH handshake, authentication, starting the session),
+  plus the zygote's CPU a fork. What a key costs the server is measured once every player is
+  at the menu, when the server does nothing else (keys relayed, idle sessions kept): its CPU
+  then over the keys pressed then;
 - **memory per session** at the menu: PSS (shared pages divided among their sharers; the sum
   over processes is the memory really used) and private (what each session alone costs), the
   median over the apps, and the zygote's own PSS;
@@ -177,12 +180,16 @@ async def _run(count: int, preload: bool, keys) -> list[str]:
             # Until every player is at the menu (or failed) and the last has pressed its keys.
             while any(p.menu is None and p.error is None for p in players):
                 await asyncio.sleep(0.2)
+            # From here on the server only relays keys and keeps sessions: its CPU a key then
+            # is what keys cost it, and the rest of its CPU over the run is the logins'.
+            at_menus = (cpu_seconds(server.pid) or 0.0, sum(len(p.keys) for p in players))
             sizes = [size for p in players if p.pid and (size := memory_mb(p.pid))]
             last = max((p for p in players if p.menu is not None), key=lambda p: p.name, default=None)
             while last is not None and len(last.keys) < KEYS_EACH and last.error is None:
                 await asyncio.sleep(0.2)
             stop.set()
-            server_cpu = (cpu_seconds(server.pid) or 0.0) - server_cpu
+            at_end = (cpu_seconds(server.pid) or 0.0, sum(len(p.keys) for p in players))
+            server_cpu = at_end[0] - server_cpu
             zygote_now = memory_mb(zygote_pid) if zygote_pid else None
             zygote_cpu_after = cpu_seconds(zygote_pid) if zygote_pid else None
         finally:
@@ -204,15 +211,19 @@ async def _run(count: int, preload: bool, keys) -> list[str]:
     cpus = [p.cpu for p in players if p.cpu is not None]
     keys_seen = [k for p in players for k in p.keys]
     failed = [p.error for p in players if p.error]
-    zygote = ""
+    zygote, fork = "", 0.0
     if zygote_now:
-        forks = (zygote_cpu_after or 0.0) - (zygote_cpu or 0.0)
-        zygote = f"; zygote {zygote_now[0]:.0f} MB PSS, {forks / max(1, len(menus)) * 1000:.1f} ms CPU a fork"
+        fork = ((zygote_cpu_after or 0.0) - (zygote_cpu or 0.0)) / max(1, len(menus))
+        zygote = f"; zygote {zygote_now[0]:.0f} MB PSS"
+    per_key = (at_end[0] - at_menus[0]) / max(1, at_end[1] - at_menus[1])
+    server_login = max(0.0, server_cpu - per_key * len(keys_seen)) / max(1, len(menus))
     return [
         "forked from the zygote" if preload else "fresh process (--no-preload)",
         f"{len(menus)}/{count}" + (f" ({failed[0]})" if failed else ""),
         f"{statistics.median(menus) * 1000:.0f} / {percentile(menus, 0.95) * 1000:.0f} ms" if menus else "-",
-        f"{statistics.mean(cpus):.3f} s + server {server_cpu / max(1, len(menus)):.3f} s" if cpus else "-",
+        (f"{(statistics.mean(cpus) + server_login + fork) * 1000:.0f} ms = {statistics.mean(cpus) * 1000:.0f} + "
+         f"{server_login * 1000:.0f}" + (f" + {fork * 1000:.1f}" if zygote_now else "") if cpus else "-"),
+        f"{per_key * 1000:.2f} ms",
         (f"{statistics.median(s[0] for s in sizes):.1f} / {statistics.median(s[1] for s in sizes):.1f} MB"
          if sizes else "-") + zygote,
         f"{percentile(keys_seen, 0.95) * 1000:.1f} ms of {len(keys_seen)}" if keys_seen else "-",
@@ -226,8 +237,8 @@ async def _bench(write: Write, count: int) -> None:
     write(f"tui-games serve --ssh on 127.0.0.1 (niced), {count} players logging in at {RATE:g} a second, "
           f"then a key a second each; load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
     write("")
-    write_table(write, ["apps", "at the menu", "login → menu p50 / p95", "CPU per login (app + server)",
-                        "PSS / private per session", "key → repaint p95"], rows, left=(0, 1))
+    write_table(write, ["apps", "at the menu", "login → menu p50 / p95", "CPU a login = app + server + zygote",
+                        "server CPU a key", "PSS / private per session", "key → repaint p95"], rows, left=(0, 1))
 
 
 def bench_capacity(write: Write, *, quick: bool = False, players: int | None = None) -> None:
