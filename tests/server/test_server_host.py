@@ -197,8 +197,25 @@ async def test_a_login_through_the_zygote_reaches_the_menu_and_players_never_cro
     # What must be there when a process starts (a fork does not start again) is.
     assert b"\0MALLOC_ARENA_MAX=2\0" in b"\0" + environ and b"\0PYTHONUTF8=1\0" in b"\0" + environ
     assert os.readlink(f"/proc/{zygote.process.pid}/cwd") != str(bob_home)
+    # It rehearsed an app to its menu before the first fork, and that left nothing open in it
+    # or in its children: no folder, settings or session lock of the rehearsal's, no player's.
+    ready = next(line for line in start_server.logs if line.startswith("zygote-ready"))
+    assert 'rehearsal="menu drawn"' in ready, ready
+    assert not [path for path in open_paths(zygote.process.pid) if "rehearsal" in path or str(root) in path]
+    for session in sessions.values():
+        assert not [path for path in open_paths(session.app.pgid) if "rehearsal" in path]
     for player in (alice, bob):
         await player.close()
+
+
+def open_paths(pid: int) -> set[str]:
+    paths = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            paths.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+        except OSError:  # closed meanwhile
+            continue
+    return paths
 
 
 @linux_only

@@ -4,7 +4,8 @@ A real server (``tui-games serve --ssh`` as a subprocess, niced) with open regis
 players (100, 20 with --quick, or --players N) log in with asyncssh's client at 4 a second, each
 with a key of their own, and from their menu on press a key a second (down, up, down…) until
 the last of them has had ten. Run twice: every app a fresh process (``--no-preload``, as before
-the zygote), then forked from the pre-started app. For each:
+the zygote), then forked from the pre-started app (only the latter with ``--zygote-only``). For
+each:
 
 - **login → menu**: from opening the TCP connection to the menu's text on the player's screen,
   p50 and p95;
@@ -230,10 +231,10 @@ async def _run(count: int, preload: bool, keys) -> list[str]:
     ]
 
 
-async def _bench(write: Write, count: int) -> None:
+async def _bench(write: Write, count: int, zygote_only: bool) -> None:
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(count)]
     load = os.getloadavg()[0]
-    rows = [await _run(count, False, keys), await _run(count, True, keys)]
+    rows = [*([] if zygote_only else [await _run(count, False, keys)]), await _run(count, True, keys)]
     write(f"tui-games serve --ssh on 127.0.0.1 (niced), {count} players logging in at {RATE:g} a second, "
           f"then a key a second each; load average {load:.1f} before, {os.getloadavg()[0]:.1f} after")
     write("")
@@ -241,7 +242,8 @@ async def _bench(write: Write, count: int) -> None:
                         "server CPU a key", "PSS / private per session", "key → repaint p95"], rows, left=(0, 1))
 
 
-def bench_capacity(write: Write, *, quick: bool = False, players: int | None = None) -> None:
+def bench_capacity(write: Write, *, quick: bool = False, players: int | None = None,
+                   zygote_only: bool = False) -> None:
     if asyncssh is None or not sys.platform.startswith("linux"):
         raise ValueError('the capacity benchmark needs asyncssh on Linux: pip install "tui-games[server]"')
-    asyncio.run(_bench(write, players or (20 if quick else 100)))
+    asyncio.run(_bench(write, players or (20 if quick else 100), zygote_only))

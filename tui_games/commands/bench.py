@@ -30,7 +30,10 @@ SWEEP_OPTIONS = (Option("--node-limit", type=positive_int, metavar="N",
 # The knobs of the benchmarks of the program itself (not a game's), by benchmark name.
 PROGRAM_OPTIONS: dict[str, Sequence[Option]] = {
     "capacity": (Option("--players", type=positive_int, metavar="N",
-                        help="players logging in at 4 a second (default 100; 20 with --quick)"),),
+                        help="players logging in at 4 a second (default 100; 20 with --quick)"),
+                 Option("--zygote-only", action="store_true",
+                        help="only apps forked from the zygote: no run of fresh processes first (it loads "
+                             "the machine for minutes, and the next run with it)")),
 }
 
 

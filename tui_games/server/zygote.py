@@ -3,7 +3,9 @@ imported, forked for each login (as Android's zygote and gunicorn's ``--preload`
 
 A fresh ``python -m tui_games`` spends 0.4-0.6 CPU-seconds importing before its menu is drawn,
 so four logins a second needed the whole 2-core machine. The zygote pays that once: it imports
-everything a session uses, collects and ``gc.freeze()``-s what it made (so no child's garbage
+everything a session uses, runs one app to its menu, to nowhere (tui_games.ui.rehearsal: what
+every app works out the same way, the parsed CSS, a theme's colours, Textual's and Rich's caches,
+is then made once), collects and ``gc.freeze()``-s what it made (so no child's garbage
 collector ever writes to those pages, which stay shared copy-on-write), and then only forks.
 
 **The protocol** (a SOCK_SEQPACKET socket pair, so every message is whole): the server sends
@@ -225,7 +227,8 @@ class Zygote:
             self.ready = True
             self._ready_event.set()
             self.log(event("zygote-ready", pid=self.process.pid if self.process else None,
-                           imported=f"{message['ready']:.2f}s"))
+                           imported=f"{message['ready']:.2f}s",
+                           rehearsal="menu drawn" if message.get("rehearsed") else "failed: logins draw from cold"))
         elif "spawned" in message and fds:
             # Tracked at once: its exit may be the very next message.
             forked = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0])
@@ -462,11 +465,11 @@ def main() -> None:
     began = time.process_time()
     sock = socket.socket(fileno=int(os.environ.pop(SOCKET_FD_ENV)))
     gc.disable()
-    preload()
+    rehearsed = preload()
     gc.collect()
     # Everything made so far is left alone by every child's collector: its pages stay shared.
     gc.freeze()
-    _send(sock, {"ready": time.process_time() - began})
+    _send(sock, {"ready": time.process_time() - began, "rehearsed": rehearsed})
     _serve(sock)
 
 
