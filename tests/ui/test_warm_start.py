@@ -53,6 +53,29 @@ def described(rules) -> list[tuple]:
              rule.is_default_rules, rule.tie_breaker) for rule in rules]
 
 
+async def test_a_theme_change_parses_each_stylesheet_once(home, monkeypatch):
+    monkeypatch.setattr(warm_start, "_parsed", {})
+    store = Store()
+    settings = store.load_settings()
+    settings["ui"]["theme"] = "gruvbox"
+    store.save_settings(settings)
+    parsed: list[tuple] = []
+    original = textual_stylesheet.parse
+
+    def counting(scope, css, read_from, *args, variable_tokens=None, **kwargs):
+        # Which theme: what $primary stands for.
+        primary = "".join(token.value for token in (variable_tokens or {}).get("primary", []))
+        parsed.append((scope, read_from, kwargs.get("tie_breaker"), primary))
+        return original(scope, css, read_from, *args, variable_tokens=variable_tokens, **kwargs)
+
+    monkeypatch.setattr(textual_stylesheet, "parse", counting)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "gruvbox"
+    assert parsed and len(parsed) == len(set(parsed)), [p for p in parsed if parsed.count(p) > 1]
+
+
 def rules_as_textual_parses_them(app: App) -> list[tuple]:
     plain = Stylesheet(variables=App.get_css_variables(app))
     plain.source = dict(app.stylesheet.source)

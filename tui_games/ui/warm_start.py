@@ -8,7 +8,8 @@ child starts from it, sharing the pages, rather than paying for it on each login
   each App, and works out a theme's colour variables anew. :class:`SharedStylesheet` keeps the
   parsed rules of this process, per set of variables, and :func:`css_variables` the variables
   of each theme; both are read-only once made (Textual's own per-stylesheet cache shares the
-  same rule sets between parses).
+  same rule sets between parses). A theme change parses each source once, not twice (Textual's
+  reparse would parse them into a sheet of its own, and the next widget's CSS all again).
 - **Everything else a first frame needs** (Textual's and Rich's caches, the modules Textual
   imports on first use, the CSS of every widget of the menu): :mod:`tui_games.ui.rehearsal`
   runs one app to its first menu frame, to nowhere, before the first fork.
@@ -22,11 +23,10 @@ from typing import TYPE_CHECKING
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
+from textual.theme import Theme
 
 if TYPE_CHECKING:
     from textual.app import App
-
-from textual.theme import Theme
 
 # Parsed CSS sources kept, over every set of variables (a theme's): the app and its widgets
 # have about a hundred, so this bounds a process that someone keeps switching themes in.
@@ -52,6 +52,19 @@ class SharedStylesheet(Stylesheet):
         stylesheet.source = self.source.copy()
         return stylesheet
 
+    def reparse(self) -> None:
+        """Textual's ``reparse`` (after a theme change), parsing through the shared rules: it
+        parses into a fresh sheet so that an error leaves this one as it was."""
+        fresh = SharedStylesheet(variables=self._variables)
+        fresh.source = dict(self.source)
+        try:
+            fresh.parse()
+        except Exception:
+            self._invalid_css.update(fresh._invalid_css)
+            raise
+        self._rules, self._rules_map, self.source = fresh.rules, None, fresh.source
+        self._require_parse = False
+
     def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
         if self._key is None:
@@ -74,3 +87,4 @@ def css_variables(app: App, theme: Theme) -> dict[str, str]:
         variables = {**app.get_theme_variable_defaults(), **theme.to_color_system().generate(), **theme.variables}
         _variables[theme.name] = (theme, variables)
     return dict(variables)
+
