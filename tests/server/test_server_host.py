@@ -6,9 +6,11 @@ killed under the server's feet."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import re
 import signal
+import sys
 import time
 
 import pytest
@@ -147,6 +149,16 @@ async def test_a_second_session_of_a_player_past_their_seats_is_told_why(start_s
 
 
 # -- the zygote ---------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(sys, "_debugmallocstats"), reason="CPython's allocator statistics")
+def test_the_zygote_fills_the_holes_in_its_allocator_before_it_forks():
+    # A child's first objects would go into those holes, and copy each shared page they land in.
+    gc.collect()
+    before = sum(zygote_module.allocator_holes().values())
+    assert zygote_module.fill_allocator_holes() >= before
+    after = sum(zygote_module.allocator_holes().values())
+    assert after < before and after < 2000, (before, after)
+
 
 def login_lines(logs: list[str], user: str) -> list[str]:
     return [line for line in logs if line.startswith(f"login user={user} ")]
