@@ -83,3 +83,33 @@ async def start_server(tmp_path):
     for server in servers:
         await server.close()
     assert not [pgid for pgid in pgids if group_alive(pgid)], "a session's processes outlived the server"
+
+
+# -- the lobby on either backend -----------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server for the session (pg_support.py), or the test is skipped saying why."""
+    import pg_support
+
+    reason = pg_support.why_not()
+    if reason:
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    server = pg_support.PostgresServer()
+    try:
+        server.start()
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as error:
+        server.remove()
+        pytest.skip(f"PostgreSQL tests skipped: the test server did not start ({error})")
+    yield server
+    server.stop("immediate")
+    server.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def lobby_database(request, tmp_path):
+    """Where a test's lobby lives, on each backend in turn: a SQLite file, or a fresh PostgreSQL
+    database. Open it (as many times as front ends) with ``open_storage(lobby_database)``."""
+    if request.param == "sqlite":
+        return str(tmp_path / "lobby.sqlite3")
+    return request.getfixturevalue("postgres").new_database()

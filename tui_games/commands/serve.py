@@ -1,7 +1,7 @@
 """``tui-games serve``: host the games for others.
 
     tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
-                          [--house GAME:ENGINE,...|none]
+                          [--house GAME:ENGINE,...|none] [--lobby FILE|postgresql://...]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
                           [--address-share 25] [--no-preload] [--log FILE]
@@ -27,13 +27,17 @@ from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, keep_private, ssh, web
 from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.lobby.house import DEFAULT_HOUSE
+from tui_games.server.lobby.storage import is_postgres
 from tui_games.server.log import make_logger
 from tui_games.server.origins import parse_origin, parse_public_url
 from tui_games.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
-SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50}
+SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50,
+            "lobby": None}
+# Where the lobby's database is when --lobby is not given (a DSN here stays out of `ps`).
+LOBBY_ENV = "TUI_GAMES_LOBBY"
 # Limits both servers take, with their defaults.
 LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None,
           "sessions_per_player": 3, "address_share": 25, "no_preload": False}
@@ -91,6 +95,16 @@ def _percent(text: str) -> int:
     return value
 
 
+def _lobby(text: str) -> str:
+    """A SQLite file's path or a PostgreSQL DSN; never echoed back (a DSN may hold a password)."""
+    text = text.strip()
+    if not text:
+        raise argparse.ArgumentTypeError("give a SQLite file or a postgresql://… address")
+    if "://" in text and not is_postgres(text):
+        raise argparse.ArgumentTypeError("the lobby is a SQLite file or a postgresql://… (postgres://…) address")
+    return text
+
+
 def _seats(args: argparse.Namespace) -> dict:
     """The seat and start options both servers take."""
     return {"sessions_per_player": args.sessions_per_player, "address_share": args.address_share,
@@ -146,9 +160,20 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys, quota_mb=args.quota_mb or None,
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        house=args.house, log=make_logger(args.log), **_seats(args), **options)
+        house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log), **_seats(args),
+        **options)
     ssh.serve(config)
     return 0
+
+
+def _lobby_from_env() -> str | None:
+    text = os.environ.get(LOBBY_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        return _lobby(text)
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"serve: {LOBBY_ENV}: {error}") from None
 
 
 def _serve_web(args: argparse.Namespace) -> int:
@@ -221,6 +246,11 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--house", default=SSH_ONLY["house"], metavar="GAME:ENGINE,...",
                        help="--ssh: the engines seated in the lobby as rated computer players "
                             f"(default {DEFAULT_HOUSE}; none: no house players)")
+    serve.add_argument("--lobby", type=_lobby, default=SSH_ONLY["lobby"], metavar="FILE|postgresql://...",
+                       help="--ssh: the lobby's database: a SQLite file (default: lobby.sqlite3 in the server's "
+                            "directory) or a PostgreSQL database that several front ends share "
+                            f"(pip install \"tui-games[postgres]\"; also from ${LOBBY_ENV}; keep the password "
+                            "in ~/.pgpass, not here)")
     serve.add_argument("--log", type=Path, default=LIMITS["log"], metavar="FILE",
                        help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")
     serve.add_argument("--public-url", type=_public_url, default=WEB_ONLY["public_url"], metavar="URL",

@@ -49,10 +49,12 @@ from tui_games.server.host import SessionHost
 from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
 from tui_games.server.limits import Admission, Limits, Startup, default_memory_total_mb, raise_open_file_limit
 from tui_games.server.lobby import commands as lobby_commands
+from tui_games.server.lobby.backends import open_storage
+from tui_games.server.lobby.frontend import FrontEnd, frontend_id
 from tui_games.server.lobby.house import House, parse_house
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
-from tui_games.server.lobby.storage import Storage
+from tui_games.server.lobby.storage import StorageUnavailable
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
@@ -69,7 +71,7 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
 LOBBY_FILE = "lobby.sqlite3"
-LOBBY_SOCKET = "lobby.sock"
+LOBBY_SOCKET = "lobby-{pid}.sock"  # each front end's own, beside the others' when they share a directory
 GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
@@ -121,6 +123,9 @@ class SSHConfig:
     quota_mb: int | None = 50  # a player's data directory (files/, saves, Lab runs); None or 0: none
     limits: Limits = field(default_factory=Limits)
     house: str = "none"  # house players (lobby/house.py): "connect4:perfect,checkers:strong", or "none"
+    # The lobby's database: None, root/lobby.sqlite3; a path (SQLite), or postgresql://… that
+    # several front ends share (docs/serving.md, "Several front ends").
+    lobby: str | None = None
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
 
@@ -229,6 +234,7 @@ class GameServer:
         self.lobby: Lobby | None = None
         self.hub: HubSocket | None = None
         self.house: House | None = None
+        self.frontend: FrontEnd | None = None
         self._listener = None
         self._pressure_task: asyncio.Task | None = None
 
@@ -249,14 +255,19 @@ class GameServer:
                 f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
                 f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
                 f"on a trusted network")
+        where = config.lobby or str(config.root / LOBBY_FILE)
         try:
-            self.lobby = Lobby(Storage(config.root / LOBBY_FILE))
-        except Exception as error:  # sqlite3.Error, a newer schema: the operator must look
-            raise ServerError(f"cannot open the lobby's database {config.root / LOBBY_FILE}: {error}") from None
-        socket_path = config.root / LOBBY_SOCKET
+            storage = open_storage(where)
+        except StorageUnavailable as error:
+            raise ServerError(str(error)) from None
+        except Exception as error:  # sqlite3.Error, a newer schema, no driver: the operator must look
+            # (a PostgreSQL DSN is never in the message: the storage names it redacted)
+            raise ServerError(f"cannot open the lobby's database: {error}") from None
+        self.lobby = Lobby(storage, origin=frontend_id())
+        socket_path = config.root / LOBBY_SOCKET.format(pid=os.getpid())
         if len(str(socket_path)) > 100:  # a Unix socket's path has room for about 107 bytes
-            socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET
-        self.hub = HubSocket(self.lobby, socket_path, online=self.online, log=config.log)
+            socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET.format(pid=os.getpid())
+        self.hub = HubSocket(self.lobby, socket_path, online=self.online, log=config.log, run_clocks=False)
         try:
             await self.hub.start()
             self.session_host.hub = self.hub
@@ -266,7 +277,12 @@ class GameServer:
             self.house = House(self.lobby, parse_house(config.house), config.log)
         except ValueError as error:
             raise ServerError(str(error)) from None
-        self.house.start()
+        # The clocks and the house players run where their lease is held (frontend.py).
+        self.frontend = FrontEnd(self.lobby, self.hub.clocks, self.house, config.log)
+        try:
+            await self.frontend.start()
+        except StorageUnavailable as error:
+            raise ServerError(str(error)) from None
         files = raise_open_file_limit()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
@@ -291,7 +307,7 @@ class GameServer:
             auth += "; any key may register a free name" if config.register == "open" else ""
         config.log(server_event("listening", address=f"{config.host}:{self.port}", auth=auth,
                          **self.session_host.listening_fields(), open_files=files[1] if files else None,
-                         data=config.root))
+                         data=config.root, lobby=self.lobby.storage.where, frontend=self.frontend.id))
 
     def _loop_error(self, loop, context: dict) -> None:
         """asyncio's reports (a failed accept when out of file descriptors, above all): one line
@@ -319,9 +335,10 @@ class GameServer:
                 waiting.cancel()
         for connection in list(self.connections):
             connection.close()
-        if self.house is not None:
-            await self.house.close()
-            self.house = None
+        if self.frontend is not None:
+            await self.frontend.close()  # the clocks and the house stop here; their leases go back
+            self.frontend = None
+        self.house = None
         if self.hub is not None:
             self.session_host.hub = None
             await self.hub.close()
@@ -331,9 +348,16 @@ class GameServer:
             self.lobby = None
 
     def online(self) -> list[tuple[str, str]]:
-        """(player, what they are doing) of everyone playing now."""
-        return sorted((session.user, "guest in the app" if session.player.guest else "in the app")
-                      for session in self.sessions)
+        """(player, what they are doing) of everyone playing now, here and on the other front ends."""
+        here = [(session.user, "guest in the app" if session.player.guest else "in the app")
+                for session in self.sessions]
+        if self.lobby is not None and self.frontend is not None:
+            try:
+                here += [(player, "in the app") for player, where in self.lobby.storage.online(time.time())
+                         if where != self.frontend.id and not player.startswith("house:")]
+            except StorageUnavailable:
+                pass
+        return sorted(here)
 
     async def _watch_startups(self) -> None:
         while True:

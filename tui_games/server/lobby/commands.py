@@ -38,7 +38,7 @@ from typing import Any, Awaitable, Callable
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
-from tui_games.server.lobby.storage import GameRow, Offer
+from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.lobby.views import game_data, offer_data, online_view
 
 MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
@@ -137,14 +137,17 @@ def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
     if not lobby.presence.allow(player):
         return _refuse(result, f"too many commands: at most {COMMAND_RATE:g} a second for each player "
                                f"(in bursts of {COMMAND_BURST}); wait a moment")
-    lobby.seen(player, guest=guest)
+    try:
+        lobby.seen(player, guest=guest)
+    except StorageUnavailable as error:
+        return _refuse(result, str(error))
     try:
         args = _parser().parse_args(words)
     except _Refused as refused:
         return _refuse(result, str(refused) or "bad command")
     try:
         _COMMANDS[args.command](lobby, player, args, result, guest=guest, online=online)
-    except LobbyError as error:
+    except (LobbyError, StorageUnavailable) as error:
         return _refuse(result, str(error))
     return result
 

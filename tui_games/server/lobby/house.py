@@ -181,8 +181,10 @@ class House:
     async def close(self) -> None:
         if self._stop_listening is not None:
             self._stop_listening()
+            self._stop_listening = None
         for seat in self.seats:
-            self.lobby.computers.pop(seat.name, None)
+            if self.lobby.computers.pop(seat.name, None) is not None:
+                self.lobby.presence.connected(seat.name, -1)
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -8,6 +8,11 @@ Clocks (lichess's rules): they start after both sides' first moves; until then e
 may abort (no result, no rating), and a first move not made within FIRST_MOVE_SECONDS aborts the
 game. :meth:`Lobby.deadline` says when a game ends by itself; the timers that end it at that
 instant, with no request from anyone, are clocks.py's.
+
+Every change runs as one transaction of the storage (storage.py): the game's row is read
+locked, checked, written, and what changed is published to the other front ends in the same
+transaction; the listeners here hear of it once it is committed. A transaction that lost to
+another front end's is run again from the start (at most RETRIES times).
 """
 
 from __future__ import annotations
@@ -17,15 +22,16 @@ import random
 import re
 import secrets
 import time
-from dataclasses import dataclass
-from typing import Any, Callable
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterator, TypeVar
 
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.resources import read_puzzles
 from tui_games.server.identity import GUEST_PREFIX, NAME
 from tui_games.server.lobby.glicko2 import after_game
 from tui_games.server.lobby.presence import Presence
-from tui_games.server.lobby.storage import GameRow, Offer, Storage
+from tui_games.server.lobby.storage import GameRow, LobbyStorage, Notice, Offer, StorageConflict
 
 MAX_OFFERS_PER_PLAYER = 5
 FIRST_MOVE_SECONDS = 60.0  # to make one's first move before the game is aborted
@@ -34,11 +40,32 @@ MAX_LIVE_GAMES_PER_PLAYER = 30
 # A house player's name (house.py): the ':' keeps every login name from being one.
 HOUSE_PREFIX = "house:"
 HOUSE_NAME = re.compile(r"^house:[a-z0-9_.-]{1,40}$")
+RETRIES = 8  # a transaction that lost to another front end's is run again this many times at most
 CLOCK = re.compile(r"^(?:(?P<none>none)|corr:(?P<days>\d{1,2})|(?P<minutes>\d{1,3})\+(?P<increment>\d{1,3}))$")
 
 
 class LobbyError(ValueError):
     """A request the lobby refuses: the message is one line for the player."""
+
+
+T = TypeVar("T")
+
+
+def atomic(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a Lobby method as one transaction, again if it lost to another front end's."""
+
+    @functools.wraps(method)
+    def run(self: "Lobby", *args: Any, **kwargs: Any) -> T:
+        for attempt in range(RETRIES):
+            try:
+                with self.transaction():
+                    return method(self, *args, **kwargs)
+            except StorageConflict:
+                if self._pending is not None or attempt == RETRIES - 1:
+                    raise  # (an inner call: the outermost one runs it all again)
+        raise LobbyError("the lobby is busy; try again")
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -119,9 +146,11 @@ def _shown(text: str) -> str:
 
 
 class Lobby:
-    def __init__(self, storage: Storage, *, clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None) -> None:
+    def __init__(self, storage: LobbyStorage, *, clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None, origin: str | None = None) -> None:
         self.storage = storage
+        # This front end's name in what it publishes (the others' notices are told apart by it).
+        self.origin = origin or secrets.token_hex(6)
         self.clock = clock
         self.rng = rng or random.Random()
         self.presence = Presence(clock)
@@ -131,6 +160,7 @@ class Lobby:
         self.listeners: list[Callable[[str, Any], None]] = []
         self._known: set[str] = set()
         self.computers: dict[str, str] = {}  # the house players seated now, and their game
+        self._pending: list[tuple[str, Any]] | None = None  # changes of the open transaction
 
     def listen(self, listener: Callable[[str, Any], None]) -> Callable[[], None]:
         """Call ``listener(kind, payload)`` on every change; returns what stops it."""
@@ -138,8 +168,68 @@ class Lobby:
         return lambda: self.listeners.remove(listener) if listener in self.listeners else None
 
     def changed(self, kind: str, payload: Any) -> None:
+        """A change made here: published to the other front ends, and the listeners told (at
+        the commit of the transaction it is part of)."""
+        if self._pending is not None:
+            self._pending.append((kind, payload))
+            return
+        self.publish(kind, payload)
+        self._tell(kind, payload)
+
+    def _tell(self, kind: str, payload: Any) -> None:
         for listener in list(self.listeners):
             listener(kind, payload)
+
+    def publish(self, kind: str, payload: Any) -> None:
+        """Tell the other front ends only (with the open transaction, if any)."""
+        if kind in ("game", "offer"):
+            data = {"id": payload.id}
+        elif kind == "offer-gone":
+            data = asdict(payload)
+        else:  # "chat", "presence": small dicts
+            data = payload
+        self.storage.publish(Notice(kind, data, self.origin))
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction of the storage; the changes made in it are published with it and
+        told to the listeners once it is committed (and forgotten if it is not)."""
+        if self._pending is not None:
+            with self.storage.transaction():
+                yield
+            return
+        self._pending = pending = []
+        try:
+            with self.storage.transaction():
+                yield
+                for kind, payload in pending:
+                    self.publish(kind, payload)
+        finally:
+            self._pending = None
+        for kind, payload in pending:
+            self._tell(kind, payload)
+
+    def remote(self, notice: Notice) -> None:
+        """A change another front end made: the listeners here are told of it as it is now in
+        the database (a game or an offer is read afresh)."""
+        if notice.origin == self.origin:
+            return
+        data = notice.data
+        if notice.kind == "game":
+            row = self.storage.game(str(data.get("id")))
+            if row is not None:
+                self._tell("game", row)
+        elif notice.kind == "offer":
+            offer = self.storage.offer(str(data.get("id")))
+            if offer is not None:
+                self._tell("offer", offer)
+        elif notice.kind == "offer-gone":
+            try:
+                self._tell("offer-gone", Offer(**data))
+            except TypeError:
+                return
+        elif notice.kind in ("chat", "presence"):
+            self._tell(notice.kind, data)
 
     # -- players ---------------------------------------------------------------------------------
 
@@ -182,6 +272,7 @@ class Lobby:
 
     # -- offers --------------------------------------------------------------------------------
 
+    @atomic
     def seek(self, player: str, game: str, *, variant: str | None = None, clock: str = "none",
              rated: bool = True, colour: str = "random", guest: bool = False,
              target: str | None = None, private: bool = False, assist: bool = False) -> Offer:
@@ -197,6 +288,7 @@ class Lobby:
             raise LobbyError("guests play casual games only: add --casual")
         if target is not None and target == player:
             raise LobbyError("you cannot challenge yourself")
+        self.storage.lock_names(player)  # the cap holds across front ends
         if sum(offer.owner == player for offer in self.storage.offers()) >= MAX_OFFERS_PER_PLAYER:
             raise LobbyError(f"you have {MAX_OFFERS_PER_PLAYER} open offers already (the most a player may "
                              f"have); cancel one first")
@@ -216,8 +308,10 @@ class Lobby:
         return [o for o in self.storage.offers()
                 if o.kind == "seek" or player is None or player in (o.owner, o.target)]
 
+    @atomic
     def accept(self, player: str, offer_id: str, *, guest: bool = False) -> GameRow:
         self._act(player)
+        self.storage.lock_names(player)
         offer = self._offer(offer_id)
         if offer.owner == player:
             raise LobbyError("that is your own offer; cancel it with decline")
@@ -244,6 +338,7 @@ class Lobby:
         self.changed("game", row)
         return row
 
+    @atomic
     def decline(self, player: str, offer_id: str) -> Offer:
         """Cancel your own offer, or decline a challenge to you."""
         offer = self._offer(offer_id)
@@ -263,10 +358,12 @@ class Lobby:
 
     # -- games ---------------------------------------------------------------------------------
 
-    def game(self, game_id: str) -> GameRow:
+    def game(self, game_id: str, *, lock: bool = False) -> GameRow:
+        """The game (ended first if its time is up); ``lock``: held to the end of the
+        transaction, to be changed."""
         if not isinstance(game_id, str):
             raise LobbyError("a game is named by its id")
-        row = self.storage.game(game_id.strip().lower())
+        row = self.storage.game(game_id.strip().lower(), lock=lock)
         if row is None:
             raise LobbyError(f"there is no game {game_id!r}")
         self._check_time(row)
@@ -283,6 +380,7 @@ class Lobby:
     def to_move(self, row: GameRow) -> str | None:
         return None if row.status != "live" else row.players[self.position(row).turn]
 
+    @atomic
     def move(self, player: str, game_id: str, text: str) -> GameRow:
         row = self._own_live_game(player, game_id)
         adapter = arena_adapter(row.game)
@@ -314,6 +412,7 @@ class Lobby:
             self.changed("game", row)
         return row
 
+    @atomic
     def resign(self, player: str, game_id: str) -> GameRow:
         row = self._own_live_game(player, game_id)
         if row.played < 2:
@@ -321,6 +420,7 @@ class Lobby:
         self._end(row, 1 - row.players.index(player), "resignation")
         return row
 
+    @atomic
     def abort(self, player: str, game_id: str) -> GameRow:
         """End a game before both sides' first moves: no result, no rating."""
         row = self._own_live_game(player, game_id)
@@ -329,6 +429,7 @@ class Lobby:
         self._end(row, None, "aborted")
         return row
 
+    @atomic
     def draw(self, player: str, game_id: str, action: str) -> GameRow:
         row = self._own_live_game(player, game_id)
         if action == "offer":
@@ -353,6 +454,7 @@ class Lobby:
         self.changed("game", row)
         return row
 
+    @atomic
     def takeback(self, player: str, game_id: str, action: str) -> GameRow:
         """Ask to take back your last move; the opponent accepts or declines. Accepted, the
         game goes back to the asker's last turn (one move or two)."""
@@ -377,6 +479,7 @@ class Lobby:
         self.changed("game", row)
         return row
 
+    @atomic
     def rematch(self, player: str, game_id: str) -> Offer | GameRow:
         """After a game: challenge the same opponent to the same game, sides swapped. If they have
         asked for that rematch already, the two requests are an agreement: the game starts."""
@@ -397,6 +500,7 @@ class Lobby:
         return self.seek(player, row.game, variant=label, clock=row.clock, rated=row.rated, colour=colour,
                          target=opponent, assist=row.assist)
 
+    @atomic
     def claim(self, player: str, game_id: str) -> GameRow:
         """Win a game the opponent left: only on their move, after their clock has run
         CLAIM_SECONDS on it, while they are absent (no session of theirs open, nothing done for
@@ -457,7 +561,7 @@ class Lobby:
 
     def _own_live_game(self, player: str, game_id: str) -> GameRow:
         self._act(player)
-        row = self.game(game_id)
+        row = self.game(game_id, lock=True)
         if player not in row.players:
             raise LobbyError(f"game {row.id} is between {row.players[0]} and {row.players[1]}, not yours")
         if row.status != "live":
@@ -485,7 +589,21 @@ class Lobby:
         return row
 
     def _check_time(self, row: GameRow) -> None:
-        """A clock that ran out ends the game; so does a first move not made (an abort)."""
+        """A clock that ran out ends the game; so does a first move not made (an abort). ``row``
+        becomes the game as it is then."""
+        deadline = self.deadline(row)
+        if deadline is None or self.clock() < deadline:
+            return
+        self._time_up(row)
+
+    @atomic
+    def _time_up(self, row: GameRow) -> None:
+        # Looked at again with the row held: another front end may have ended it, or a move
+        # have come, since it was read.
+        fresh = self.storage.game(row.id, lock=True)
+        if fresh is None:
+            return
+        row.__dict__.update(fresh.__dict__)
         deadline = self.deadline(row)
         if deadline is None or self.clock() < deadline:
             return
@@ -501,6 +619,7 @@ class Lobby:
         row.draw_offer = row.takeback_offer = None
         ratings = None
         if row.rated and row.played >= 2 and reason != "aborted" and row.players[0] != row.players[1]:
+            self.storage.lock_names(*row.players)  # their other games may end at this moment elsewhere
             (first, n_first), (second, n_second) = (self.storage.rating(p, row.game) for p in row.players)
             score = {0: 1.0, 1: 0.0, None: 0.5}[winner]
             new_first, new_second = after_game(first, second, score)

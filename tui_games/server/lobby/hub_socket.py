@@ -39,7 +39,7 @@ from tui_games.online.protocol import MAX_LINE, PROTOCOL
 from tui_games.server.disk import DISK_FULL, is_disk_full
 from tui_games.server.lobby.clocks import Clocks
 from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby, LobbyError
-from tui_games.server.lobby.storage import GameRow, Offer
+from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.lobby.views import game_data, offer_data, online_view
 from tui_games.server.log import event
 
@@ -130,8 +130,10 @@ class _Client:
 
 class HubSocket:
     def __init__(self, lobby: Lobby, path: Path, online: Callable[[], list[tuple[str, str]]] = list,
-                 log: Callable[[str], None] = lambda line: None) -> None:
+                 log: Callable[[str], None] = lambda line: None, run_clocks: bool = True) -> None:
         self.lobby, self.path, self.online, self.log = lobby, path, online, log
+        # False: a front end sharing the lobby starts the clocks when it holds their lease (frontend.py).
+        self.run_clocks = run_clocks
         self.tokens: dict[str, tuple[str, bool]] = {}
         self.clients: set[_Client] = set()
         self.clocks = Clocks(lobby)
@@ -148,7 +150,8 @@ class HubSocket:
             self._server = await asyncio.start_unix_server(self._serve, path=str(self.path), limit=MAX_LINE)
         finally:
             os.umask(old)
-        self.clocks.start()
+        if self.run_clocks:
+            self.clocks.start()
 
     async def close(self) -> None:
         """Stop serving; every connection's handler ends before this returns (and before the
@@ -269,6 +272,9 @@ class HubSocket:
             return {"id": ident, "ok": False, "error": f"unknown request {str(op)[:30]!r}"}
         try:
             return {"id": ident, "ok": True, "data": handler(self, client, request)}
+        except StorageUnavailable as error:
+            self.log(event("lobby-database", state="unreachable", user=client.player, op=op))
+            return {"id": ident, "ok": False, "error": str(error)}
         except LobbyError as error:
             if not client.refused_logged:  # a client probing (others' games, bad moves): once
                 client.refused_logged = True
@@ -329,6 +335,10 @@ class HubSocket:
                 for client in self.clients:
                     if client.player == offer.target:
                         client.push(("challenge", offer.id), {"event": "challenge", "data": offer_data(offer)})
+        elif kind == "presence":  # another front end's: a player's sessions there opened or closed
+            player = str(payload.get("player", ""))
+            self._presence_changed(player)
+            self._broadcast_online()
         elif kind == "chat":
             message = {"event": "chat", "data": payload}
             game = payload.get("game")

@@ -1,28 +1,51 @@
-"""The lobby's storage: SQLite in WAL mode behind a small interface, so that a shared
-database could replace it when one machine is not enough.
+"""The lobby's storage: one contract (:class:`LobbyStorage`), two backends.
 
-Every write is one transaction; two server processes on one file see each other's changes
-(WAL, a busy timeout). The schema carries its version in ``PRAGMA user_version``.
+- SQLite in WAL mode (:class:`Storage`, the default, nothing to install): one file; several
+  server processes on one machine may share it (each write is a transaction, a busy timeout
+  waits for the others).
+- PostgreSQL (storage_pg.py, ``--lobby postgresql://…``, the ``postgres`` extra): several front
+  ends on several machines share one lobby.
+
+Both run the same schema and migrations (the SQL below, written once; PostgreSQL's dialect
+differs only in its placeholders and one column type). What makes sharing safe is the same in
+both: every check-and-write of a game runs in one transaction that holds the game's row
+(:meth:`LobbyStorage.transaction` and ``game(…, lock=True)``: ``SELECT … FOR UPDATE`` on
+PostgreSQL, the database's write lock on SQLite), so two front ends cannot both take a move,
+end a game twice or count a rating twice. What changed is published in the same transaction
+(:meth:`LobbyStorage.publish`: ``pg_notify`` on PostgreSQL, a row of the ``feed`` table on
+SQLite) and reaches the other front ends by :meth:`LobbyStorage.notices`.
+
+Leases (a row with a holder and an expiry) give one front end at a time the lobby's clocks
+and the house players; a front end's heartbeat and its players' presence are rows too, so
+that a claim against an absent player is judged across every front end.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, AsyncIterator, Iterator, Protocol
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 4
-# What each version added to the one before (run in order on an older file).
+SCHEMA_VERSION = 5
+# What each version added to the one before (run in order on an older database).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
     3: ["ALTER TABLE offers ADD COLUMN assist INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN assist INTEGER NOT NULL DEFAULT 0"],
     4: ["ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0"],
+    # Sharing one lobby between front ends: leases, heartbeats, presence (the CREATE TABLE IF
+    # NOT EXISTS of SCHEMA adds them; nothing of the old tables changes).
+    5: [],
 }
+# REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
+# a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT NOT NULL, game TEXT NOT NULL,
@@ -44,7 +67,28 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, kind TEXT NOT NULL, first_seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
 CREATE INDEX IF NOT EXISTS games_second ON games (second, status);
+CREATE INDEX IF NOT EXISTS games_status ON games (status);
+CREATE TABLE IF NOT EXISTS leases (
+    name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL, data TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE IF NOT EXISTS frontends (
+    id TEXT PRIMARY KEY, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS presence (
+    frontend TEXT NOT NULL, player TEXT NOT NULL, sessions INTEGER NOT NULL, acted REAL NOT NULL,
+    PRIMARY KEY (frontend, player));
 """
+CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
+MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
+FEED_KEEP_SECONDS = 120.0  # SQLite's feed rows older than this are deleted
+
+
+class StorageUnavailable(RuntimeError):
+    """The database cannot be reached (it is restarting, the network is down): one line for
+    the player, who tries again; nothing was changed."""
+
+
+class StorageConflict(Exception):
+    """A transaction lost to another front end's (a deadlock, a serialisation failure): the
+    whole operation may be run again."""
 
 
 @dataclass
@@ -91,126 +135,93 @@ class GameRow:
         return len(self.moves) - self.opening
 
 
-class Storage:
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path, timeout=10, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise RuntimeError(f"{path} was written by a newer tui-games (schema {version})")
-        fresh = not self.db.execute("SELECT name FROM sqlite_master WHERE name='games'").fetchone()
-        self.db.executescript(SCHEMA)
-        if not fresh:
-            for number in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
-                for statement in MIGRATIONS[number]:
-                    self.db.execute(statement)
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+@dataclass(frozen=True)
+class Notice:
+    """A change another front end made: ``kind`` as Lobby.changed names them, ``data`` what
+    identifies it (a game's or offer's id; a gone offer or a chat line whole)."""
 
-    def close(self) -> None:
-        self.db.close()
+    kind: str
+    data: dict
+    origin: str  # the front end that made it
 
-    # -- ratings -------------------------------------------------------------------------------
 
-    def rating(self, player: str, game: str) -> tuple[Rating, int]:
-        row = self.db.execute("SELECT rating, rd, volatility, games FROM ratings WHERE player=? AND game=?",
-                              (player, game)).fetchone()
-        return (Rating(*row[:3]), row[3]) if row else (Rating(), 0)
+class LobbyStorage(Protocol):
+    """What the lobby needs of its database, whichever it is."""
 
-    def ratings(self, game: str | None = None) -> list[tuple[str, str, Rating, int]]:
-        """(player, game, rating, games) best first."""
-        query = "SELECT player, game, rating, rd, volatility, games FROM ratings"
-        rows = self.db.execute(query + (" WHERE game=?" if game else "") + " ORDER BY game, rating DESC",
-                               (game,) if game else ()).fetchall()
-        return [(p, g, Rating(r, rd, v), n) for p, g, r, rd, v, n in rows]
+    where: str  # for the log and errors: a path, or the DSN without its password
 
-    def _set_rating(self, player: str, game: str, rating: Rating, games: int) -> None:
-        self.db.execute("INSERT INTO ratings VALUES (?,?,?,?,?,?) ON CONFLICT (player, game) DO UPDATE SET "
-                        "rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility, "
-                        "games=excluded.games", (player, game, *rating, games))
+    def close(self) -> None: ...
 
-    # -- players -------------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction (nested calls join the outer one): committed at the end, rolled back
+        on an exception. StorageConflict if it lost to another's and may be run again."""
+        ...
 
-    def add_player(self, name: str, kind: str, when: float) -> None:
-        """Remember a player who has been here (``kind``: human, guest or computer)."""
-        self.db.execute("INSERT INTO players VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET kind=excluded.kind "
-                        "WHERE players.kind != excluded.kind", (name, kind, when))
+    def lock_names(self, *names: str) -> None:
+        """Inside a transaction: hold these names until it ends (players: their ratings, their
+        offers and games counted against a cap; a lease's name)."""
 
-    def player_kind(self, name: str) -> str | None:
-        row = self.db.execute("SELECT kind FROM players WHERE name=?", (name,)).fetchone()
-        return row[0] if row else None
+    # ratings
+    def rating(self, player: str, game: str) -> tuple[Rating, int]: ...
+    def ratings(self, game: str | None = None) -> list[tuple[str, str, Rating, int]]: ...
+    # players
+    def add_player(self, name: str, kind: str, when: float) -> None: ...
+    def player_kind(self, name: str) -> str | None: ...
+    # offers
+    def add_offer(self, offer: Offer) -> None: ...
+    def offers(self) -> list[Offer]: ...
+    def offer(self, offer_id: str) -> Offer | None: ...
+    def remove_offer(self, offer_id: str) -> bool: ...
+    # games
+    def add_game(self, row: GameRow) -> None: ...
+    def save_game(self, row: GameRow) -> None: ...
+    def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None: ...
+    def game(self, game_id: str, *, lock: bool = False) -> GameRow | None: ...
+    def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]: ...
+    # between front ends
+    def publish(self, notice: Notice) -> None:
+        """Tell the other front ends (with the transaction it is part of, if any)."""
 
-    # -- offers --------------------------------------------------------------------------------
+    def notices(self) -> AsyncIterator[Notice]:
+        """The other front ends' notices as they come (and this one's own: skip them by origin)."""
+        ...
 
-    def add_offer(self, offer: Offer) -> None:
-        self.db.execute("INSERT INTO offers (id, kind, owner, target, game, variant, clock, rated, colour, created, "
-                        "assist) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        (offer.id, offer.kind, offer.owner, offer.target, offer.game, json.dumps(offer.variant),
-                         offer.clock, int(offer.rated), offer.colour, offer.created, int(offer.assist)))
+    def take_lease(self, name: str, holder: str, seconds: float, now: float, data: dict | None = None) -> bool:
+        """Take or renew the lease ``name`` for ``seconds`` if it is free, expired or ours."""
+        ...
 
-    def offers(self) -> list[Offer]:
-        rows = self.db.execute("SELECT id, kind, owner, target, game, variant, clock, rated, colour, created, assist "
-                               "FROM offers ORDER BY created").fetchall()
-        return [Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr, bool(a))
-                for i, k, o, t, g, v, c, r, col, cr, a in rows]
+    def release_lease(self, name: str, holder: str) -> None: ...
+    def lease(self, name: str, now: float) -> tuple[str, dict] | None:
+        """(holder, data) of a lease that has not expired, or None."""
+        ...
 
-    def offer(self, offer_id: str) -> Offer | None:
-        rows = self.db.execute("SELECT id, kind, owner, target, game, variant, clock, rated, colour, created, assist "
-                               "FROM offers WHERE id=?", (offer_id,)).fetchall()
-        return next((Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr, bool(a))
-                     for i, k, o, t, g, v, c, r, col, cr, a in rows), None)
+    def heartbeat(self, frontend: str, expires: float) -> None: ...
+    def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None: ...
+    def presence(self, player: str, now: float) -> tuple[int, float | None]:
+        """(sessions open on live front ends, the last time the player acted anywhere)."""
+        ...
 
-    def remove_offer(self, offer_id: str) -> bool:
-        return self.db.execute("DELETE FROM offers WHERE id=?", (offer_id,)).rowcount > 0
+    def online(self, now: float) -> list[tuple[str, str]]:
+        """(player, front end) of every session open on a live front end."""
+        ...
 
-    # -- games ---------------------------------------------------------------------------------
 
-    def add_game(self, row: GameRow) -> None:
-        self.db.execute(
-            "INSERT INTO games (id, game, variant, first, second, clock, rated, moves, status, left_first, "
-            "left_second, last_move, created, assist, opening) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row.id, row.game, json.dumps(row.variant), *row.players, row.clock, int(row.rated),
-             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created, int(row.assist),
-             row.opening))
+def redact(dsn: str) -> str:
+    """A DSN as it may be logged or shown: the password (in the URL or as password=) replaced."""
+    text = re.sub(r"(://[^:/?#@]*):[^@/?#]*@", r"\1:***@", dsn)
+    return re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&]+)", r"\1***", text, flags=re.IGNORECASE)
 
-    def save_game(self, row: GameRow) -> None:
-        self.db.execute(
-            "UPDATE games SET moves=?, status=?, winner=?, reason=?, draw_offer=?, left_first=?, left_second=?, "
-            "last_move=?, ended=?, takeback_offer=? WHERE id=?",
-            (json.dumps(row.moves), row.status, row.winner, row.reason, row.draw_offer, *row.left, row.last_move,
-             row.ended, row.takeback_offer, row.id))
 
-    def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None:
-        """Save a game that has just ended and, for a rated one, both new ratings, at once."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.save_game(row)
-            for player, (rating, games) in (ratings or {}).items():
-                self._set_rating(player, row.game, rating, games)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+def is_postgres(spec: str) -> bool:
+    return spec.startswith(("postgresql://", "postgres://"))
 
-    def game(self, game_id: str) -> GameRow | None:
-        row = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?", (game_id,)).fetchone()
-        return _game_row(row) if row else None
 
-    def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]:
-        query, args = f"SELECT {GAME_COLUMNS} FROM games WHERE 1=1", []
-        if player is not None:
-            query += " AND (first=? OR second=?)"
-            args += [player, player]
-        if status is not None:
-            query += " AND status=?"
-            args.append(status)
-        rows = self.db.execute(query + " ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
-        return [_game_row(row) for row in rows]
-
+# -- the SQL both backends run -----------------------------------------------------------------------
 
 GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
                 "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening")
+OFFER_COLUMNS = "id, kind, owner, target, game, variant, clock, rated, colour, created, assist"
 
 
 def _game_row(row) -> GameRow:
@@ -221,5 +232,276 @@ def _game_row(row) -> GameRow:
                    takeback_offer, bool(assist), opening)
 
 
-def now() -> float:
-    return time.time()
+def _offer(row) -> Offer:
+    i, k, o, t, g, v, c, r, col, cr, a = row
+    return Offer(i, k, o, t, g, json.loads(v), c, bool(r), col, cr, bool(a))
+
+
+def notice_text(notice: Notice) -> str:
+    text = json.dumps({"k": notice.kind, "d": notice.data, "o": notice.origin}, separators=(",", ":"))
+    if len(text.encode()) > MAX_NOTICE:  # (a chat line is bounded far below this; never a game's moves)
+        raise ValueError(f"a {notice.kind} notice of {len(text)} bytes is too long")
+    return text
+
+
+def read_notice(text: str) -> Notice | None:
+    try:
+        data = json.loads(text)
+        return Notice(str(data["k"]), dict(data["d"]), str(data["o"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+class SqlStorage:
+    """The queries, written once with ``?`` placeholders; a backend gives the connection, the
+    transactions and what differs."""
+
+    where = ""
+    _depth = 0  # nesting of transaction()
+
+    def _execute(self, sql: str, args: tuple | list = ()) -> Any:
+        raise NotImplementedError
+
+    def _rowcount(self, cursor: Any) -> int:
+        return cursor.rowcount
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        raise NotImplementedError
+        yield
+
+    def _for_update(self) -> str:
+        return ""
+
+    def lock_names(self, *names: str) -> None:
+        pass  # SQLite: BEGIN IMMEDIATE holds the whole database already
+
+    # -- ratings -------------------------------------------------------------------------------
+
+    def rating(self, player: str, game: str) -> tuple[Rating, int]:
+        row = self._execute("SELECT rating, rd, volatility, games FROM ratings WHERE player=? AND game=?",
+                            (player, game)).fetchone()
+        return (Rating(*row[:3]), row[3]) if row else (Rating(), 0)
+
+    def ratings(self, game: str | None = None) -> list[tuple[str, str, Rating, int]]:
+        """(player, game, rating, games) best first."""
+        query = "SELECT player, game, rating, rd, volatility, games FROM ratings"
+        rows = self._execute(query + (" WHERE game=?" if game else "") + " ORDER BY game, rating DESC",
+                             (game,) if game else ()).fetchall()
+        return [(p, g, Rating(r, rd, v), n) for p, g, r, rd, v, n in rows]
+
+    def _set_rating(self, player: str, game: str, rating: Rating, games: int) -> None:
+        self._execute("INSERT INTO ratings VALUES (?,?,?,?,?,?) ON CONFLICT (player, game) DO UPDATE SET "
+                      "rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility, "
+                      "games=excluded.games", (player, game, *rating, games))
+
+    # -- players -------------------------------------------------------------------------------
+
+    def add_player(self, name: str, kind: str, when: float) -> None:
+        """Remember a player who has been here (``kind``: human, guest or computer)."""
+        self._execute("INSERT INTO players VALUES (?,?,?) ON CONFLICT (name) DO UPDATE SET kind=excluded.kind "
+                      "WHERE players.kind != excluded.kind", (name, kind, when))
+
+    def player_kind(self, name: str) -> str | None:
+        row = self._execute("SELECT kind FROM players WHERE name=?", (name,)).fetchone()
+        return row[0] if row else None
+
+    # -- offers --------------------------------------------------------------------------------
+
+    def add_offer(self, offer: Offer) -> None:
+        self._execute(f"INSERT INTO offers ({OFFER_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                      (offer.id, offer.kind, offer.owner, offer.target, offer.game, json.dumps(offer.variant),
+                       offer.clock, int(offer.rated), offer.colour, offer.created, int(offer.assist)))
+
+    def offers(self) -> list[Offer]:
+        return [_offer(row) for row in self._execute(f"SELECT {OFFER_COLUMNS} FROM offers ORDER BY created")
+                .fetchall()]
+
+    def offer(self, offer_id: str) -> Offer | None:
+        row = self._execute(f"SELECT {OFFER_COLUMNS} FROM offers WHERE id=?", (offer_id,)).fetchone()
+        return _offer(row) if row else None
+
+    def remove_offer(self, offer_id: str) -> bool:
+        return self._rowcount(self._execute("DELETE FROM offers WHERE id=?", (offer_id,))) > 0
+
+    # -- games ---------------------------------------------------------------------------------
+
+    def add_game(self, row: GameRow) -> None:
+        self._execute(
+            "INSERT INTO games (id, game, variant, first, second, clock, rated, moves, status, left_first, "
+            "left_second, last_move, created, assist, opening) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.id, row.game, json.dumps(row.variant), *row.players, row.clock, int(row.rated),
+             json.dumps(row.moves), row.status, *row.left, row.last_move, row.created, int(row.assist),
+             row.opening))
+
+    def save_game(self, row: GameRow) -> None:
+        self._execute(
+            "UPDATE games SET moves=?, status=?, winner=?, reason=?, draw_offer=?, left_first=?, left_second=?, "
+            "last_move=?, ended=?, takeback_offer=? WHERE id=?",
+            (json.dumps(row.moves), row.status, row.winner, row.reason, row.draw_offer, *row.left, row.last_move,
+             row.ended, row.takeback_offer, row.id))
+
+    def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None:
+        """Save a game that has just ended and, for a rated one, both new ratings, at once."""
+        with self.transaction():
+            self.save_game(row)
+            for player, (rating, games) in (ratings or {}).items():
+                self._set_rating(player, row.game, rating, games)
+
+    def game(self, game_id: str, *, lock: bool = False) -> GameRow | None:
+        """The game; ``lock`` (inside a transaction): held until the transaction ends."""
+        row = self._execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id=?" + (self._for_update() if lock else ""),
+                            (game_id,)).fetchone()
+        return _game_row(row) if row else None
+
+    def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]:
+        query, args = f"SELECT {GAME_COLUMNS} FROM games WHERE 1=1", []
+        if player is not None:
+            query += " AND (first=? OR second=?)"
+            args += [player, player]
+        if status is not None:
+            query += " AND status=?"
+            args.append(status)
+        rows = self._execute(query + " ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
+        return [_game_row(row) for row in rows]
+
+    # -- leases, heartbeats, presence ------------------------------------------------------------
+
+    def take_lease(self, name: str, holder: str, seconds: float, now: float, data: dict | None = None) -> bool:
+        with self.transaction():
+            self.lock_names("lease:" + name)  # (a row not there yet cannot be locked FOR UPDATE)
+            row = self._execute("SELECT holder, expires FROM leases WHERE name=?",
+                                (name,)).fetchone()
+            if row is not None and row[0] != holder and row[1] > now:
+                return False
+            self._execute("INSERT INTO leases VALUES (?,?,?,?) ON CONFLICT (name) DO UPDATE SET "
+                          "holder=excluded.holder, expires=excluded.expires, data=excluded.data",
+                          (name, holder, now + seconds, json.dumps(data or {})))
+            return True
+
+    def release_lease(self, name: str, holder: str) -> None:
+        self._execute("DELETE FROM leases WHERE name=? AND holder=?", (name, holder))
+
+    def lease(self, name: str, now: float) -> tuple[str, dict] | None:
+        row = self._execute("SELECT holder, data FROM leases WHERE name=? AND expires>?", (name, now)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def heartbeat(self, frontend: str, expires: float) -> None:
+        self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET expires=excluded.expires",
+                      (frontend, expires))
+
+    def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None:
+        self._execute("INSERT INTO presence VALUES (?,?,?,?) ON CONFLICT (frontend, player) DO UPDATE SET "
+                      "sessions=excluded.sessions, acted=excluded.acted", (frontend, player, sessions, acted))
+
+    def presence(self, player: str, now: float) -> tuple[int, float | None]:
+        row = self._execute(
+            "SELECT SUM(CASE WHEN f.expires>? THEN p.sessions ELSE 0 END), MAX(p.acted) FROM presence p "
+            "LEFT JOIN frontends f ON f.id=p.frontend WHERE p.player=?", (now, player)).fetchone()
+        return (int(row[0] or 0), row[1]) if row else (0, None)
+
+    def online(self, now: float) -> list[tuple[str, str]]:
+        rows = self._execute("SELECT p.player, p.frontend FROM presence p JOIN frontends f ON f.id=p.frontend "
+                             "WHERE p.sessions>0 AND f.expires>? ORDER BY p.player", (now,)).fetchall()
+        return [(player, frontend) for player, frontend in rows]
+
+    def _migrate(self, version: int, fresh: bool) -> None:
+        """The schema (tables missing are made) and, on an older database, each migration after
+        ``version`` in order."""
+        for statement in self._schema_statements():
+            self._execute(statement)
+        if not fresh:
+            for number in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[number]:
+                    self._execute(statement)
+
+    def _schema_statements(self) -> list[str]:
+        return [part.strip() for part in SCHEMA.split(";") if part.strip()]
+
+
+class Storage(SqlStorage):
+    """The lobby in one SQLite file (WAL; the schema version in ``PRAGMA user_version``)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.where = str(path)
+        self.db = sqlite3.connect(path, timeout=10, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"{path} was written by a newer tui-games (schema {version})")
+        fresh = not self.db.execute("SELECT name FROM sqlite_master WHERE name='games'").fetchone()
+        with self.transaction():
+            self._migrate(version, fresh)
+            self.db.execute("CREATE TABLE IF NOT EXISTS feed (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                            "notice TEXT NOT NULL, created REAL NOT NULL)")
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._feed_seen = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM feed").fetchone()[0]
+        self._published = 0
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _execute(self, sql: str, args: tuple | list = ()) -> Any:
+        return self.db.execute(sql, args)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        # BEGIN IMMEDIATE takes the database's write lock at once: the transaction's reads and
+        # its writes see no other process's writes between them (a game read "for update").
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:
+            if "locked" in str(error) or "busy" in str(error):
+                raise StorageConflict(str(error)) from None
+            raise
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self.db.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self.db.execute("COMMIT")
+
+    # -- between front ends: the feed table, read by polling -------------------------------------
+
+    def publish(self, notice: Notice) -> None:
+        now = time.time()
+        self.db.execute("INSERT INTO feed (notice, created) VALUES (?,?)", (notice_text(notice), now))
+        self._published += 1
+        if self._published % 500 == 0:
+            self.db.execute("DELETE FROM feed WHERE created<?", (now - FEED_KEEP_SECONDS,))
+
+    def new_notices(self) -> list[Notice]:
+        """The feed's rows since the last call (other processes' and this one's)."""
+        rows = self.db.execute("SELECT id, notice FROM feed WHERE id>? ORDER BY id", (self._feed_seen,)).fetchall()
+        if rows:
+            self._feed_seen = rows[-1][0]
+        return [notice for _, text in rows if (notice := read_notice(text)) is not None]
+
+    async def notices(self) -> AsyncIterator[Notice]:
+        import asyncio
+
+        # ``PRAGMA data_version`` changes when another connection commits: a cheap look every
+        # POLL seconds, and the feed is read only then.
+        version = None
+        while True:
+            now_version = self.db.execute("PRAGMA data_version").fetchone()[0]
+            if now_version != version:
+                version = now_version
+                for notice in self.new_notices():
+                    yield notice
+            await asyncio.sleep(SQLITE_POLL)
+
+
+SQLITE_POLL = 0.02  # seconds between looks at a shared SQLite file for other front ends' changes

@@ -1,0 +1,141 @@
+"""One front end of a lobby that several may share (docs/serving.md, "Several front ends").
+
+A front end is one ``serve --ssh`` process: its own SSH port, its own players' apps and their
+Unix socket (hub_socket.py). What it shares with the others is the lobby's database
+(storage.py); this is the rest of the sharing:
+
+- **notices**: the other front ends' changes (a move, an offer, a chat line, a player's
+  sessions) reach this one's listeners, so its apps, its ``watch`` streams, its clocks and its
+  house players hear of them as of its own;
+- **a heartbeat**: a row that says this front end is alive (its players' presence counts while
+  it beats);
+- **leases**: one front end at a time runs the lobby's clocks (the timers that end a game at
+  its flag) and one the house players. A lease is renewed every TICK and lasts LEASE_SECONDS:
+  when its holder dies, another takes it over within that time, rebuilds every live game's
+  timer from the database and ends at once the games whose time ran out meanwhile. A front end
+  that stops cleanly gives its leases back at once.
+
+Sharing is harmless alone: with one front end it holds both leases and hears only itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import socket
+from typing import Any, Callable
+
+from tui_games.server.lobby.clocks import Clocks
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.storage import StorageUnavailable
+from tui_games.server.log import event
+
+TICK = 1.0  # seconds between heartbeats (and lease renewals)
+LEASE_SECONDS = 5.0  # a dead holder's lease is taken over after this
+ALIVE_SECONDS = 5.0  # a front end without a heartbeat for this long is dead: its sessions no longer count
+CLOCKS, HOUSE = "clocks", "house"
+
+
+def frontend_id() -> str:
+    """This process's name among the front ends: host, pid and a random part (a pid is reused)."""
+    return f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class FrontEnd:
+    def __init__(self, lobby: Lobby, clocks: Clocks, house: Any = None,
+                 log: Callable[[str], None] = lambda line: None) -> None:
+        self.lobby, self.clocks, self.house, self.log = lobby, clocks, house, log
+        self.id = lobby.origin
+        self.storage = lobby.storage
+        self.held: set[str] = set()
+        self._tasks: list[asyncio.Task] = []
+        self._house_running = False
+
+    async def start(self) -> None:
+        self.lobby.presence.share(self.storage, self.id, self._presence_changed)
+        await self._beat()
+        self._tasks = [asyncio.create_task(self._keep()), asyncio.create_task(self._relay())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        if CLOCKS in self.held:
+            self.clocks.stop()
+        if self._house_running:
+            await self.house.close()
+            self._house_running = False
+        try:  # the others take over at once, not after LEASE_SECONDS
+            for name in self.held:
+                self.storage.release_lease(name, self.id)
+            self.storage.heartbeat(self.id, 0.0)
+        except (StorageUnavailable, OSError):
+            pass
+        self.held.clear()
+
+    # -- heartbeat and leases ------------------------------------------------------------------------
+
+    async def _keep(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self._beat()
+            except StorageUnavailable as error:
+                self.log(event("lobby-database", state="unreachable", error=str(error)[:160]))
+                await self._lose(CLOCKS)
+                await self._lose(HOUSE)
+
+    async def _beat(self) -> None:
+        now = self.lobby.clock()
+        self.storage.heartbeat(self.id, now + ALIVE_SECONDS)
+        await self._hold(CLOCKS, now)
+        if self.house is not None and self.house.seats:
+            await self._hold(HOUSE, now, {seat.name: seat.game for seat in self.house.seats})
+        if HOUSE not in self.held:  # the house players seated by another front end, for who and the views
+            lease = self.storage.lease(HOUSE, now)
+            self.lobby.computers = {str(k): str(v) for k, v in (lease[1] if lease else {}).items()}
+
+    async def _hold(self, name: str, now: float, data: dict | None = None) -> None:
+        if self.storage.take_lease(name, self.id, LEASE_SECONDS, now, data):
+            if name not in self.held:
+                self.held.add(name)
+                if self._tasks:  # (at start, the "listening" line says it; later, it is a takeover)
+                    self.log(event("lease", took=name, frontend=self.id))
+                if name == CLOCKS:
+                    self.clocks.start()  # every live game's timer, from the database
+                elif name == HOUSE and self.house is not None:
+                    self.house.start()
+                    self._house_running = True
+        else:
+            await self._lose(name)
+
+    async def _lose(self, name: str) -> None:
+        if name not in self.held:
+            return
+        self.held.discard(name)
+        self.log(event("lease", lost=name, frontend=self.id))
+        if name == CLOCKS:
+            self.clocks.stop()
+        elif name == HOUSE and self._house_running:
+            await self.house.close()
+            self._house_running = False
+
+    # -- the others' changes -------------------------------------------------------------------------
+
+    async def _relay(self) -> None:
+        async for notice in self.storage.notices():
+            if notice.kind == "resync":  # the listening connection was made (again): a notice may be lost
+                if CLOCKS in self.held:
+                    self.clocks.rebuild()
+                continue
+            try:
+                self.lobby.remote(notice)
+            except StorageUnavailable:
+                continue
+            except Exception as error:  # a listener's bug must not end the relay
+                self.log(event("lobby-relay-error", kind=notice.kind, error=f"{type(error).__name__}: {error}"[:160]))
+
+    def _presence_changed(self, player: str) -> None:
+        self.lobby.publish("presence", {"player": player})
