@@ -58,7 +58,10 @@ class PostgresServer:
     def __init__(self) -> None:
         self.bin = pg_bin()
         assert self.bin is not None
-        self.folder = Path(tempfile.mkdtemp(prefix="tui-games-pg-"))
+        # As root the server runs as another user, who must reach its directory: /tmp, not a
+        # private $TMPDIR.
+        root = os.geteuid() == 0 and os.path.isdir("/tmp")
+        self.folder = Path(tempfile.mkdtemp(prefix="tui-games-pg-", dir="/tmp" if root else None))
         self.port = _free_port()
         self.user = "tui"
         self.prefix: list[str] = []
