@@ -268,3 +268,10 @@ async def test_a_player_on_one_front_end_is_present_on_the_other(fronts):
 ])
 def test_a_dsn_is_shown_without_its_password(dsn, shown):
     assert redact(dsn) == shown and "s3cret" not in redact(dsn)
+
+
+async def test_the_bench_of_two_front_ends_measures_games_within_one_and_across_two(lobby_database):
+    from tui_games.bench import online_fronts
+
+    latencies = await online_fronts._run(lobby_database, 2, 0.5, seed=1)
+    assert latencies["within"] and latencies["across"]  # every game played to its end, both kinds

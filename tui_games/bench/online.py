@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench import online_ssh
+from tui_games.bench import online_fronts, online_ssh
 from tui_games.bench.table import Write, write_table
 from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyClient
@@ -132,7 +132,12 @@ def _ms(values: list[float], q: float) -> str:
     return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000:.1f}"
 
 
-def bench_online(write: Write, *, quick: bool = False) -> None:
+def bench_online(write: Write, *, quick: bool = False, fronts: int | None = None, lobby: str | None = None) -> None:
+    if fronts is not None:  # several front ends sharing one lobby (online_fronts.py)
+        online_fronts.bench_fronts(write, fronts, lobby, quick=quick)
+        return
+    if lobby is not None:
+        raise ValueError("--lobby goes with --fronts")
     seconds = 10.0 if quick else 60.0
     latencies, games, moves, wall, cpu, rss = asyncio.run(_bench(seconds, seed=1))
     write(f"The lobby with {PLAYERS} players in {PLAYERS // 2} games at once, a move every {PAUSE * 1000:.0f} ms "

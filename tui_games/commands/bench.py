@@ -34,6 +34,11 @@ PROGRAM_OPTIONS: dict[str, Sequence[Option]] = {
                  Option("--zygote-only", action="store_true",
                         help="only apps forked from the zygote: no run of fresh processes first (it loads "
                              "the machine for minutes, and the next run with it)")),
+    "online": (Option("--fronts", type=positive_int, metavar="N",
+                      help="one lobby shared by N front ends: 64 players, a move to the opponent's app within "
+                           "one front end and across two"),
+               Option("--lobby", metavar="postgresql://...",
+                      help="--fronts: the PostgreSQL database they share (default: one SQLite file)")),
 }
 
 
