@@ -275,3 +275,34 @@ async def test_the_bench_of_two_front_ends_measures_games_within_one_and_across_
 
     latencies = await online_fronts._run(lobby_database, 2, 0.5, seed=1)
     assert latencies["within"] and latencies["across"]  # every game played to its end, both kinds
+
+
+async def test_the_database_restarting_costs_a_one_line_refusal_and_nothing_else(postgres, tmp_path):
+    """PostgreSQL goes away mid-game and comes back: meanwhile a move gets one line saying so
+    (nothing changed, no traceback); then the next move is taken and reaches the other front end."""
+    fronts = FrontEnds(postgres.new_database(), tmp_path)
+    try:
+        one, _ = await fronts.start("one")
+        two, _ = await fronts.start("two")
+        alice, _ = await join(one, "alice")
+        bob, bob_events = await join(two, "bob")
+        offer = await alice.request("seek", game="connect4", colour="first", rated=False)
+        game = await bob.request("accept", offer=offer["id"])
+        await alice.request("move", game=game["id"], move="4")
+        postgres.stop("fast")
+        try:
+            out = commands.run(one.lobby, "bob", f"move {game['id']} 4")
+            assert out.status == 2 and out.stderr.count("\n") == 1 and "cannot be reached" in out.stderr
+            assert "Traceback" not in out.stderr and "hunter" not in out.stderr
+        finally:
+            postgres.restart()
+        moved = await until(lambda: commands.run(two.lobby, "bob", f"move {game['id']} 4").status == 0,
+                            what="the move to be taken once the database is back")
+        assert moved
+        assert one.lobby.storage.game(game["id"]).moves == ["4", "4"]
+        await alice.request("move", game=game["id"], move="5")  # alice's front end reconnected too
+        await bob_events.wait("game", lambda d: d["moves"] == ["4", "4", "5"], timeout=20)  # NOTIFY again
+        await alice.close()
+        await bob.close()
+    finally:
+        await fronts.close()

@@ -13,10 +13,11 @@ import asyncio
 from typing import Any
 
 from tui_games.server.lobby.hub import Lobby
-from tui_games.server.lobby.storage import GameRow
+from tui_games.server.lobby.storage import GameRow, StorageUnavailable
 
 MOST_GAMES = 100_000  # live games whose timers are rebuilt at start
 LATE_RETRY = 0.05  # a timer that fired a hair early (float rounding) tries again this soon
+UNREACHABLE_RETRY = 1.0  # a timer that found the database gone tries again this soon
 
 
 class Clocks:
@@ -57,7 +58,11 @@ class Clocks:
 
     def _fire(self, game_id: str) -> None:
         self.timers.pop(game_id, None)
-        row = self.lobby.expire(game_id)  # ends it (and tells everyone) if the time is up
+        try:
+            row = self.lobby.expire(game_id)  # ends it (and tells everyone) if the time is up
+        except StorageUnavailable:  # (the database restarting): the flag falls when it is back
+            self.timers[game_id] = asyncio.get_running_loop().call_later(UNREACHABLE_RETRY, self._fire, game_id)
+            return
         if row is not None and row.status == "live" and game_id not in self.timers:
             deadline = self.lobby.deadline(row)
             if deadline is not None:

@@ -294,6 +294,8 @@ async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write, *,
         _emit(lobby, player, write, "game", row, as_json)
         while last.status == "live":
             kind, payload = await changes.get()
+            if kind == "resync":  # changes elsewhere may have been missed: the game as it is now
+                kind, payload = "game", lobby.storage.game(row.id) or last
             if kind == "chat" and payload.get("game") == row.id:
                 write(json.dumps({"event": "chat", "data": payload}) + "\n" if as_json
                       else f"{payload['from']}: {payload['text']}\n")

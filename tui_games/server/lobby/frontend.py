@@ -126,10 +126,8 @@ class FrontEnd:
 
     async def _relay(self) -> None:
         async for notice in self.storage.notices():
-            if notice.kind == "resync":  # the listening connection was made (again): a notice may be lost
-                if CLOCKS in self.held:
-                    self.clocks.rebuild()
-                continue
+            if notice.kind == "resync" and CLOCKS in self.held:
+                self.clocks.rebuild()  # (the listening connection was made again: a change may be missed)
             try:
                 self.lobby.remote(notice)
             except StorageUnavailable:

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import HOUSE_PREFIX, Clock, Lobby, LobbyError, lobby_games
-from tui_games.server.lobby.storage import GameRow, Offer
+from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.log import event
 
 DEFAULT_HOUSE = "tictactoe:perfect,connect4:level5,connect4:perfect,checkers:level4,checkers:strong"
@@ -217,11 +217,11 @@ class House:
     async def _take(self, offer: Offer, seat: Seat, wait: float) -> None:
         if wait:
             await asyncio.sleep(wait)  # people first
-        if self.lobby.storage.offer(offer.id) is None:
-            return
         try:
+            if self.lobby.storage.offer(offer.id) is None:
+                return
             self.lobby.accept(seat.name, offer.id)
-        except LobbyError as error:
+        except (LobbyError, StorageUnavailable) as error:
             self.log(event("house-declined", user=seat.name, offer=offer.id, reason=str(error)[:100]))
 
     async def _play(self) -> None:
@@ -229,7 +229,10 @@ class House:
         while True:
             game_id = await self._queue.get()
             self._queued.discard(game_id)
-            row = self.lobby.storage.game(game_id)
+            try:
+                row = self.lobby.storage.game(game_id)
+            except StorageUnavailable:
+                continue  # its next change (or the house's next start) queues it again
             if row is None or row.status != "live":
                 continue
             player = self.lobby.to_move(row)
@@ -243,5 +246,5 @@ class House:
             try:
                 move = await self.worker.think(request, ceiling=seconds * 5 + 15)
                 self.lobby.move(player, game_id, move)
-            except (asyncio.TimeoutError, RuntimeError, LobbyError) as error:
+            except (asyncio.TimeoutError, RuntimeError, LobbyError, StorageUnavailable) as error:
                 self.log(event("house-move-failed", user=player, game=game_id, reason=f"{error}"[:120] or "timeout"))

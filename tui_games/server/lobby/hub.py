@@ -230,6 +230,8 @@ class Lobby:
                 return
         elif notice.kind in ("chat", "presence"):
             self._tell(notice.kind, data)
+        elif notice.kind == "resync":  # notices may have been missed: each listener looks afresh
+            self._tell("resync", None)
 
     # -- players ---------------------------------------------------------------------------------
 

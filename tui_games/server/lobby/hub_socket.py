@@ -335,6 +335,12 @@ class HubSocket:
                 for client in self.clients:
                     if client.player == offer.target:
                         client.push(("challenge", offer.id), {"event": "challenge", "data": offer_data(offer)})
+        elif kind == "resync":  # the other front ends' notices may have been missed: what is watched, afresh
+            for game_id in sorted({game_id for client in self.clients for game_id in client.watching}):
+                if (fresh := self.lobby.storage.game(game_id)) is not None:
+                    self._changed("game", fresh)
+            for offer in self.lobby.storage.offers():
+                self._changed("offer", offer)
         elif kind == "presence":  # another front end's: a player's sessions there opened or closed
             player = str(payload.get("player", ""))
             self._presence_changed(player)
