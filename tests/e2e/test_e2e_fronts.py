@@ -4,8 +4,10 @@ second, carol watches on the second (a ``watch --json`` stream and the app) and 
 Then the front end holding the clocks is killed (SIGKILL) mid-game: nothing acknowledged is
 lost, and the other takes the clocks over and ends the game when the flag falls.
 
-Both front ends share the server's directory (identity.py: the players' keys and homes), as
-docs/serving.md describes for front ends on one machine (on several: a shared directory)."""
+On SQLite both front ends share the server's directory (one machine); on PostgreSQL each has a
+directory of its own, as on two machines, and the players' keys are shared in the database
+(identity.py): a name claimed on one front end is the same player on the other, and no other
+key may take it there."""
 
 from __future__ import annotations
 
@@ -79,10 +81,13 @@ def fronts(request, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     lobby = None
+    other_home = home
     if request.param == "postgresql":
         dsn = request.getfixturevalue("postgres").new_database()
         lobby = dsn.replace("postgresql://tui@", f"postgresql://tui:{PASSWORD}@")
-    one, two = FrontEnd(home, "one", lobby), FrontEnd(home, "two", lobby)
+        other_home = tmp_path / "home-two"  # as on another machine: nothing shared but the database
+        other_home.mkdir()
+    one, two = FrontEnd(home, "one", lobby), FrontEnd(other_home, "two", lobby)
     one.start()  # first: it takes the clocks' lease
     two.start()
     yield one, two, keys, request.param, (lobby or str(home / "server" / "lobby.sqlite3"))
@@ -220,4 +225,10 @@ def test_killing_the_clocks_front_end_mid_game_loses_nothing_and_the_flag_still_
     # Alice, whose front end is gone, logs in on the other: the same name, the game and her rating.
     status, out, err = ssh(two.port, keys, "alice", "ratings connect4 --json")
     assert status == 0 and [r["player"] for r in json.loads(out)] == ["alice", "bob"], err
+    # And nobody else's key takes her name there.
+    impostor = subprocess.run(
+        ["ssh", "-F", "/dev/null", "-p", str(two.port), "-o", "StrictHostKeyChecking=no", "-o",
+         "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
+         "-i", str(keys / "carol"), "alice@127.0.0.1", "games"], capture_output=True, text=True, timeout=60)
+    assert impostor.returncode == 255 and "Permission denied" in impostor.stderr
     assert one_id != two.id

@@ -306,3 +306,33 @@ async def test_the_database_restarting_costs_a_one_line_refusal_and_nothing_else
         await bob.close()
     finally:
         await fronts.close()
+
+
+def test_a_name_claimed_on_one_front_end_is_the_same_player_on_another(lobby_database, tmp_path):
+    """Keys in the lobby's database (identity.py): two front ends with directories of their own."""
+    asyncssh = pytest.importorskip("asyncssh")
+    from tui_games.server.identity import MAX_NAMES_PER_KEY, IdentityError, Registry
+
+    alice, eve = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    # An old front end's file keys are copied in at the first start (bob's, added by the operator).
+    old = Registry(tmp_path / "one")
+    bob = asyncssh.generate_private_key("ssh-ed25519")
+    old.add_key("bob", bob)
+    storages = [open_storage(lobby_database), open_storage(lobby_database)]
+    try:
+        one = Registry(tmp_path / "one", register_open=True, shared=storages[0])
+        two = Registry(tmp_path / "two", register_open=True, shared=storages[1])
+        assert one.copy_to_shared() == 1 and two.allows("bob", bob) and not two.allows("bob", alice)
+        one.claim("alice", alice)
+        assert two.allows("alice", alice) and two.names_of(alice) == ["alice"]
+        assert not two.allows("alice", eve)
+        with pytest.raises(IdentityError, match="belongs to another key"):
+            two.claim("alice", eve)
+        for number in range(MAX_NAMES_PER_KEY - 1):
+            two.claim(f"alice{number}", alice)
+        with pytest.raises(IdentityError, match="already owns"):
+            one.claim("alice-bot", alice)
+        assert not (tmp_path / "two" / "users" / "alice" / "authorized_keys").exists()  # not on the disk
+    finally:
+        for storage in storages:
+            storage.close()

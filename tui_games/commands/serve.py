@@ -25,7 +25,7 @@ from typing import Any
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, keep_private, ssh, web
-from tui_games.server.identity import KEYS_FILE, IdentityError, Registry, canonical, fingerprint
+from tui_games.server.identity import IdentityError, Registry, canonical, fingerprint
 from tui_games.server.lobby.house import DEFAULT_HOUSE
 from tui_games.server.lobby.storage import is_postgres
 from tui_games.server.log import make_logger
@@ -196,10 +196,22 @@ def _add_key(args: argparse.Namespace) -> int:
     except IdentityError as error:
         raise UsageError(f"serve add-key: {error}") from None
     key = ssh.read_public_key(args.key_file)
-    registry = Registry(data_dir() / "server")
-    added = registry.add_key(name, key)
-    where = registry.home(name) / KEYS_FILE
-    print(f"{'added' if added else 'already there:'} {fingerprint(key)} for {name} ({where})")
+    lobby = args.lobby or _lobby_from_env()
+    shared = None
+    if lobby and is_postgres(lobby):  # front ends sharing a lobby share its keys (identity.py)
+        from tui_games.server.lobby.backends import open_storage
+
+        try:
+            shared = open_storage(lobby)
+        except Exception as error:  # (the message names the database without its password)
+            raise UsageError(f"serve add-key: {error}") from None
+    registry = Registry(data_dir() / "server", shared=shared)
+    try:
+        added = registry.add_key(name, key)
+    finally:
+        if shared is not None:
+            shared.close()
+    print(f"{'added' if added else 'already there:'} {fingerprint(key)} for {name} ({registry.where(name)})")
     return 0
 
 
@@ -212,6 +224,8 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
                                              "for the player NAME; a player may have several keys.")
     add_key.add_argument("name", metavar="NAME", help="the player name (case-insensitive)")
     add_key.add_argument("key_file", type=Path, metavar="FILE", help="the public key file")
+    add_key.add_argument("--lobby", type=_lobby, default=None, metavar="postgresql://...",
+                         help=f"front ends sharing a PostgreSQL lobby keep the keys there (also from ${LOBBY_ENV})")
     kind = serve.add_mutually_exclusive_group()
     kind.add_argument("--ssh", action="store_true", help="an SSH server: one game process per login")
     kind.add_argument("--web", action="store_true", help="a web server (textual-serve): one process per tab")

@@ -9,19 +9,26 @@
   the way ``--register open`` does, so no server is locked out by the upgrade.
 - ``--auth none``: everyone is a guest, ``guest-7f3a``, whatever name they typed.
 
+Front ends sharing a lobby on PostgreSQL share the keys too: they live in the lobby's database
+(:class:`SharedKeys`), so a player logs in on any front end with the same name, and the first
+key to claim a name owns it everywhere. The keys of ``users/NAME/authorized_keys`` are copied
+there on the first start (a name the database knows already keeps its own). A player's files
+(settings, saves) stay on the front end's disk unless its directory is shared.
+
 Names are case-insensitive for uniqueness: ``Alice`` is ``alice``, and a player's directory is
 the lower-case name (an old ``users/Alice`` is renamed on that player's next login).
 """
 
 from __future__ import annotations
 
+import base64
 import fcntl
 import os
 import re
 import secrets
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Protocol
 
 try:
     import asyncssh
@@ -36,6 +43,19 @@ NAME = re.compile(r"^[a-z0-9_][a-z0-9_.-]{0,31}$")
 # Names one key may take by itself under --register open (the operator's add-key is not
 # counted): enough for a player and a bot or two, not a seek flood under a thousand names.
 MAX_NAMES_PER_KEY = 3
+
+
+class SharedKeys(Protocol):
+    """The players' keys kept where every front end reads them (the lobby's storage)."""
+
+    def keys_of(self, name: str) -> set[bytes]: ...
+
+    def names_of(self, key: bytes) -> list[str]: ...
+
+    def any_keys(self) -> bool: ...
+
+    def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
+                now: float = 0.0) -> str | None: ...
 
 
 class IdentityError(ValueError):
@@ -89,24 +109,46 @@ class Registry:
     """The key lists under the server's directory, read afresh at every login (adding a key
     needs no restart)."""
 
-    def __init__(self, root: Path, *, register_open: bool = False, legacy_keys: Path | None = None) -> None:
+    def __init__(self, root: Path, *, register_open: bool = False, legacy_keys: Path | None = None,
+                 shared: SharedKeys | None = None) -> None:
         self.root = root
         self.users = root / USERS_DIR
         self.register_open = register_open
         self.legacy_keys = legacy_keys if legacy_keys is not None else root / KEYS_FILE
+        self.shared = shared
 
     def home(self, name: str) -> Path:
         return self.users / name
 
-    def keys_of(self, name: str) -> set[bytes]:
+    def _file_keys(self, name: str) -> set[bytes]:
         try:
             return _key_blobs((self.home(name) / KEYS_FILE).read_text(encoding="utf-8", errors="replace"))
         except OSError:
             return set()
 
+    def keys_of(self, name: str) -> set[bytes]:
+        return self.shared.keys_of(name) if self.shared is not None else self._file_keys(name)
+
     def names_of(self, key) -> list[str]:
         """The names ``key`` may log in as, sorted."""
+        if self.shared is not None:
+            return self.shared.names_of(key.public_data)
         return sorted(home.name for home in self._homes() if key.public_data in self.keys_of(home.name))
+
+    def copy_to_shared(self) -> int:
+        """Copy the keys of ``users/NAME/authorized_keys`` to the shared store, for each name it
+        has no key of yet; the number of keys copied."""
+        if self.shared is None:
+            return 0
+        copied = 0
+        for home in sorted(self._homes()):
+            keys = self._file_keys(home.name)
+            if not keys or self.shared.keys_of(home.name) or not NAME.fullmatch(home.name):
+                continue
+            for blob in sorted(keys):
+                self.shared.add_key(home.name, blob, _blob_line(blob))
+                copied += 1
+        return copied
 
     def legacy(self) -> set[bytes]:
         try:
@@ -128,6 +170,8 @@ class Registry:
     def anyone_can_log_in(self) -> bool:
         if self.register_open or self.legacy():
             return True
+        if self.shared is not None:
+            return self.shared.any_keys()
         return any(self.keys_of(home.name) for home in self._homes())
 
     def _homes(self) -> list[Path]:
@@ -140,6 +184,15 @@ class Registry:
         """Make ``key`` an owner of ``name`` if the name is free (after a successful login).
 
         IdentityError if another key took the name in the meantime."""
+        if self.shared is not None:  # the database decides, for every front end at once
+            if self.shared.keys_of(name) and key.public_data in self.shared.keys_of(name):
+                return
+            if not self.shared.keys_of(name) and not self.may_claim(key):
+                raise IdentityError(f"no key is registered for {name!r}")
+            refusal = self.shared.add_key(name, key.public_data, _line(key), claim=True, most_names=MAX_NAMES_PER_KEY)
+            if refusal:
+                raise IdentityError(refusal)
+            return
         with self._locked():
             self._adopt_old_directory(name)
             owners = self.keys_of(name)
@@ -157,6 +210,11 @@ class Registry:
 
     def add_key(self, name: str, key) -> bool:
         """Register ``key`` for ``name`` (the operator's ``serve add-key``); False if it was there."""
+        if self.shared is not None:
+            if key.public_data in self.shared.keys_of(name):
+                return False
+            self.shared.add_key(name, key.public_data, _line(key))
+            return True
         with self._locked():
             self._adopt_old_directory(name)
             if key.public_data in self.keys_of(name):
@@ -167,7 +225,7 @@ class Registry:
     def _append_key(self, name: str, key) -> None:
         home = self.home(name)
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        line = key.export_public_key("openssh").decode("ascii").strip() + "\n"
+        line = _line(key) + "\n"
         path = home / KEYS_FILE
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0), 0o600)
         with os.fdopen(fd, "a", encoding="ascii") as handle:
@@ -182,6 +240,10 @@ class Registry:
         if len(spellings) == 1:
             spellings[0].rename(self.home(name))
 
+    def where(self, name: str) -> str:
+        """Where ``name``'s keys are kept (for the operator)."""
+        return "the lobby's database" if self.shared is not None else str(self.home(name) / KEYS_FILE)
+
     @contextmanager
     def _locked(self) -> Iterator[None]:
         self.users.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -191,3 +253,14 @@ class Registry:
             yield
         finally:
             os.close(fd)
+
+
+def _blob_line(blob: bytes) -> str:
+    """A key in the SSH wire format as an authorized_keys line (its type is the first string)."""
+    size = int.from_bytes(blob[:4], "big")
+    return f"{blob[4:4 + size].decode('ascii', 'replace')} {base64.b64encode(blob).decode()}"
+
+
+def _line(key) -> str:
+    """The key as one authorized_keys line."""
+    return key.export_public_key("openssh").decode("ascii").strip()

@@ -54,7 +54,7 @@ from tui_games.server.lobby.frontend import FrontEnd, frontend_id
 from tui_games.server.lobby.house import House, parse_house
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
-from tui_games.server.lobby.storage import StorageUnavailable
+from tui_games.server.lobby.storage import StorageUnavailable, is_postgres
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 
@@ -250,11 +250,6 @@ class GameServer:
         config = self.config
         private_directory(config.root)
         host_key = load_host_key(config.root)
-        if config.auth == "keys" and not self.registry.anyone_can_log_in():
-            raise ServerError(
-                f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
-                f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
-                f"on a trusted network")
         where = config.lobby or str(config.root / LOBBY_FILE)
         try:
             storage = open_storage(where)
@@ -263,6 +258,17 @@ class GameServer:
         except Exception as error:  # sqlite3.Error, a newer schema, no driver: the operator must look
             # (a PostgreSQL DSN is never in the message: the storage names it redacted)
             raise ServerError(f"cannot open the lobby's database: {error}") from None
+        if is_postgres(where):  # front ends on several machines: the keys in the database (identity.py)
+            self.registry.shared = storage
+            copied = self.registry.copy_to_shared()
+            if copied:
+                config.log(server_event("keys-shared", copied=copied, to=storage.where))
+        if config.auth == "keys" and not self.registry.anyone_can_log_in():
+            storage.close()
+            raise ServerError(
+                f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
+                f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
+                f"on a trusted network")
         self.lobby = Lobby(storage, origin=frontend_id())
         socket_path = config.root / LOBBY_SOCKET.format(pid=os.getpid())
         if len(str(socket_path)) > 100:  # a Unix socket's path has room for about 107 bytes

@@ -22,6 +22,7 @@ that a claim against an absent player is judged across every front end.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sqlite3
@@ -40,8 +41,8 @@ MIGRATIONS = {
     3: ["ALTER TABLE offers ADD COLUMN assist INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN assist INTEGER NOT NULL DEFAULT 0"],
     4: ["ALTER TABLE games ADD COLUMN opening INTEGER NOT NULL DEFAULT 0"],
-    # Sharing one lobby between front ends: leases, heartbeats, presence (the CREATE TABLE IF
-    # NOT EXISTS of SCHEMA adds them; nothing of the old tables changes).
+    # Sharing one lobby between front ends: leases, heartbeats, presence, the players' keys (the
+    # CREATE TABLE IF NOT EXISTS of SCHEMA adds them; nothing of the old tables changes).
     5: [],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
@@ -75,6 +76,9 @@ CREATE TABLE IF NOT EXISTS frontends (
 CREATE TABLE IF NOT EXISTS presence (
     frontend TEXT NOT NULL, player TEXT NOT NULL, sessions INTEGER NOT NULL, acted REAL NOT NULL,
     PRIMARY KEY (frontend, player));
+CREATE TABLE IF NOT EXISTS user_keys (
+    name TEXT NOT NULL, key TEXT NOT NULL, line TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (name, key));
+CREATE INDEX IF NOT EXISTS user_keys_key ON user_keys (key);
 """
 CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
 MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
@@ -205,6 +209,13 @@ class LobbyStorage(Protocol):
     def online(self, now: float) -> list[tuple[str, str]]:
         """(player, front end) of every session open on a live front end."""
         ...
+
+    # the players' keys, when the front ends share them here (identity.py's SharedKeys)
+    def keys_of(self, name: str) -> set[bytes]: ...
+    def names_of(self, key: bytes) -> list[str]: ...
+    def any_keys(self) -> bool: ...
+    def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
+                now: float = 0.0) -> str | None: ...
 
 
 def redact(dsn: str) -> str:
@@ -404,6 +415,39 @@ class SqlStorage:
         rows = self._execute("SELECT p.player, p.frontend FROM presence p JOIN frontends f ON f.id=p.frontend "
                              "WHERE p.sessions>0 AND f.expires>? ORDER BY p.player", (now,)).fetchall()
         return [(player, frontend) for player, frontend in rows]
+
+    # -- the players' keys (identity.py, when front ends share them here) --------------------------
+
+    def keys_of(self, name: str) -> set[bytes]:
+        return {base64.b64decode(key) for (key,) in self._execute("SELECT key FROM user_keys WHERE name=?",
+                                                                   (name,)).fetchall()}
+
+    def names_of(self, key: bytes) -> list[str]:
+        return [name for (name,) in self._execute("SELECT name FROM user_keys WHERE key=? ORDER BY name",
+                                                  (base64.b64encode(key).decode(),)).fetchall()]
+
+    def any_keys(self) -> bool:
+        return self._execute("SELECT 1 FROM user_keys LIMIT 1").fetchone() is not None
+
+    def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
+                now: float = 0.0) -> str | None:
+        """Register ``key`` for ``name``; with ``claim``, only if the name has no other key and the
+        key owns fewer than ``most_names`` names. The refusal as one line, or None (added, or there)."""
+        blob = base64.b64encode(key).decode()
+        with self.transaction():
+            self.lock_names("keys-of:" + name, "names-of:" + blob)
+            owners = self.keys_of(name)
+            if key in owners:
+                return None
+            if claim:
+                if owners:
+                    return f"the name {name!r} belongs to another key; log in with another name"
+                owned = self.names_of(key)
+                if len(owned) >= most_names:
+                    return (f"this key already owns {len(owned)} names: {', '.join(owned)}; "
+                            f"log in as one of them")
+            self._execute("INSERT INTO user_keys VALUES (?,?,?,?)", (name, blob, line, now or time.time()))
+            return None
 
     def _migrate(self, version: int, fresh: bool) -> None:
         """The schema (tables missing are made) and, on an older database, each migration after
