@@ -46,7 +46,15 @@ from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_unt
 from tui_games.server.child import child_env
 from tui_games.server.disk import DISK_FULL, is_disk_full
 from tui_games.server.host import SessionHost
-from tui_games.server.identity import KEYS_FILE, USERS_DIR, IdentityError, Registry, canonical, fingerprint
+from tui_games.server.identity import (
+    KEYS_FILE,
+    USERS_DIR,
+    IdentityError,
+    Registry,
+    canonical,
+    fingerprint,
+    guest_name,
+)
 from tui_games.server.limits import Admission, Limits, Startup, default_memory_total_mb, raise_open_file_limit
 from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.backends import open_storage
@@ -463,10 +471,14 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
             name = canonical(username)
         except IdentityError as error:
             return self._failed(username, key, str(error))
-        if registry.allows(name, key):
-            self.candidate = (name, key)
-            return True
-        if registry.keys_of(name):
+        try:
+            if registry.allows(name, key):
+                self.candidate = (name, key)
+                return True
+            owned = registry.keys_of(name)
+        except StorageUnavailable:  # the keys are in the lobby's database, which is restarting
+            return self._failed(username, key, "the server's database cannot be reached; try again in a moment")
+        if owned:
             why = f"the name {name!r} belongs to another key"
         elif server.config.register == "open" or registry.legacy():
             why = f"this key may not claim {name!r}"
@@ -493,14 +505,18 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
     def auth_completed(self) -> None:
         server, config = self.server, self.server.config
         if config.auth == "none":
-            name = server.lobby.new_guest_name()  # never used before on this server
+            try:
+                name = server.lobby.new_guest_name()  # never used before on this server
+            except StorageUnavailable as error:
+                name = guest_name(set())
+                self.refusal = str(error)
             self.player = Player(name, config.root / GUESTS_DIR / name, guest=True, typed=self.typed)
         else:
             name, key = self.candidate
             self.player = Player(name, server.registry.home(name), key=fingerprint(key), typed=self.typed)
             try:
                 server.registry.claim(name, key)
-            except (IdentityError, OSError) as error:
+            except (IdentityError, OSError, StorageUnavailable) as error:
                 self.refusal = DISK_FULL if is_disk_full(error) else str(error)
         config.log(event("auth", user=self.player.name, typed=self.typed if self.typed != self.player.name else None,
                          **{"from": self.address}, port=self.port, key=self.player.key,

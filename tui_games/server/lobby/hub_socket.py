@@ -176,7 +176,10 @@ class HubSocket:
 
     def issue(self, token: str, player: str, guest: bool) -> None:
         self.tokens[token] = (player, guest)
-        self.lobby.seen(player, guest=guest)
+        try:
+            self.lobby.seen(player, guest=guest)
+        except StorageUnavailable:  # (the database restarting: the app's requests say so, one line each)
+            pass
 
     def revoke(self, token: str) -> None:
         self.tokens.pop(token, None)
