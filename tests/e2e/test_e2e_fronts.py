@@ -44,7 +44,7 @@ class FrontEnd:
     def start(self) -> None:
         env = {**os.environ, "TUI_GAMES_HOME": str(self.home)}
         if self.lobby:  # by the environment, as docs/serving.md advises for a DSN (not in `ps`)
-            env["TUI_GAMES_LOBBY"] = self.lobby
+            env["TUI_GAMES_LOBBY_DB"] = self.lobby
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", str(self.port), "--register", "open",
              "--house", "none", "--log", str(self.log)],

@@ -14,6 +14,7 @@ from tui_games.cli import main
 from tui_games.engine.checkers.pdn import read_pdn_game
 from tui_games.games import arena_adapter
 from tui_games.server.lobby import commands
+from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.hub import Clock, Lobby, LobbyError
 from tui_games.server.lobby.storage import Storage
 
@@ -27,8 +28,8 @@ class Clockwork:
 
 
 @pytest.fixture
-def lobby(tmp_path):
-    storage = Storage(tmp_path / "lobby.sqlite3")
+def lobby(lobby_database):
+    storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
     made = Lobby(storage, clock=Clockwork(), rng=random.Random(3))
     for name in ("alice", "bob", "carol"):  # players who have been here (a challenge names one)
         made.seen(name)

@@ -18,6 +18,7 @@ from lobby_support import join
 from tui_games.server.lobby import commands
 from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.frontend import FrontEnd
+from tui_games.server.lobby.house import House, parse_house
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import SCHEMA_VERSION, GameRow, redact
@@ -144,12 +145,12 @@ class FrontEnds:
         self.database, self.tmp_path = database, tmp_path
         self.running: list[tuple[HubSocket, FrontEnd]] = []
 
-    async def start(self, name: str) -> tuple[HubSocket, FrontEnd]:
+    async def start(self, name: str, house: str = "none") -> tuple[HubSocket, FrontEnd]:
         storage = open_storage(self.database)
         lobby = Lobby(storage, origin=name)
         hub = HubSocket(lobby, self.tmp_path / f"{name}.sock", run_clocks=False)
         await hub.start()
-        frontend = FrontEnd(lobby, hub.clocks)
+        frontend = FrontEnd(lobby, hub.clocks, House(lobby, parse_house(house)))
         await frontend.start()
         self.running.append((hub, frontend))
         return hub, frontend
@@ -245,6 +246,22 @@ async def test_the_clocks_move_to_another_front_end_when_their_holder_dies(front
     await bob.close()
 
 
+async def test_the_house_players_sit_on_one_front_end_and_play_people_on_the_other(fronts):
+    one, first = await fronts.start("one", house="tictactoe:perfect")
+    two, second = await fronts.start("two", house="tictactoe:perfect")
+    assert "house" in first.held and "house" not in second.held
+    await until(lambda: second.lobby.computers == {"house:tictactoe-perfect": "tictactoe"},
+                what="the second front end to know the house players seated on the first")
+    bob, bob_events = await join(two, "bob")
+    offer = await bob.request("seek", game="tictactoe", colour="first", rated=False)
+    started = await bob_events.wait("game", lambda d: "house:tictactoe-perfect" in d["names"], timeout=30)
+    await bob.request("move", game=started["id"], move="b2")
+    answered = await bob_events.wait("game", lambda d: d["id"] == started["id"] and len(d["moves"]) == 2,
+                                     timeout=30)
+    assert answered["to_move"] == "bob" and offer["id"]
+    await bob.close()
+
+
 async def test_a_player_on_one_front_end_is_present_on_the_other(fronts):
     one, _ = await fronts.start("one")
     two, _ = await fronts.start("two")
@@ -336,3 +353,42 @@ def test_a_name_claimed_on_one_front_end_is_the_same_player_on_another(lobby_dat
     finally:
         for storage in storages:
             storage.close()
+
+
+@pytest.mark.parametrize("argv, problem", [
+    (["bench", "online", "--lobby", "postgresql://u:pw@db/x"], "--lobby goes with --fronts"),
+    (["bench", "tictactoe", "--fronts", "2"], "--fronts does not apply to the tictactoe benchmark"),
+    (["serve", "--ssh", "--lobby", "mysql://u:pw@db/x"], "a SQLite file or a postgresql://"),
+    (["serve", "--web", "--lobby", "postgresql://u:pw@db/x"], "--lobby is for --ssh"),
+])
+def test_lobby_and_fronts_options_are_checked_and_a_dsn_is_never_echoed(argv, problem, capsys, home):
+    from tui_games.cli import main
+
+    try:
+        code = main(argv)
+    except SystemExit as error:  # (argparse's own refusals exit)
+        code = error.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert problem in err and "pw" not in err.replace("postgresql://", "")
+
+
+async def test_a_front_end_that_cannot_reach_its_database_says_so_without_the_password(start_server, postgres):
+    from tui_games.server import ServerError
+
+    dsn = f"postgresql://tui:s3cret-pw@127.0.0.1:{postgres.port}/no_such_database"
+    with pytest.raises(ServerError) as raised:
+        await start_server(lobby=dsn)
+    assert "cannot be reached" in str(raised.value) and "s3cret-pw" not in str(raised.value)
+    assert "postgresql://tui:***@127.0.0.1" in str(raised.value)
+
+
+def test_the_dsn_in_the_servers_environment_never_reaches_a_players_app(monkeypatch, tmp_path):
+    from tui_games.server.ssh import Player, SSHConfig, session_env
+
+    dsn = "postgresql://games:s3cret-pw@db.example.org/lobby"
+    monkeypatch.setenv("TUI_GAMES_LOBBY_DB", dsn)
+    config = SSHConfig(root=tmp_path / "server", lobby=dsn)
+    env = session_env(config, Player("alice", tmp_path / "alice"), "xterm", {"LANG": "C.UTF-8"},
+                      ("/tmp/lobby.sock", "secret"))
+    assert not any("s3cret-pw" in value for value in env.values()) and "TUI_GAMES_LOBBY_DB" not in env

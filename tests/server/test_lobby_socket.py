@@ -11,14 +11,14 @@ import pytest
 from lobby_support import Events, join
 
 from tui_games.online.client import LobbyClient, LobbyUnavailable
+from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import BURST, MAX_LINE, HubSocket
-from tui_games.server.lobby.storage import Storage
 
 
 @pytest.fixture
-async def hub(tmp_path):
-    storage = Storage(tmp_path / "lobby.sqlite3")
+async def hub(tmp_path, lobby_database):
+    storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
     hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
     await hub.start()
     yield hub

@@ -15,6 +15,7 @@ from lobby_support import Events, join
 
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.server.lobby import commands
+from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.hub import (
     CLAIM_SECONDS,
     FIRST_MOVE_SECONDS,
@@ -36,8 +37,8 @@ class Clockwork:
 
 
 @pytest.fixture
-def lobby(tmp_path):
-    storage = Storage(tmp_path / "lobby.sqlite3")
+def lobby(lobby_database):
+    storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
     made = Lobby(storage, clock=Clockwork(), rng=random.Random(3))
     for name in ("alice", "bob", "carol", "eve"):
         made.seen(name)
@@ -56,8 +57,8 @@ class Shifted:
 
 
 @pytest.fixture
-async def hub(tmp_path):
-    storage = Storage(tmp_path / "lobby.sqlite3")
+async def hub(tmp_path, lobby_database):
+    storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
     hub = HubSocket(Lobby(storage, clock=Shifted()), tmp_path / "lobby.sock")
     await hub.start()
     yield hub
@@ -273,6 +274,7 @@ def test_checkers_seeks_start_from_a_three_move_ballot(lobby):
 ])
 async def test_malformed_requests_get_an_error_reply(hub, request_):
     alice, _ = await join(hub, "alice")
+    request_ = dict(request_)  # (the parameter is shared by each backend's run)
     with pytest.raises(LobbyUnavailable, match="bad request"):
         await alice.request(request_.pop("op"), **request_)
     assert await alice.request("who") == []  # still served

@@ -37,7 +37,7 @@ SSH_PORT, WEB_PORT = 2222, 8000
 SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50,
             "lobby": None}
 # Where the lobby's database is when --lobby is not given (a DSN here stays out of `ps`).
-LOBBY_ENV = "TUI_GAMES_LOBBY"
+LOBBY_ENV = "TUI_GAMES_LOBBY_DB"
 # Limits both servers take, with their defaults.
 LIMITS = {"max_sessions": 32, "idle_minutes": 30.0, "memory_mb": 1024, "memory_total_mb": None, "log": None,
           "sessions_per_player": 3, "address_share": 25, "no_preload": False}

@@ -35,6 +35,8 @@ TICK = 1.0  # seconds between heartbeats (and lease renewals)
 LEASE_SECONDS = 5.0  # a dead holder's lease is taken over after this
 ALIVE_SECONDS = 5.0  # a front end without a heartbeat for this long is dead: its sessions no longer count
 CLOCKS, HOUSE = "clocks", "house"
+LISTEN_SECONDS = 10.0  # at start, to wait for the database's notices to be listened to
+FORGET_SECONDS = 3600.0  # a front end dead this long is forgotten (its row, its players' presence)
 
 
 def frontend_id() -> str:
@@ -51,11 +53,20 @@ class FrontEnd:
         self.held: set[str] = set()
         self._tasks: list[asyncio.Task] = []
         self._house_running = False
+        self._listening = asyncio.Event()
 
     async def start(self) -> None:
+        """Share the lobby: listening to the others first (nothing they do from then on is
+        missed), then the heartbeat and the leases."""
         self.lobby.presence.share(self.storage, self.id, self._presence_changed)
+        self.storage.forget_frontends(self.lobby.clock() - FORGET_SECONDS)
+        relay = asyncio.create_task(self._relay())
+        try:
+            await asyncio.wait_for(self._listening.wait(), LISTEN_SECONDS)
+        except asyncio.TimeoutError:  # (the database is slow to answer: its resync catches up later)
+            self.log(event("lobby-database", state="not listening yet", after=f"{LISTEN_SECONDS:g}s"))
         await self._beat()
-        self._tasks = [asyncio.create_task(self._keep()), asyncio.create_task(self._relay())]
+        self._tasks = [asyncio.create_task(self._keep()), relay]
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -126,8 +137,10 @@ class FrontEnd:
 
     async def _relay(self) -> None:
         async for notice in self.storage.notices():
-            if notice.kind == "resync" and CLOCKS in self.held:
-                self.clocks.rebuild()  # (the listening connection was made again: a change may be missed)
+            if notice.kind == "resync":  # listening (again): a change made meanwhile may have been missed
+                self._listening.set()
+                if CLOCKS in self.held:
+                    self.clocks.rebuild()
             try:
                 self.lobby.remote(notice)
             except StorageUnavailable:

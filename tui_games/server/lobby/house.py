@@ -161,6 +161,7 @@ class House:
         self.rng = random.Random()
         self._queue: asyncio.Queue[str] = asyncio.Queue()  # games where a house player is to move
         self._queued: set[str] = set()
+        self._taking: set[str] = set()  # offers a seat is about to take (each once)
         self._tasks: set[asyncio.Task] = set()
         self._stop_listening: Callable[[], None] | None = None
 
@@ -173,6 +174,11 @@ class House:
             self.lobby.presence.connected(seat.name, +1)  # always here: never claimed against
         self._stop_listening = self.lobby.listen(self._changed)
         self._spawn(self._play())
+        self._look_again()
+
+    def _look_again(self) -> None:
+        """Every live game and open offer, as if each had just changed (at start, and when
+        changes on other front ends may have been missed)."""
         for row in self.lobby.storage.games(status="live", limit=100_000):
             self._changed("game", row)
         for offer in self.lobby.storage.offers():
@@ -198,13 +204,22 @@ class House:
     # -- what the house hears ----------------------------------------------------------------------------
 
     def _changed(self, kind: str, payload: Any) -> None:
-        if kind == "offer":
+        if kind == "resync":
+            try:
+                self._look_again()
+            except StorageUnavailable:
+                pass
+        elif kind == "offer":
             offer: Offer = payload
+            if offer.id in self._taking:
+                return
             if offer.kind == "challenge" and offer.target in self.by_name:
+                self._taking.add(offer.id)
                 self._spawn(self._take(offer, self.by_name[offer.target], 0.0))
             elif offer.kind == "seek" and offer.owner not in self.by_name:
                 seats = [seat for seat in self.seats if seat.game == offer.game]
                 if seats:
+                    self._taking.add(offer.id)
                     self._spawn(self._take(offer, self.rng.choice(seats), SEEK_WAIT))
         elif kind == "game":
             row: GameRow = payload
@@ -215,6 +230,12 @@ class House:
                     self._queue.put_nowait(row.id)
 
     async def _take(self, offer: Offer, seat: Seat, wait: float) -> None:
+        try:
+            await self._take_now(offer, seat, wait)
+        finally:
+            self._taking.discard(offer.id)
+
+    async def _take_now(self, offer: Offer, seat: Seat, wait: float) -> None:
         if wait:
             await asyncio.sleep(wait)  # people first
         try:

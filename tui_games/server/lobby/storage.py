@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS frontends (
 CREATE TABLE IF NOT EXISTS presence (
     frontend TEXT NOT NULL, player TEXT NOT NULL, sessions INTEGER NOT NULL, acted REAL NOT NULL,
     PRIMARY KEY (frontend, player));
+CREATE INDEX IF NOT EXISTS presence_player ON presence (player);
 CREATE TABLE IF NOT EXISTS user_keys (
     name TEXT NOT NULL, key TEXT NOT NULL, line TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (name, key));
 CREATE INDEX IF NOT EXISTS user_keys_key ON user_keys (key);
@@ -201,6 +202,7 @@ class LobbyStorage(Protocol):
         ...
 
     def heartbeat(self, frontend: str, expires: float) -> None: ...
+    def forget_frontends(self, before: float) -> None: ...
     def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None: ...
     def presence(self, player: str, now: float) -> tuple[int, float | None]:
         """(sessions open on live front ends, the last time the player acted anywhere)."""
@@ -397,6 +399,13 @@ class SqlStorage:
         row = self._execute("SELECT holder, data FROM leases WHERE name=? AND expires>?", (name, now)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
 
+    def forget_frontends(self, before: float) -> None:
+        """The rows of front ends dead since before ``before`` (each start of one adds a row)."""
+        with self.transaction():
+            self._execute("DELETE FROM presence WHERE frontend IN (SELECT id FROM frontends WHERE expires<?)",
+                          (before,))
+            self._execute("DELETE FROM frontends WHERE expires<?", (before,))
+
     def heartbeat(self, frontend: str, expires: float) -> None:
         self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET expires=excluded.expires",
                       (frontend, expires))
@@ -538,6 +547,7 @@ class Storage(SqlStorage):
 
         # ``PRAGMA data_version`` changes when another connection commits: a cheap look every
         # POLL seconds, and the feed is read only then.
+        yield Notice("resync", {}, "")  # (listening from now on, as PostgreSQL's says when connected)
         version = None
         while True:
             now_version = self.db.execute("PRAGMA data_version").fetchone()[0]
