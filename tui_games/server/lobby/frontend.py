@@ -101,6 +101,7 @@ class FrontEnd:
     async def _beat(self) -> None:
         now = self.lobby.clock()
         self.storage.heartbeat(self.id, now + ALIVE_SECONDS)
+        self.storage.alone(self.storage.others_alive(self.id, now) == 0)
         await self._hold(CLOCKS, now)
         if self.house is not None and self.house.seats:
             await self._hold(HOUSE, now, {seat.name: seat.game for seat in self.house.seats})

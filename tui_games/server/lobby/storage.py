@@ -203,6 +203,13 @@ class LobbyStorage(Protocol):
 
     def heartbeat(self, frontend: str, expires: float) -> None: ...
     def forget_frontends(self, before: float) -> None: ...
+    def others_alive(self, frontend: str, now: float) -> int:
+        """How many other front ends beat now."""
+        ...
+
+    def alone(self, alone: bool) -> None:
+        """Whether this front end is the only one (a backend that polls for notices may look
+        less often then)."""
     def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None: ...
     def presence(self, player: str, now: float) -> tuple[int, float | None]:
         """(sessions open on live front ends, the last time the player acted anywhere)."""
@@ -406,6 +413,13 @@ class SqlStorage:
                           (before,))
             self._execute("DELETE FROM frontends WHERE expires<?", (before,))
 
+    def others_alive(self, frontend: str, now: float) -> int:
+        return int(self._execute("SELECT COUNT(*) FROM frontends WHERE id!=? AND expires>?",
+                                 (frontend, now)).fetchone()[0])
+
+    def alone(self, alone: bool) -> None:
+        pass
+
     def heartbeat(self, frontend: str, expires: float) -> None:
         self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET expires=excluded.expires",
                       (frontend, expires))
@@ -492,6 +506,7 @@ class Storage(SqlStorage):
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self._feed_seen = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM feed").fetchone()[0]
         self._published = 0
+        self._poll = SQLITE_POLL
 
     def close(self) -> None:
         self.db.close()
@@ -528,6 +543,9 @@ class Storage(SqlStorage):
 
     # -- between front ends: the feed table, read by polling -------------------------------------
 
+    def alone(self, alone: bool) -> None:
+        self._poll = SQLITE_POLL_ALONE if alone else SQLITE_POLL
+
     def publish(self, notice: Notice) -> None:
         now = time.time()
         self.db.execute("INSERT INTO feed (notice, created) VALUES (?,?)", (notice_text(notice), now))
@@ -555,7 +573,8 @@ class Storage(SqlStorage):
                 version = now_version
                 for notice in self.new_notices():
                     yield notice
-            await asyncio.sleep(SQLITE_POLL)
+            await asyncio.sleep(self._poll)
 
 
 SQLITE_POLL = 0.02  # seconds between looks at a shared SQLite file for other front ends' changes
+SQLITE_POLL_ALONE = 0.5  # ... while no other front end beats (one starting is seen within a second)
