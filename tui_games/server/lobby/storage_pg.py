@@ -44,7 +44,8 @@ MIGRATION_LOCK = 0x7475_6967  # an advisory lock's number: 'tuig'
 CONNECT_SECONDS = 10
 # A statement that waits on a lock longer than this is a front end stuck mid-transaction (its
 # network gone): give up and let the operation be tried again rather than hang a move.
-LOCK_TIMEOUT = "5s"
+LOCK_TIMEOUT = "3s"
+IDLE_IN_TRANSACTION = "10s"
 
 
 class PostgresStorage(SqlStorage):
@@ -75,6 +76,9 @@ class PostgresStorage(SqlStorage):
         try:
             self.db = psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECT_SECONDS)
             self.db.execute(f"SET lock_timeout = '{LOCK_TIMEOUT}'")
+            # A front end frozen mid-transaction (stopped, its network cut) must not hold a game's
+            # row for long: the server ends such a session, and its transaction with it.
+            self.db.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION}'")
         except psycopg.Error as error:
             # psycopg's message may quote the DSN: say what went wrong without it.
             raise StorageUnavailable(f"the lobby's database {self.where} cannot be reached "
