@@ -96,6 +96,9 @@ class PostgresStorage(SqlStorage):
                 return db.execute(sql.replace("?", "%s"), args)
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure, pg_errors.LockNotAvailable) as error:
                 raise StorageConflict(str(error).splitlines()[0]) from None
+            except (pg_errors.DiskFull, pg_errors.OutOfMemory, pg_errors.TooManyConnections) as error:
+                raise StorageUnavailable(f"the lobby's database cannot take it now ({type(error).__name__}); "
+                                         f"try again later") from None
             except psycopg.OperationalError as error:
                 if not (db.closed or db.broken):
                     raise
