@@ -51,6 +51,9 @@ class Browser:
         self._reader = asyncio.create_task(self._read())
         for domain in ("Network", "Runtime", "Log", "Page"):
             await self.send(f"{domain}.enable")
+        # A headless window never has the focus, so focus and blur events would never fire:
+        # behave as the front window of a person's browser does.
+        await self.send("Emulation.setFocusEmulationEnabled", enabled=True)
 
     async def _read(self) -> None:
         async for message in self.websocket:
@@ -95,6 +98,11 @@ class Browser:
         return [event["params"]["request"]["url"] for event in self.events
                 if event["method"] == "Network.requestWillBeSent"]
 
+    def responses(self) -> list[tuple[int, str]]:
+        """(HTTP status, URL) of every response the page received."""
+        return [(event["params"]["response"]["status"], event["params"]["response"]["url"])
+                for event in self.events if event["method"] == "Network.responseReceived"]
+
     def console(self) -> list[str]:
         lines = []
         for event in self.events:
@@ -105,7 +113,9 @@ class Browser:
                 lines.append(f"console.{params['type']}: "
                              + " ".join(str(arg.get("value", arg.get("description"))) for arg in params["args"]))
             elif event["method"] == "Runtime.exceptionThrown":
-                lines.append("exception: " + json.dumps(params["exceptionDetails"])[:400])
+                details = params["exceptionDetails"]
+                what = details.get("exception", {}).get("description") or details.get("text", "")
+                lines.append(f"exception: {what.splitlines()[0] if what else ''} at {details.get('url', '?')}")
         return lines
 
     async def close(self) -> None:

@@ -566,6 +566,38 @@ async def test_in_chromium_keys_work_without_a_click_and_nothing_else_is_asked(s
         await browser.close()
 
 
+@pytest.mark.e2e
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt install chromium)")
+async def test_in_chromium_the_page_logs_no_error_and_every_request_is_answered(start_web):
+    # The terminal takes the keyboard while its websocket is still connecting, and the Restart
+    # button takes it back after the close: textual.js sent "focus"/"blur" on a socket that
+    # could not send ("Still in CONNECTING state", "already in CLOSING or CLOSED state").
+    # And the browser asks for /favicon.ico, which was a 404.
+    from browser_cdp import Browser
+
+    server = await start_web()
+    browser = Browser(CHROMIUM)
+    await browser.start()
+    try:
+        await browser.open(f"http://127.0.0.1:{server.port}/")
+        assert await browser.wait_for("document.body.classList.contains('-first-byte')"), browser.console()
+        await browser.key("q")
+        assert await browser.wait_for("document.body.classList.contains('-closed')", 15)
+        assert await browser.wait_for("document.activeElement.id === 'restart'")
+        # The tab's icon is asked for once the page has loaded.
+        icons = ("/favicon.ico", "/favicon.svg")
+        assert await browser.wait_for("performance.getEntriesByType('resource')"
+                                      f".some(entry => {list(icons)!r}.some(icon => entry.name.endsWith(icon)))")
+        assert await browser.wait_for("true")  # one more round trip: every event has arrived
+        failed = [(status, url) for status, url in browser.responses() if status >= 400]
+        assert not failed, failed
+        assert any(url.endswith(icons) for _, url in browser.responses()), browser.responses()
+        errors = [line for line in browser.console() if line.startswith(("error:", "exception:"))]
+        assert not errors, errors
+    finally:
+        await browser.close()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the zygote is Linux's")
 async def test_tabs_forked_from_the_zygote_play_on_when_it_dies_and_new_tabs_still_open(start_web):
     server = await start_web()

@@ -18,6 +18,9 @@ change works around a textual-serve limitation, named here so it can go when ups
   same font from textual-serve's own static files, sends a Content-Security-Policy that lets
   the page reach no other host, and drops textual.js's ``?ping=URL`` fetch.
 - **Keyboard focus** on the terminal at load (Textualize/textual-web#16, the same front end).
+  textual.js then sends "focus" on a socket still connecting (an uncaught "Still in CONNECTING
+  state" in the console) and "blur" on a closed one: the page holds the first until the socket
+  opens and drops the second. The page has an icon (favicon.svg; textual-serve's was a 404).
 - **Limits**: ``--max-sessions`` and ``--memory-total-mb`` (a refused tab is told "the server
   is busy" in the page), ``--idle-minutes`` (hung up, saved), ``--memory-mb`` per app; every
   message bounded (:data:`MAX_MESSAGE` bytes; bigger frames close the session), resize
@@ -66,6 +69,7 @@ except ImportError:  # serve() turns this into one line naming the extra
     Server = None  # type: ignore[assignment,misc]
 
 PAGE = "web_page.html"
+ICON = Path(__file__).with_name("favicon.svg")
 # A key, a paste, a resize: a browser's messages are small. A bigger frame closes the session
 # (aiohttp refuses it from its header, before reading it).
 MAX_MESSAGE = 64 * 1024
@@ -147,6 +151,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         self.session_host = SessionHost(config, preload_env=preload_env(), zygote=config.zygote and real_app)
         self.tabs: set[Tab] = self.session_host.sessions
         self.limited = RateLimit(config.log)
+        self._icon = ICON.read_bytes()
         self._runner: web.AppRunner | None = None
         self._site: web.TCPSite | None = None
 
@@ -163,6 +168,9 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
             web.get("/", self.handle_index, name="index"),
             web.get("/ws", self.handle_websocket, name="websocket"),
             web.get("/download/{key}", self.handle_download, name="download"),
+            # The page names /favicon.svg; a browser or tool that did not read it asks for .ico.
+            web.get("/favicon.svg", self.handle_icon, name="icon"),
+            web.get("/favicon.ico", self.handle_icon),
             web.static("/static", self.statics_path, show_index=False, name="static"),
         ])
         return app
@@ -247,7 +255,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         ws_origin = origin.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
         size = _to_int(request.query.get("fontsize", "16"), 16)
         nonce = secrets.token_urlsafe(16)
-        context = {"title": self.title, "static_url": f"{origin}{prefix}/static/",
+        context = {"title": self.title, "static_url": f"{origin}{prefix}/static/", "icon_url": f"{origin}{prefix}/favicon.svg",
                    "websocket_url": f"{ws_origin}{prefix}/ws", "font_size": size if size in FONT_SIZES else 16,
                    "nonce": nonce}
         response = aiohttp_jinja2.render_template(PAGE, request, context)
@@ -265,6 +273,12 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
             "Cache-Control": "no-store",
         })
         return response
+
+    async def handle_icon(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._icon, content_type="image/svg+xml", headers={
+            "Cache-Control": "max-age=86400", "X-Content-Type-Options": "nosniff",
+            # An SVG opened on its own is a document: this one may run and load nothing.
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         try:
