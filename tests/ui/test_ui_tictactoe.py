@@ -6,7 +6,7 @@ import json
 
 import pytest
 from textual.widgets import DataTable, OptionList, Static
-from ui_support import SIZE, cell_offset, settle, text_of
+from ui_support import SIZE, cell_offset, settle, text_of, until
 
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.tictactoe.arena import TicTacToeArena
@@ -313,3 +313,37 @@ async def test_tree_rows_line_up_and_notes_come_before_the_window(home):
             for note in ("game over", "horizon", "from table", "nobody can win", "mirror image"):
                 if note in label:
                     assert label.index(note) < label.index("["), label
+
+
+@pytest.mark.parametrize("game, options", [
+    ("tictactoe", {"rows": 4, "cols": 4, "k": 3, "opponent": "human"}),
+    ("connect4", {"opponent": "human"}),
+    ("checkers", {"opponent": "human"}),
+])
+async def test_every_list_of_the_options_dialog_opens_inside_it(home, game, options):
+    # At 80×24 the opponent list ran past the dialog's border, over the board and the key bar.
+    from textual.widgets import Select
+    from textual.widgets._select import SelectOverlay
+
+    app = make_app(game, **options)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen.query_one("#choices-dialog")
+        for select in app.screen.query(Select):
+            select.focus()
+            await pilot.press("enter")
+            overlay = select.query_one(SelectOverlay)
+            await until(pilot, lambda overlay=overlay: overlay.display and overlay.region.height > 0)
+            await pilot.pause()
+            region = overlay.region
+            inside = dialog.region.shrink((1, 1, 1, 1))  # within the border
+            assert inside.contains_region(region), (select.id, region, inside)
+            # A list longer than its room scrolls: its last option can be reached.
+            await pilot.press("end")
+            await pilot.pause()
+            assert overlay.highlighted == overlay.option_count - 1
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not overlay.display
+        await pilot.press("escape")

@@ -1,9 +1,14 @@
-"""A keyboard-first dialog of labelled choices (one compact Select each), for new-game options."""
+"""A keyboard-first dialog of labelled choices (one compact Select each), for new-game options.
+
+An open list stays inside the dialog: Textual lays a Select's list over the whole screen, so at
+80×24 a long list (the opponents) ran over the board and the key bar. The dialog makes room
+below the choice for up to :data:`LIST_ROWS` rows while its list is open, as far as the
+screen allows, and the list scrolls within that room."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,6 +16,9 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select
+from textual.widgets._select import SelectOverlay
+
+LIST_ROWS = 8  # an open list shows at most this many options at once (then it scrolls)
 
 
 @dataclass
@@ -55,7 +63,31 @@ class ChoicesDialog(ModalScreen[dict | None]):
                 yield Button("Start", id="start", variant="primary", compact=True)
 
     def on_mount(self) -> None:
+        for select in self.query(Select):
+            self.watch(select, "expanded", self._watcher(select), init=False)
         self.query_one(Select).focus()
+
+    def _watcher(self, select: Select) -> Callable[[bool], None]:
+        return lambda expanded: self._list_opened(select, expanded)
+
+    def _list_opened(self, select: Select, expanded: bool) -> None:
+        dialog = self.query_one("#choices-dialog")
+        if not expanded:
+            dialog.styles.padding = (0, 1)
+            return
+        overlay = select.query_one(SelectOverlay)
+        wanted = min(overlay.option_count, LIST_ROWS)
+        # Room for the list: the rows under the choice, down to the dialog's border.
+        room = dialog.region.bottom - 1 - (select.region.y + 1)
+        spare = max(self.size.height - dialog.region.height, 0)
+        dialog.styles.padding = (0, 1, min(max(wanted - room, 0), spare), 1)
+        self.call_after_refresh(self._fit_list, select)
+
+    def _fit_list(self, select: Select) -> None:
+        """Once the dialog has its room: the list no taller than the rows left under the choice."""
+        dialog = self.query_one("#choices-dialog")
+        room = dialog.region.bottom - 1 - (select.region.y + 1)
+        select.query_one(SelectOverlay).styles.max_height = max(room, 1)
 
     def values(self) -> dict:
         return {choice.key: self.query_one(f"#{choice.key}", Select).value for choice in self.choices}
