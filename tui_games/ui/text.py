@@ -1,4 +1,5 @@
-"""How scores, windows and counts read on screen (shared by the stats panel and the tree)."""
+"""How scores, bounds, windows and counts read on screen: the one place that words them, for
+the stats panel, the tree, the hints under the boards and the Lab."""
 
 from __future__ import annotations
 
@@ -18,12 +19,25 @@ def score_text(score: int | None, *, proven: bool = False) -> str:
 
 
 def bound_text(score: int, bound: str, *, proven: bool = False) -> str:
+    """A value or a bound on it: ``+3``, ``≥ +3``, ``≤ win in 5`` (``bound``: exact, lower
+    or upper). A bound on 0 is no proven draw."""
     prefix = {"lower": "≥ ", "upper": "≤ "}.get(bound, "")
     return prefix + score_text(score, proven=proven and not prefix)
 
 
 def window_text(alpha: int, beta: int) -> str:
-    return f"[{score_text(alpha)},{score_text(beta)}]"
+    """The alpha-beta window a position was searched with, in the values' own words:
+    ``[any]`` (a full search), ``[> -1]`` (only a value above -1 mattered), ``[< +3]``,
+    ``[-1 to +3]``. Its ends are exclusive; an infinite end is left out, never drawn as ∞."""
+    low = alpha > -INF
+    high = beta < INF
+    if low and high:
+        return f"[{score_text(alpha)} to {score_text(beta)}]"
+    if low:
+        return f"[> {score_text(alpha)}]"
+    if high:
+        return f"[< {score_text(beta)}]"
+    return "[any]"
 
 
 def count(n: float) -> str:

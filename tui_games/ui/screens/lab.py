@@ -50,7 +50,6 @@ from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
     SweepCell,
-    score_words,
     sweep,
     values_agree,
 )
@@ -58,7 +57,7 @@ from tui_games.games import arena_adapter, arena_specs
 from tui_games.resources import read_puzzles
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
-from tui_games.ui.text import count, short_count
+from tui_games.ui.text import count, score_text, short_count
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.ui.widgets.sweep_chart import SweepChart
@@ -533,7 +532,7 @@ class LabScreen(Screen):
             cells = ["skipped", "-", "-", "-", "-", "-"]
         else:
             move = self.sweep_game.move_text(self.sweep_position, cell.move) if cell.move is not None else "-"
-            value = "node limit" if cell.stopped else score_words(cell.score, cell.exact)
+            value = "node limit" if cell.stopped else score_text(cell.score, proven=cell.exact)
             cells = [short_count(cell.nodes), short_count(cell.cutoffs), short_count(cell.tt_hits),
                      f"{cell.seconds * 1000:.0f} ms", value, move]
         self.query_one("#compare-table", DataTable).add_row(str(cell.depth), cell.config.label, *cells)

@@ -15,7 +15,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode as UITreeNode
 
 from tui_games.engine.tree import TreeNode, TreeRecorder
-from tui_games.ui.text import count, score_text, window_text
+from tui_games.ui.text import bound_text, count, score_text, window_text
 
 MoveName = Callable[[Any], str]
 
@@ -65,14 +65,15 @@ class TreeInspector(Tree):
 
     def _value(self, node: TreeNode) -> Text:
         value = node.value_for_root()
-        exactish = node.bound == "exact"
-        bound = {"lower": "≥ ", "upper": "≤ "}.get(node.bound, "")
-        if bound and node.ply % 2 == 1:
+        bound = node.bound
+        if node.ply % 2 == 1:
             # Bounds flip with the sign on the opponent's plies.
-            bound = {"≥ ": "≤ ", "≤ ": "≥ "}[bound]
+            bound = {"lower": "upper", "upper": "lower"}.get(bound, bound)
         style = "bold green" if value is not None and value > 0 else "bold red" if value is not None and value < 0 else "bold"
-        proven = exactish and (self.proven or node.kind in ("end", "dead draw"))
-        return Text(bound + score_text(value, proven=proven), style=style)
+        if value is None:
+            return Text(score_text(None), style=style)
+        proven = self.proven or node.kind in ("end", "dead draw")
+        return Text(bound_text(value, bound, proven=proven), style=style)
 
     def _label(self, node: TreeNode, parent: TreeNode, leaf: bool = False) -> Text:
         role = "MAX" if node.maximizing else "MIN"
