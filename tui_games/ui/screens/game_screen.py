@@ -27,6 +27,7 @@ from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.phrase_status import PhraseStatus
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import SHORT_LABELS, StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
@@ -160,7 +161,7 @@ class GameScreen(SavingScreen):
                 yield Static(id="game-title", classes="game-title")
                 with Center(classes="board-box"):
                     yield self.make_board()
-                yield Static(id="status", classes="status")
+                yield PhraseStatus(id="status", classes="status")
                 yield Static(id="scoreline", classes="scoreline")
                 below = self.below_board()
                 if below:

@@ -45,6 +45,7 @@ from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.phrase_status import PhraseStatus
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.sudoku_board import (
@@ -166,7 +167,7 @@ class SudokuScreen(SavingScreen):
                 with Center(classes="board-box"):
                     yield SudokuBoard(Grid(), id="board")
                 yield Static("", id="paused")
-                yield Static(id="status", classes="status")
+                yield PhraseStatus(id="status", classes="status")
             with Vertical(id="side-column"):
                 yield StatsPanel(id="stats")
         yield self.runner
