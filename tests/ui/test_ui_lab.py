@@ -26,7 +26,7 @@ async def test_arena_progress_cancel_and_replay(home):
         first = bar.progress
         await until(pilot, lambda: (bar.progress or 0) > first)
         assert lab.running == "arena"
-        assert "x cancels" in text_of(lab.query_one("#arena-status"))
+        assert "x or Esc cancels" in text_of(lab.query_one("#arena-status"))
         await pilot.press("x")
         await until(pilot, lambda: lab.running is None)
         result = lab.result
@@ -148,3 +148,37 @@ async def test_lab_from_a_game_screen_offers_its_position(home):
         assert lab._compare_position().format().count("X") == 1
         await pilot.press("escape")
         assert app.screen.TITLE == "Tic-tac-toe"
+
+
+def footer_keys(app) -> dict[str, str]:
+    """What the key bar offers: {action: description} of the bindings it shows."""
+    return {binding.action: binding.description
+            for _, binding, enabled, _ in app.active_bindings.values() if enabled and binding.show}
+
+
+async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home):
+    # Escape while a sweep ran did nothing: only x stopped it.
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        lab.query_one("#compare-position", Select).value = "empty"
+        lab.query_one("#compare-depth", Input).value = "9"
+        lab.query_one("#compare-table", DataTable).focus()
+        assert footer_keys(app).get("back") == "Back"
+        await pilot.press("r")
+        await until(pilot, lambda: lab.query_one("#compare-table", DataTable).row_count >= 1)
+        assert lab.running == "compare"
+        await pilot.pause()
+        assert footer_keys(app).get("cancel") == "Cancel" and "back" not in footer_keys(app)
+        assert "Esc cancels" in text_of(lab.query_one("#compare-status"))
+        await pilot.press("escape")
+        await until(pilot, lambda: lab.running is None)
+        assert app.screen is lab  # the first Escape stops the sweep; it does not leave the Lab
+        assert text_of(lab.query_one("#compare-status")).startswith("cancelled")
+        assert lab.query_one("#compare-table", DataTable).row_count < 9 * 5
+        await pilot.pause()
+        assert footer_keys(app).get("back") == "Back"
+        await pilot.press("escape")
+        assert app.screen is not lab

@@ -13,7 +13,7 @@ value, and a bar per configuration on one (log) scale.
 
 Both run on the screen's :class:`~tui_games.ui.widgets.engine_runner.EngineRunner`, as a game
 screen's searches do: progress comes back at most ten times a second (only the newest report
-is kept, and each carries everything so far), ``x`` stops a run early and keeps what it did,
+is kept, and each carries everything so far), ``x`` or Escape stops a run early and keeps what it did,
 leaving the screen cancels it.
 """
 
@@ -75,9 +75,11 @@ def _ms(seconds: float) -> str:
 class LabScreen(Screen):
     TITLE = "Lab"
     BINDINGS = [
+        # While a run goes on Escape stops it (as x does) and the key bar says Cancel; else Back.
+        Binding("escape", "cancel", "Cancel"),
         Binding("escape", "back", "Back"),
         Binding("r", "run", "Run"),
-        Binding("x", "cancel", "Cancel"),
+        Binding("x", "cancel", "Cancel", show=False),
         Binding("e", "export", "CSV"),
         Binding("a", "tab('arena')", "Arena", show=False),
         Binding("c", "tab('compare')", "Compare", show=False),
@@ -162,7 +164,7 @@ class LabScreen(Screen):
                     yield Label(" Depth")
                     yield OrderedInput("6", type="integer", compact=True, id="compare-depth")
                 yield Static("", id="compare-note")
-                yield Static("r runs every algorithm at depths 1..D · x cancels", id="compare-status")
+                yield Static("r runs every algorithm at depths 1..D · x or Esc cancels", id="compare-status")
                 yield SweepChart(id="compare-chart")
                 yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield self.runner
@@ -288,7 +290,7 @@ class LabScreen(Screen):
     @on(Input.Submitted)
     def action_run(self) -> None:
         if self.running:
-            self.notify("A run is going: x cancels it.", timeout=3)
+            self.notify("A run is going: x or Escape cancels it.", timeout=3)
             return
         if self.query_one(TabbedContent).active == "compare":
             self._start_sweep()
@@ -300,6 +302,13 @@ class LabScreen(Screen):
             self.runner.stop()
             status = "#arena-status" if self.running == "arena" else "#compare-status"
             self.query_one(status, Static).update("cancelling…")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return bool(self.running)
+        if action == "back":
+            return not self.running
+        return True
 
     def action_back(self) -> None:
         if self.running:
@@ -322,6 +331,7 @@ class LabScreen(Screen):
         stopped = self.runner.stopping
         if not self.runner.done(message):
             return
+        self.refresh_bindings()
         if message.tag == "arena":
             self._arena_done(message.payload)
         else:
@@ -330,6 +340,7 @@ class LabScreen(Screen):
     def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
         if not self.runner.done(message):
             return
+        self.refresh_bindings()
         what = "run" if message.tag == "arena" else "sweep"
         self.query_one(f"#{message.tag}-status", Static).update(f"the {what} failed")
         self.notify(f"{what.capitalize()} error: {message.error}", severity="error")
@@ -392,6 +403,7 @@ class LabScreen(Screen):
         self.query_one("#arena-progress", ProgressBar).update(total=config.games, progress=0)
         self.query_one("#arena-status", Static).update(f"game 1/{config.games}…")
         self.runner.start("arena", self._arena_job(game, config, openings))
+        self.refresh_bindings()
 
     @staticmethod
     def _arena_job(game: GameAdapter, config: ArenaConfig, openings: list | None):
@@ -422,7 +434,7 @@ class LabScreen(Screen):
         self.query_one("#arena-progress", ProgressBar).update(total=total, progress=done)
         playing = min(playing, total)
         ply = f", ply {plies}" if plies else ""
-        self.query_one("#arena-status", Static).update(f"game {playing}/{total}{ply}… x cancels")
+        self.query_one("#arena-status", Static).update(f"game {playing}/{total}{ply}… x or Esc cancels")
         if self.result is not None and len(records) > len(self.result.records):
             self.result.records = records
             self._add_games(records)
@@ -505,8 +517,9 @@ class LabScreen(Screen):
         self.sweep_position, self.sweep_game = position.copy(), self.game
         self.query_one("#compare-table", DataTable).clear()
         self.query_one("#compare-chart", SweepChart).show([], top)
-        self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x cancels")
+        self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x or Esc cancels")
         self.runner.start("compare", self._sweep_job(position, top))
+        self.refresh_bindings()
 
     @staticmethod
     def _sweep_job(position: Any, top: int):
@@ -540,7 +553,7 @@ class LabScreen(Screen):
         index = CONFIGS.index(cell.config) + 1
         depth, nxt = (cell.depth, CONFIGS[index]) if index < len(CONFIGS) else (cell.depth + 1, CONFIGS[0])
         if depth <= self.sweep_top:
-            self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x cancels")
+            self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x or Esc cancels")
 
     def _sweep_done(self, cells: list[SweepCell], cancelled: bool) -> None:
         self._sweep_progress(cells)
