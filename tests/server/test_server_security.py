@@ -30,7 +30,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.skipif(os.name != "posix", reason="th
 needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
 
 
-async def openssh(port: int, user: str, identity, *extra: str, keys: bytes = b"", wait_for: bytes | None = None,
+async def openssh(port: int, user: str, identity, *extra: str, keys: bytes | list[tuple[bytes, bytes]] = b"",
+                  wait_for: bytes | None = None,
                   timeout: float = APP_START) -> tuple[int, bytes, bytes]:
     """Run ``ssh -tt`` as ``user``; type ``keys`` once ``wait_for`` is on the screen; return
     (exit status, screen bytes, stderr)."""
@@ -56,10 +57,18 @@ async def openssh(port: int, user: str, identity, *extra: str, keys: bytes = b""
                 assert time.monotonic() < deadline and not reader.done(), \
                     f"{wait_for!r} never came: {ESCAPES.sub(b'', bytes(screen))[-800:]!r}"
                 await asyncio.sleep(0.05)
-            for chunk in keys.split(b"|"):  # "|" separates keystrokes given time to land
+            # Each step's keys go once the app has drawn the step before's answer: a key sent
+            # while a screen is still opening reaches the old one, and an Escape with the next
+            # key right behind it reads as Alt+key.
+            for chunk, answer in steps(keys):
+                seen = len(screen)
                 process.stdin.write(chunk)
                 await process.stdin.drain()
-                await asyncio.sleep(0.4)
+                answered = time.monotonic() + timeout  # bounds a broken run only
+                while answer not in ESCAPES.sub(b"", bytes(screen[seen:])) or len(screen) == seen:
+                    assert time.monotonic() < answered and not reader.done(), \
+                        f"no {answer!r} after {chunk!r}: {text(bytes(screen[seen:]))[-400:]}"
+                    await asyncio.sleep(0.05)
         status = await asyncio.wait_for(process.wait(), timeout)
         await asyncio.wait_for(reader, 5)
     finally:
@@ -67,6 +76,14 @@ async def openssh(port: int, user: str, identity, *extra: str, keys: bytes = b""
             process.kill()
             await process.wait()
     return status, bytes(screen), await process.stderr.read()
+
+
+def steps(keys: bytes | list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """(keys, what the app draws in answer) for each step; plain bytes are one step. Answer b""
+    is any output at all: only for the last step (it quits), as a cursor blinks on its own."""
+    if isinstance(keys, bytes):
+        return [(keys, b"")]
+    return keys
 
 
 def text(screen: bytes) -> str:
@@ -166,7 +183,10 @@ async def test_checkers_save_over_ssh_cannot_reach_the_server_files(start_server
 
     before = server_files()
     # Menu: 3 is checkers; w opens the save dialog; the path goes to the server's key lists.
-    keys = b"3|w|\x15|../../authorized_keys|\r|\x1b|w|\x15|/tmp/tui-games-x.pdn|\r|\x1b|\x11"
+    keys = [(b"3", b"Black to move"), (b"w", b"Save the game as PDN"),
+            (b"\x15../../authorized_keys", b"authorized_keys"), (b"\r", b"not a plain"), (b"\x1b", b"Black to move"),
+            (b"w", b"Save the game as PDN"), (b"\x15/tmp/tui-games-x.pdn", b"x.pdn"), (b"\r", b"plain file name"),
+            (b"\x1b", b"Black to move"), (b"\x11", b"")]
     status, screen, err = await openssh(server.port, "alice", alice_file, keys=keys, wait_for=b"Sudoku")
     shown = " ".join(text(screen).split())
     at = shown.find("authorized_keys")
@@ -236,8 +256,8 @@ async def test_connections_that_never_log_in_are_capped_per_source(start_server)
         for _ in range(limits.per_source + 5):
             reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
             sockets.append((reader, writer))
-        await asyncio.sleep(0.5)
-        assert server.admission.by_source.get("127.0.0.1") == limits.per_source
+        await wait_until(lambda: server.admission.by_source.get("127.0.0.1") == limits.per_source, 10,
+                         "the connections up to the cap to be taken")
         # The ones past the cap were closed at once.
         closed = 0
         for reader, _ in sockets[limits.per_source:]:
@@ -279,12 +299,19 @@ async def test_an_input_flood_is_held_back_not_buffered(start_server):
     try:
         most = 0
         block = b"jjjjkkkk" * 8192
+        channel = player.process.channel
+
+        def held_back() -> bool:
+            """Reading paused while the client still has keys it could not send: held back."""
+            nonlocal most
+            most = max(most, len(session.app._pending))
+            return session._reading_paused and channel.get_write_buffer_size() > 0
+
         for _ in range(80):  # 5 MB offered
             player.process.stdin.write(block)
-            most = max(most, len(session.app._pending))
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.5)
-        most = max(most, len(session.app._pending))
+            held_back()
+            await asyncio.sleep(0)  # let the loop send what the window allows
+        await wait_until(held_back, 30, "the flood to be held back")
         # Held: at most what one SSH packet window adds past the threshold, not megabytes.
         assert most < INPUT_HIGH + 2 * 1024 * 1024
         assert session._reading_paused
