@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from ui_support import SIZE, settle, square_offset, text_of
 
 from tui_games.engine.checkers.pdn import read_pdn_game
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.checkers import CheckersScreen, move_list
 from tui_games.ui.screens.input_dialog import InputDialog
-from tui_games.ui.widgets.checkers_board import CheckersBoard
+from tui_games.ui.widgets.checkers_board import PIECES, CheckersBoard
 
 # Black to move must take 9x18x27: a double jump over 14 and 23. The man on 1 could step,
 # but the capture is compulsory.
@@ -204,3 +205,34 @@ async def test_the_squares_grow_with_the_terminal_numbers_on_their_top_line(home
 
 def board_lines_all(board: CheckersBoard) -> list[str]:
     return ["".join(segment.text for segment in board.render_line(y)) for y in range(board.size.height)]
+
+
+def square_lines(board: CheckersBoard, square: int) -> list[str]:
+    """The text of ``square``'s cells, a line each."""
+    region = board.index_region(board.display_index(square))
+    lines = board_lines_all(board)
+    return [lines[y][region.x:region.x + region.width] for y in range(region.y, region.y + region.height)]
+
+
+@pytest.mark.parametrize("pieces", ["letters", "glyphs"])
+async def test_on_big_squares_the_pieces_grow_and_kings_stay_marked_even_in_ascii(home, pieces):
+    # At 120×40 the squares were 7×3 and a piece one character ("b") on the middle line.
+    from tui_games.ui.ascii import ascii_text
+
+    app = make_app(opponent="human", start="B:WK14,30:B9,K1")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        board = screen.board
+        board.pieces = PIECES[pieces]
+        board.refresh()
+        await pilot.pause()
+        assert board.big
+        looks = {}
+        for square in (9, 1, 30, 14):  # black man, black king, white man, white king
+            lines = [ascii_text(line) for line in square_lines(board, square)]
+            filled = [sum(c not in " .[]0123456789" for c in line) for line in lines]
+            assert sum(filled) >= 9 and sum(1 for n in filled if n) >= 2, (square, lines)
+            looks[square] = "\n".join(line.replace("[", " ").replace("]", " ") for line in lines)
+            looks[square] = re.sub(r"\d", " ", looks[square])
+        # Four pieces, four looks: colour, and man or king, told apart by shape alone (NO_COLOR, --ascii).
+        assert len(set(looks.values())) == 4, looks

@@ -347,3 +347,15 @@ async def test_every_list_of_the_options_dialog_opens_inside_it(home, game, opti
             await pilot.pause()
             assert not overlay.display
         await pilot.press("escape")
+
+
+async def test_a_big_x_keeps_its_strokes_in_ascii(home):
+    # --ascii drew the big X's ╲ ╱ ╳ as "+", a cross of pluses.
+    from tui_games.ui.ascii import ascii_text
+
+    app = make_app("tictactoe", opponent="human", rows=3, cols=3, k=3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")  # X in the centre
+        board = app.screen.board
+        lines = [ascii_text("".join(s.text for s in board.render_line(y))) for y in range(board.size.height)]
+        assert sum("\\" in line and "/" in line for line in lines) >= 2 and any("X" in line for line in lines), lines

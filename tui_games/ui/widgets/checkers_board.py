@@ -29,6 +29,9 @@ PIECES = {
     "letters": {"b": "b", "w": "w", "B": "B", "W": "W"},
     "glyphs": {"b": "●", "w": "○", "B": "◆", "W": "◇"},
 }
+# A piece on a big square: a disc three lines high, its mark (b w B W, or the glyphs) in the
+# middle, so colour, man and king read in NO_COLOR and --ascii too; white's disc is shaded.
+DISC_FILL = {"b": "█", "B": "█", "w": "░", "W": "░"}
 CELL_W = 3
 # With the numbers overlay: a piece, a two-digit number and the cursor's brackets.
 NUMBERED_CELL_W = 5
@@ -205,11 +208,24 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
             style += self._layer("board--picked")
         if is_cursor:
             style += self._layer("board--cursor")
+        if self.big and piece is not None:
+            return self._big_piece(piece, mark, sub, square, is_cursor), style
         if not middle:
-            number = f"{square:<2}" if self.numbers and sub == 0 else ""
-            return f"{number:>{self.cell_w - 1}} " if number else " " * self.cell_w, style
+            number = f"{square:>2}" if self.numbers and sub == 0 else ""
+            return f"{number:>{self.cell_w}}" if number else " " * self.cell_w, style
         text = f"[{mark}]" if is_cursor else f" {mark} "
         return f"{text:^{self.cell_w}}", style
+
+    def _big_piece(self, piece: str, mark: str, sub: int, square: int, is_cursor: bool) -> str:
+        """Line ``sub`` of a piece on a big square: ▄▄▄ / ██b██ / ▀▀▀ (the number, when
+        shown, at the top line's right end)."""
+        fill = DISC_FILL[piece]
+        if sub == 1:
+            body = f"{fill * 2}{mark}{fill * 2}"
+            return f"[{body}]" if is_cursor else f" {body} "
+        edge = "▄▄▄" if sub == 0 else "▀▀▀"
+        number = f"{square:>2}" if self.numbers and sub == 0 else "  "
+        return f"  {edge}{number}"
 
     # -- what the screen sets ---------------------------------------------------------------------
 
