@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from tui_games.connect4_book import installed_book_path, open_book
 from tui_games.engine.connect4.bits import mirror
-from tui_games.engine.connect4.book import OpeningBook, installed_book_path
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
 
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--discs", type=int, default=4)
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    book = OpeningBook.open(installed_book_path(), shallow=False)
+    book = open_book(installed_book_path(), shallow=False)
     solver = Solver(book=book)
     started = time.process_time()
     scores: dict[int, int] = {}

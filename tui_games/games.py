@@ -168,7 +168,7 @@ GAMES: list[GameSpec] = [
         tools_help="Connect-4 tools: exact scores of positions and of each column",
         play_help="Connect-4 (7×6)",
         bench="tui_games.bench.connect4:bench_connect4",
-        arena="tui_games.engine.connect4.arena:Connect4Arena",
+        arena="tui_games.connect4_book:connect4_arena",
         settings={"opponent": "perfect", "first": "human", "full_board": False, "heuristic": "default",
                   "seconds": 5.0},
         setting_rules={"opponent": _C4_OPPONENTS, "first": _FIRST, "full_board": Flag(),

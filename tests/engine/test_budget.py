@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tui_games.connect4_book import installed_book
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.budget import WALL_FACTOR, Budget
 from tui_games.engine.connect4.arena import Connect4Arena
@@ -80,7 +81,7 @@ def test_perfect_against_perfect_on_a_starved_machine_is_still_perfect(monkeypat
     cpu = time.thread_time
     monkeypatch.setattr(time, "perf_counter", lambda: 20 * cpu())
     monkeypatch.setattr(time, "monotonic", lambda: 20 * cpu())
-    result = run_arena(Connect4Arena(), ArenaConfig("connect4", "perfect", "perfect", 2, seed=7))
+    result = run_arena(Connect4Arena(book=installed_book()), ArenaConfig("connect4", "perfect", "perfect", 2, seed=7))
     for game in result.records:
         assert not [note for note in game.notes if not note.startswith("solved")]
         assert len(game.moves) == 41

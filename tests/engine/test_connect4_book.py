@@ -10,16 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tui_games.connect4_book import BOOK_ENV, default_book, installed_book_path, open_book
 from tui_games.engine.connect4 import book as book_module
 from tui_games.engine.connect4.book import (
-    BOOK_ENV,
     EXPECTED_RECORDS,
     RECORD,
     BookError,
     OpeningBook,
     book_key,
-    default_book,
-    installed_book_path,
     to_score,
 )
 from tui_games.engine.connect4.position import Connect4
@@ -121,7 +119,7 @@ def test_positions_the_book_leaves_out(book):
 
 def test_a_missing_file_is_one_line(tmp_path):
     with pytest.raises(BookError) as caught:
-        OpeningBook.open(tmp_path / "nothing.dat")
+        open_book(tmp_path / "nothing.dat")
     message = str(caught.value)
     assert "\n" not in message and "nothing.dat" in message and "cannot read" in message
 
@@ -130,19 +128,19 @@ def test_a_file_of_the_wrong_size_is_refused(tmp_path):
     short = tmp_path / "short.dat"
     short.write_bytes(b"\0" * 5000)
     with pytest.raises(BookError, match="5,000 bytes, expected 21,004,495"):
-        OpeningBook.open(short)
+        open_book(short)
 
 
 def test_a_damaged_file_is_refused(tmp_path, book):
     # The right size with the records shuffled out of order, then with a value changed.
     damaged = tmp_path / "damaged.dat"
-    shutil.copyfile(book.path, damaged)
+    shutil.copyfile(Path(book.source), damaged)
     data = bytearray(damaged.read_bytes())
     data[: 5 * 1000] = bytes(reversed(data[: 5 * 1000]))
     damaged.write_bytes(bytes(data))
     with pytest.raises(BookError, match="is damaged"):
-        OpeningBook.open(damaged)
-    good = book.path.read_bytes()
+        open_book(damaged)
+    good = Path(book.source).read_bytes()
     pos = Connect4.parse("422446622446")
     data = bytearray(good)
     offset = _record_of(book, pos)
@@ -150,7 +148,7 @@ def test_a_damaged_file_is_refused(tmp_path, book):
     data[offset + 4] = 73  # the documented position's value changed from 71
     damaged.write_bytes(bytes(data))
     with pytest.raises(BookError, match="documented value"):
-        OpeningBook.open(damaged)
+        open_book(damaged)
 
 
 def _record_of(book: OpeningBook, pos: Connect4) -> int:
@@ -193,7 +191,7 @@ def test_the_shallow_table_is_the_search_to_the_frontier(book):
     # Every position with at most four discs is in the derived table, mirror images
     # folded; a seeded share of it is searched again without the table.
     assert book.shallow_discs == 4 and len(book.shallow_scores) == 719
-    frontier = Solver(1_000_003, book=OpeningBook.open(book.path, shallow=False))
+    frontier = Solver(1_000_003, book=open_book(Path(book.source), shallow=False))
     rng = random.Random(4)
     for _ in range(12):
         pos = Connect4()

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_games.bench.table import Write, table
-from tui_games.engine.connect4.book import OpeningBook, default_book
+from tui_games.connect4_book import default_book, open_book
+from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.players import PerfectPlayer, make_player
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
@@ -81,11 +82,11 @@ def book_lines(write: Write, book: OpeningBook | None, problem: str | None, rng:
         return
     opens = []
     for _ in range(5):
-        seconds, opened = cpu(lambda: OpeningBook.open(book.path))
+        seconds, opened = cpu(lambda: open_book(book.source))
         opens.append(seconds)
-        opened.close()
+        opened.data.close()
     positions = [(p.current, p.mask) for p in _twelve_disc_positions(rng, LOOKUPS)]
-    fresh = OpeningBook.open(book.path)  # an empty bucket cache: what the first lookups cost
+    fresh = open_book(book.source)  # an empty bucket cache: what the first lookups cost
     first, _ = cpu(lambda: [fresh.score(c, m) for c, m in positions])
     warm, _ = cpu(lambda: [fresh.score(c, m) for c, m in positions])
     fresh.close()
@@ -149,7 +150,7 @@ def positions_table(write: Write, book: OpeningBook | None, *, quick: bool, limi
     write("")
     row = table(write, TITLES, WIDTHS)
     warm_up(book)
-    player = PerfectPlayer(seed=SEED, seconds=600, book=book or False, compiled=compiled)
+    player = PerfectPlayer(seed=SEED, seconds=600, book=book, compiled=compiled)
     for label, positions in rows:
         seconds, nodes, moves = measure(positions, book, compiled, player)
         cells = [label, str(len(positions)), f"{statistics.mean(seconds):.3f}", f"{percentile95(seconds):.3f}",
@@ -177,7 +178,7 @@ def games_table(write: Write, book: OpeningBook | None, *, quick: bool) -> None:
     row = table(write, GAME_TITLES, GAME_WIDTHS, left=(0, 1, 3))
     for mode in modes:
         for first_spec, second_spec in (("perfect", "perfect"), ("perfect", "random"), ("random", "perfect")):
-            first, second = (make_player(spec, seed=SEED + i, book=book or False, compiled=mode)
+            first, second = (make_player(spec, seed=SEED + i, book=book, compiled=mode)
                              for i, spec in enumerate((first_spec, second_spec)))
             pos = Connect4()
             times: list[float] = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
 from tui_games.engine.connect4 import players as connect4_players
+from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import COLUMNS, Connect4, Connect4Error
 from tui_games.engine.players import Player
@@ -28,6 +29,10 @@ class Connect4Arena(GameAdapter):
                         "a draw with best play", {"full_board": False}, 8),
     )
 
+    def __init__(self, book: OpeningBook | None = None) -> None:
+        # The perfect players' opening book: the app opens it (tui_games/connect4_book.py).
+        self.book = book
+
     def check_variant(self, variant: Variant) -> Variant:
         return {"full_board": bool(variant.get("full_board", False))}
 
@@ -45,7 +50,7 @@ class Connect4Arena(GameAdapter):
         heuristic = resolve_heuristic(heuristic_name.strip() or "default")
         budget = own_seconds if own_seconds is not None else seconds
         player = connect4_players.make_player(key, seed=seed, seconds=budget, heuristic=heuristic,
-                                              full_board=self.check_variant(variant)["full_board"])
+                                              full_board=self.check_variant(variant)["full_board"], book=self.book)
         shown = heuristic if key != "random" and heuristic != "default" else None
         player.name = player_label(player.name, own_seconds, option=shown)
         return player

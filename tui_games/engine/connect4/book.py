@@ -1,8 +1,9 @@
 """The 12-ply opening book of ``bitbully-databases``, read in place.
 
-This is the one module of the engine that opens a file: the book is 21 MB, so it is
-memory-mapped read-only and searched where it lies (the package's own reader builds 4.2
-million tuples: 1.9 s and 467 MB). Everything else takes an :class:`OpeningBook` object.
+The engine does no I/O: the app finds the file and maps it (:mod:`tui_games.connect4_book`),
+and :meth:`OpeningBook.from_buffer` checks and searches those bytes where they lie (the book
+is 21 MB; the package's own reader builds 4.2 million tuples: 1.9 s and 467 MB). Players
+and solvers take an :class:`OpeningBook` object, or None to search without one.
 
 The file (``book_12ply_distances.dat``), as established by experiment and checked on
 open: records of 5 bytes, a big-endian signed 32-bit key then a signed 8-bit value, sorted
@@ -24,11 +25,8 @@ search from those to the 12-disc frontier is the slowest part of an opening.
 from __future__ import annotations
 
 import mmap
-import os
 import struct
-from functools import lru_cache
-from importlib import resources
-from pathlib import Path
+from typing import Union
 
 from tui_games.engine.connect4.bits import COLUMNS, ROWS, STRIDE, mirror
 from tui_games.engine.connect4.opening_scores import SCORES, SHALLOW_DISCS
@@ -38,10 +36,9 @@ RECORD = 5
 # The package's own count for this file (``get_book_size``): a file of another size is
 # either damaged or a different edition, and is refused rather than trusted.
 EXPECTED_RECORDS = 4_200_899
-BOOK_PACKAGE = "bitbully_databases"
-BOOK_FILE = "assets/book_12ply_distances.dat"
-# Set to a path to read another copy of the file, or to nothing to play without a book.
-BOOK_ENV = "TUI_GAMES_CONNECT4_BOOK"
+
+# The file's bytes: read whole, or mapped by the app (mmap, read-only).
+Buffer = Union[bytes, mmap.mmap]
 
 _KEY = struct.Struct(">i")
 _COLUMN_BITS = (1 << STRIDE) - 1
@@ -49,7 +46,7 @@ _COLUMN_BITS = (1 << STRIDE) - 1
 # The package documents these two 12-disc positions and their values (the move strings
 # reach its example boards); a file that does not give them is not the book we know.
 KNOWN_VALUES = (("422446622446", 71), ("344323243647", -88))
-# Keys are checked for order at this many evenly spaced records when the file is opened.
+# Keys are checked for order at this many evenly spaced records when the book is taken in.
 ORDER_SAMPLES = 256
 # Lookups start from the range of records that share the key's top 10 bits (see _bucket).
 BUCKET_SHIFT = 22
@@ -111,9 +108,9 @@ class OpeningBook:
 
     discs = BOOK_DISCS
 
-    def __init__(self, data: mmap.mmap, path: Path, *, shallow: bool = True) -> None:
+    def __init__(self, data: Buffer, source: str, *, shallow: bool = True) -> None:
         self.data = data
-        self.path = path
+        self.source = source  # where the bytes came from, for messages (a path)
         self.count = len(data) // RECORD
         # The scores of the first few plies, derived from this book once and for all
         # (scripts/connect4_opening_scores.py): the search from them to the 12-disc
@@ -123,25 +120,16 @@ class OpeningBook:
         self._buckets: dict[int, tuple[int, int]] = {}
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, shallow: bool = True) -> "OpeningBook":
-        """Map ``path``; BookError (one line naming the file) if it cannot be the book.
+    def from_buffer(cls, data: Buffer, source: str, *, shallow: bool = True) -> "OpeningBook":
+        """The book in ``data`` (the file's bytes, mapped or read by the caller; ``source``
+        names them in messages); BookError (one line) if they cannot be the book.
         ``shallow=False`` leaves out the derived scores of the first plies."""
-        path = Path(path)
-        try:
-            with open(path, "rb") as handle:
-                size = os.fstat(handle.fileno()).st_size
-                if size != EXPECTED_RECORDS * RECORD:
-                    raise BookError(f"opening book {str(path)!r} has {size:,} bytes, expected "
-                                    f"{EXPECTED_RECORDS * RECORD:,} ({EXPECTED_RECORDS:,} records of {RECORD})")
-                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-        except OSError as error:
-            raise BookError(f"cannot read opening book {str(path)!r}: {error.strerror or error}") from None
-        book = cls(data, path, shallow=shallow)
-        try:
-            book._check()
-        except BookError:
-            data.close()
-            raise
+        size = len(data)
+        if size != EXPECTED_RECORDS * RECORD:
+            raise BookError(f"opening book {source!r} has {size:,} bytes, expected "
+                            f"{EXPECTED_RECORDS * RECORD:,} ({EXPECTED_RECORDS:,} records of {RECORD})")
+        book = cls(data, source, shallow=shallow)
+        book._check()
         return book
 
     def _check(self) -> None:
@@ -151,17 +139,15 @@ class OpeningBook:
             key = _KEY.unpack_from(self.data, index * RECORD)[0]
             value = self._value_at(index)
             if (last is not None and key < last) or to_score(value) is None:
-                raise BookError(f"opening book {str(self.path)!r} is damaged (record {index:,})")
+                raise BookError(f"opening book {self.source!r} is damaged (record {index:,})")
             last = key
         # The documented values, without the position module (it would import this one).
         for moves, expected in KNOWN_VALUES:
             first, mask = _play(moves)
             if self.value(first, mask) != expected:
-                raise BookError(f"opening book {str(self.path)!r} is damaged "
+                raise BookError(f"opening book {self.source!r} is damaged "
                                 f"(position {moves} does not have its documented value)")
 
-    def close(self) -> None:
-        self.data.close()
 
     def _value_at(self, index: int) -> int:
         value = self.data[index * RECORD + 4]
@@ -243,32 +229,3 @@ def _play(moves: str) -> tuple[int, int]:
         if i % 2 == 0:
             first |= cell
     return first, mask
-
-
-def installed_book_path() -> Path:
-    """Where ``bitbully-databases`` keeps the 12-ply book with distances (BookError if the
-    package is not installed or not unpacked on disk)."""
-    try:
-        root = resources.files(BOOK_PACKAGE)
-    except ModuleNotFoundError:
-        raise BookError(f"the opening book is missing: the package {BOOK_PACKAGE.replace('_', '-')} "
-                        "is not installed") from None
-    path = root.joinpath(BOOK_FILE)
-    if not isinstance(path, Path):
-        raise BookError(f"the opening book of {BOOK_PACKAGE.replace('_', '-')} is not a file on disk ({path})")
-    return path
-
-
-@lru_cache(maxsize=1)
-def default_book() -> tuple[OpeningBook | None, str | None]:
-    """The book this process uses, opened once: ``(book, None)``, or ``(None, problem)``
-    with a one-line reason when there is none (then the solver searches without it).
-    ``TUI_GAMES_CONNECT4_BOOK`` names another file, or is empty to go without."""
-    override = os.environ.get(BOOK_ENV)
-    if override is not None and not override.strip():
-        return None, f"no opening book ({BOOK_ENV} is empty)"
-    try:
-        path = Path(override) if override else installed_book_path()
-        return OpeningBook.open(path), None
-    except BookError as error:
-        return None, str(error)

@@ -25,7 +25,7 @@ import time
 
 from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.bits import CELLS
-from tui_games.engine.connect4.book import OpeningBook, default_book
+from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import (
@@ -91,14 +91,6 @@ def solved_note(score: int, moves: int, source: str = "") -> str:
     return f"{how}: {word} in {_plies(plies)} (score {score:+d})"
 
 
-def resolve_book(book: OpeningBook | bool | None) -> OpeningBook | None:
-    """``True``: the installed book if it opens (None if not: the solver works without it);
-    ``False``/None: no book; an OpeningBook: that one."""
-    if book is True:
-        return default_book()[0]
-    return book or None
-
-
 class _HeuristicSearch(SearchPlayer):
     """A SearchPlayer that searches a copy of the position with its own heuristic."""
 
@@ -135,7 +127,7 @@ class PerfectPlayer(Player):
     name = "perfect"
 
     def __init__(self, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                 algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True,
+                 algorithm: str = TT, full_board: bool = False, book: OpeningBook | None = None,
                  compiled: bool | None = None, solver: Solver | None = None) -> None:
         self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
         self.book = book
@@ -153,7 +145,7 @@ class PerfectPlayer(Player):
     @property
     def solver(self) -> Solver:
         if self._solver is None:
-            self._solver = Solver(book=resolve_book(self.book), compiled=self.compiled)
+            self._solver = Solver(book=self.book, compiled=self.compiled)
         return self._solver
 
     def choose(self, position: Connect4, *, stop: threading.Event | None = None,
@@ -249,12 +241,13 @@ def normalize_spec(spec: str) -> str:
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None, heuristic: str = "default",
-                algorithm: str = TT, full_board: bool = False, book: OpeningBook | bool | None = True,
+                algorithm: str = TT, full_board: bool = False, book: OpeningBook | None = None,
                 compiled: bool | None = None) -> Player:
     """A fresh player for ``spec``. ``seconds`` caps each move (the perfect player's budget,
     default 5 s; the levels' safety cap); ``heuristic`` names the evaluation the searches
     use; ``algorithm`` the generic search; ``seed`` makes tie-breaks reproducible; ``book``
-    is the perfect player's opening book (True: the installed one, see :func:`resolve_book`);
+    is the perfect player's opening book (the app opens it, tui_games/connect4_book.py; None:
+    the solver alone, slow in the opening);
     ``compiled`` its solver's node function (None: compiled where built, False: Python)."""
     key = normalize_spec(spec)
     resolve_algorithm(algorithm)  # a bad name fails here, whichever player was asked for

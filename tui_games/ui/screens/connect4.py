@@ -9,8 +9,8 @@ from typing import Callable
 
 from textual import on
 
+from tui_games.connect4_book import default_book, installed_book
 from tui_games.engine.budget import Budget
-from tui_games.engine.connect4.book import default_book
 from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver, to_search_score
@@ -139,7 +139,7 @@ class Connect4Screen(GameScreen):
         if self.options.opponent == "human":
             return None
         return make_player(self.options.opponent, seconds=self.seconds, heuristic=self.options.heuristic,
-                           full_board=self.options.full_board)
+                           full_board=self.options.full_board, book=installed_book())
 
     @property
     def human_player(self) -> int | None:
@@ -198,7 +198,7 @@ class Connect4Screen(GameScreen):
         options = (seconds, full_board, heuristic, id(shared))
         if self._advisor is None or self._advisor[0] != options:
             self._advisor = (options, PerfectPlayer(seconds=seconds, heuristic=heuristic, full_board=full_board,
-                                                    solver=shared))
+                                                    book=installed_book(), solver=shared))
         advisor = self._advisor[1]
 
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
