@@ -408,5 +408,6 @@ async def test_closing_the_hub_with_apps_connected_leaves_no_traceback(tmp_path,
     storage.close()
     for client, _ in clients:
         await client.close()
-    await asyncio.sleep(0.2)
+    # Every connection's handler has run to its end (where the traceback came from).
+    await until(lambda: not [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()])
     assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]

@@ -399,9 +399,9 @@ class Terminal:
         assert text in self.text(), f"{text!r} is not on the screen:\n{self.text()}"
 
     async def keys(self, *keys: bytes) -> None:
+        # What a key did is checked by waiting for it on the screen (or in the saved game).
         for key in keys:
             self.app.write(key)
-            await asyncio.sleep(0.2)
 
 
 async def wait_for_save(home: Path, history: list, timeout: float = 15.0) -> None:
@@ -424,7 +424,8 @@ async def test_two_real_app_processes_take_over_and_a_killed_owner_frees_the_gam
         await second.wait_for("READ-ONLY: another session")
         assert f"(pid {first.app.process.pid})" in second.text()
         await second.keys(b"5")
-        await asyncio.sleep(0.5)
+        # The move is on its screen once played, and a save would have come before that.
+        await second.wait_for("● to move")
         assert saved_history(tmp_path) == [3]  # the read-only one's move is not saved
         await second.keys(b"T")
         await first.wait_for("READ-ONLY: another session took over your saved games")
@@ -433,7 +434,7 @@ async def test_two_real_app_processes_take_over_and_a_killed_owner_frees_the_gam
         await second.keys(b"1")
         await wait_for_save(tmp_path, [3, 0])
         await first.keys(b"7")
-        await asyncio.sleep(0.5)
+        await first.wait_for("● to move")
         assert saved_history(tmp_path) == [3, 0]
         # The owner dies without a word: the first takes the games back at once, no stale lock.
         os.killpg(second.app.pgid, signal.SIGKILL)
@@ -443,7 +444,9 @@ async def test_two_real_app_processes_take_over_and_a_killed_owner_frees_the_gam
         while time.monotonic() < deadline and SessionLock(tmp_path).holder().pid != first.app.process.pid:
             await asyncio.sleep(0.05)
         assert json.loads((tmp_path / LOCK_NAME).read_text())["pid"] == first.app.process.pid
-        await asyncio.sleep(0.3)
+        deadline = time.monotonic() + 15  # bounds a broken run only
+        while "READ-ONLY" in first.text() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
         assert "READ-ONLY" not in first.text()
         await first.keys(b"2")
         await wait_for_save(tmp_path, [3, 0, 1])
@@ -483,8 +486,9 @@ async def test_two_ssh_logins_of_one_player_the_second_read_only_then_taking_ove
         mark = second.mark()
         second.keys("2")  # the same game, resumed read-only
         await second.wait_for("○ to move", since=mark)
+        mark = second.mark()
         second.keys("5")
-        await asyncio.sleep(0.5)
+        await second.wait_for("● to move", since=mark)  # played on its screen: a save came before
         assert saved_history(home) == [3]
         mark = first.mark()
         second.keys("T")
@@ -492,8 +496,9 @@ async def test_two_ssh_logins_of_one_player_the_second_read_only_then_taking_ove
         await second.wait_for("You took over your saved games")
         second.keys("1")
         await wait_for_save(home, [3, 0])
+        mark = first.mark()
         first.keys("7")
-        await asyncio.sleep(0.5)
+        await first.wait_for("● to move", since=mark)
         assert saved_history(home) == [3, 0]
     finally:
         for player in (first, second):
