@@ -29,6 +29,8 @@ from tui_games.engine.tree import TreeRecorder
 DATA = Path(__file__).parents[2] / "puzzles"
 # The pure-Python node function, and the compiled one where it is built (see
 # tests/engine/test_connect4_compiled.py, which also proves them equal).
+# The installed book, opened by the app's side (the engine does no I/O): players get it given.
+BOOK = default_book()[0]
 MODES = [False] + ([True] if Solver(1).compiled else [])
 
 
@@ -267,7 +269,7 @@ def test_perfect_plays_an_optimal_move_and_explains_it():
     best = Solver(100_003).best_moves(pos)[1]
     recorder = TreeRecorder()
     progress = []
-    decision = make_player("perfect", seed=1, seconds=30).choose(pos, recorder=recorder, on_progress=progress.append)
+    decision = make_player("perfect", book=BOOK, seed=1, seconds=30).choose(pos, recorder=recorder, on_progress=progress.append)
     assert decision.move in best
     assert decision.note == solved_note(score, pos.moves) and decision.note.startswith("solved: ")
     result = decision.result
@@ -281,7 +283,7 @@ def test_perfect_plays_an_optimal_move_and_explains_it():
 
 
 def test_perfect_wins_fastest_and_loses_slowest():
-    player = make_player("perfect", seed=3, seconds=30)
+    player = make_player("perfect", book=BOOK, seed=3, seconds=30)
     # Column 3 and 7 both win at once; 4455 wins with the 4th disc on column 3 or 6.
     assert player.choose(Connect4.parse("445566")).move in (2, 6)
     assert player.choose(Connect4.parse("4455")).move in (2, 5)
@@ -290,7 +292,7 @@ def test_perfect_wins_fastest_and_loses_slowest():
 
 
 def test_perfect_is_exact_from_the_first_move():
-    player = make_player("perfect", seed=0, seconds=5)
+    player = make_player("perfect", book=BOOK, seed=0, seconds=5)
     decision = player.choose(Connect4())
     # The centre is the only winning first move: the first player's 21st disc (41 plies).
     assert decision.move == 3
@@ -310,13 +312,13 @@ def test_perfect_plays_the_fastest_win_or_slowest_loss_early(book_solver, moves)
     pos = Connect4.parse(moves)
     scores = book_solver.analyze(pos)
     best = max(s for s in scores if s is not None)
-    chosen = {make_player("perfect", seed=seed, seconds=30).choose(pos).move for seed in range(3)}
+    chosen = {make_player("perfect", book=BOOK, seed=seed, seconds=30).choose(pos).move for seed in range(3)}
     assert chosen and all(scores[c] == best for c in chosen), (scores, chosen)
 
 
 def test_the_python_solver_falls_back_to_the_heuristic_search_when_out_of_time_and_says_so():
     # Without the book the empty board is far too deep to solve in half a second of CPU.
-    player = make_player("perfect", seed=0, seconds=0.5, book=False, compiled=False)
+    player = make_player("perfect", seed=0, seconds=0.5, book=None, compiled=False)
     decision = player.choose(Connect4())
     assert decision.move in range(7)
     assert decision.note.startswith("not solved in 0.5 s (Python solver): depth ")
@@ -328,7 +330,7 @@ def test_the_compiled_solver_never_falls_back_whatever_budget_it_is_given():
     # 12 discs: the hardest move of perfect play from the empty board (0.6 s of CPU here),
     # far past a budget of a hundredth of a second, which the compiled solver does not take.
     pos = Connect4.parse("444447322226")
-    decision = make_player("perfect", seed=0, seconds=0.01).choose(pos)
+    decision = make_player("perfect", book=BOOK, seed=0, seconds=0.01).choose(pos)
     assert decision.note.startswith("solved"), decision.note
     assert decision.result.exact
 
@@ -336,15 +338,15 @@ def test_the_compiled_solver_never_falls_back_whatever_budget_it_is_given():
 def test_perfect_honours_stop():
     stop = threading.Event()
     stop.set()
-    decision = make_player("perfect", seed=0, seconds=10).choose(Connect4(), stop=stop)
+    decision = make_player("perfect", book=BOOK, seed=0, seconds=10).choose(Connect4(), stop=stop)
     assert decision.move in range(7) and decision.note.startswith("stopped")
 
 
 def test_perfect_in_the_full_board_variant_is_a_deep_search():
-    player = make_player("perfect", seed=0, seconds=0.3, full_board=True)
+    player = make_player("perfect", book=BOOK, seed=0, seconds=0.3, full_board=True)
     assert player.name == "deep search"
     pos = Connect4.parse("1212121", full_board=True)
     decision = player.choose(pos)
     assert decision.move in range(7) and "no exact solver" in decision.note
-    assert isinstance(make_player("perfect"), PerfectPlayer)
-    assert make_player("perfect").choose(Connect4.parse("1212121")).move is None
+    assert isinstance(make_player("perfect", book=BOOK), PerfectPlayer)
+    assert make_player("perfect", book=BOOK).choose(Connect4.parse("1212121")).move is None
