@@ -56,6 +56,12 @@ def open_book(path: str | os.PathLike[str], *, shallow: bool = True) -> OpeningB
         raise
 
 
+def close_book(book: OpeningBook) -> None:
+    """Unmap a book from :func:`open_book` (one no longer looked up)."""
+    if isinstance(book.data, mmap.mmap):
+        book.data.close()
+
+
 @lru_cache(maxsize=1)
 def default_book() -> tuple[OpeningBook | None, str | None]:
     """The book this process uses, opened once: ``(book, None)``, or ``(None, problem)``

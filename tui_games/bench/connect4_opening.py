@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_games.bench.table import Write, table
-from tui_games.connect4_book import default_book, open_book
+from tui_games.connect4_book import close_book, default_book, open_book
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.players import PerfectPlayer, make_player
 from tui_games.engine.connect4.position import Connect4
@@ -84,12 +84,12 @@ def book_lines(write: Write, book: OpeningBook | None, problem: str | None, rng:
     for _ in range(5):
         seconds, opened = cpu(lambda: open_book(book.source))
         opens.append(seconds)
-        opened.data.close()
+        close_book(opened)
     positions = [(p.current, p.mask) for p in _twelve_disc_positions(rng, LOOKUPS)]
     fresh = open_book(book.source)  # an empty bucket cache: what the first lookups cost
     first, _ = cpu(lambda: [fresh.score(c, m) for c, m in positions])
     warm, _ = cpu(lambda: [fresh.score(c, m) for c, m in positions])
-    fresh.close()
+    close_book(fresh)
     line = (f"opening book: {book.count:,} records, open {1000 * statistics.median(opens):.1f} ms (median of 5); "
             f"lookup {1e6 * first / LOOKUPS:.1f} us cold, {1e6 * warm / LOOKUPS:.1f} us warm")
     if _c4solve is not None:
