@@ -14,8 +14,12 @@ import os
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui_games.engine.connect4.book import BookError, OpeningBook
+
+if TYPE_CHECKING:
+    from tui_games.engine.connect4.arena import Connect4Arena
 
 BOOK_PACKAGE = "bitbully_databases"
 BOOK_FILE = "assets/book_12ply_distances.dat"
@@ -81,7 +85,7 @@ def installed_book() -> OpeningBook | None:
     return default_book()[0]
 
 
-def connect4_arena():
+def connect4_arena() -> Connect4Arena:
     """The arena adapter of Connect-4 (games.py's factory), its perfect players with the book."""
     from tui_games.engine.connect4.arena import Connect4Arena
 
