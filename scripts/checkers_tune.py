@@ -1,26 +1,32 @@
-"""Tune the checkers evaluation on the engine's own games (Texel's method); measure the gain.
+"""Fit the checkers evaluation to the engine's own games; measure the gain.
 
-    python scripts/checkers_tune.py selfplay --games 600 --nodes 10000 --out selfplay.jsonl [--seed 1]
-    python scripts/checkers_tune.py tune selfplay.jsonl [more.jsonl ...] --out tuned.json
-    python scripts/checkers_tune.py compare tuned.json --games 200 --nodes 20000 [--seed 2]
+    python scripts/checkers_tune.py selfplay --games 1500 --nodes 10000 --seed 11 --out sp11.jsonl [--weights W.json]
+    python scripts/checkers_tune.py fit sp11.jsonl [more.jsonl ...] --out fitted.json [--python]
+    python scripts/checkers_tune.py compare --a fitted.json [--b other.json] --games 200 --nodes 20000 [--seed 2]
 
 **Data** (``selfplay``): games of tui-games' own engine against itself (the weights in
 ``evaluation.DEFAULT_WEIGHTS`` unless ``--weights FILE``), ``--nodes`` nodes a move, from the
-standard three-move ballots (the project's ``checkers_ballots.txt``), each ballot with one
-random legal move at a random ply from 4 to 16 for variety. A game ends by the rules or at
-200 plies (a lead of 2 or more, men 1 and kings 1.5, wins; less is a draw). Every position
-after the random move where the side to move has no capture is kept with the game's result
-for Black (1, 0.5, 0): one JSON line a game. Nothing but the engine's own play goes in.
+standard three-move ballots (the project's ``checkers_ballots.txt``, 144 lines, one after
+another), each with one random legal move at a random ply from 4 to 16 for variety. A game
+ends by the rules or at 200 plies (a lead of 2 or more, men 1 and kings 1.5, wins; less is a
+draw). Every position after the random move where the side to move has no capture is kept
+with the game's result for Black (1, 0.5, 0): one JSON line a game. Nothing but the engine's
+own play goes in: no outside games, no other engine's evaluation.
 
-**Tuning** (``tune``): the evaluation (from Black's side) maps to an expected result by a
-logistic curve whose scale is fitted first; then each weight in turn (the man stays at
-100, the unit) moves up or down by its step while the mean squared error falls (coordinate
-descent), on 90% of the games; the other 10% check that the error falls there too. The
-output holds the starting and the tuned weights.
+**Fitting** (``fit``, needs numpy, which is not a project dependency: ``pip install numpy``):
+every position becomes its features (``evaluation.features``: the phase and the feature
+counts, Black minus White) and the evaluation's two weight vectors (opening, endgame) are
+the coefficients of a logistic regression of the game's result on the features blended by
+the phase (cross-entropy, a small L2 penalty on everything but material, Newton's method),
+on 90% of the games; the other 10% measure the error. The fitted weights are scaled so a man
+is worth 100 in the opening and rounded to integers. ``--python`` prints them as the tuple
+that ``evaluation.py`` ships.
 
-**Measuring** (``compare``): the tuned weights against the starting ones, both sides at the
-same node budget a move, every ballot with colours swapped; prints W-D-L, the score and
-the Elo difference with its 95% interval.
+**Measuring** (``compare``): two weight vectors (``--a``, ``--b``: fit outputs; ``--b``
+defaults to ``evaluation.DEFAULT_WEIGHTS``) against each other at the same node budget a
+move, every ballot with colours swapped; prints W-D-L for A, the score and the Elo
+difference with its 95% interval. (To measure against an older evaluation *code*, play the
+two engine modes through ``scripts/checkers_engine_match.py --opponent``.)
 
 Run it nice'd: one process, one core.
 """
@@ -34,11 +40,17 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
-from tui_games.engine.checkers.core import make_core
 from tui_games.engine.checkers.engine import Engine
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, WEIGHT_NAMES
+from tui_games.engine.checkers.evaluation import (
+    DEFAULT_WEIGHTS,
+    N_FEATURES,
+    PHASE,
+    WEIGHT_NAMES,
+    features,
+)
 from tui_games.engine.checkers.position import CheckersPosition, has_capture
 from tui_games.engine.search import SearchLimits
 from tui_games.resources import read_puzzles
@@ -79,8 +91,19 @@ def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int, rng:
     return adjudicate(pos), kept
 
 
+def load_weights(path: str | None) -> tuple[int, ...]:
+    """A fit output's weights (None: the shipped defaults)."""
+    if path is None:
+        return DEFAULT_WEIGHTS
+    record = json.loads(Path(path).read_text())
+    weights = tuple(int(x) for x in record["weights"])
+    if len(weights) != len(WEIGHT_NAMES):
+        raise SystemExit(f"{path}: {len(weights)} weights, not {len(WEIGHT_NAMES)}")
+    return weights
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    weights = load_weights(args.weights, "tuned") if args.weights else DEFAULT_WEIGHTS
+    weights = load_weights(args.weights)
     rng = random.Random(args.seed)
     openings = ballots()
     began = time.process_time()
@@ -96,7 +119,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- tuning ----------------------------------------------------------------------------------------
+# -- fitting ---------------------------------------------------------------------------------------
 
 
 def load_games(paths: list[str]) -> list[tuple[float, list]]:
@@ -108,95 +131,92 @@ def load_games(paths: list[str]) -> list[tuple[float, list]]:
     return games
 
 
-def flatten(games: list) -> tuple[list, list]:
-    positions, results = [], []
+def design(games: list, np: Any) -> tuple[Any, Any]:
+    """The blended feature matrix (opening columns, then endgame columns) and the results."""
+    rows, results = [], []
     for result, kept in games:
-        for p in kept:
-            positions.append(p)
+        for b, w, k, turn in kept:
+            pieces, f = features(b, w, k, turn)
+            rows.append([pieces, *f])
             results.append(result)
-    return positions, results
+    raw = np.array(rows, dtype=np.float64)
+    phase = raw[:, :1] / PHASE
+    f = raw[:, 1:]
+    return np.hstack([f * phase, f * (1 - phase)]), np.array(results)
 
 
-def scores(weights: tuple[int, ...], positions: list) -> list[int]:
-    evaluate = make_core(8, weights).evaluate
-    return [evaluate(b, w, k, 0) for b, w, k, _ in positions]
+def cross_entropy(x: Any, y: Any, theta: Any, np: Any) -> float:
+    p = 1 / (1 + np.exp(-np.clip(x @ theta, -30, 30)))
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def loss(values: list[int], results: list[float], scale: float) -> float:
-    total = 0.0
-    for v, r in zip(values, results):
-        x = -scale * v
-        expected = 1.0 / (1.0 + math.exp(x)) if x < 700 else 0.0
-        total += (r - expected) ** 2
-    return total / max(len(values), 1)
+def fit_logistic(x: Any, y: Any, l2: float, np: Any, iterations: int = 25) -> Any:
+    """Newton's method for the L2-penalised logistic regression (material unpenalised)."""
+    n, m = x.shape
+    penalty = np.full(m, l2 * n)
+    for j in (0, 1, N_FEATURES, N_FEATURES + 1):  # men and kings, both phases
+        penalty[j] = 0.0
+    theta = np.zeros(m)
+    for it in range(iterations):
+        p = 1 / (1 + np.exp(-np.clip(x @ theta, -30, 30)))
+        grad = x.T @ (p - y) + penalty * theta
+        hess = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-6 * n)
+        step = np.linalg.solve(hess, grad)
+        theta -= step
+        if float(np.max(np.abs(step))) < 1e-4:
+            break
+        print(f"  newton {it + 1}: step {float(np.max(np.abs(step))):.2e}", file=sys.stderr)
+    return theta
 
 
-def fit_scale(values: list[int], results: list[float]) -> float:
-    lo, hi = 1e-4, 0.05
-    for _ in range(40):  # golden-section search: the error is unimodal in the scale
-        a, b = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
-        if loss(values, results, a) < loss(values, results, b):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
+def cmd_fit(args: argparse.Namespace) -> int:
+    import numpy as np  # only the fitting needs it (not a project dependency)
 
-
-def step_of(name: str) -> int:
-    return 5 if name in ("king",) else 1 if name == "endgame_pieces" else 2
-
-
-def cmd_tune(args: argparse.Namespace) -> int:
     games = load_games(args.data)
     random.Random(0).shuffle(games)
     split = len(games) // 10
-    train, check = flatten(games[split:]), flatten(games[:split])
-    start = load_weights(args.start, "tuned") if args.start else DEFAULT_WEIGHTS
-    print(f"{len(train[0])} training positions, {len(check[0])} to check, from {len(games)} games", file=sys.stderr)
-    scale = fit_scale(scores(start, train[0]), train[1])
-    weights = list(start)
-    best = loss(scores(tuple(weights), train[0]), train[1], scale)
-    first = best
-    began = time.process_time()
-    for sweep in range(args.sweeps):
-        improved = False
-        for i, name in enumerate(WEIGHT_NAMES):
-            if name == "man":
-                continue
-            step = step_of(name)
-            for direction in (1, -1):
-                moved = False
-                while True:
-                    trial = list(weights)
-                    trial[i] += direction * step
-                    if name == "endgame_pieces" and not 0 <= trial[i] <= 24:
-                        break
-                    value = loss(scores(tuple(trial), train[0]), train[1], scale)
-                    if value >= best:
-                        break
-                    weights, best, moved, improved = trial, value, True, True
-                if moved:
-                    break
-        print(f"sweep {sweep + 1}: error {best:.5f} (from {first:.5f}), {time.process_time() - began:.0f} s CPU",
-              file=sys.stderr)
-        if not improved:
-            break
-    check_before = loss(scores(start, check[0]), check[1], scale)
-    check_after = loss(scores(tuple(weights), check[0]), check[1], scale)
-    record = {"scale": scale, "games": len(games), "positions": len(train[0]) + len(check[0]),
-              "train_error": [first, best], "check_error": [check_before, check_after],
-              "start": list(start), "tuned": weights, "names": list(WEIGHT_NAMES)}
+    x_train, y_train = design(games[split:], np)
+    x_check, y_check = design(games[:split], np)
+    print(f"{len(y_train)} training positions, {len(y_check)} to check, from {len(games)} games", file=sys.stderr)
+    theta = fit_logistic(x_train, y_train, args.l2, np)
+    scale = 100 / theta[0]  # a man is worth 100 in the opening
+    weights = [int(round(v)) for v in theta * scale]
+    rounded = np.array(weights, dtype=np.float64) / scale
+    record = {
+        "games": len(games), "positions": len(y_train) + len(y_check), "l2": args.l2,
+        "logistic_scale": 1 / scale,
+        "train_error": cross_entropy(x_train, y_train, rounded, np),
+        "check_error": cross_entropy(x_check, y_check, rounded, np),
+        "check_error_start": cross_entropy(x_check, y_check, np.array(DEFAULT_WEIGHTS) * (1 / scale), np),
+        "check_error_material": cross_entropy(x_check, y_check, material_only(np) * (1 / scale), np),
+        "data": args.data, "names": list(WEIGHT_NAMES), "weights": weights,
+    }
     Path(args.out).write_text(json.dumps(record, indent=1) + "\n")
-    print(f"check error {check_before:.5f} -> {check_after:.5f}; wrote {args.out}", file=sys.stderr)
+    print(f"check error {record['check_error']:.5f} (shipped weights {record['check_error_start']:.5f}, "
+          f"material {record['check_error_material']:.5f}); wrote {args.out}", file=sys.stderr)
+    if args.python:
+        print(python_tuple(weights))
     return 0
 
 
-def load_weights(path: str, which: str) -> tuple[int, ...]:
-    record = json.loads(Path(path).read_text())
-    weights = tuple(int(x) for x in record[which])
-    if len(weights) != len(WEIGHT_NAMES):
-        raise SystemExit(f"{path}: {which} has {len(weights)} weights, not {len(WEIGHT_NAMES)}")
-    return weights
+def material_only(np: Any) -> Any:
+    out = np.zeros(2 * N_FEATURES)
+    out[0] = out[N_FEATURES] = 100
+    out[1] = out[N_FEATURES + 1] = 150
+    return out
+
+
+def python_tuple(weights: list[int]) -> str:
+    """The weights as evaluation.py writes them: a line per feature group and phase."""
+    lines = []
+    for phase, part in (("opening", weights[:N_FEATURES]), ("endgame", weights[N_FEATURES:])):
+        groups = ((0, 2), (2, 34), (34, 66), (66, N_FEATURES))
+        lines.append(f"    # {phase}: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES")
+        for lo, hi in groups:
+            for start in range(lo, hi, 16):
+                lines.append("    " + ", ".join(str(v) for v in part[start:min(start + 16, hi)]) + ",")
+    return "DEFAULT_WEIGHTS: tuple[int, ...] = (\n" + "\n".join(lines) + "\n)"
 
 
 # -- measuring -------------------------------------------------------------------------------------
@@ -208,7 +228,7 @@ def elo(score: float) -> float:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    new, old = load_weights(args.weights, "tuned"), load_weights(args.weights, "start")
+    new, old = load_weights(args.a), load_weights(args.b)
     rng = random.Random(args.seed)
     openings = ballots()
     rng.shuffle(openings)
@@ -221,11 +241,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         result, _ = play(black, white, ballot.position(), args.nodes, rng)
         score = result if new_black else 1 - result
         wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
-        print(f"game {game + 1}: {ballot}, new {'Black' if new_black else 'White'}: {score}", file=sys.stderr)
+        print(f"game {game + 1}: {ballot}, A {'Black' if new_black else 'White'}: {score}", file=sys.stderr)
     n = wins + draws + losses
     p = (wins + draws / 2) / n
     sd = math.sqrt((wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n) / math.sqrt(n)
-    print(f"new vs old: {wins}-{draws}-{losses} ({n} games, {args.nodes} nodes a move): score {100 * p:.1f}% "
+    print(f"A vs B: {wins}-{draws}-{losses} ({n} games, {args.nodes} nodes a move): score {100 * p:.1f}% "
           f"± {196 * sd:.1f}, Elo {elo(p):+.0f} [{elo(p - 1.96 * sd):+.0f}, {elo(p + 1.96 * sd):+.0f}]")
     return 0
 
@@ -237,17 +257,18 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--games", type=int, default=600)
     sp.add_argument("--nodes", type=int, default=10_000)
     sp.add_argument("--seed", type=int, default=1)
-    sp.add_argument("--weights", help="a tune output: play with its tuned weights")
+    sp.add_argument("--weights", help="a fit output: play with its weights")
     sp.add_argument("--out", required=True)
     sp.set_defaults(handler=cmd_selfplay)
-    tu = tools.add_parser("tune", help="fit the weights to the games' results")
-    tu.add_argument("data", nargs="+")
-    tu.add_argument("--start", help="a tune output: start from its tuned weights")
-    tu.add_argument("--sweeps", type=int, default=8)
-    tu.add_argument("--out", required=True)
-    tu.set_defaults(handler=cmd_tune)
-    co = tools.add_parser("compare", help="tuned against starting weights, both colours from the ballots")
-    co.add_argument("weights", help="a tune output")
+    fi = tools.add_parser("fit", help="fit the weights to the games' results")
+    fi.add_argument("data", nargs="+")
+    fi.add_argument("--l2", type=float, default=1e-4, help="the penalty per position on non-material weights")
+    fi.add_argument("--python", action="store_true", help="print the weights as evaluation.py's tuple")
+    fi.add_argument("--out", required=True)
+    fi.set_defaults(handler=cmd_fit)
+    co = tools.add_parser("compare", help="two weight vectors against each other, both colours from the ballots")
+    co.add_argument("--a", required=True, help="a fit output")
+    co.add_argument("--b", help="a fit output (default: the shipped weights)")
     co.add_argument("--games", type=int, default=200)
     co.add_argument("--nodes", type=int, default=20_000)
     co.add_argument("--seed", type=int, default=2)

@@ -12,7 +12,18 @@ import pytest
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers.core import PyCore, make_core
 from tui_games.engine.checkers.engine import Engine
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, WEIGHT_NAMES, make_evaluator
+from tui_games.engine.checkers.evaluation import (
+    DEFAULT_WEIGHTS,
+    FEATURE_NAMES,
+    MATERIAL_WEIGHTS,
+    N_FEATURES,
+    PHASE,
+    WEIGHT_NAMES,
+    blend,
+    evaluate,
+    features,
+    make_evaluator,
+)
 from tui_games.engine.checkers.perft import perft
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.search import SearchLimits
@@ -68,7 +79,9 @@ def test_compiled_perft_agrees_with_the_rules():
 def test_compiled_evaluation_agrees_with_python():
     rng = random.Random(4)
     tuned = tuple(w + rng.randrange(0, 7) for w in DEFAULT_WEIGHTS)
-    for weights in (DEFAULT_WEIGHTS, tuned):
+    # Any signs and sizes (every feature's term seen on its own), and material only.
+    signed = (100, *(rng.randrange(-60, 61) for _ in DEFAULT_WEIGHTS[1:]))
+    for weights in (DEFAULT_WEIGHTS, tuned, signed, MATERIAL_WEIGHTS):
         c = make_core(10, weights, compiled=True)
         evaluate = make_evaluator(weights)
         for pos in random_positions(300, seed=3) + [CheckersPosition(f) for f in KING_POSITIONS]:
@@ -190,3 +203,86 @@ def test_a_probe_that_raises_stops_the_compiled_search():
     with pytest.raises(KeyError):
         Engine(compiled=True, probe=broken, probe_pieces=4).search(CheckersPosition("B:WK18,K26:BK14,K1"),
                                                                    SearchLimits(depth=3))
+
+
+# -- the evaluation's features ---------------------------------------------------------------
+
+
+def feature(fen: str, name: str) -> int:
+    pos = CheckersPosition(fen)
+    return features(pos.black, pos.white, pos.kings, pos.turn)[1][FEATURE_NAMES.index(name)]
+
+
+# White's features are Black's on the board turned round, and every feature is Black's minus
+# White's, so a White pattern counts -1.
+@pytest.mark.parametrize(("fen", "name", "value"), [
+    ("B:W21,22:B1,3,9", "guard", 2),
+    ("B:WK21:B1,3,9", "guard", 0),  # no White man left to crown: the guard has nothing to stop
+    ("B:W21,22:B1,3,9", "bridge", 1),
+    ("B:W21,22,30,32:B1,9", "bridge", -1),
+    ("B:W21,22:B2,3,7", "triangle", 1),
+    ("B:W32,22:B28,9", "dog_hole", 1),  # a Black man on 28 held by 32
+    ("B:W5,22:B1,9", "dog_hole", -1),  # a White man on 5 held by 1
+    ("B:WK5:B24", "free_2", 1),  # 24 is on row 5: two rows to go; White's king does not count
+    ("B:WK5:B25", "free_1", 1),
+    ("B:WK30:B25", "free_1", 0),  # 30 is ahead of 25
+    ("B:WK5:B9", "free_3", 1),  # five rows to go, nothing ahead
+    ("B:W5:B24", "free_1", -1),  # White's man on 5 has one row to go and nothing ahead of it
+    ("B:W21:BK1", "trapped_kings", 0),
+    ("B:W5,6:BK1", "trapped_kings", 1),  # both of 1's neighbours taken
+    ("B:W21:B1,5,6", "blocked_men", 1),  # 1 (5 and 6 taken); 5 and 6 can step
+    ("B:W9,10:B5,6", "blocked_men", 1),  # Black's 5 and 6 both blocked, White's 9 too (10 has 7)
+    ("B:W30:B1,2,5,6", "backed_men", 3),  # four Black men cannot be jumped from the front, and 30
+    ("B:WK30:B1,2,3,4", "balance", 0),
+    ("B:WK30:B1,5,9,13", "balance", 4),  # four men on the left half, none on the right
+    ("B:W18:B14", "hanging", 1),  # Black to move: White's 18 could jump its 14 (to 9)
+    ("W:W18:B14", "hanging", -1),  # White to move: Black's 14 could jump its 18 (to 23)
+    ("W:W14:B9,5", "hanging", -1),
+    ("W:W14:B5", "hanging", 0),
+    ("B:WK5:BK14,K15,20", "double_corner", -1),  # White behind, its king in a double corner
+])
+def test_a_feature_counts_what_it_names(fen, name, value):
+    assert feature(fen, name) == value, (fen, name)
+
+
+def test_chase_and_trade_down_follow_the_leader():
+    # Two Black kings against a White man: Black leads (men 2, kings 3: 6 against 2), its
+    # kings count their distance to 21 (5 each), and fewer pieces make the lead worth more.
+    assert feature("B:W21:BK1,K2", "chase") == -10
+    assert feature("B:W21:BK1,K2", "trade_down") == (24 - 3) * 4
+    assert feature("B:W21,22:BK1", "trade_down") == -(24 - 3)  # White's two men against a king
+    assert feature("B:W21,22:BK1", "chase") == 0  # the leader (White) has no king to chase with
+    assert feature("B:W21,22:B1,2", "trade_down") == 0  # level
+
+
+def test_the_evaluation_is_the_blend_of_its_features():
+    # The engine's evaluation (square tables folded into the material, features skipped when
+    # zero) equals the plain blend the training script fits, for any weights.
+    rng = random.Random(11)
+    for weights in (DEFAULT_WEIGHTS, tuple(rng.randrange(-40, 41) or 1 for _ in range(2 * N_FEATURES))):
+        weights = (abs(weights[0]) + 1, *weights[1:])
+        evaluate_with = make_evaluator(weights)
+        for pos in random_positions(150, seed=12) + [CheckersPosition(f) for f in KING_POSITIONS]:
+            for turn in (0, 1):
+                pieces, f = features(pos.black, pos.white, pos.kings, turn)
+                opening = sum(a * b for a, b in zip(f, weights[:N_FEATURES]))
+                endgame = sum(a * b for a, b in zip(f, weights[N_FEATURES:]))
+                score = blend(opening, endgame, pieces)
+                assert evaluate_with(pos.black, pos.white, pos.kings, turn) == (score if turn == 0 else -score)
+
+
+def test_blend_weighs_the_phase_and_rounds_towards_zero():
+    assert blend(100, 300, PHASE) == 100
+    assert blend(100, 300, 0) == 300
+    assert blend(100, 300, 12) == 200
+    assert blend(1, 0, 1) == 0 and blend(-1, 0, 1) == 0  # symmetric rounding keeps colours symmetric
+
+
+def test_material_weights_and_the_start():
+    start = CheckersPosition()
+    assert evaluate(start.black, start.white, start.kings, start.turn) == 0
+    material = make_evaluator(MATERIAL_WEIGHTS)
+    pos = CheckersPosition("B:WK21,22:B1,2,3,9")
+    assert material(pos.black, pos.white, pos.kings, 0) == 400 - 250
+    with pytest.raises(ValueError):
+        make_evaluator(DEFAULT_WEIGHTS[:-1])

@@ -277,19 +277,88 @@ static u64 perft(u32 b, u32 w, u32 k, int turn, int depth) {
 
 /* -- evaluation (evaluation.py's evaluate, with its weights) ------------------------------ */
 
+/* The features, as evaluation.FEATURE_NAMES: material, the two square tables, the per-side
+ * features (side_features, Black minus White), then the ones that need both sides. The
+ * weights: every feature's opening weight, then every feature's endgame weight. */
 enum {
-    W_MAN, W_KING, W_GUARD, W_CENTRE, W_ADV_MID, W_ADV_LATE, W_ER0, W_ER1, W_ER2, W_ER3, W_ER4, W_ER5, W_ER6,
-    W_MOBILITY, W_RUNAWAY, W_TRADE, W_CHASE, W_EDGE_KING, W_DOUBLE_CORNER, W_ENDGAME_PIECES,
-    W_MAN_SQUARE, W_KING_SQUARE = W_MAN_SQUARE + 32, N_WEIGHTS = W_KING_SQUARE + 32
+    F_MAN, F_KING, F_MAN_SQ, F_KING_SQ = F_MAN_SQ + 32, F_SIDE = F_KING_SQ + 32,
+    N_SIDE = 13, F_HANGING = F_SIDE + N_SIDE, F_DOUBLE_CORNER, F_CHASE, F_TRADE, N_FEATURES,
+    N_WEIGHTS = 2 * N_FEATURES
 };
+#define PHASE 24
+
+#define SQ(s) (1u << ((s) - 1))
 
 static inline int floordiv(int a, int b) {
     int q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
     return q;
 }
+static u32 LEFT_HALF, HAS_UL, HAS_UR;
 
-#define SQ(s) (1u << ((s) - 1))
+static void init_eval_masks(void) {
+    LEFT_HALF = 0;
+    for (int i = 0; i < 32; i++) {
+        int row = i / 4, col = 2 * (i % 4) + (row % 2 == 0);
+        if (col < 4) LEFT_HALF |= 1u << i;
+    }
+    HAS_UL = SHIFT_MASK[0][0] | SHIFT_MASK[0][1];
+    HAS_UR = SHIFT_MASK[1][0] | SHIFT_MASK[1][1];
+}
+
+/* The board turned round: bit i <-> bit 31 - i. */
+static inline u32 turned(u32 x) {
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    return __builtin_bswap32(x);
+}
+
+/* evaluation._side: the features of the side with men om and kings ok, moving down the
+ * board as Black, against men pm and kings pk. */
+static void side_features(u32 om, u32 ok, u32 pm, u32 pk, int *f) {
+    const u32 BACK = SQ(1) | SQ(3), TRIANGLE = SQ(2) | SQ(3) | SQ(7);
+    u32 own = om | ok, opp = pm | pk, empty = ~(own | opp);
+    u32 back = pm ? om & BACK : 0;
+    f[0] = popc(back);
+    f[1] = back == BACK;
+    f[2] = (om & TRIANGLE) == TRIANGLE;
+    f[3] = (om & SQ(28)) && (opp & SQ(32));
+    f[4] = f[5] = f[6] = 0;
+    for (u32 m = om; m; m &= m - 1) {
+        int i = lowbit(m);
+        if (!(CONE[0][i] & opp)) {
+            int togo = 7 - (i >> 2);
+            f[4 + (togo < 3 ? togo : 3) - 1]++;
+        }
+    }
+    f[7] = popc(shift_dir(om, 2) & empty) + popc(shift_dir(om, 3) & empty);
+    int king_moves = 0;
+    u32 king_free = 0;
+    if (ok)
+        for (int d = 0; d < 4; d++) {
+            king_moves += popc(shift_dir(ok, d) & empty);
+            king_free |= shift_dir(empty, d);
+        }
+    f[8] = king_moves;
+    f[9] = popc(ok & ~king_free);
+    f[10] = popc(om & ~(shift_dir(empty, 0) | shift_dir(empty, 1)));
+    f[11] = popc(om & (shift_dir(own, 3) | ~HAS_UL) & (shift_dir(own, 2) | ~HAS_UR));
+    int d = popc(om & LEFT_HALF) - popc(om & ~LEFT_HALF);
+    f[12] = d < 0 ? -d : d;
+}
+
+/* evaluation._hanging: how many of own (moving down) the opponent could jump. */
+static int hanging(u32 own, u32 pm, u32 pk, u32 empty) {
+    u32 out = 0;
+    for (int d = 0; d < 4; d++) {
+        u32 attackers = d < 2 ? pm | pk : pk;
+        if (!attackers) continue;
+        u32 land = shift_dir(shift_dir(attackers, d) & own, d) & empty;
+        out |= shift_dir(land, 3 - d);
+    }
+    return popc(out & own);
+}
 
 static int chase(u32 hunters, u32 prey) {
     if (!prey) return 0;
@@ -306,56 +375,44 @@ static int chase(u32 hunters, u32 prey) {
 }
 
 static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
-    const u32 CENTRE = SQ(14) | SQ(15) | SQ(18) | SQ(19);
-    const u32 EDGE = SQ(1) | SQ(2) | SQ(3) | SQ(4) | SQ(5) | SQ(12) | SQ(13) | SQ(20) | SQ(21) | SQ(28) | SQ(29) |
-                     SQ(30) | SQ(31) | SQ(32);
+    const int *OP = W, *EN = W + N_FEATURES;
     const u32 DOUBLE = SQ(1) | SQ(5) | SQ(28) | SQ(32);
     u32 bk = black & kings, wk = white & kings, bm = black ^ bk, wm = white ^ wk;
     int nbm = popc(bm), nbk = popc(bk), nwm = popc(wm), nwk = popc(wk);
-    int mat = W[W_MAN] * (nbm - nwm) + W[W_KING] * (nbk - nwk);
-    int score = mat;
+    int op = OP[F_MAN] * (nbm - nwm) + OP[F_KING] * (nbk - nwk);
+    int en = EN[F_MAN] * (nbm - nwm) + EN[F_KING] * (nbk - nwk);
     /* Square tables, from Black's side: White's piece on index i counts as Black's on 31 - i. */
-    for (u32 p = bm; p; p &= p - 1) score += W[W_MAN_SQUARE + lowbit(p)];
-    for (u32 p = wm; p; p &= p - 1) score -= W[W_MAN_SQUARE + 31 - lowbit(p)];
-    for (u32 p = bk; p; p &= p - 1) score += W[W_KING_SQUARE + lowbit(p)];
-    for (u32 p = wk; p; p &= p - 1) score -= W[W_KING_SQUARE + 31 - lowbit(p)];
+    for (u32 p = bm; p; p &= p - 1) { int i = F_MAN_SQ + lowbit(p); op += OP[i]; en += EN[i]; }
+    for (u32 p = wm; p; p &= p - 1) { int i = F_MAN_SQ + 31 - lowbit(p); op -= OP[i]; en -= EN[i]; }
+    for (u32 p = bk; p; p &= p - 1) { int i = F_KING_SQ + lowbit(p); op += OP[i]; en += EN[i]; }
+    for (u32 p = wk; p; p &= p - 1) { int i = F_KING_SQ + 31 - lowbit(p); op -= OP[i]; en -= EN[i]; }
+    int fb[N_SIDE], fw[N_SIDE];
+    side_features(bm, bk, wm, wk, fb);
+    side_features(turned(wm), turned(wk), turned(bm), turned(bk), fw);
+    for (int j = 0; j < N_SIDE; j++) {
+        int f = fb[j] - fw[j];
+        if (f) { op += f * OP[F_SIDE + j]; en += f * EN[F_SIDE + j]; }
+    }
     u32 empty = ~(black | white);
-    int total = nbm + nbk + nwm + nwk;
-    if (total > W[W_ENDGAME_PIECES]) {
-        score += W[W_ADV_MID] * (popc(bm & (ROW[4] | ROW[5])) - popc(wm & (ROW[3] | ROW[2])));
-        score += W[W_ADV_LATE] * (popc(bm & ROW[6]) - popc(wm & ROW[1]));
+    int g[4];
+    g[0] = turn == 0 ? hanging(black, wm, wk, empty)
+                     : -hanging(turned(white), turned(bm), turned(bk), turned(empty));
+    int lead = 2 * (nbm - nwm) + 3 * (nbk - nwk), pieces = nbm + nbk + nwm + nwk;
+    if (lead > 0) {
+        g[1] = -popc(wk & DOUBLE);
+        g[2] = -chase(bk, white);
+        g[3] = (24 - pieces) * (lead < 6 ? lead : 6);
+    } else if (lead < 0) {
+        g[1] = popc(bk & DOUBLE);
+        g[2] = chase(wk, black);
+        g[3] = (24 - pieces) * (lead > -6 ? lead : -6);
     } else {
-        for (int r = 0; r < 7; r++)
-            if (W[W_ER0 + r]) score += W[W_ER0 + r] * (popc(bm & ROW[r]) - popc(wm & ROW[7 - r]));
+        g[1] = g[2] = g[3] = 0;
     }
-    if (nwm) score += W[W_GUARD] * popc(bm & (SQ(1) | SQ(3)));
-    if (nbm) score -= W[W_GUARD] * popc(wm & (SQ(30) | SQ(32)));
-    if (!nwk)
-        for (u32 run = bm & (ROW[5] | ROW[6]); run; run &= run - 1)
-            if (!(CONE[0][lowbit(run)] & white)) score += W[W_RUNAWAY];
-    if (!nbk)
-        for (u32 run = wm & (ROW[2] | ROW[1]); run; run &= run - 1)
-            if (!(CONE[1][lowbit(run)] & black)) score -= W[W_RUNAWAY];
-    score += W[W_CENTRE] * (popc(black & CENTRE) - popc(white & CENTRE));
-    u32 bmob = shift_dir(black, 2) | shift_dir(black, 3);
-    if (bk) bmob |= shift_dir(bk, 0) | shift_dir(bk, 1);
-    u32 wmob = shift_dir(white, 0) | shift_dir(white, 1);
-    if (wk) wmob |= shift_dir(wk, 2) | shift_dir(wk, 3);
-    score += W[W_MOBILITY] * (popc(bmob & empty) - popc(wmob & empty));
-    if (total <= W[W_ENDGAME_PIECES]) {
-        int e = 0;
-        e -= W[W_EDGE_KING] * (popc(bk & EDGE) - popc(wk & EDGE));
-        if (mat > 0) {
-            e += floordiv(W[W_TRADE] * (24 - total) * (mat < 300 ? mat : 300), W[W_MAN]);
-            e -= W[W_CHASE] * chase(bk, white);
-            e -= W[W_DOUBLE_CORNER] * popc(wk & DOUBLE);
-        } else if (mat < 0) {
-            e -= floordiv(W[W_TRADE] * (24 - total) * (-mat < 300 ? -mat : 300), W[W_MAN]);
-            e += W[W_CHASE] * chase(wk, black);
-            e += W[W_DOUBLE_CORNER] * popc(bk & DOUBLE);
-        }
-        score += e;
-    }
+    for (int j = 0; j < 4; j++)
+        if (g[j]) { op += g[j] * OP[F_HANGING + j]; en += g[j] * EN[F_HANGING + j]; }
+    /* Blended by the phase; C's division rounds towards zero, as evaluation.blend does. */
+    int score = (op * pieces + en * (PHASE - pieces)) / PHASE;
     return turn == 0 ? score : -score;
 }
 
@@ -600,7 +657,7 @@ static int read_weights(Core *self, PyObject *weights) {
         self->weights[i] = (int)v;
     }
     Py_DECREF(seq);
-    if (self->weights[W_MAN] <= 0) {
+    if (self->weights[F_MAN] <= 0) {
         PyErr_SetString(PyExc_ValueError, "the man's weight must be positive");
         return -1;
     }
@@ -829,6 +886,7 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_ckcore", "the check
 
 PyMODINIT_FUNC PyInit__ckcore(void) {
     init_geometry();
+    init_eval_masks();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moddef);
     if (!m) return NULL;

@@ -1,30 +1,46 @@
 """Static evaluation of checkers positions, from the side to move, in hundredths of a man.
 
-:func:`evaluate` (the engine's, ``"default"``) adds up, for Black minus White:
+:func:`evaluate` (the engine's, ``"default"``) is a weighted sum of integer features, each
+counted for Black minus White (:func:`features`), with two weights per feature: one for the
+opening (a full board) and one for the endgame (an empty one). The phase is the number of
+pieces on the board (24 down to 0) and the two sums are blended by it, so a term can matter
+in the middlegame and fade in the ending, or the other way round (a king's worth over a man,
+advancement, the back rank):
 
-- **material**: a man 100, a king :data:`KING` (a king moves both ways, so it is worth more);
-- **square tables**: what a man or a king is worth on each square (:data:`MAN_SQUARES`,
-  :data:`KING_SQUARES`, from Black's side; turned round for White);
-- **advancement**: men past the middle of the board, more on the row before crowning; in
-  the endgame every row forward counts (new kings decide endgames);
-- **back-rank guard**: men still on the two back squares that stop the opponent crowning
-  (1 and 3 for Black, 30 and 32 for White), while the opponent has men to crown;
-- **centre control**: pieces on the four central squares 14, 15, 18, 19;
-- **mobility**: squares the side's pieces can step to;
-- **runaway men**: a man with no enemy piece in the cone ahead of it, and no enemy king to
-  come back for it, will crown (worth less than the crowning itself, so crowning gains);
-- **endgame** (from :data:`ENDGAME_PIECES` pieces down): the side ahead gains for each
-  piece traded off (trading down wins), its kings gain for closing in on the enemy pieces
-  (kings must chase), kings stay off the edges, and a king of the side behind gains in a
-  double corner (its drawing refuge), which the side ahead must work to break.
+    score = (opening · F × pieces + endgame · F × (24 − pieces)) / 24   (rounded towards 0)
 
-:func:`material` counts material only (the baseline player of the engine match).
-Both take the masks and the side to move and return an int well inside ``search.WIN``.
+The features (:data:`FEATURE_NAMES`):
 
-The weights are one vector (:data:`WEIGHT_NAMES`, :data:`DEFAULT_WEIGHTS`):
-:func:`make_evaluator` builds the evaluation for any vector, and the compiled search core
-(``_ckcore.c``) takes the same vector, so both compute the same numbers. The defaults
-were tuned on the engine's own games (see the comment above :data:`GUARD`).
+- **material**: men and kings;
+- **square tables**: a man or a king on each square (from Black's side; a White piece on
+  square s counts as a Black one on 33 − s); they carry the tempo (how far the men have
+  come), centre control and the edges;
+- **back rank**: men on the two squares that stop crowning (1 and 3 for Black) while the
+  opponent has men to crown, the **bridge** (both), the **triangle** (2, 3 and 7);
+- **dog-hole**: a man on 28 held by a piece on 32 (for White: 5 held by 1);
+- **free paths**: men with no enemy piece in the cone ahead of them, by rows to go
+  (1, 2, 3 or more): runaways, worth more the closer they are;
+- **mobility** of men and of kings (steps to empty squares), **trapped kings** (no step),
+  **blocked men** (no step forward);
+- **backed men**: men that cannot be jumped from the front (both squares behind them are
+  taken or off the board);
+- **balance**: the difference between a side's men on the left and right halves;
+- **hanging**: the side to move's pieces that the opponent could jump (the evaluation is
+  called where the side to move has no capture, so its own pieces are the ones at risk);
+- when one side is ahead (men 2, kings 3): **trading down** (the lead times the pieces gone
+  from the board), its kings **chasing** (the distance to the nearest enemy piece) and the
+  side behind's kings in a **double corner** (its drawing refuge).
+
+White's features are Black's on the board turned round (:func:`_side`), so the evaluation
+is colour-symmetric by construction. :func:`material` counts material only (the baseline
+player of the engine match). Both take the masks and the side to move and return an int
+well inside ``search.WIN``.
+
+The weights are one vector (:data:`WEIGHT_NAMES`: every feature's opening weight, then
+every feature's endgame weight; :data:`DEFAULT_WEIGHTS`): :func:`make_evaluator` builds the
+evaluation for any vector, and the compiled search core (``_ckcore.c``) takes the same
+vector and computes the same numbers. The defaults were fitted to the engine's own games
+(``scripts/checkers_train.py``; see the comment above :data:`DEFAULT_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -33,53 +49,25 @@ from collections.abc import Callable
 
 from tui_games.engine.checkers.bits import (
     BLACK,
+    DOWN_LEFT,
+    DOWN_RIGHT,
     FORWARD,
-    ROW_MASK,
+    FULL,
     STEP,
     STEP_SHIFTS,
+    UP_LEFT,
+    UP_RIGHT,
     bit,
     distance,
+    row_col,
 )
 
 Evaluator = Callable[[int, int, int, int], int]
 
 MAN = 100
-KING = 140
 # The material-only baseline values a king a little higher (a common choice: 1.5 men).
 MATERIAL_KING = 150
-
-# The weights below were tuned by Texel's method (scripts/checkers_tune.py) on 43,246 quiet
-# positions of 412 games of the engine against itself (10,000 nodes a move, from the
-# standard three-move ballots, seed 1), starting from hand-set values (in brackets): the
-# held-out error fell from 0.0422 to 0.0368, and 200 games old against new are in
-# docs/games/checkers.md. The man (100) is the unit and the king was not moved.
-GUARD = 27  # (15)
-CENTRE = -2  # (6): the square tables below say where the centre pays
-ADVANCE_MID = -19  # (3) black men on rows 4-5 (white: rows 3-2), with the square tables
-ADVANCE_LATE = 10  # (8) row 6 (white: row 1)
-# In the endgame every row forward counts (rows from the man's own back rank, 0-6).
-ENDGAME_ROWS = (-2, 2, 6, 14, 5, 6, 16)  # (0, 0, 2, 4, 7, 10, 14)
-MOBILITY = 2
-# Less than a king's worth over a man, with the advancement: crowning must always gain.
-RUNAWAY = 19  # (25)
-ENDGAME_PIECES = 10  # (12)
-TRADE_DOWN = 2  # per piece gone from the board, per man of lead
-CHASE = 4
-EDGE_KING = 2  # (6)
-DOUBLE_CORNER = 6  # (12)
-
-_CENTRE = bit(14) | bit(15) | bit(18) | bit(19)
-_BLACK_GUARD = bit(1) | bit(3)
-_WHITE_GUARD = bit(30) | bit(32)
-_BLACK_MID = ROW_MASK[4] | ROW_MASK[5]
-_BLACK_LATE = ROW_MASK[6]
-_WHITE_MID = ROW_MASK[3] | ROW_MASK[2]
-_WHITE_LATE = ROW_MASK[1]
-# (weight, black men's row, white men's row) for the endgame advancement.
-_ENDGAME_ROW_MASKS = tuple((w, ROW_MASK[r], ROW_MASK[7 - r]) for r, w in enumerate(ENDGAME_ROWS) if w)
-_EDGE = sum(bit(s) for s in (1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32))
-# The double corners: 1 and 5 (Black's side), 28 and 32 (White's side).
-_DOUBLE_CORNERS = bit(1) | bit(5) | bit(28) | bit(32)
+PHASE = 24  # pieces on a full board: the opening weights count fully there
 
 
 def _cone(index: int, directions: tuple[int, ...]) -> int:
@@ -98,149 +86,96 @@ def _cone(index: int, directions: tuple[int, ...]) -> int:
     return out
 
 
-# CONE[colour][index]: the squares ahead of a man of that colour.
-CONE = tuple(tuple(_cone(i, FORWARD[colour]) for i in range(32)) for colour in (0, 1))
-# Men close enough to the crowning row for the runaway test (two rows or less to go).
-_BLACK_RUN_ROWS = ROW_MASK[5] | ROW_MASK[6]
-_WHITE_RUN_ROWS = ROW_MASK[2] | ROW_MASK[1]
+# CONE[index]: the squares ahead of a Black man (White's are Black's turned round).
+CONE = tuple(_cone(i, FORWARD[BLACK]) for i in range(32))
 # DIST[a][b] on bit indices.
 DIST = tuple(tuple(distance(a + 1, b + 1) for b in range(32)) for a in range(32))
+# The board turned round: bit i <-> bit 31 - i (a byte's bits reversed, per byte).
+_REV8 = tuple(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
-
-def _merged_shifts(directions: tuple[int, ...]) -> dict[int, int]:
-    """shift -> mask of the squares whose step in one of ``directions`` moves the bit index
-    by ``shift`` (the two forward directions share the shift 4)."""
-    out: dict[int, int] = {}
-    for d in directions:
-        for shift, mask in STEP_SHIFTS[d]:
-            out[shift] = out.get(shift, 0) | mask
-    return out
+def _turn(m: int) -> int:
+    return _REV8[m & 255] << 24 | _REV8[m >> 8 & 255] << 16 | _REV8[m >> 16 & 255] << 8 | _REV8[m >> 24]
 
 
-_DOWN = _merged_shifts(FORWARD[0])
-_UP = _merged_shifts(FORWARD[1])
-D3, D4, D5 = _DOWN[3], _DOWN[4], _DOWN[5]
-U3, U4, U5 = _UP[-3], _UP[-4], _UP[-5]
+def _shift(m: int, d: int) -> int:
+    """Every square one step in direction ``d`` from a square of ``m``."""
+    (s0, m0), (s1, m1) = STEP_SHIFTS[d]
+    a, b = m & m0, m & m1
+    return (a << s0 if s0 > 0 else a >> -s0) | (b << s1 if s1 > 0 else b >> -s1)
 
 
-def material(black: int, white: int, kings: int, turn: int) -> int:
-    """Material only: men 100, kings 150, from the side to move."""
-    bk = (black & kings).bit_count()
-    wk = (white & kings).bit_count()
-    score = MAN * (black.bit_count() - bk - white.bit_count() + wk) + MATERIAL_KING * (bk - wk)
-    return score if turn == BLACK else -score
+_BACK = bit(1) | bit(3)  # Black's guard squares (White's: 30 and 32)
+_TRIANGLE = bit(2) | bit(3) | bit(7)
+_DOG_MAN, _DOG_HOLDER = bit(28), bit(32)
+_LEFT = sum(1 << i for i in range(32) if row_col(i + 1)[1] < 4)
+_RIGHT = FULL ^ _LEFT
+# The squares with a neighbour up-left / up-right (a Black man's back squares).
+_HAS_UL = STEP_SHIFTS[UP_LEFT][0][1] | STEP_SHIFTS[UP_LEFT][1][1]
+_HAS_UR = STEP_SHIFTS[UP_RIGHT][0][1] | STEP_SHIFTS[UP_RIGHT][1][1]
+_DOUBLE_CORNERS = bit(1) | bit(5) | bit(28) | bit(32)
+
+# The features after the material and the square tables, in order: per side (_side), then
+# the ones that need both sides.
+SIDE_FEATURES = ("guard", "bridge", "triangle", "dog_hole", "free_1", "free_2", "free_3",
+                 "man_mobility", "king_mobility", "trapped_kings", "blocked_men", "backed_men", "balance")
+GLOBAL_FEATURES = ("hanging", "double_corner", "chase", "trade_down")
+FEATURE_NAMES = ("man", "king", *(f"man_on_{s}" for s in range(1, 33)), *(f"king_on_{s}" for s in range(1, 33)),
+                 *SIDE_FEATURES, *GLOBAL_FEATURES)
+N_FEATURES = len(FEATURE_NAMES)
+_MAN_SQ, _KING_SQ, _SIDE = 2, 34, 66
+_GLOBAL = _SIDE + len(SIDE_FEATURES)
+WEIGHT_NAMES = (*(f"{n}:open" for n in FEATURE_NAMES), *(f"{n}:end" for n in FEATURE_NAMES))
 
 
-# The weights in the order the compiled core takes them (its W_* enum): evaluate's terms.
-WEIGHT_NAMES = (
-    "man", "king", "guard", "centre", "advance_mid", "advance_late",
-    "endgame_row0", "endgame_row1", "endgame_row2", "endgame_row3", "endgame_row4", "endgame_row5",
-    "endgame_row6", "mobility", "runaway", "trade_down", "chase", "edge_king", "double_corner",
-    "endgame_pieces",
-    *(f"man_on_{s}" for s in range(1, 33)),
-    *(f"king_on_{s}" for s in range(1, 33)),
-)
-# The square tables (a man's or king's worth on each square 1-32, from Black's side: a
-# White piece on square s counts as a Black one on 33 - s), tuned from zero as above.
-MAN_SQUARES = (-8, 34, 12, 4, 4, 8, 18, 4, 0, 2, 4, 10, 0, -8, 4, -6,
-               0, 12, 8, 8, 0, 16, 8, 10, 6, 10, 16, -18, 0, 0, 0, 0)
-KING_SQUARES = (14, -8, -24, 8, 26, 2, -6, -14, 6, 0, -6, 12, 0, 6, 2, 0,
-                -4, 6, 8, 12, 0, 4, 2, 0, -4, 0, 2, 2, -20, -6, 4, 0)
-DEFAULT_WEIGHTS: tuple[int, ...] = (
-    MAN, KING, GUARD, CENTRE, ADVANCE_MID, ADVANCE_LATE, *ENDGAME_ROWS, MOBILITY, RUNAWAY, TRADE_DOWN, CHASE,
-    EDGE_KING, DOUBLE_CORNER, ENDGAME_PIECES, *MAN_SQUARES, *KING_SQUARES,
-)
-
-# Material only, as a weight vector (men 100, kings 150; no endgame terms).
-MATERIAL_WEIGHTS: tuple[int, ...] = (MAN, MATERIAL_KING, *(0,) * (len(WEIGHT_NAMES) - 2))
-
-
-def make_evaluator(weights: tuple[int, ...] = DEFAULT_WEIGHTS) -> Evaluator:
-    """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES)."""
-    if len(weights) != len(WEIGHT_NAMES) or weights[0] <= 0:
-        raise ValueError(f"expected {len(WEIGHT_NAMES)} weights, the man's positive")
-    (man, king, guard, centre, adv_mid, adv_late, *rows, mobility, runaway, trade, chase, edge_king,
-     double_corner, endgame_pieces) = weights[:20]
-    man_squares, king_squares = weights[20:52], weights[52:84]
-    # Per side and kind: (bit index -> worth) as a list indexed by the index.
-    black_man, white_man = list(man_squares), list(reversed(man_squares))
-    black_king, white_king = list(king_squares), list(reversed(king_squares))
-    squares_used = any(man_squares) or any(king_squares)
-    row_masks = tuple((w, ROW_MASK[r], ROW_MASK[7 - r]) for r, w in enumerate(rows) if w)
-
-    def evaluate(black: int, white: int, kings: int, turn: int) -> int:
-        bk = black & kings
-        wk = white & kings
-        bm = black ^ bk
-        wm = white ^ wk
-        nbm, nbk, nwm, nwk = bm.bit_count(), bk.bit_count(), wm.bit_count(), wk.bit_count()
-        mat = man * (nbm - nwm) + king * (nbk - nwk)
-        score = mat
-        if squares_used:
-            for mask, table, sign in ((bm, black_man, 1), (wm, white_man, -1), (bk, black_king, 1),
-                                      (wk, white_king, -1)):
-                while mask:
-                    low = mask & -mask
-                    mask ^= low
-                    score += sign * table[low.bit_length() - 1]
-        empty = 0xFFFFFFFF ^ (black | white)
-
-        total = nbm + nbk + nwm + nwk
-        # Men: advancement (worth more once the board empties: new kings decide endgames),
-        # guard, runaways.
-        if total > endgame_pieces:
-            score += adv_mid * ((bm & _BLACK_MID).bit_count() - (wm & _WHITE_MID).bit_count())
-            score += adv_late * ((bm & _BLACK_LATE).bit_count() - (wm & _WHITE_LATE).bit_count())
-        else:
-            for weight, black_row, white_row in row_masks:
-                score += weight * ((bm & black_row).bit_count() - (wm & white_row).bit_count())
-        if nwm:
-            score += guard * (bm & _BLACK_GUARD).bit_count()
-        if nbm:
-            score -= guard * (wm & _WHITE_GUARD).bit_count()
-        # A runaway: nothing of the enemy's ahead of it, and no enemy king to come back for it.
-        run = bm & _BLACK_RUN_ROWS if not nwk else 0
-        while run:
-            low = run & -run
-            run ^= low
-            if not CONE[0][low.bit_length() - 1] & white:
-                score += runaway
-        run = wm & _WHITE_RUN_ROWS if not nbk else 0
-        while run:
-            low = run & -run
-            run ^= low
-            if not CONE[1][low.bit_length() - 1] & black:
-                score -= runaway
-
-        # Centre and mobility.
-        score += centre * ((black & _CENTRE).bit_count() - (white & _CENTRE).bit_count())
-        black_mob = ((black & D3) << 3) | ((black & D4) << 4) | ((black & D5) << 5)
-        if bk:
-            black_mob |= ((bk & U3) >> 3) | ((bk & U4) >> 4) | ((bk & U5) >> 5)
-        white_mob = ((white & U3) >> 3) | ((white & U4) >> 4) | ((white & U5) >> 5)
-        if wk:
-            white_mob |= ((wk & D3) << 3) | ((wk & D4) << 4) | ((wk & D5) << 5)
-        score += mobility * ((black_mob & empty).bit_count() - (white_mob & empty).bit_count())
-
-        if total <= endgame_pieces:
-            # Kings off the edges, and (for the side behind) the double corner as a refuge.
-            score -= edge_king * ((bk & _EDGE).bit_count() - (wk & _EDGE).bit_count())
-            if mat > 0:
-                # Black leads: trading pieces off widens the lead, its kings chase White's pieces.
-                score += trade * (24 - total) * min(mat, 300) // man
-                score -= chase * _chase(bk, white)
-                score -= double_corner * (wk & _DOUBLE_CORNERS).bit_count()
-            elif mat < 0:
-                score -= trade * (24 - total) * min(-mat, 300) // man
-                score += chase * _chase(wk, black)
-                score += double_corner * (bk & _DOUBLE_CORNERS).bit_count()
-        return score if turn == BLACK else -score
-
-    return evaluate
+def _side(om: int, ok: int, pm: int, pk: int) -> list[int]:
+    """The per-side features of the side with men ``om`` and kings ``ok`` (moving down the
+    board, as Black) against men ``pm`` and kings ``pk``."""
+    own = om | ok
+    opp = pm | pk
+    empty = FULL ^ (own | opp)
+    back = om & _BACK if pm else 0
+    free = [0, 0, 0]
+    m = om
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        if not CONE[i] & opp:
+            free[min(7 - (i >> 2), 3) - 1] += 1
+    man_steps = _shift(om, DOWN_LEFT) & empty, _shift(om, DOWN_RIGHT) & empty
+    king_moves = 0
+    king_free = 0
+    if ok:
+        for d in (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT):
+            king_moves += (_shift(ok, d) & empty).bit_count()
+            king_free |= _shift(empty, d)
+    men_free = _shift(empty, UP_LEFT) | _shift(empty, UP_RIGHT)
+    backed = om & ((_shift(own, DOWN_RIGHT) | ~_HAS_UL) & (_shift(own, DOWN_LEFT) | ~_HAS_UR))
+    return [
+        back.bit_count(),
+        1 if back == _BACK else 0,
+        1 if om & _TRIANGLE == _TRIANGLE else 0,
+        1 if om & _DOG_MAN and opp & _DOG_HOLDER else 0,
+        *free,
+        man_steps[0].bit_count() + man_steps[1].bit_count(),
+        king_moves,
+        (ok & ~king_free).bit_count(),
+        (om & ~men_free).bit_count(),
+        backed.bit_count(),
+        abs((om & _LEFT).bit_count() - (om & _RIGHT).bit_count()),
+    ]
 
 
-evaluate = make_evaluator()
+def _hanging(own: int, pm: int, pk: int, empty: int) -> int:
+    """How many of ``own`` (a side moving down the board) the opponent could jump."""
+    out = 0
+    for d in (UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT):
+        attackers = pm | pk if d in (UP_LEFT, UP_RIGHT) else pk
+        if attackers:
+            land = _shift(_shift(attackers, d) & own, d) & empty
+            out |= _shift(land, 3 - d)  # back over the jumped piece (3 - d: the opposite way)
+    return (out & own).bit_count()
 
 
 def _chase(hunters: int, prey: int) -> int:
@@ -263,6 +198,128 @@ def _chase(hunters: int, prey: int) -> int:
         total += best
     return total
 
+
+def _global(bm: int, bk: int, wm: int, wk: int, turn: int) -> list[int]:
+    """The features that need both sides: hanging, and the leader's endgame terms."""
+    black, white = bm | bk, wm | wk
+    empty = FULL ^ (black | white)
+    if turn == BLACK:
+        hanging = _hanging(black, wm, wk, empty)
+    else:
+        hanging = -_hanging(_turn(white), _turn(bm), _turn(bk), _turn(empty))
+    lead = 2 * (bm.bit_count() - wm.bit_count()) + 3 * (bk.bit_count() - wk.bit_count())
+    pieces = (black | white).bit_count()
+    if lead > 0:
+        return [hanging, -(wk & _DOUBLE_CORNERS).bit_count(), -_chase(bk, white), (24 - pieces) * min(lead, 6)]
+    if lead < 0:
+        return [hanging, (bk & _DOUBLE_CORNERS).bit_count(), _chase(wk, black), (24 - pieces) * max(lead, -6)]
+    return [hanging, 0, 0, 0]
+
+
+def _structure(bm: int, bk: int, wm: int, wk: int, turn: int) -> list[int]:
+    """Every feature after the square tables, Black minus White."""
+    black = _side(bm, bk, wm, wk)
+    white = _side(_turn(wm), _turn(wk), _turn(bm), _turn(bk))
+    return [b - w for b, w in zip(black, white)] + _global(bm, bk, wm, wk, turn)
+
+
+def features(black: int, white: int, kings: int, turn: int) -> tuple[int, list[int]]:
+    """The pieces on the board (the phase) and every feature (:data:`FEATURE_NAMES`), Black
+    minus White: the evaluation is their blend with the weights (the training script's input)."""
+    bk, wk = black & kings, white & kings
+    bm, wm = black ^ bk, white ^ wk
+    out = [0] * _SIDE
+    out[0] = bm.bit_count() - wm.bit_count()
+    out[1] = bk.bit_count() - wk.bit_count()
+    for mask, base, sign in ((bm, _MAN_SQ, 1), (bk, _KING_SQ, 1)):
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            out[base + low.bit_length() - 1] += sign
+    for mask, base in ((wm, _MAN_SQ), (wk, _KING_SQ)):
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            out[base + 32 - low.bit_length()] -= 1
+    return (black | white).bit_count(), out + _structure(bm, bk, wm, wk, turn)
+
+
+def blend(opening: int, endgame: int, pieces: int) -> int:
+    """The two sums blended by the phase, rounded towards zero (so colours stay symmetric)."""
+    total = opening * pieces + endgame * (PHASE - pieces)
+    return total // PHASE if total >= 0 else -(-total // PHASE)
+
+
+def material(black: int, white: int, kings: int, turn: int) -> int:
+    """Material only: men 100, kings 150, from the side to move."""
+    bk = (black & kings).bit_count()
+    wk = (white & kings).bit_count()
+    score = MAN * (black.bit_count() - bk - white.bit_count() + wk) + MATERIAL_KING * (bk - wk)
+    return score if turn == BLACK else -score
+
+
+def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
+    """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES)."""
+    if len(weights) != 2 * N_FEATURES or weights[0] <= 0:
+        raise ValueError(f"expected {2 * N_FEATURES} weights, the man's opening weight positive")
+    opening, endgame = weights[:N_FEATURES], weights[N_FEATURES:]
+    # Per side and kind: bit index -> (opening, endgame) worth of the piece there.
+    tables = []
+    for base, sign in ((_MAN_SQ, 1), (_KING_SQ, 1)):
+        kind = 0 if base == _MAN_SQ else 1
+        black = [(sign * (opening[kind] + opening[base + i]), sign * (endgame[kind] + endgame[base + i]))
+                 for i in range(32)]
+        tables.append((black, [(-o, -e) for o, e in reversed(black)]))
+    (black_man, white_man), (black_king, white_king) = tables
+    rest_open, rest_end = opening[_SIDE:], endgame[_SIDE:]
+
+    def evaluate(black: int, white: int, kings: int, turn: int) -> int:
+        bk, wk = black & kings, white & kings
+        bm, wm = black ^ bk, white ^ wk
+        op = en = 0
+        for mask, table in ((bm, black_man), (wm, white_man), (bk, black_king), (wk, white_king)):
+            while mask:
+                low = mask & -mask
+                mask ^= low
+                o, e = table[low.bit_length() - 1]
+                op += o
+                en += e
+        for f, o, e in zip(_structure(bm, bk, wm, wk, turn), rest_open, rest_end):
+            if f:
+                op += f * o
+                en += f * e
+        score = blend(op, en, (black | white).bit_count())
+        return score if turn == BLACK else -score
+
+    return evaluate
+
+
+# FITTED_WEIGHTS
+DEFAULT_WEIGHTS: tuple[int, ...] = (
+    # opening: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
+    100, 186,
+    9, 22, 6, 0, -1, 13, 10, -6, -3, 13, -4, -20, 1, 2, 8, -15,
+    -5, -10, -11, 2, -15, -2, 2, -1, 4, 5, 5, -7, 0, 0, 0, 0,
+    2, -2, 1, 0, -1, 2, 1, 1, -1, 1, 1, 5, -2, 2, 2, 1,
+    -2, 2, 4, 4, -2, 1, 2, -1, 1, 1, -1, -3, -12, 0, 1, -6,
+    15, 2, 10, -13, 13, 4, 4, 4, 9, 1, -1, 9, -5, -15, -5, 0,
+    -3,
+    # endgame: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
+    211, 257,
+    -3, 9, 1, 2, -6, -4, -2, -1, -6, -10, -1, 8, -1, -5, -4, 3,
+    0, -3, 0, 6, -3, 4, 5, 3, 3, 5, 6, -6, 0, 0, 0, 0,
+    4, -6, 3, -2, 0, 5, 3, 1, -1, 2, 4, 7, -1, 4, 4, 2,
+    -3, 0, 5, 7, -11, -3, 0, 2, -2, -3, -3, -1, -12, 0, -2, -4,
+    -1, 7, 5, -11, 11, 10, 10, 1, -1, 3, 3, -5, -2, -11, 3, 9,
+    0,
+)
+
+
+# Material only, as a weight vector (men 100, kings 150 in both phases; nothing else).
+MATERIAL_WEIGHTS: tuple[int, ...] = tuple(
+    MAN if i % N_FEATURES == 0 else MATERIAL_KING if i % N_FEATURES == 1 else 0 for i in range(2 * N_FEATURES))
+
+evaluate = make_evaluator(DEFAULT_WEIGHTS)
 
 EVALUATORS: dict[str, Evaluator] = {"default": evaluate, "material": material}
 
