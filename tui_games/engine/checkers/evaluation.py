@@ -40,7 +40,7 @@ The weights are one vector (:data:`WEIGHT_NAMES`: every feature's opening weight
 every feature's endgame weight; :data:`DEFAULT_WEIGHTS`): :func:`make_evaluator` builds the
 evaluation for any vector, and the compiled search core (``_ckcore.c``) takes the same
 vector and computes the same numbers. The defaults were fitted to the engine's own games
-(``scripts/checkers_train.py``; see the comment above :data:`DEFAULT_WEIGHTS`).
+(``scripts/checkers_tune.py``; see the comment above :data:`DEFAULT_WEIGHTS`).
 """
 
 from __future__ import annotations
@@ -295,6 +295,11 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
 
 
 # FITTED_WEIGHTS
+# Fitted by scripts/checkers_tune.py (``fit --l2 3e-3``, a logistic regression of the game's
+# result on the blended features) to 162,924 quiet positions of 1,626 games of the engine
+# against itself (the previous evaluation, 10,000 nodes a move, the standard three-move
+# ballots with a random move at ply 4-16; ``selfplay --seed 11`` and ``--seed 12``), scaled
+# so that a man is 100 on a full board. docs/games/checkers.md has the gain in play.
 DEFAULT_WEIGHTS: tuple[int, ...] = (
     # opening: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
     100, 193,
