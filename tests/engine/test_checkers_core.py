@@ -180,8 +180,9 @@ def test_search_asks_the_endgame_database_hook(compiled_core):
         asked.append((black, white, kings, turn))
         return _fake_database(black, white, kings, turn)
 
-    # Black takes to reach two kings against one: the database calls that a win.
-    pos = CheckersPosition("B:WK18,K26:BK14,K1")
+    # Black takes to reach two kings against one: the database calls that a win. (A capture
+    # of the last piece is a plain win, not asked of the database.)
+    pos = CheckersPosition("B:WK18,K28:BK14,K1")
     result = Engine(compiled=compiled_core, probe=probe, probe_pieces=3).search(pos, SearchLimits(depth=4))
     assert asked and all((b | w).bit_count() <= 3 for b, w, _, _ in asked)
     assert result.score >= DB_WIN - 1000 and str(result.move).startswith("14x")

@@ -32,6 +32,10 @@
 #define NO_DEPTH (-128)
 #define DB_WIN 5000
 #define DB_MARGIN 1000
+/* Scores from DB_LOW to DB_HIGH (and their negatives) are database results: counted from
+ * the node in the table, as wins are, so faster conversions score higher. */
+#define DB_HIGH (DB_WIN + DB_MARGIN)
+#define DB_LOW (DB_WIN - DB_MARGIN - MAX_PLY)
 
 typedef uint32_t u32;
 typedef uint64_t u64;
@@ -418,6 +422,13 @@ static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
 
 /* -- the search core ---------------------------------------------------------------------- */
 
+/* The compiled endgame probe handed over in a capsule by _egdb (Tables.capsule()). */
+#define EGDB_CAPSULE "tui_games.engine.checkers._egdb.probe"
+typedef struct {
+    int (*probe)(void *self, uint32_t black, uint32_t white, uint32_t kings, int turn);
+    void *self;
+} egdb_probe_api;
+
 typedef struct {
     u64 key;
     int32_t score;
@@ -443,8 +454,9 @@ typedef struct {
     int seldepth;
     long long next_check, check_every;
     PyObject *check;
-    PyObject *probe;     /* None, or probe(b, w, k, turn) -> 1 / 0 / -1 / None */
-    int probe_pieces;
+    PyObject *probe;     /* None, a capsule of _egdb, or probe(b, w, k, turn) -> 1 / 0 / -1 / None */
+    egdb_probe_api db;   /* the capsule's probe, called without the GIL (db.probe NULL: none) */
+    int probe_pieces, cut_pieces;
     PyThreadState *saved;
     int failed;
 } Core;
@@ -464,6 +476,10 @@ static int do_check(Core *c) {
 /* The endgame database's verdict for the side to move (1 win, 0 draw, -1 loss), or 2 for
  * none; 3 when the probe raised (the search stops with its exception). */
 static int do_probe(Core *c, u32 b, u32 w, u32 k, int turn) {
+    if (c->db.probe != NULL) {
+        static const int verdicts[4] = {2, 1, -1, 0}; /* none, win, loss, draw */
+        return verdicts[c->db.probe(c->db.self, b, w, k, turn) & 3];
+    }
     PyEval_RestoreThread(c->saved);
     PyObject *r = PyObject_CallFunction(c->probe, "IIIi", b, w, k, turn);
     int out = 2;
@@ -480,8 +496,17 @@ static int do_probe(Core *c, u32 b, u32 w, u32 k, int turn) {
     return out;
 }
 
-static inline int plain(int s, int ply) { return s >= WIN_BOUND ? s + ply : s <= -WIN_BOUND ? s - ply : s; }
-static inline int rooted(int s, int ply) { return s >= WIN_BOUND ? s - ply : s <= -WIN_BOUND ? s + ply : s; }
+static inline int far(int s) { return s >= WIN_BOUND || s <= -WIN_BOUND; }
+/* A database result (only while a database is probed: without one the scores are as ever). */
+static inline int db_band(const Core *c, int s) {
+    return c->probe_pieces && ((s >= DB_LOW && s <= DB_HIGH) || (s <= -DB_LOW && s >= -DB_HIGH));
+}
+static inline int plain(const Core *c, int s, int ply) {
+    return far(s) || db_band(c, s) ? (s > 0 ? s + ply : s - ply) : s;
+}
+static inline int rooted(const Core *c, int s, int ply) {
+    return far(s) || db_band(c, s) ? (s > 0 ? s - ply : s + ply) : s;
+}
 
 static int repeated(Core *c, u64 z, int ply, int quiet) {
     int here = c->base + ply;
@@ -500,7 +525,11 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         c->horizon++;
         return 0;
     }
-    if (c->probe_pieces && popc(b | w) <= c->probe_pieces) {
+    /* A side without pieces has lost outright (below): the database is asked the rest,
+     * above cut_pieces only at the horizon (see core.py's begin). */
+    int pieces = popc(b | w);
+    if (c->probe_pieces && b && w &&
+        (pieces <= c->cut_pieces || (pieces <= c->probe_pieces && (depth <= 0 || ply >= MAX_PLY)))) {
         int verdict = do_probe(c, b, w, k, turn);
         if (verdict == 3) return 0;
         if (verdict != 2) {
@@ -509,7 +538,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
             if (verdict == 0) return 0;
             int e = evaluate(c->weights, b, w, k, turn);
             e = e > DB_MARGIN ? DB_MARGIN : e < -DB_MARGIN ? -DB_MARGIN : e;
-            return verdict > 0 ? DB_WIN + e : -DB_WIN + e;
+            return verdict > 0 ? DB_WIN + e - ply : -DB_WIN + e + ply;
         }
     }
     u32 own = turn ? w : b, opp = turn ? b : w;
@@ -519,6 +548,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         c->horizon++;
         int score = evaluate(c->weights, b, w, k, turn);
         if (quiet > QUIET_FADE) score = floordiv(score * (QUIET_LIMIT - quiet), QUIET_LIMIT - QUIET_FADE);
+        if (c->probe_pieces) score = score >= DB_LOW ? DB_LOW - 1 : score <= -DB_LOW ? 1 - DB_LOW : score;
         return score;
     }
     Move moves[MAX_MOVES];
@@ -535,7 +565,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     if (e->key == z && e->depth != NO_DEPTH) {
         tt_move = e->move;
         if (e->depth >= depth) {
-            int s = rooted(e->score, ply), f = e->flag_age & 3;
+            int s = rooted(c, e->score, ply), f = e->flag_age & 3;
             if (f == F_EXACT || (f == F_LOWER && s >= beta) || (f == F_UPPER && s <= alpha)) {
                 c->tt_hits++;
                 if (s > -WIN_BOUND && s < WIN_BOUND) c->horizon++;
@@ -625,7 +655,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     int old_age = e->flag_age >> 2;
     if (e->key == z || e->depth == NO_DEPTH || old_age != c->age || depth >= e->depth) {
         e->key = z;
-        e->score = plain(best, ply);
+        e->score = plain(c, best, ply);
         e->move = best_id;
         e->depth = (int8_t)(depth > 127 ? 127 : depth);
         e->flag_age = (uint8_t)(flag | c->age << 2);
@@ -696,15 +726,20 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* begin(keys, check, check_every, probe=None, probe_pieces=0): a new search from the
+/* begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces): a new search from the
  * position whose key is keys[-1]. */
 static PyObject *Core_begin(Core *self, PyObject *args) {
     PyObject *keys, *check, *probe = Py_None;
     long long every;
-    int probe_pieces = 0;
-    if (!PyArg_ParseTuple(args, "OOL|Oi", &keys, &check, &every, &probe, &probe_pieces)) return NULL;
-    if (probe != Py_None && !PyCallable_Check(probe)) {
-        PyErr_SetString(PyExc_TypeError, "probe must be callable or None");
+    int probe_pieces = 0, cut_pieces = -1;
+    if (!PyArg_ParseTuple(args, "OOL|Oii", &keys, &check, &every, &probe, &probe_pieces, &cut_pieces)) return NULL;
+    egdb_probe_api db = {NULL, NULL};
+    if (PyCapsule_CheckExact(probe)) {
+        egdb_probe_api *api = PyCapsule_GetPointer(probe, EGDB_CAPSULE);
+        if (api == NULL) return NULL;
+        db = *api;
+    } else if (probe != Py_None && !PyCallable_Check(probe)) {
+        PyErr_SetString(PyExc_TypeError, "probe must be a capsule of _egdb, callable or None");
         return NULL;
     }
     PyObject *seq = PySequence_Fast(keys, "keys must be a sequence");
@@ -728,7 +763,9 @@ static PyObject *Core_begin(Core *self, PyObject *args) {
     Py_XDECREF(self->probe);
     Py_INCREF(probe);
     self->probe = probe;
+    self->db = db;
     self->probe_pieces = probe == Py_None ? 0 : (probe_pieces < 0 ? 0 : probe_pieces);
+    self->cut_pieces = cut_pieces < 0 || cut_pieces > self->probe_pieces ? self->probe_pieces : cut_pieces;
     self->check_every = every > 0 ? every : 1024;
     self->nodes = self->leaves = self->cutoffs = self->tt_hits = self->horizon = 0;
     self->seldepth = 0;
@@ -805,7 +842,7 @@ static PyObject *Core_evaluate(Core *self, PyObject *args) {
 
 static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "forget the table and the history"},
-    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every, probe=None, probe_pieces=0)"},
+    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces)"},
     {"node", (PyCFunction)Core_node, METH_VARARGS, "node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)"},
     {"pv", (PyCFunction)Core_pv, METH_VARARGS, "pv(ply): the move keys of the line found below ply"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "(nodes, leaves, cutoffs, tt_hits, seldepth, horizon)"},

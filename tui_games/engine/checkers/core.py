@@ -17,9 +17,15 @@ root move's subtree per :meth:`node` call. The interface:
   (repetitions score 0); ``check(nodes)`` is called every ``check_every`` nodes and raises
   to stop the search (the exception comes out of :meth:`node`); the table's age advances,
   killers clear, history fades. ``probe(black, white, kings, turn)``, an endgame
-  database, is asked at every node with at most ``probe_pieces`` pieces: 1 (the side to
-  move wins), 0 (draw), -1 (loses) or None (not known); a win scores :data:`DB_WIN` plus
-  the evaluation (kept within :data:`DB_MARGIN`, so the search still makes progress);
+  database, is asked at every node with at most ``probe_pieces`` pieces (both sides on
+  the board): 1 (the side to move wins), 0 (draw), -1 (loses) or None (not known); the
+  compiled core also takes ``EndgameDB.capsule()``, probed in C without the GIL. With
+  ``cut_pieces`` (fewer than ``probe_pieces``) a node of more pieces than that is asked
+  only at the horizon and otherwise searched on: what a root in the database wants, so
+  that the search sees how to make progress rather than a field of equal wins. A win
+  scores :data:`DB_WIN` plus the evaluation (kept within :data:`DB_MARGIN`, so the search
+  still makes progress) minus the ply (a sooner conversion is better), a loss the
+  opposite: between the heuristic scores and the proven wins;
 - ``node(black, white, kings, turn, key, depth, alpha, beta, ply, quiet)``: the score;
 - ``pv(ply)``: the move keys of the line found below ``ply`` by the last ``node`` call;
 - ``counters()``: (nodes, leaves, cutoffs, table hits, selective depth, horizon hits);
@@ -69,6 +75,11 @@ QUIET_FADE = 24
 # A database win: above any evaluation, below the proven wins (search.WIN_BOUND).
 DB_WIN = 5000
 DB_MARGIN = 1000
+# Scores from DB_LOW to DB_HIGH (and their negatives) are database results, while a
+# database is probed: the table counts them from the node, as it does wins, so that a
+# conversion found sooner scores higher; heuristic scores stay below DB_LOW.
+DB_HIGH = DB_WIN + DB_MARGIN
+DB_LOW = DB_WIN - DB_MARGIN - MAX_PLY
 # 2**21 entries: 32 MB in C (16 bytes an entry).
 DEFAULT_TABLE_BITS = 21
 # The Python core's entries are lists of about a hundred bytes: a smaller table by default
@@ -99,19 +110,20 @@ def make_core(table_bits: int | None = None, weights: Sequence[int] = DEFAULT_WE
     return PyCore(table_bits, weights)
 
 
-def _plain(score: int, ply: int) -> int:
-    """A score as stored in the table: wins counted from the node, not from the root."""
-    if score >= WIN_BOUND:
+def _plain(score: int, ply: int, band: int = WIN_BOUND) -> int:
+    """A score as stored in the table: wins (and, with ``band`` DB_LOW, database results)
+    counted from the node, not from the root."""
+    if score >= band and (score >= WIN_BOUND or score <= DB_HIGH):
         return score + ply
-    if score <= -WIN_BOUND:
+    if score <= -band and (score <= -WIN_BOUND or score >= -DB_HIGH):
         return score - ply
     return score
 
 
-def _rooted(score: int, ply: int) -> int:
-    if score >= WIN_BOUND:
+def _rooted(score: int, ply: int, band: int = WIN_BOUND) -> int:
+    if score >= band and (score >= WIN_BOUND or score <= DB_HIGH):
         return score - ply
-    if score <= -WIN_BOUND:
+    if score <= -band and (score <= -WIN_BOUND or score >= -DB_HIGH):
         return score + ply
     return score
 
@@ -163,11 +175,12 @@ class PyCore:
 
     def begin(self, keys: Sequence[int], check: Callable[[int], object] | None, check_every: int,
               probe: Callable[[int, int, int, int], int | None] | None = None, probe_pieces: int = 0,
-              recorder: TreeRecorder | None = None) -> None:
+              cut_pieces: int | None = None, recorder: TreeRecorder | None = None) -> None:
         if not 1 <= len(keys) <= 4096:
             raise ValueError("1 to 4096 keys")
         if probe is None:
             probe_pieces = 0
+        cut_pieces = probe_pieces if cut_pieces is None else max(0, min(cut_pieces, probe_pieces))
         self.age = (self.age + 1) & 63
         self.killers = killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         history = self.history
@@ -185,6 +198,8 @@ class PyCore:
         pvs = self._pv
         gen, capture_test, step_test = generate, has_capture, has_step
         fade_span = QUIET_LIMIT - QUIET_FADE
+        band = DB_LOW if probe_pieces else WIN_BOUND
+        top = DB_LOW - 1
 
         def node(b: int, w: int, k: int, turn: int, z: int, depth: int, alpha: int, beta: int, ply: int,
                  quiet: int, tnode: TreeNode | None = None) -> int:
@@ -206,13 +221,16 @@ class PyCore:
                 if tnode is not None:
                     tnode.close(0, "exact", "end")
                 return 0
-            if probe_pieces and (b | w).bit_count() <= probe_pieces:
+            # A side without pieces has lost outright (below): the database is asked the rest,
+            # above cut_pieces only at the horizon (see begin).
+            if probe_pieces and b and w and ((pieces := (b | w).bit_count()) <= cut_pieces or (
+                    pieces <= probe_pieces and (depth <= 0 or ply >= MAX_PLY))):
                 verdict = probe(b, w, k, turn)  # type: ignore[misc]
                 if verdict is not None:
                     counters[1] += 1
                     counters[5] += 1
                     ev = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
-                    score = 0 if not verdict else DB_WIN + ev if verdict > 0 else -DB_WIN + ev
+                    score = 0 if not verdict else DB_WIN + ev - ply if verdict > 0 else -DB_WIN + ev + ply
                     if tnode is not None:
                         tnode.close(score, "exact", "database")
                     return score
@@ -226,6 +244,8 @@ class PyCore:
                 score = evaluate(b, w, k, turn)
                 if quiet > QUIET_FADE:
                     score = score * (QUIET_LIMIT - quiet) // fade_span
+                if probe_pieces:
+                    score = max(-top, min(top, score))
                 if tnode is not None:
                     tnode.close(score, "exact", "horizon")
                 return score
@@ -246,7 +266,7 @@ class PyCore:
             if e is not None and e[0] == z:
                 tt_move = e[2]
                 if e[3] >= depth:
-                    s = _rooted(e[1], ply)
+                    s = _rooted(e[1], ply, band)
                     f = e[4]
                     if f == EXACT or (f == LOWER and s >= beta) or (f == UPPER and s <= alpha):
                         counters[3] += 1
@@ -320,7 +340,7 @@ class PyCore:
             flag = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
             e = table[slot]  # the subtree may have replaced it
             if e is None or e[0] == z or e[5] != age or depth >= e[3]:
-                table[slot] = [z, _plain(best, ply), best_id, min(depth, 127), flag, age]
+                table[slot] = [z, _plain(best, ply, band), best_id, min(depth, 127), flag, age]
             if tnode is not None:
                 tnode.close(best, _BOUND_NAMES[flag], "", next((m for m in moves if m[5] == best_id), None))
             return best

@@ -18,9 +18,15 @@ subtrees; the compiled core cannot).
   budget; one that runs out still counts if its first moves found a better one.
 - **The table** lives in the :class:`Engine`, so a game's later searches start with the
   earlier ones' work; entries carry the search's age and give way to newer ones.
-- **Endgame databases**: an optional ``probe(black, white, kings, turn)`` (1 win for the
+- **Endgame databases**: ``database`` (an :class:`EndgameDB` the caller opened: this
+  package reads no files) or a bare ``probe(black, white, kings, turn)`` (1 win for the
   side to move, 0 draw, -1 loss, None unknown) is asked at every node with at most
-  ``probe_pieces`` pieces (see :mod:`.core`).
+  ``probe_pieces`` pieces (see :mod:`.core`; the compiled core probes the database in C).
+  When the root itself is in the database, only the moves that keep its result are
+  searched, and positions with as many pieces as the root are searched on and asked only
+  at the horizon: a won position is then played by search and evaluation towards the next
+  capture (a conversion, which the database scores higher the sooner it comes), instead of
+  a field of moves the database calls equally won.
 
 Scores follow :mod:`search`: from the side to move, heuristic values well inside ``WIN``;
 a win at ``ply`` scores ``WIN - ply`` (faster wins, slower losses score higher).
@@ -35,8 +41,9 @@ from collections.abc import Callable
 from typing import cast
 
 from tui_games.engine.checkers.core import MAX_PLY, PY_TABLE_BITS, PyCore, make_core
+from tui_games.engine.checkers.egdb import DRAW, LOSS, WIN as DB_WIN_RESULT, EndgameDB
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
-from tui_games.engine.checkers.position import CheckersPosition, Move
+from tui_games.engine.checkers.position import CheckersPosition, Move, play
 from tui_games.engine.pacing import give_way
 from tui_games.engine.search import (
     EXACT,
@@ -73,6 +80,15 @@ _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
 WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS}
 # An endgame database: (black, white, kings, turn) -> 1 / 0 / -1 for the side to move, or None.
 Probe = Callable[[int, int, int, int], "int | None"]
+_VERDICTS = {DB_WIN_RESULT: 1, LOSS: -1, DRAW: 0}
+
+
+def database_probe(database: EndgameDB) -> Probe:
+    """The search's probe over an endgame database (1 / 0 / -1 / None)."""
+    def probe(black: int, white: int, kings: int, turn: int) -> int | None:
+        value = database.probe_masks(black, white, kings, turn)
+        return None if value is None else _VERDICTS[value]
+    return probe
 
 
 class _Stopped(Exception):
@@ -90,7 +106,7 @@ class Engine:
 
     def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int | None = None,
                  compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0,
-                 wall_factor: float = WALL_FACTOR) -> None:
+                 wall_factor: float = WALL_FACTOR, database: EndgameDB | None = None) -> None:
         if isinstance(evaluation, str):
             key = evaluation.strip().lower()
             if key not in WEIGHTS:
@@ -100,6 +116,13 @@ class Engine:
         self.table_bits = table_bits
         self.compiled = compiled
         self.wall_factor = wall_factor
+        self.database = database
+        self.capsule: object | None = None
+        if database is not None and database.pieces:
+            probe = database_probe(database)
+            probe_pieces = min(probe_pieces, database.pieces) if probe_pieces else database.pieces
+            # Held here: the capsule is valid while the database lives (the engine keeps it).
+            self.capsule = database.capsule()
         self.probe = probe
         self.probe_pieces = probe_pieces if probe is not None else 0
         self._core: PyCore | None = None
@@ -122,6 +145,13 @@ class Engine:
     @property
     def is_compiled(self) -> bool:
         return not isinstance(self.core, PyCore)
+
+    def verdict(self, position: CheckersPosition) -> int | None:
+        """The database's result for the side to move (1 win, 0 draw, -1 loss), or None when
+        the position is not covered (or there is no database)."""
+        if self.probe is None or not self.probe_pieces or (position.black | position.white).bit_count() > self.probe_pieces:
+            return None
+        return self.probe(position.black, position.white, position.kings, position.turn)
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
@@ -147,6 +177,21 @@ class Engine:
         """
         return _Search(self, position, limits or SearchLimits(), stop, on_progress, recorder,
                        rng or random.Random()).run()
+
+
+def _keeping(engine: Engine, position: CheckersPosition, moves: list[Move], verdict: int) -> list[Move]:
+    """The root moves after which the database's result stays ``verdict`` (all of them in a
+    lost position, where any move loses)."""
+    if verdict < 0:
+        return moves
+    b, w, k, t = position.black, position.white, position.kings, position.turn
+    kept = []
+    for m in moves:
+        nb, nw, nk, nt = play(b, w, k, t, m)
+        child = engine.probe(nb, nw, nk, nt) if nb and nw else -1  # type: ignore[misc]
+        if child is not None and -child == verdict:
+            kept.append(m)
+    return kept or moves
 
 
 def moves_of_keys(position: CheckersPosition, keys: list[int]) -> list[Move]:
@@ -236,11 +281,19 @@ class _Search:
 
         core = self.core
         engine = self.engine
+        probe_pieces = cut_pieces = engine.probe_pieces
+        root_verdict = engine.verdict(pos)
+        if root_verdict is not None:
+            root_moves = _keeping(engine, pos, root_moves, root_verdict)
+            cut_pieces = (pos.black | pos.white).bit_count() - 1
+        probe = engine.probe
+        if engine.capsule is not None and not isinstance(core, PyCore):
+            probe = cast(Probe, engine.capsule)  # the compiled core takes _egdb's capsule too
         if self.recorder is not None:
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces,
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, probe_pieces, cut_pieces,
                        recorder=self.recorder)
         else:
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, engine.probe_pieces)
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
         self.rng.shuffle(root_moves)  # ties fall randomly (seeded): the sorts below are stable
         entry = core.entry(cast(int, pos.key()))
