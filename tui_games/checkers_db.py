@@ -25,9 +25,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_games.engine.checkers.bits import COLOUR_NAMES
+from tui_games.engine.checkers.arena import CheckersArena
 from tui_games.engine.checkers.egdb import (
-    RESULT_NAMES,
     EndgameDB,
     Masks,
     PieceClass,
@@ -35,13 +34,14 @@ from tui_games.engine.checkers.egdb import (
     class_size,
     stored_class,
     table_bytes,
+    value_note,
 )
 from tui_games.engine.checkers.egdb_build import Builder
 from tui_games.session_lock import SessionLock
 from tui_games.store import data_dir
 
-__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildBusy", "BuildStep", "build", "database_note", "db_dir", "open_db", "shared_db",
-           "stored_classes"]
+__all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildBusy", "BuildStep", "build", "checkers_arena", "database_note", "db_dir",
+           "open_db", "shared_db", "stored_classes"]
 
 DB_DIRNAME = "checkers-db"
 MAGIC = b"TGCKWLD1"
@@ -103,26 +103,35 @@ def open_db(pieces: int = MAX_BUILD_PIECES, home: Path | None = None) -> Endgame
     return EndgameDB(tables)
 
 
-_shared: dict[Path, EndgameDB] = {}
+_shared: dict[Path, tuple[int, EndgameDB]] = {}
 
 
 def shared_db(home: Path | None = None) -> EndgameDB:
     """The tables on disk, opened once per process (memory-mapped: pages are read as probes
-    touch them). What the app hands to the engine and asks for :func:`database_note`."""
+    touch them) and again when the directory changes (a build finished a class since).
+    What the app, the CLI and the arena hand to the engine."""
     directory = db_dir(home)
-    db = _shared.get(directory)
-    if db is None:
-        db = _shared[directory] = open_db(home=home)
-    return db
+    try:
+        stamp = directory.stat().st_mtime_ns
+    except OSError:
+        stamp = -1
+    held = _shared.get(directory)
+    if held is None or held[0] != stamp:
+        held = _shared[directory] = (stamp, open_db(home=home))
+    return held[1]
+
+
+def checkers_arena() -> CheckersArena:
+    """The checkers adapter of the arena, the Lab and the lobby's house players, its
+    ``strong`` player probing the tables on disk (the engine package opens no files)."""
+    return CheckersArena(database=shared_db())
 
 
 def database_note(position: Masks, db: EndgameDB | None = None) -> str | None:
     """``"database: win for Black"`` (the side to move's value) for a stats panel, or None
     when the position is not in the tables."""
     value = (db if db is not None else shared_db()).probe(position)
-    if value is None:
-        return None
-    return f"database: {RESULT_NAMES[value]} for {COLOUR_NAMES[position.turn]}"
+    return None if value is None else value_note(value, position.turn)
 
 
 class BuildBusy(Exception):

@@ -193,7 +193,8 @@ GAMES: list[GameSpec] = [
         tools_help="checkers tools: legal moves, perft, the engine's move",
         play_help="American checkers (English draughts)",
         bench="tui_games.bench.checkers:bench_checkers",
-        arena="tui_games.engine.checkers.arena:CheckersArena",
+        # The adapter with the endgame tables on disk, opened outside the engine package.
+        arena="tui_games.checkers_db:checkers_arena",
         # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
         # the computer, "black" (moves first) or "white".
         settings={"opponent": "strong", "human": "black", "seconds": 2.0, "pieces": "letters", "numbers": False},

@@ -11,7 +11,7 @@ from cli_support import assert_usage_error, run
 
 from tui_games.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db, stored_classes
 from tui_games.commands.checkers_egdb import MAX_PIECES
-from tui_games.engine.checkers.egdb import WIN, class_order
+from tui_games.engine.checkers.egdb import LOSS, WIN, class_order
 from tui_games.engine.checkers.position import CheckersPosition
 
 
@@ -92,3 +92,48 @@ def test_a_second_build_in_the_same_directory_is_refused(capsys, home):
     finally:
         lock.release()
     assert run(capsys, "checkers", "build-db", "--pieces", "2")[0] == 0
+
+
+# -- the search with the tables: play, the engine mode, the arena's players --------------------------
+
+WON = "B:WK1:BK31,K30"  # two kings against one in the double corner: a win for Black
+
+
+def test_play_uses_the_tables_in_the_data_directory(capsys, home):
+    code, out, _ = run(capsys, "checkers", "play", WON, "--depth", "6", "--json")
+    assert code == 0 and json.loads(out)["database"] is None  # none built yet
+    run(capsys, "checkers", "build-db", "--pieces", "3")
+    code, out, _ = run(capsys, "checkers", "play", WON, "--depth", "6", "--json")
+    record = json.loads(out)
+    assert code == 0 and record["database"] == "win"
+    after = CheckersPosition(WON)
+    after.push_text(record["move"])
+    assert open_db(home=home).probe(after) == LOSS  # the move keeps the win
+    code, out, _ = run(capsys, "checkers", "play", WON, "--depth", "6")
+    assert "database: win for Black" in out.splitlines()
+    code, out, _ = run(capsys, "checkers", "play", WON, "--depth", "6", "--json", "--no-database")
+    assert json.loads(out)["database"] is None
+
+
+def test_the_engine_mode_says_when_the_position_is_in_the_tables(capsys, home, monkeypatch):
+    run(capsys, "checkers", "build-db", "--pieces", "3")
+    code, out, _ = run(capsys, "checkers", "engine", stdin=f"new {WON}\ngo depth 4\nnew\ngo depth 2\nquit\n",
+                       monkeypatch=monkeypatch)
+    replies = out.splitlines()
+    assert code == 0 and replies[1].startswith("bestmove") and replies[1].endswith("database win")
+    assert replies[3].startswith("bestmove") and "database" not in replies[3]
+
+
+def test_the_arena_and_house_players_get_the_tables(capsys, home):
+    from tui_games.checkers_db import checkers_arena
+    from tui_games.games import find_game
+
+    assert find_game("checkers").arena == "tui_games.checkers_db:checkers_arena"
+    run(capsys, "checkers", "build-db", "--pieces", "3")
+    adapter = checkers_arena()
+    assert adapter.database is not None and adapter.database.pieces == 3
+    strong = adapter.make_player("strong", seed=1, seconds=0.5, variant={})
+    decision = strong.choose(CheckersPosition(WON))
+    assert decision.note.startswith("database: win for Black")  # what the stats panel shows
+    # The levels stay what their depth makes them.
+    assert adapter.make_player("level3", seed=1, seconds=None, variant={}).engine.database is None

@@ -24,11 +24,13 @@ from typing import Any
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
+from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, value_note
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.perft import divide, perft
 from tui_games.engine.checkers.players import DEFAULT_SECONDS, normalize_spec
 from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.checkers.protocol import WALL_FACTOR as PROTOCOL_WALL_FACTOR
 from tui_games.engine.checkers.protocol import EngineSession
 from tui_games.engine.players import describe_result
 from tui_games.engine.search import SearchLimits
@@ -107,8 +109,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         limits = SearchLimits(depth=args.depth, seconds=args.seconds)
     else:
         limits = SearchLimits(seconds=args.seconds if args.seconds is not None else DEFAULT_SECONDS)
-    result = Engine().search(position, limits, rng=random.Random(args.seed))
+    database = _database(args)
+    result = Engine(database=database).search(position, limits, rng=random.Random(args.seed))
     stats = result.stats
+    value = database.probe(position) if database is not None else None
+    verdict = RESULT_NAMES[value] if value is not None else None
     if args.json:
         print(json.dumps({
             "fen": position.fen(),
@@ -120,20 +125,32 @@ def cmd_play(args: argparse.Namespace) -> int:
             "nodes": stats.nodes,
             "seconds": round(stats.seconds, 6),
             "note": describe_result(result),
+            "database": verdict,
         }))
         return 0
     print(f"move: {result.move}")
     print(f"score: {result.score:+d}")
     print(f"note: {describe_result(result)}")
+    if value is not None:
+        print(value_note(value, position.turn))
     print(f"pv: {' '.join(str(m) for m in result.pv)}")
     print(f"depth: {stats.depth} (selective {stats.seldepth}), nodes: {stats.nodes:,} in {stats.seconds:.2f} s "
           f"({stats.nodes_per_second:,.0f}/s)")
     return 0
 
 
+def _database(args: argparse.Namespace) -> EndgameDB | None:
+    """The endgame tables in the data directory (``build-db``), unless --no-database."""
+    if args.no_database:
+        return None
+    from tui_games.checkers_db import shared_db
+
+    return shared_db()
+
+
 def cmd_engine(args: argparse.Namespace) -> int:
     """The line protocol of :mod:`tui_games.engine.checkers.protocol` on stdin/stdout."""
-    session = EngineSession(seed=args.seed)
+    session = EngineSession(seed=args.seed, engine=Engine(wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args)))
     for line in sys.stdin:
         reply = session.handle(line.strip())
         if reply is None:
@@ -169,12 +186,17 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     play.add_argument("--depth", type=positive_int, default=None, help="search this many plies instead")
     play.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
     play.add_argument("--json", action="store_true",
-                      help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note"}')
+                      help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note", '
+                           '"database"}')
+    play.add_argument("--no-database", action="store_true",
+                      help="search without the endgame tables of build-db (used when they are there)")
 
     add_db_tools(tools, fen_help, position_from)
     engine = tools.add_parser("engine", help="the engine on stdin/stdout: new FEN, move M, moves, go S, fen, quit")
     engine.set_defaults(handler=cmd_engine)
     engine.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
+    engine.add_argument("--no-database", action="store_true",
+                        help="search without the endgame tables of build-db (used when they are there)")
 
 
 # -- play ------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, play
 from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
 from tui_games.engine.checkers.bits import square_of
+from tui_games.engine.checkers.egdb import EndgameDB
 from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
 from tui_games.engine.checkers.pdn import write_pdn
 from tui_games.engine.checkers.position import CheckersPosition
@@ -15,6 +16,9 @@ from tui_games.engine.players import Player
 
 
 class CheckersArena(GameAdapter):
+    """``database``: endgame tables for the ``strong`` player, opened by the caller (the
+    games table builds this through ``tui_games.checkers_db.checkers_arena``)."""
+
     name = "checkers"
     title = "checkers"
     lab_defaults = ("level4", "level2", 4)
@@ -31,6 +35,9 @@ class CheckersArena(GameAdapter):
                         "each, White to move", {}, 7),
     )
 
+    def __init__(self, database: EndgameDB | None = None) -> None:
+        self.database = database
+
     def spec_names(self, variant: Variant) -> list[str]:
         return list(checkers_players.OPPONENTS)
 
@@ -40,7 +47,7 @@ class CheckersArena(GameAdapter):
         budget = own_seconds if own_seconds is not None else seconds
         if key == "strong" and budget is not None:
             checkers_players.check_seconds(budget)
-        player = checkers_players.make_player(key, seed=seed, seconds=budget)
+        player = checkers_players.make_player(key, seed=seed, seconds=budget, database=self.database)
         player.name = player_label(player.name, own_seconds)
         return player
 

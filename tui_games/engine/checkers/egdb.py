@@ -41,7 +41,7 @@ from collections.abc import Iterator, Mapping
 from math import comb
 from typing import Protocol
 
-from tui_games.engine.checkers.bits import BLACK, CROWN_ROW, FULL
+from tui_games.engine.checkers.bits import BLACK, COLOUR_NAMES, CROWN_ROW, FULL
 
 try:  # the compiled probe and builder, when the extension was built
     # `as _egdb`: re-exported for egdb_build, which shares this import.
@@ -69,6 +69,7 @@ __all__ = [
     "table_bytes",
     "twin",
     "value_at",
+    "value_note",
 ]
 
 INVALID, WIN, LOSS, DRAW = 0, 1, 2, 3
@@ -229,6 +230,11 @@ def class_order(pieces: int) -> list[PieceClass]:
     depends on: fewer pieces first (a capture removes one), then fewer men (a man crowned
     turns a class into one with a man fewer and a king more)."""
     return [cls for n in range(2, pieces + 1) for cls in sorted(classes_with(n), key=lambda c: (c[0] + c[2], c))]
+
+
+def value_note(value: int, turn: int) -> str:
+    """``"database: win for Black"``: a probe's value (WIN/LOSS/DRAW) for the side ``turn``."""
+    return f"database: {RESULT_NAMES[value]} for {COLOUR_NAMES[turn]}"
 
 
 def value_at(table: bytes | bytearray | memoryview, entry: int) -> int:

@@ -41,7 +41,8 @@ from collections.abc import Callable
 from typing import cast
 
 from tui_games.engine.checkers.core import MAX_PLY, PY_TABLE_BITS, PyCore, make_core
-from tui_games.engine.checkers.egdb import DRAW, LOSS, WIN as DB_WIN_RESULT, EndgameDB
+from tui_games.engine.checkers.egdb import DRAW, LOSS, EndgameDB
+from tui_games.engine.checkers.egdb import WIN as DB_WIN_RESULT
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
 from tui_games.engine.checkers.position import CheckersPosition, Move, play
 from tui_games.engine.pacing import give_way

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import threading
 
+from tui_games.engine.checkers.egdb import EndgameDB, value_note
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import (
@@ -53,14 +54,15 @@ BASELINE_DEPTH = 6
 
 class EnginePlayer(Player):
     """The engine under a depth or time limit. One :class:`Engine` per player: its table
-    and history carry from move to move within a game."""
+    and history carry from move to move within a game. ``database``: the endgame tables
+    the caller opened (``tui_games.checkers_db.shared_db()``), probed in the search."""
 
     def __init__(self, name: str, limits: SearchLimits, *, seed: int | None = None,
-                 evaluation: str = "default") -> None:
+                 evaluation: str = "default", database: EndgameDB | None = None) -> None:
         self.name = name
         self.limits = limits
         self.rng = random.Random(seed)
-        self.engine = Engine(evaluation=evaluation)
+        self.engine = Engine(evaluation=evaluation, database=database)
 
     def choose(self, position: CheckersPosition, *, stop: threading.Event | None = None,
                on_progress: ProgressCallback | None = None, recorder: TreeRecorder | None = None) -> Decision:
@@ -69,6 +71,11 @@ class EnginePlayer(Player):
         result = self.engine.search(position, self.limits, stop=stop, on_progress=on_progress, recorder=recorder,
                                     rng=self.rng)
         note = describe_result(result)
+        database = self.engine.database
+        value = database.probe(position) if database is not None else None
+        if value is not None:
+            # What the stats panel and `checkers play` show: the tables' verdict, not a guess.
+            note = f"{value_note(value, position.turn)} · {note}"
         if len(position.legal_moves()) == 1:
             note = f"only move ({note})"
         elif result.stopped and stop is not None and stop.is_set():
@@ -112,14 +119,16 @@ def check_seconds(seconds: float) -> float:
     return float(seconds)
 
 
-def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None) -> Player:
+def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None,
+                database: EndgameDB | None = None) -> Player:
     """A fresh player for ``spec`` (see the module doc). ``seconds``: the strong player's
     budget per move (0.5–10, default 2) or the levels' safety cap; ``seed`` makes the
-    tie-breaks reproducible."""
+    tie-breaks reproducible; ``database``: endgame tables for the engine (``strong`` only:
+    the levels stay what their depth makes them, for people to measure themselves against)."""
     key = normalize_spec(spec)
     if key == "strong":
         budget = check_seconds(DEFAULT_SECONDS if seconds is None else seconds)
-        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed)
+        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed, database=database)
     if key.startswith("level"):
         level = int(key.removeprefix("level"))
         return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)

@@ -8,6 +8,7 @@ them). The commands, as other engines' drivers speak them:
     move PATH          play a legal move (PDN: 11-15, 15x24)  -> ok
     moves              the legal moves                        -> moves M1 M2 ...
     go SECONDS         the engine's move, CPU seconds budget  -> bestmove M eval E depth D seldepth S nodes N cpu C
+                                                                 [database win|loss|draw]
     go depth N         the same to a fixed depth
     fen                the position                           -> fen FEN
     quit               end
@@ -23,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 
+from tui_games.engine.checkers.egdb import RESULT_NAMES
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.position import CheckersPosition
@@ -94,5 +96,8 @@ class EngineSession:
         result = self.engine.search(self.position, limits, rng=self.rng)
         stats = result.stats
         move = str(result.move) if result.move is not None else "none"
-        return (f"bestmove {move} eval {result.score} depth {stats.depth} seldepth {stats.seldepth} "
-                f"nodes {stats.nodes} cpu {stats.seconds:.3f}")
+        reply = (f"bestmove {move} eval {result.score} depth {stats.depth} seldepth {stats.seldepth} "
+                 f"nodes {stats.nodes} cpu {stats.seconds:.3f}")
+        database = self.engine.database
+        value = database.probe(self.position) if database is not None else None
+        return reply if value is None else f"{reply} database {RESULT_NAMES[value]}"

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui_games.checkers_db import shared_db
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.bits import COLOUR_NAMES
 from tui_games.engine.checkers.notation import CheckersError
@@ -128,7 +129,8 @@ class CheckersScreen(GameScreen):
     def make_opponent(self):
         if self.options.opponent == "human":
             return None
-        return make_player(self.options.opponent, seconds=self.seconds if self.options.opponent == "strong" else None)
+        return make_player(self.options.opponent, seconds=self.seconds if self.options.opponent == "strong" else None,
+                           database=shared_db())
 
     @property
     def human_player(self) -> int | None:
@@ -300,7 +302,7 @@ class CheckersScreen(GameScreen):
         seconds = min(self.seconds, HINT_SECONDS)
 
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
-            advisor = make_player("strong", seconds=max(0.5, seconds))
+            advisor = make_player("strong", seconds=max(0.5, seconds), database=shared_db())
             decision = advisor.choose(position, stop=stop, on_progress=progress, recorder=recorder)
             return decision, recorder, position, None
 
