@@ -14,16 +14,19 @@ setup(
             ["tui_games/engine/connect4/_c4solve.c"],
             optional=True,
         ),
-        # The checkers search core (core.py is the twin).
+        # The checkers search core (core.py is the twin). Both checkers modules include
+        # the one move generator, ckmoves.h.
         Extension(
             "tui_games.engine.checkers._ckcore",
             ["tui_games/engine/checkers/_ckcore.c"],
+            depends=["tui_games/engine/checkers/ckmoves.h"],
             optional=True,
         ),
         # Checkers endgame databases: the retrograde builder and the probe (egdb.py is the twin).
         Extension(
             "tui_games.engine.checkers._egdb",
             ["tui_games/engine/checkers/_egdb.c"],
+            depends=["tui_games/engine/checkers/ckmoves.h"],
             optional=True,
         ),
     ]

@@ -34,29 +34,21 @@
 #define V_DRAW 3
 #define V_OPEN 4 /* build only: not decided yet */
 
-static int STEP[4][32];
+#include "ckmoves.h" /* the move generator, shared with the search core */
+
 static uint64_t BINOM[33][33];
 static uint32_t CROWN[2];
-static uint32_t FULL32 = 0xFFFFFFFFu;
+static const uint64_t FULL32 = 0xFFFFFFFFu;
 
 static void init_tables(void) {
+    ck_init_moves();
     for (int n = 0; n <= 32; n++) {
         BINOM[n][0] = 1;
         for (int k = 1; k <= n; k++) BINOM[n][k] = BINOM[n - 1][k - 1] + (k <= n - 1 ? BINOM[n - 1][k] : 0);
     }
-    for (int i = 0; i < 32; i++) {
-        int row = i / 4, col = 2 * (i % 4) + (row % 2 == 0 ? 1 : 0);
-        for (int d = 0; d < 4; d++) {
-            int r = row + (d < 2 ? -1 : 1), c = col + (d % 2 == 0 ? -1 : 1);
-            STEP[d][i] = (r >= 0 && r < 8 && c >= 0 && c < 8) ? r * 4 + c / 2 : -1;
-        }
-    }
-    CROWN[0] = 0xFu << 28; /* Black is crowned on row 7 */
-    CROWN[1] = 0xFu;       /* White on row 0 */
+    CROWN[0] = ROW[7]; /* Black is crowned on row 7 */
+    CROWN[1] = ROW[0]; /* White on row 0 */
 }
-
-static inline int popc(uint32_t x) { return __builtin_popcount(x); }
-static inline int ctz(uint32_t x) { return __builtin_ctz(x); }
 
 /* Square index i -> 31 - i: a 32-bit reversal. */
 static uint32_t mirror(uint32_t x) {
@@ -87,7 +79,7 @@ static uint64_t colex(uint32_t mask) {
     uint64_t r = 0;
     int k = 1;
     while (mask) {
-        r += BINOM[ctz(mask)][k++];
+        r += BINOM[lowbit(mask)][k++];
         mask &= mask - 1;
     }
     return r;
@@ -97,7 +89,7 @@ static uint64_t colex_squeezed(uint32_t mask, uint32_t occupied) {
     uint64_t r = 0;
     int k = 1;
     while (mask) {
-        int i = ctz(mask);
+        int i = lowbit(mask);
         r += BINOM[i - popc(occupied & ((1u << i) - 1u))][k++];
         mask &= mask - 1;
     }
@@ -187,74 +179,9 @@ typedef struct {
     void *self;
 } egdb_probe_api;
 
-/* -- captures: every completed capture, its resulting masks ------------------------------ */
-
-typedef struct {
-    TablesObject *t;
-    int turn;
-    int best;     /* the best child value for the mover so far: LOSS < DRAW < WIN */
-    int missing;  /* a child's class is not held */
-} CaptureScan;
-
+/* A child's value (for the opponent, who moves there) as the mover's: LOSS < DRAW < WIN. */
 static inline int rank_for_mover(int child_value) {
-    /* child_value is for the opponent; the mover's value: */
     return child_value == V_LOSS ? V_WIN : child_value == V_WIN ? V_LOSS : child_value;
-}
-
-static void note_child(CaptureScan *s, uint32_t black, uint32_t white, uint32_t kings) {
-    int v = probe_masks(s->t, black, white, kings, s->turn ^ 1);
-    if (v == V_INVALID) { s->missing = 1; return; }
-    int mine = rank_for_mover(v);
-    if (mine == V_WIN) s->best = V_WIN;
-    else if (mine == V_DRAW && s->best != V_WIN) s->best = V_DRAW;
-}
-
-/* The piece on `at` (a king if `king`) has taken `taken` so far; own/opp are the boards with
- * the piece lifted off its start square. Continue the capture or end it here. */
-static void capture_from(CaptureScan *s, int at, int king, uint32_t own, uint32_t opp, uint32_t kings,
-                         uint32_t taken) {
-    int found = 0;
-    int d0 = king ? 0 : (s->turn == 0 ? 2 : 0), d1 = king ? 4 : d0 + 2;
-    uint32_t occupied = own | opp;
-    for (int d = d0; d < d1; d++) {
-        int over = STEP[d][at];
-        if (over < 0) continue;
-        int land = STEP[d][over];
-        if (land < 0) continue;
-        uint32_t ob = 1u << over, lb = 1u << land;
-        if (!(opp & ob) || (taken & ob) || (occupied & lb)) continue;
-        found = 1;
-        if (!king && (lb & CROWN[s->turn])) {
-            /* crowned: the move ends here */
-            uint32_t nown = own | lb, nopp = opp & ~(taken | ob);
-            uint32_t nk = (kings & ~(taken | ob)) | lb;
-            if (s->turn == 0) note_child(s, nown, nopp, nk); else note_child(s, nopp, nown, nk);
-        } else {
-            capture_from(s, land, king, own, opp, kings, taken | ob);
-        }
-        if (s->best == V_WIN) return;
-    }
-    if (!found && taken) {
-        uint32_t ab = 1u << at;
-        uint32_t nown = own | ab, nopp = opp & ~taken;
-        uint32_t nk = (kings & ~taken) | (king ? ab : 0);
-        if (s->turn == 0) note_child(s, nown, nopp, nk); else note_child(s, nopp, nown, nk);
-    }
-}
-
-static int can_capture(uint32_t black, uint32_t white, uint32_t kings, int turn) {
-    uint32_t own = turn ? white : black, opp = turn ? black : white, occupied = black | white;
-    for (uint32_t m = own; m; m &= m - 1) {
-        int at = ctz(m), king = (kings >> at) & 1;
-        int d0 = king ? 0 : (turn == 0 ? 2 : 0), d1 = king ? 4 : d0 + 2;
-        for (int d = d0; d < d1; d++) {
-            int over = STEP[d][at];
-            if (over < 0 || !(opp >> over & 1)) continue;
-            int land = STEP[d][over];
-            if (land >= 0 && !(occupied >> land & 1)) return 1;
-        }
-    }
-    return 0;
 }
 
 /* -- the builder ------------------------------------------------------------------------ */
@@ -275,35 +202,34 @@ static int first_pass(TablesObject *t, const Cls *c, Work *w, uint64_t e, int *m
         w->val[e] = V_INVALID;
         return 0;
     }
-    uint32_t own = turn ? white : black, opp = turn ? black : white;
-    if (can_capture(black, white, kings, turn)) {
-        CaptureScan s = {t, turn, V_LOSS, 0};
-        for (uint32_t m = own; m && s.best != V_WIN; m &= m - 1) {
-            int at = ctz(m);
-            capture_from(&s, at, (kings >> at) & 1, own & ~(1u << at), opp, kings & ~(1u << at), 0);
+    Move moves[MAX_MOVES];
+    int n = generate(black, white, kings, turn, moves);
+    if (n > 0 && moves[0].cap) {
+        /* captures decide at once: every child has a piece fewer */
+        int best = V_LOSS;
+        for (int i = 0; i < n && best != V_WIN; i++) {
+            const Move *m = &moves[i];
+            uint32_t nb = turn ? black ^ m->cap : black ^ m->delta, nw = turn ? white ^ m->delta : white ^ m->cap;
+            int v = probe_masks(t, nb, nw, (kings & ~m->cap) ^ m->kdelta, turn ^ 1);
+            if (v == V_INVALID) { *missing = 1; return 0; }
+            int mine = rank_for_mover(v);
+            if (mine == V_WIN) best = V_WIN;
+            else if (mine == V_DRAW) best = V_DRAW;
         }
-        if (s.missing) { *missing = 1; return 0; }
-        w->val[e] = (uint8_t)s.best;
-        return s.best != V_DRAW;
+        w->val[e] = (uint8_t)best;
+        return best != V_DRAW;
     }
     int inside = 0, draw_out = 0;
-    uint32_t empty = ~(black | white);
-    for (uint32_t m = own; m; m &= m - 1) {
-        int at = ctz(m), king = (kings >> at) & 1;
-        int d0 = king ? 0 : (turn == 0 ? 2 : 0), d1 = king ? 4 : d0 + 2;
-        for (int d = d0; d < d1; d++) {
-            int to = STEP[d][at];
-            if (to < 0 || !(empty >> to & 1)) continue;
-            uint32_t tb = 1u << to;
-            if (!king && (tb & CROWN[turn])) {
-                uint32_t nown = (own & ~(1u << at)) | tb, nk = kings | tb;
-                int v = turn == 0 ? probe_masks(t, nown, opp, nk, 1) : probe_masks(t, opp, nown, nk, 0);
-                if (v == V_INVALID) { *missing = 1; return 0; }
-                if (v == V_LOSS) { w->val[e] = V_WIN; return 1; }
-                if (v == V_DRAW) draw_out = 1;
-            } else {
-                inside++;
-            }
+    for (int i = 0; i < n; i++) {
+        const Move *m = &moves[i];
+        if (m->kdelta && m->kdelta != m->delta) { /* a man crowned: the class with a king more */
+            uint32_t nb = turn ? black : black ^ m->delta, nw = turn ? white ^ m->delta : white;
+            int v = probe_masks(t, nb, nw, kings ^ m->kdelta, turn ^ 1);
+            if (v == V_INVALID) { *missing = 1; return 0; }
+            if (v == V_LOSS) { w->val[e] = V_WIN; return 1; }
+            if (v == V_DRAW) draw_out = 1;
+        } else {
+            inside++;
         }
     }
     if (inside + draw_out == 0) { w->val[e] = V_LOSS; return 1; }
@@ -321,7 +247,7 @@ static void propagate(const Cls *c, Work *w, uint64_t e) {
     int value = w->val[e];
     uint32_t own = mover ? white : black, empty = ~(black | white);
     for (uint32_t m = own; m; m &= m - 1) {
-        int at = ctz(m), king = (kings >> at) & 1;
+        int at = lowbit(m), king = (kings >> at) & 1;
         /* back along the directions the piece may move: a man came from behind it */
         int d0 = king ? 0 : (mover == 0 ? 0 : 2), d1 = king ? 4 : d0 + 2;
         for (int d = d0; d < d1; d++) {
