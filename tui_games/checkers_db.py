@@ -25,6 +25,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from tui_games.checkers_book import shared_book
 from tui_games.engine.checkers.arena import CheckersArena
 from tui_games.engine.checkers.egdb import (
     EndgameDB,
@@ -123,8 +124,9 @@ def shared_db(home: Path | None = None) -> EndgameDB:
 
 def checkers_arena() -> CheckersArena:
     """The checkers adapter of the arena, the Lab and the lobby's house players, its
-    ``strong`` player probing the tables on disk (the engine package opens no files)."""
-    return CheckersArena(database=shared_db())
+    ``strong`` player probing the tables on disk and playing the shipped opening book (the
+    engine package opens no files)."""
+    return CheckersArena(database=shared_db(), book=shared_book())
 
 
 def database_note(position: Masks, db: EndgameDB | None = None) -> str | None:

@@ -197,16 +197,19 @@ GAMES: list[GameSpec] = [
         arena="tui_games.checkers_db:checkers_arena",
         # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
         # the computer, "black" (moves first) or "white".
-        settings={"opponent": "strong", "human": "black", "seconds": 2.0, "pieces": "letters", "numbers": False},
+        # book: the strong player (and the hint) play the shipped opening book's moves.
+        settings={"opponent": "strong", "human": "black", "seconds": 2.0, "pieces": "letters", "numbers": False,
+                  "book": True},
         # seconds: the strong player's budget (tui_games.engine.checkers.players.check_seconds).
         setting_rules={"opponent": _CHECKERS_OPPONENTS, "human": OneOf("black", "white"),
                        "seconds": Between(0.5, 10.0, unit="seconds"), "pieces": OneOf("letters", "glyphs"),
-                       "numbers": Flag()},
+                       "numbers": Flag(), "book": Flag()},
         setting_rows=(
             SettingRow("checkers", "pieces", "Checkers pieces",
                        (("letters b w, kings B W", "letters"), ("glyphs ● ○, kings ◆ ◇", "glyphs"))),
             SettingRow("checkers", "numbers", "Checkers square numbers"),
             SettingRow("checkers", "seconds", "Checkers strong time"),
+            SettingRow("checkers", "book", "Checkers opening book"),
         ),
         help="**Checkers**: Enter (or a click) on one of your pieces picks it — only pieces that can move "
              "are underlined, only capturers when a capture is compulsory — then Enter on each landing "

@@ -98,7 +98,7 @@ def test_play_json_and_game_over(capsys):
     assert record["move"] in ("9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16")
     assert record["pv"][0] == record["move"] and record["depth"] >= 1 and record["nodes"] > 0
     assert set(record) == {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note",
-                           "database"}
+                           "database", "book"}
     code, out, _ = run(capsys, "checkers", "play", "W:W29:B25,22")
     assert code == 0 and "game is over" in out and "Black wins" in out
 

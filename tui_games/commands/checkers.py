@@ -21,6 +21,7 @@ import sys
 import time
 from typing import Any
 
+from tui_games.checkers_book import shared_book
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
@@ -110,10 +111,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         limits = SearchLimits(seconds=args.seconds if args.seconds is not None else DEFAULT_SECONDS)
     database = _database(args)
-    result = Engine(database=database).search(position, limits, rng=random.Random(args.seed))
-    stats = result.stats
     value = database.probe(position) if database is not None else None
     verdict = RESULT_NAMES[value] if value is not None else None
+    booked = None if args.no_book else shared_book().move(position)
+    if booked is not None:
+        if args.json:
+            print(json.dumps({"fen": position.fen(), "move": str(booked), "score": None, "depth": 0, "seldepth": 0,
+                              "pv": [str(booked)], "nodes": 0, "seconds": 0.0, "note": "opening book",
+                              "database": verdict, "book": True}))
+        else:
+            print(f"move: {booked}")
+            print("note: opening book (--no-book searches instead)")
+        return 0
+    result = Engine(database=database).search(position, limits, rng=random.Random(args.seed))
+    stats = result.stats
     if args.json:
         print(json.dumps({
             "fen": position.fen(),
@@ -126,6 +137,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             "seconds": round(stats.seconds, 6),
             "note": describe_result(result),
             "database": verdict,
+            "book": False,
         }))
         return 0
     print(f"move: {result.move}")
@@ -150,7 +162,8 @@ def _database(args: argparse.Namespace) -> EndgameDB | None:
 
 def cmd_engine(args: argparse.Namespace) -> int:
     """The line protocol of :mod:`tui_games.engine.checkers.protocol` on stdin/stdout."""
-    session = EngineSession(seed=args.seed, engine=Engine(wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args)))
+    session = EngineSession(seed=args.seed, engine=Engine(wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args)),
+                            book=None if args.no_book else shared_book())
     for line in sys.stdin:
         reply = session.handle(line.strip())
         if reply is None:
@@ -187,7 +200,8 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     play.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
     play.add_argument("--json", action="store_true",
                       help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note", '
-                           '"database"}')
+                           '"database", "book"}')
+    play.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
     play.add_argument("--no-database", action="store_true",
                       help="search without the endgame tables of build-db (used when they are there)")
 
@@ -197,6 +211,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--seed", type=int, default=None, help="seed for the tie-breaks between equal moves")
     engine.add_argument("--no-database", action="store_true",
                         help="search without the endgame tables of build-db (used when they are there)")
+    engine.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
 
 
 # -- play ------------------------------------------------------------------------------------------

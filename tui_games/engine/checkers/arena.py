@@ -8,6 +8,7 @@ from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, play
 from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
 from tui_games.engine.checkers.bits import square_of
+from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB
 from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
 from tui_games.engine.checkers.pdn import write_pdn
@@ -16,8 +17,9 @@ from tui_games.engine.players import Player
 
 
 class CheckersArena(GameAdapter):
-    """``database``: endgame tables for the ``strong`` player, opened by the caller (the
-    games table builds this through ``tui_games.checkers_db.checkers_arena``)."""
+    """``database`` (endgame tables) and ``book`` (an opening book) for the ``strong``
+    player, opened by the caller (the games table builds this adapter through
+    ``tui_games.checkers_db.checkers_arena``)."""
 
     name = "checkers"
     title = "checkers"
@@ -35,8 +37,9 @@ class CheckersArena(GameAdapter):
                         "each, White to move", {}, 7),
     )
 
-    def __init__(self, database: EndgameDB | None = None) -> None:
+    def __init__(self, database: EndgameDB | None = None, book: OpeningBook | None = None) -> None:
         self.database = database
+        self.book = book
 
     def spec_names(self, variant: Variant) -> list[str]:
         return list(checkers_players.OPPONENTS)
@@ -47,7 +50,8 @@ class CheckersArena(GameAdapter):
         budget = own_seconds if own_seconds is not None else seconds
         if key == "strong" and budget is not None:
             checkers_players.check_seconds(budget)
-        player = checkers_players.make_player(key, seed=seed, seconds=budget, database=self.database)
+        player = checkers_players.make_player(key, seed=seed, seconds=budget, database=self.database,
+                                              book=self.book)
         player.name = player_label(player.name, own_seconds)
         return player
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import threading
 
+from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB, value_note
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.position import CheckersPosition
@@ -55,19 +56,26 @@ BASELINE_DEPTH = 6
 class EnginePlayer(Player):
     """The engine under a depth or time limit. One :class:`Engine` per player: its table
     and history carry from move to move within a game. ``database``: the endgame tables
-    the caller opened (``tui_games.checkers_db.shared_db()``), probed in the search."""
+    the caller opened (``tui_games.checkers_db.shared_db()``), probed in the search;
+    ``book``: an opening book (``tui_games.checkers_book.shared_book()``) whose moves are
+    played without a search."""
 
     def __init__(self, name: str, limits: SearchLimits, *, seed: int | None = None,
-                 evaluation: str = "default", database: EndgameDB | None = None) -> None:
+                 evaluation: str = "default", database: EndgameDB | None = None,
+                 book: OpeningBook | None = None) -> None:
         self.name = name
         self.limits = limits
         self.rng = random.Random(seed)
         self.engine = Engine(evaluation=evaluation, database=database)
+        self.book = book
 
     def choose(self, position: CheckersPosition, *, stop: threading.Event | None = None,
                on_progress: ProgressCallback | None = None, recorder: TreeRecorder | None = None) -> Decision:
         if position.outcome() is not None:
             return Decision(None, "no legal move: the game is over")
+        booked = self.book.move(position) if self.book is not None else None
+        if booked is not None:
+            return Decision(booked, "opening book")
         result = self.engine.search(position, self.limits, stop=stop, on_progress=on_progress, recorder=recorder,
                                     rng=self.rng)
         note = describe_result(result)
@@ -120,15 +128,16 @@ def check_seconds(seconds: float) -> float:
 
 
 def make_player(spec: str, *, seed: int | None = None, seconds: float | None = None,
-                database: EndgameDB | None = None) -> Player:
+                database: EndgameDB | None = None, book: OpeningBook | None = None) -> Player:
     """A fresh player for ``spec`` (see the module doc). ``seconds``: the strong player's
     budget per move (0.5–10, default 2) or the levels' safety cap; ``seed`` makes the
-    tie-breaks reproducible; ``database``: endgame tables for the engine (``strong`` only:
-    the levels stay what their depth makes them, for people to measure themselves against)."""
+    tie-breaks reproducible; ``database`` (endgame tables) and ``book`` (an opening book)
+    serve ``strong`` only: the levels stay what their depth makes them, for people to
+    measure themselves against."""
     key = normalize_spec(spec)
     if key == "strong":
         budget = check_seconds(DEFAULT_SECONDS if seconds is None else seconds)
-        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed, database=database)
+        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed, database=database, book=book)
     if key.startswith("level"):
         level = int(key.removeprefix("level"))
         return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)

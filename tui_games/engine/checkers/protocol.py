@@ -9,6 +9,7 @@ them). The commands, as other engines' drivers speak them:
     moves              the legal moves                        -> moves M1 M2 ...
     go SECONDS         the engine's move, CPU seconds budget  -> bestmove M eval E depth D seldepth S nodes N cpu C
                                                                  [database win|loss|draw]
+                       (a move of the opening book, when given one: ... nodes 0 cpu 0.000 book)
     go depth N         the same to a fixed depth
     fen                the position                           -> fen FEN
     quit               end
@@ -24,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 
+from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
@@ -43,8 +45,10 @@ WALL_FACTOR = 100.0
 class EngineSession:
     """One game with one engine; :meth:`handle` answers a command line (None: quit)."""
 
-    def __init__(self, *, seed: int | None = None, engine: Engine | None = None) -> None:
+    def __init__(self, *, seed: int | None = None, engine: Engine | None = None,
+                 book: OpeningBook | None = None) -> None:
         self.engine = engine or Engine(wall_factor=WALL_FACTOR)
+        self.book = book
         self.position = CheckersPosition()
         self.rng = random.Random(seed)
 
@@ -93,6 +97,9 @@ class EngineSession:
             limits = SearchLimits(seconds=seconds)
         else:
             return "error usage: go SECONDS | go depth N"
+        booked = self.book.move(self.position) if self.book is not None else None
+        if booked is not None:
+            return f"bestmove {booked} eval 0 depth 0 seldepth 0 nodes 0 cpu 0.000 book"
         result = self.engine.search(self.position, limits, rng=self.rng)
         stats = result.stats
         move = str(result.move) if result.move is not None else "none"

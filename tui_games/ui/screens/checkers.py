@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui_games.checkers_book import shared_book
 from tui_games.checkers_db import shared_db
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.bits import COLOUR_NAMES
@@ -102,6 +103,7 @@ class CheckersScreen(GameScreen):
         settings = self.app.store.load_settings()
         section = settings["checkers"]
         self.seconds = float(section["seconds"])
+        self.book = shared_book() if section.get("book", True) else None
         self.pieces = section["pieces"]
         self.numbers = bool(section["numbers"])
         # The move being entered: the squares picked so far, or the PDN typed so far.
@@ -130,7 +132,7 @@ class CheckersScreen(GameScreen):
         if self.options.opponent == "human":
             return None
         return make_player(self.options.opponent, seconds=self.seconds if self.options.opponent == "strong" else None,
-                           database=shared_db())
+                           database=shared_db(), book=self.book)
 
     @property
     def human_player(self) -> int | None:
@@ -302,7 +304,7 @@ class CheckersScreen(GameScreen):
         seconds = min(self.seconds, HINT_SECONDS)
 
         def job(stop: threading.Event, progress: Callable[[SearchStats], None]) -> tuple:
-            advisor = make_player("strong", seconds=max(0.5, seconds), database=shared_db())
+            advisor = make_player("strong", seconds=max(0.5, seconds), database=shared_db(), book=self.book)
             decision = advisor.choose(position, stop=stop, on_progress=progress, recorder=recorder)
             return decision, recorder, position, None
 
