@@ -6,7 +6,7 @@
 
 Both sides are long-lived processes speaking one command a line (``new FEN``, ``move PATH``,
 ``moves``, ``go SECONDS`` -> ``bestmove M eval E depth D seldepth S nodes N cpu C``, ``fen``,
-``quit``): tui-games through ``tui-games checkers engine`` (so its table and history carry
+``result``, ``quit``): tui-games through ``tui-games checkers engine`` (so its table and history carry
 from move to move), the opponent as given (it runs in its own folder). Each side counts
 ``--seconds`` in CPU seconds of its own search; they never think at the same time.
 
@@ -116,9 +116,13 @@ def play_game(ours: LineEngine, theirs: LineEngine, ballot: list[str], ours_blac
         legal = theirs.moves()
         our_legal = ours.moves()
         if legal and not our_legal:
-            # tui-games' rules also draw by the 40-move rule (80 plies without a capture or
-            # a man's move), which the opponent may not know.
-            return 0.5, "40-move rule", moves, log
+            # tui-games' rules also end a game by the 40-move rule (40 moves each without a
+            # capture or a man's move, as the ACF's), which the opponent may not know: ours
+            # says how it ended.
+            words = ours.ask("result").split(maxsplit=2)
+            if len(words) < 3 or words[0] != "result" or words[1] != "draw":
+                raise SystemExit(f"{ours.name} has no move at {fen} but says {' '.join(words)!r}")
+            return 0.5, words[2], moves, log
         if sorted(legal) != sorted(our_legal):
             raise SystemExit(f"the engines disagree on the legal moves at {fen}")
         if not legal:

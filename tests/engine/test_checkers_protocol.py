@@ -53,3 +53,49 @@ def test_bad_input_gets_one_line_and_changes_nothing():
         assert reply is not None and reply.startswith("error ") and words in reply, (line, reply)
         assert "\n" not in reply
     assert session.handle("fen") == before
+
+
+def _forty_quiet_moves() -> list[str]:
+    """King moves from KINGS, no capture offered and no position seen twice, until the 40-move rule
+    ends the game (a seeded search over random games)."""
+    import random
+
+    from tui_games.engine.checkers.position import CheckersPosition
+
+    for seed in range(50):
+        rng = random.Random(seed)
+        pos = CheckersPosition(KINGS)
+        played: list[str] = []
+        while pos.outcome() is None:
+            moves = [m for m in pos.legal_moves() if not m[1]]
+            fresh = []
+            for m in moves:
+                pos.push(m)
+                replies = pos.legal_moves()
+                if pos.repetitions() < 2 and (not replies or not replies[0][1]):  # no capture offered
+                    fresh.append(m)
+                pos.pop()
+            if not fresh:
+                break
+            move = rng.choice(fresh)
+            pos.push(move)
+            played.append(str(move))
+        outcome = pos.outcome()
+        if outcome is not None and outcome.reason == "40-move rule":
+            return played
+    raise AssertionError("no game reached the 40-move rule")
+
+
+KINGS = "B:WK29,K30,K31:BK2,K3,K4"
+
+
+def test_the_result_names_a_draw_by_the_forty_move_rule():
+    session = EngineSession()
+    assert session.handle(f"new {KINGS}") == "ok" and session.handle("result") == "result none"
+    moves = _forty_quiet_moves()
+    assert len(moves) == 80
+    for move in moves:
+        assert session.handle(f"move {move}") == "ok"
+    assert session.handle("moves") == "moves"
+    assert session.handle("result") == "result draw 40-move rule"
+    assert session.handle("new W:W29:B25,22") == "ok" and session.handle("result") == "result black no moves"

@@ -12,6 +12,7 @@ them). The commands, as other engines' drivers speak them:
                        (a move of the opening book, when given one: ... nodes 0 cpu 0.000 book)
     go depth N         the same to a fixed depth
     fen                the position                           -> fen FEN
+    result             the game's end, by our rules           -> result none | result black|white|draw REASON
     quit               end
 
 ``go`` does not play the move (send ``move`` for it); its wall-clock ceiling is 100 times the
@@ -75,11 +76,23 @@ class EngineSession:
                 return " ".join(["moves", *(str(m) for m in self.position.legal_moves())])
             if command == "fen":
                 return "fen " + self.position.fen()
+            if command == "result":
+                return self._result()
             if command == "go":
                 return self._go(args)
         except (CheckersError, ValueError) as error:
             return f"error {error}"
-        return f"error unknown command {command[:40]!r} (new, move, moves, go, fen, quit)"
+        return f"error unknown command {command[:40]!r} (new, move, moves, go, fen, result, quit)"
+
+    def _result(self) -> str:
+        """``result none`` while the game goes on, else the winner (black, white or draw)
+        and why: a driver that sees no legal move asks, and so learns of a draw by the
+        40-move rule (or a repetition, by our count) that the other engine may not know."""
+        outcome = self.position.outcome()
+        if outcome is None:
+            return "result none"
+        winner = "draw" if outcome.winner is None else ("black", "white")[outcome.winner]
+        return f"result {winner} {outcome.reason}"
 
     def _go(self, args: list[str]) -> str:
         if len(args) == 2 and args[0].lower() == "depth" and args[1].isdigit():
