@@ -63,7 +63,7 @@ def test_a_database_win_scores_between_the_evaluation_and_a_proven_win(db):
     assert DB_LOW <= result.score <= DB_WIN + 1000 < WIN_BOUND
 
 
-@pytest.mark.parametrize("fen", ["W:WK5:BK27,K32", "B:WK1:BK31,K30", "B:W28:BK1,K2"])
+@pytest.mark.parametrize("fen", ["W:WK5:BK27,K32", "B:WK1:BK31,K30", "B:W28:BK1,K2", "W:WK1:BK22,K26,K31"])
 def test_a_won_position_is_played_out_to_the_win(db, fen):
     """Both sides played by the engine with the database: the winning side wins, under
     the 40-move rule (the loser defends as well as the search can)."""
