@@ -44,3 +44,24 @@ def test_the_engine_mode_answers_from_the_book():
     assert session.handle("go 0.5") == "bestmove 23-19 eval 0 depth 0 seldepth 0 nodes 0 cpu 0.000 book"
     assert session.handle("move 23-19") == "ok"
     assert session.handle("go depth 2").startswith("bestmove ") and not session.handle("go depth 2").endswith("book")
+
+
+def test_the_shipped_book_covers_ballot_positions_with_legal_moves():
+    from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
+    from tui_games.engine.checkers.book import BOOK_FILE
+    from tui_games.resources import puzzle_path, read_puzzles
+
+    assert puzzle_path(BOOK_FILE).stat().st_size < 200_000
+    text = read_puzzles(BOOK_FILE)
+    book = OpeningBook.parse(text)  # every move legal in its position, or ValueError
+    ballots = [b.position() for b in parse_ballots(read_puzzles(BALLOTS_FILE)) if b.standard]
+    after_ballot = {p.fen() for p in ballots}
+    one_later = set()
+    for position in ballots:
+        for move in position.legal_moves():
+            position.push(move)
+            one_later.add(position.fen())
+            position.pop()
+    assert len(book) >= 100
+    assert set(book.entries) <= after_ballot | one_later
+    assert len(set(book.entries) & after_ballot) >= 50
