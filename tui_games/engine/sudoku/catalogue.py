@@ -82,9 +82,12 @@ from __future__ import annotations
 
 from tui_games.engine.sudoku.aligned import aligned_exclusion
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
+from tui_games.engine.sudoku.als_chain import als_chains
 from tui_games.engine.sudoku.bug import bug_type
 from tui_games.engine.sudoku.chains import aics, plain_aics, strong_link_fish, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
+from tui_games.engine.sudoku.complex_fish import FRANKEN, MUTANT, complex_fish, fish_rating
+from tui_games.engine.sudoku.death_blossom import death_blossoms
 from tui_games.engine.sudoku.direct import direct_claiming, direct_hidden_subsets, direct_pointing
 from tui_games.engine.sudoku.fish import finned_fish
 from tui_games.engine.sudoku.forcing import (
@@ -95,6 +98,7 @@ from tui_games.engine.sudoku.forcing import (
     nested_forcing_nets,
     unit_forcing_chains,
 )
+from tui_games.engine.sudoku.kraken import kraken_fish
 from tui_games.engine.sudoku.levels import (
     ADVANCED,
     BASIC,
@@ -107,6 +111,7 @@ from tui_games.engine.sudoku.levels import (
 )
 from tui_games.engine.sudoku.single_digit import empty_rectangles, skyscrapers, turbot_fish, two_string_kites
 from tui_games.engine.sudoku.techniques import (
+    FISH_NAMES,
     Technique,
     box_line_reduction,
     fish,
@@ -192,6 +197,13 @@ _ALL: tuple[Technique, ...] = (
     Technique("UVWXYZ-wing", FIENDISH, 6.6, bent_wing(5), explainer=False),
     Technique("ALS-XZ", FIENDISH, 7.0, als_xz, explainer=False),
     Technique("ALS-XY-wing", FIENDISH, 7.2, als_xy_wings, explainer=False),
+    Technique("ALS chain", FIENDISH, 7.4, als_chains, explainer=False),
+    Technique("death blossom", FIENDISH, 7.4, death_blossoms, explainer=False),
+    *(Technique(f"{'finned ' if finned else ''}{kind} {FISH_NAMES[size]}", EXTREME if kind == FRANKEN and size < 4
+                else FIENDISH, fish_rating(kind, size, finned), complex_fish(kind, size, finned), explainer=False,
+                hints=kind == FRANKEN and size < 4)
+      for kind in (FRANKEN, MUTANT) for size in (2, 3, 4) for finned in (False, True)),
+    Technique("kraken fish", DIABOLICAL, 7.5, kraken_fish, explainer=False),
     Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),
     Technique("aligned triplet exclusion", DIABOLICAL, 7.5, aligned_exclusion(3)),
     Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
