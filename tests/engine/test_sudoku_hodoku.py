@@ -1,0 +1,225 @@
+"""HoDoKu's stronger techniques: Franken and mutant fish, ALS chains, death blossom, kraken fish.
+
+First the cases of HoDoKu's regression library (reglib 1.4: the givens, the candidates deleted
+before, the exact eliminations HoDoKu's own finder makes) for Franken and mutant fish
+(0331-0362), ALS-XY-chains (0903) and death blossoms (0904): each finder must make exactly
+HoDoKu's elimination. Then positions the stepper reached on the shipped sudoku-exchange
+diabolical sample (the reglib has no kraken fish) with exact eliminations and chains; then
+every finder over real puzzles, each step checked against the SAT solution; stopping; the
+catalogue.
+"""
+
+from __future__ import annotations
+
+import threading
+from itertools import islice
+from pathlib import Path
+
+import pytest
+from sudoku_marks import GEO, assert_sound, named, pm_state
+
+from tui_games.engine.sudoku import als, complex_fish, kraken, sat
+from tui_games.engine.sudoku.als_chain import als_chains
+from tui_games.engine.sudoku.catalogue import TECHNIQUES
+from tui_games.engine.sudoku.complex_fish import FRANKEN, MUTANT
+from tui_games.engine.sudoku.death_blossom import death_blossoms
+from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.kraken import kraken_fish
+from tui_games.engine.sudoku.stepper import Stepper
+from tui_games.engine.sudoku.techniques import FISH_NAMES, Cancelled, State
+
+SHIPPED = Path(__file__).parents[2] / "puzzles"
+NEW = [t for t in TECHNIQUES if any(k in t.name for k in ("Franken", "mutant", "ALS chain", "death blossom", "kraken"))]
+
+
+def fresh() -> None:
+    """Forget the positions the finders keep, so each test computes its own."""
+    als._cached[0] = None
+    complex_fish._cached.clear()
+    kraken._cached[0] = None
+
+
+def reglib_case(line: str) -> tuple[State, str, set[tuple[int, int]], Grid]:
+    """``:code:digits:givens:deleted:eliminations:...`` (``+`` marks a placed digit; candidates
+    are those no peer holds less the deleted ones, written digit-row-column)."""
+    _, code, _, givens, deleted, eliminations, *_ = line.split(":")
+    values = [0 if ch == "." else int(ch) for ch in givens.replace("+", "")]
+    grid = Grid(values)
+    masks = grid.candidate_masks()
+    for token in deleted.split():
+        d, r, c = map(int, token)
+        masks[(r - 1) * 9 + c - 1] &= ~(1 << (d - 1))
+    expected = {((int(t[1]) - 1) * 9 + int(t[2]) - 1, int(t[0])) for t in eliminations.split()}
+    return State(GEO, list(values), masks), code.split("-")[0], expected, grid
+
+
+# HoDoKu reglib 1.4 (hodoku.sourceforge.net), the cases of these techniques our finders cover:
+# ALS-XY-chains of four and five sets, death blossoms without overlapping petals, and Franken
+# and mutant fish of two to four units with at most two fins.
+REGLIB = """
+:0903-1:7:..7..5..4+5......16+4.....5..3..9....+58.4+5......56378+1+4.+7+4+5+8+32+961+1+8346925+7..91+5+7+4..:212 612 215 318 225 232 235 636 338 339 145 357 258 259:758::
+:0903-1:69:..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..:212 412 914 932 533 934 939 277 677 977 582 984 289 689 989:611 911 912 927::
+:0903-1:127:...+8......3.+57.8.98....315.9.8142......+3+5....5.+36...4.1.42+3....+3..7....6.8...531.:412 612 712 613 916 933 572 986 587 987:113 213 713::
+:0903-1:1:967.....5...6...471.....+6.+8+6+13..98.+42+8543+6.7.+47+9....6+3.+21......+3..5.2.8.7.....4.2:115 525 825 826 435 436 238 167 485:114 116 127::
+:0903-1:9:......29.9.6.3...7......4...613.+2.4+8+4...6.+3..8.3.5..+622..+6.785.+6...8+3.2.1.89+256..:511 312 522 124 332 539 553 159 472 479 982:966::
+:0903-1:3:......29.9.6.3...7......4...613.+2.4+8+4...6.+3..8.3.5..+622..+6.785.+6...8+3.2.1.89+256..:511 312 522 124 332 539 553 159 966 472 479 982:339::
+:0903-1:7:...3.721....2.......9.6.38.8.6..1.....5+8.+6.2..9.....68.4357+8.+9.7+5....8..+9.....5..:421 622 727 545 748 749 949 759:763::
+:0903-1:35:1+53+9+642+7+8+9847+2.3+6.72+6..8+9..638.+4+9..+7+4+91..+78.+6+5+7+2+8+1+6493+8+6+74+9..32+3.9.+7268.+2.56+8+37.9:139:334 355 534::
+:0903-1:3:.5...6.3.9.2......+6.......7+496+2751+83+375+68+192+48+2194+375+65..............8.1.6.8...7.:714 124 125 135 936 372 275 975 985 595 995 299:335::
+:0903-1:6:43.5.17..5..7.263....83.....4..87.....541.27....925.4..5.27....714.58..2..31.9.57:813 913 918 923 829 631 933 437 937 939 641 949 651 661 673 877 977 978 479 879 979 692:649::
+:0904-1:9:8+7+14..6..5+42...7..+93+6+8+57+42+1.28.7.+3.....3.6+2....+3+21.54..1.7..+93.+3.9...8+72.+87..3+1.4:915 919 924 929 641 946 948 958 959 669 475 675 476 584 694:966::
+:0904-1:1:186.+75.......3.1..+3....9..587....3.+163..8+7.52..9+3..+8672..7.....+7.3.9......+86+2+3714:423 826 828 928 929 433 234 434 435 443 466 472 572 972 573 476 679 879 582 884:184::
+:0904-1:9:.1.8+4...28.4.2..3...2..74.+8.97..1.+4..+4..........4..62...96..7+8+4.8..5+42.14....8.5.:918 622 635 541 151 551 153 955 656 361 271 681 392 393 394 395:938::
+:0904-1:4:.....2.3..579..6.+24..6...1.9...6...+151...+9.26+7...8..+94.7..+93..8..5.+2617+9.9.5....+3:813 114 715 517 717 833 735 536 537 737 444 353 355 171 273 478 293:414::
+:0904-1:1:1..+4..7+5.8+473+59+12+6.+5..7..843..+5.72+4.....4.+5..+4.58....159.+73.+4+1+2+71.2.46.5..4..+5+8.7:643 843 653 853 256 358 958 262 665 666 368 968 692 995:145::
+:0904-1:1:.+4..+5.+91.9.+58+1.3+4....794+5.86+935+8+127+4+5.+4.6..+9..12+4.96.54.+9128+7+5...7..5..9.5.+9.....:211 311 629 632 881 888 891 897 698:191::
+:0904-1:8:.+6.2..9..+27+9.8.6.14+8.+6+9.+5..+65.1....9+1+284693+7+59....2.1+6....+2..+638.6.1..5...2..6.+9.:515 516 418 173 773 789 799:877::
+:0331:9:.6.8.27352.76354.8385.7.26.5.6.8.3.7..876315.73.25.6848.2..657.65...78..173528946:415 136 442 144 952 474 184 484:913::
+:0331:8:52...617.174.536..6.9271..5..5.2...6.9.76..1...6.3...4..759236135261.9.79613.7.5.:814 819 928 842 844 944 856 861 964 866 867 868:872::
+:0332:8:..67..+391..9+3...623......+4.....3...4..72...1+34.+3..1....31..8.75..+49+5+3+1.+6.65....3.:941 547 847 951 557 665 567 475 791 495 496 897:832 835 837 841 842 862 865 867::
+:0332:8:+34..+6.27.+286......1.+7......+6...5....5+7.21+693..+21.9..567+6..3549.9...........6.+9..3:114 124 127 429 834 443 843 344 346 148 283 883 186 288 889 895:836 839 849 884 886 893::
+:0340:1:4.392..5659...6...6..85..4.1.5.9846.9.426.5...6.5.4...25...9683849632715..6.85294:328 829 759 367 867 269 769:129::
+:0340:6:3.465..8....1.32.41..4.7.39.4.9763..9.3241..8.1753894..8.7.4..34..3.582..3186.4.5:712 728 233 533 671:682::
+:0340:6:.72.3158.4..275.3.35..687.2.1.7543.8.3.619.757.5823.9.5..187..3..3596..7..734285.:973 281:672::
+:0340:1:5...8.4...9745.3.8...2.36.5....625.4...845.39.5..1.2867.5.3..423...24.5..425...63:112 612 113 121 138 142 842 744 151 152 652 683:183::
+:0341:5:.64.+2............2+293.8..4.......7.9..6...+23..1+9..2.86..7..89.5+9.82.1...+6...49...:518 718 724 725 128 728 541 342 542 544 154 371 372 678 482 385 685 789 394 799:525 545::
+:0341:9:.6.8.27352.76354.8385.7.26.5.6.8.3.7..876315.73.25.6848.2..657.65...78..173528946:913 415 136 442 144 952 474 184 484:984::
+:0341:8:.....1.83........6...27....9.71....5.6.7291..1...359..85...7...473.52...6.93.4...:511 212 213 417 517 321 521 222 223 277 178 278 678 179 198 199:899::
+:0341:8:52...617.174.536..6.9271..5..5.2...6.9.76..1...6.3...484759236135261.9.79613.7.5.:814 819 928 842 844 944 856 964 866 867 868:838::
+:0341:6:...39..72..3....9597...53............9.1..2..3.7.48.1..69....5..3...982.5.87...4.:821 822 234 834 835 639 349 649 949 359 659 274 197:634::
+:0341:8:.5...16..3.6..2.....93..2.4..453.182...8.4...8.512.4..6.1..53.....6..9.1..721..46:759 769:825::
+:0342:9:.+1.+67+8....68.+1.4..+7....26815+8..37+1+699.+7+5+6+13.+8+6+318.....1.+6.+8..5.+8....6.+1..7.1..8.6:432 433:935::
+:0342:7:+1.7...8+3.+62..+83+1..+3.81+9.+2+6...64.....5.....6.1....76+4.34.+3.52.1.9.+2+34...6......3+42:514 142 974 582:779::
+:0362:4:.7+6+1.95..1..+6.5...+98+5+72.16.+7...1+6.......97.3.6+9.2+5.+7188.7.6..5...9+5..3.....+9...4.:211 319 425 227 228 229 443 449 172 272 376 476 885 286 486 289 895 396:419::
+"""
+
+FISH_SIZES = {"0331": 3, "0332": 4, "0340": 2, "0341": 3, "0342": 4, "0362": 4}
+
+
+@pytest.mark.parametrize("line", REGLIB.strip().splitlines(), ids=lambda line: line[1:line.index(":", 6)])
+def test_reglib(line):
+    fresh()
+    state, code, expected, grid = reglib_case(line)
+    if code == "0903":
+        finders = [als_chains]
+    elif code == "0904":
+        finders = [death_blossoms]
+    else:
+        size = FISH_SIZES[code]
+        finders = [t.find for t in TECHNIQUES if t.name.endswith(FISH_NAMES[size])
+                   and ("Franken" in t.name or "mutant" in t.name)]
+    found = [step for finder in finders for step in finder(state)]
+    assert expected in [set(s.eliminations) for s in found], sorted(named(expected))
+    solution = sat.solve(grid).solution
+    for step in found:
+        assert_sound(step, solution)
+
+
+def test_finned_franken_swordfish_explained():
+    fresh()
+    line = next(line for line in REGLIB.strip().splitlines() if line.startswith(":0341:5:"))
+    state, _, expected, _ = reglib_case(line)
+    step = next(s for t in TECHNIQUES if t.name == "finned Franken swordfish" for s in t.find(state)
+                if set(s.eliminations) == expected)
+    assert named(step.eliminations) == {("r2c5", 5), ("r4c5", 5)}
+    assert step.technique == "finned Franken swordfish" and step.rating == 4.6 and step.level == "extreme"
+    assert step.explanation == (
+        "In column 3, column 8 and box 8 (no 5 shared), 5 fits only in row 2, row 4 and row 9 but for the fin "
+        "r8c5. Either a fin is 5, or each of row 2, row 4 and row 9 holds its 5 inside column 3, column 8 and "
+        "box 8: both ways 5 goes from the cells of the covers outside the fish that see every fin: r2c5, r4c5.")
+    assert step.units == (1, 3, 8, 11, 16, 25)  # rows 2, 4, 9; columns 3, 8; box 8
+
+
+# -- kraken fish: positions the stepper meets on the shipped diabolical sample (lines 4 and 1) ----
+
+KRAKEN_1 = """
+58 9 1 45 3 7 268 26 246   35 6 2 8 49 459 7 1 34   38 7 4 12 12 6 38 9 5
+1 35 8 3456 456 2 369 7 369   4 35 79 356 79 8 236 2356 1   79 2 6 135 179 59 4 35 8
+6 1 59 7 45 34 239 8 29   79 8 3 26 26 1 5 4 79   2 4 57 9 8 35 1 36 67
+"""
+KRAKEN_2 = """
+8 9 46 12 25 15 7 3 46   5 16 14 7 34 36 8 2 9   3 7 2 8 46 9 1 5 46
+17 12 8 5 37 4 9 6 23   679 26 5 39 1 38 4 78 23   79 4 3 6 789 2 5 78 1
+12 5 7 4 269 16 3 19 8   4 8 16 39 239 7 26 19 5   126 3 9 12 58 58 26 4 7
+"""
+
+
+def test_kraken_type_1():
+    fresh()
+    state = pm_state(KRAKEN_1)
+    step = next(s for s in kraken_fish(state) if named(s.eliminations) == {("r4c9", 3)})
+    assert step.technique == "kraken X-wing" and step.rating == 7.7
+    assert step.explanation.startswith("In row 2 and row 3, 3 fits only in column 1 and column 9 but for the fin r3c7.")
+    assert step.chain == ("(3)r3c7-(3)r7c7=(3)r7c6-(4)r7c6=(4)r2c6-(4)r2c9=(3)r2c9-(3)r4c9",)
+    solution = sat.solve(parse_grid("..1.37....628..71..7...6.951.8....7.4.......1.2....4.861.7...8..83..154....98.1..")).solution
+    assert_sound(step, solution)
+
+
+def test_kraken_type_2():
+    fresh()
+    state = pm_state(KRAKEN_2)
+    step = next(s for s in kraken_fish(state) if named(s.eliminations) == {("r7c8", 1)})
+    assert step.technique == "kraken Franken X-wing"
+    assert "So column 2 has its 1 in r2c2 or a fin is 1" in step.explanation
+    assert step.chain == ("(1)r2c2-(6)r2c2=(6)r2c6-(6)r7c6=(1)r7c6-(1)r7c8", "(1)r2c3-(1)r8c3=(1)r8c8-(1)r7c8")
+    solution = sat.solve(parse_grid(".9....73.5..7....93.2..91....85.4.6.....1.....4.6.25....74..3.84....7..5.39....4.")).solution
+    assert_sound(step, solution)
+
+
+# -- real puzzles ---------------------------------------------------------------------------------
+
+
+def test_every_step_is_sound_on_real_puzzles():
+    """At every position past the basic techniques on hard puzzles, every step of the new
+    finders the hints use (the first twenty each) agrees with the SAT solution; on one puzzle
+    the mutant fish and the Franken jellyfish (not in the hints: too slow) too."""
+    grids = parse_puzzles((SHIPPED / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[:6]
+    grids += parse_puzzles((SHIPPED / "bench_sudoku_magictour_top1465_100.txt").read_text())[:2]
+    used = set()
+    for k, grid in enumerate(grids):
+        solution = sat.solve(grid).solution
+        stepper = Stepper(grid)
+        while (step := stepper.next_step()) is not None:
+            assert_sound(step, solution)
+            if step.rating >= 3.8:
+                for technique in NEW:
+                    if technique.hints or k == 0:
+                        for found in islice(technique.find(stepper.state), 20):
+                            assert_sound(found, solution)
+                            used.add(found.technique.split()[0] if "kraken" in found.technique else found.technique)
+            stepper.apply(step)
+    assert {"ALS chain", "death blossom", "kraken", "finned Franken swordfish"} <= used, used
+
+
+def test_finders_stop_when_asked():
+    state = pm_state(KRAKEN_2)
+    state.stop = threading.Event()
+    state.stop.set()
+    for technique in NEW:
+        fresh()
+        with pytest.raises(Cancelled):
+            list(technique.find(state))
+
+
+def test_finders_leave_the_state_alone():
+    state = pm_state(KRAKEN_2)
+    before = (list(state.values), list(state.masks))
+    for technique in NEW:
+        list(islice(technique.find(state), 5))
+    assert (state.values, state.masks) == before
+
+
+def test_catalogue():
+    ratings = {t.name: (t.level, t.rating, t.explainer, t.hints) for t in TECHNIQUES}
+    assert ratings["Franken X-wing"] == ("extreme", 3.8, False, True)
+    assert ratings["finned Franken swordfish"] == ("extreme", 4.6, False, True)
+    assert ratings["Franken jellyfish"] == ("fiendish", 5.8, False, False)
+    assert ratings["finned mutant jellyfish"] == ("fiendish", 6.6, False, False)
+    assert ratings["ALS chain"] == ("fiendish", 7.4, False, True)
+    assert ratings["death blossom"] == ("fiendish", 7.4, False, True)
+    assert ratings["kraken fish"] == ("diabolical", 7.5, False, True)
+    # HoDoKu's order within a size: basic < finned < Franken < finned Franken < mutant < finned mutant
+    for size in (2, 3, 4):
+        chain = [complex_fish.fish_rating(k, size, f) for k in ("basic", FRANKEN, MUTANT) for f in (False, True)]
+        assert chain == sorted(chain)
