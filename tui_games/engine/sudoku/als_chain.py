@@ -35,6 +35,10 @@ __all__ = ["MAX_SETS", "als_chains", "chain_rating"]
 MAX_SETS = 5
 
 
+# (set, digit it was entered by) -> the state before it (None: the start)
+_Parents = dict[tuple[int, int], tuple[int, int] | None]
+
+
 def chain_rating(sets: int) -> float:
     """7.0 for two sets (ALS-XZ), 0.2 more for each further set."""
     return round(7.0 + 0.2 * (sets - 2), 1)
@@ -43,54 +47,59 @@ def chain_rating(sets: int) -> float:
 def als_chains(state: State) -> Iterator[Step]:
     n = state.geo.size
     alses, rccs, targets = _position(state)
-    neighbours: list[list[tuple[int, int]]] = [[] for _ in alses]
+    # per set, the (next set, RCC digit) links out of it
+    edges: list[list[tuple[int, int]]] = [[] for _ in alses]
     for (i, j), rcc in rccs.items():
         if rcc.bit_count() <= 2:
-            neighbours[i].append((j, rcc))
-            neighbours[j].append((i, rcc))
+            for x in mask_digits(rcc):
+                edges[i].append((j, x))
+                edges[j].append((i, x))
     reported: set[tuple[tuple[int, int], ...]] = set()
     # one breadth-first search per start set and digit z, over (set, digit it was entered by),
     # all advanced one link at a time: the chains come out shortest first, and the stepper,
     # which takes the first step, stops the search there
-    searches = []
+    searches: list[tuple[int, int, _Parents, list[tuple[int, int]]]] = []
     for start in range(len(alses)):
         for z in sorted(targets[start]):
-            searches.append((start, z, {(start, z): None}, [(start, z)]))
+            root: _Parents = {(start, z): None}
+            searches.append((start, z, root, [(start, z)]))
     for depth in range(1, MAX_SETS):
         state.check_stop()
         found: list[tuple[tuple[tuple[int, int], ...], list[int], list[int], int]] = []
         for start, z, parent, layer in searches:
             first = alses[start]
-            zbit = 1 << (z - 1)
+            zbit = 1 << (z - 1)  # z is a digit of the start; an end holding z has it in targets
             start_hits = targets[start][z]
             following = []
             for node in layer:
                 at, came = node
-                for nxt, rcc in neighbours[at]:
-                    for x in mask_digits(rcc & ~(1 << (came - 1))):
-                        key = (nxt, x)
-                        if key in parent or _on_path(parent, node, nxt):
-                            continue
-                        parent[key] = node
-                        following.append(key)
-                        end = alses[nxt]
-                        if depth < 3 or x == z or not end.digits & zbit or z not in targets[nxt]:
-                            continue
-                        hits = start_hits & targets[nxt][z] & ~end.bits
-                        if not hits:
-                            continue
-                        # every other digit of both ends, not the first RCC nor the last
-                        x1 = _first_rcc(parent, key)
-                        others = first.digits & end.digits & ~zbit & ~(1 << (x - 1)) & ~(1 << (x1 - 1))
-                        elims = tuple(sorted(
-                            [(c, z) for c in bit_indexes(hits)]
-                            + [(c, d) for d in mask_digits(others)
-                               for c in bit_indexes(targets[start].get(d, 0) & targets[nxt].get(d, 0)
-                                                    & ~end.bits & ~first.bits)]))
-                        if elims not in reported:
-                            reported.add(elims)
-                            path, digits = _chain(parent, key)
-                            found.append((elims, path, digits, z))
+                for key in edges[at]:
+                    nxt, x = key
+                    if x == came or key in parent or _on_path(parent, node, nxt):
+                        continue
+                    parent[key] = node
+                    following.append(key)
+                    if depth < 3 or x == z:
+                        continue
+                    end_hits = targets[nxt].get(z)
+                    if end_hits is None or not start_hits & end_hits:
+                        continue
+                    end = alses[nxt]
+                    hits = start_hits & end_hits & ~end.bits
+                    if not hits:
+                        continue
+                    # every other digit of both ends, not the first RCC nor the last
+                    x1 = _first_rcc(parent, key)
+                    others = first.digits & end.digits & ~zbit & ~(1 << (x - 1)) & ~(1 << (x1 - 1))
+                    elims = tuple(sorted(
+                        [(c, z) for c in bit_indexes(hits)]
+                        + [(c, d) for d in mask_digits(others)
+                           for c in bit_indexes(targets[start].get(d, 0) & targets[nxt].get(d, 0)
+                                                & ~end.bits & ~first.bits)]))
+                    if elims not in reported:
+                        reported.add(elims)
+                        path, digits = _chain(parent, key)
+                        found.append((elims, path, digits, z))
             layer[:] = following
         found.sort(key=lambda item: -len(item[0]))
         for elims, path, digits, z in found:
@@ -98,7 +107,7 @@ def als_chains(state: State) -> Iterator[Step]:
         searches = [s for s in searches if s[3]]
 
 
-def _on_path(parent: dict[tuple[int, int], tuple[int, int] | None], node: tuple[int, int], als: int) -> bool:
+def _on_path(parent: _Parents, node: tuple[int, int], als: int) -> bool:
     at: tuple[int, int] | None = node
     while at is not None:
         if at[0] == als:
@@ -107,7 +116,7 @@ def _on_path(parent: dict[tuple[int, int], tuple[int, int] | None], node: tuple[
     return False
 
 
-def _first_rcc(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]) -> int:
+def _first_rcc(parent: _Parents, end: tuple[int, int]) -> int:
     at = end
     while True:
         up = parent[at]
@@ -117,7 +126,7 @@ def _first_rcc(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple
         at = up
 
 
-def _chain(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]) -> tuple[list[int], list[int]]:
+def _chain(parent: _Parents, end: tuple[int, int]) -> tuple[list[int], list[int]]:
     """The sets from the start to ``end`` and the RCC digits between them."""
     sets, digits = [], []
     at: tuple[int, int] | None = end

@@ -206,17 +206,28 @@ def _fish_for(state: State, geo: Geometry, digit: int, size: int, family: str, w
             if cover_ok[u]:
                 cover_units[c] |= 1 << u
 
-    def too_wide(bases_bits: int, body: int) -> bool:
-        """Whether more than ``size + MAX_FINS`` body cells share no possible cover pairwise: each
-        needs a cover of its own or is a fin. Adding bases only adds such cells, so this prunes
-        a partial base set and all it grows into."""
+    def too_wide(bases_bits: int, body: int, endo: int) -> bool:
+        """Whether more body cells share no possible cover pairwise than the covers and the fins
+        left can take: each needs a cover of its own or is a fin. Adding bases only adds such
+        cells, so this prunes a partial base set and all it grows into. (Greedy, the cells with
+        fewest possible covers first.)"""
+        room = size + MAX_FINS - endo.bit_count()
         used = count = 0
-        for c in bit_indexes(body):
+        later = []
+        for c in bit_indexes(body & ~endo):
             units = cover_units[c] & ~bases_bits
+            if units & (units - 1):
+                later.append(units)
+            elif not units & used:
+                used |= units
+                count += 1
+        if count > room:
+            return True
+        for units in later:
             if not units & used:
                 used |= units
                 count += 1
-                if count > size + MAX_FINS:
+                if count > room:
                     return True
         return False
 
@@ -231,7 +242,7 @@ def _fish_for(state: State, geo: Geometry, digit: int, size: int, family: str, w
             e = endo | (body & p)
             if e.bit_count() > MAX_ENDO:
                 continue
-            if too_wide(bases_bits | 1 << u, body | p):
+            if too_wide(bases_bits | 1 << u, body | p, e):
                 continue
             base(i + 1, (*bases, u), bases_bits | 1 << u, body | p, e)
 

@@ -56,6 +56,19 @@ class _Implications:
         # per unit and digit, the cells holding it
         self.places = [[[c for c in unit if masks[c] & (1 << d)] for d in range(n)] for unit in geo.units]
         self.cache: dict[int, _Parents] = {}
+        #: per candidate taken as true, the candidates it rules out (a bit set over candidates)
+        self.off: dict[int, int] = {}
+
+    def rules_out(self, cand: int) -> int:
+        """The candidates "``cand`` is true" rules out, as a bit set."""
+        hit = self.off.get(cand)
+        if hit is None:
+            hit = 0
+            for node in self.from_on(cand):
+                if not node & 1:
+                    hit |= 1 << (node >> 1)
+            self.off[cand] = hit
+        return hit
 
     def from_on(self, cand: int) -> _Parents:
         """Every node reached from "``cand`` is true", with its parent (the start: -1)."""
@@ -129,6 +142,7 @@ def kraken_fish(state: State) -> Iterator[Step]:
     imp = _implications(state)
     found: list[tuple[float, Step]] = []
     reported: set[tuple[tuple[int, int], ...]] = set()
+    tried: set[tuple[int, ...]] = set()
     for size in (2, 3):
         for f in fish_of_size(state, size, FRANKEN):
             if not f.fins:
@@ -136,37 +150,42 @@ def kraken_fish(state: State) -> Iterator[Step]:
             state.check_stop()
             d = f.digit - 1
             fins = bit_indexes(f.fins)
-            props = [imp.from_on(c * n + d) for c in fins]
+            fin_off = -1
+            for c in fins:
+                fin_off &= imp.rules_out(c * n + d)
             # type 1: targets every fin rules out, not already the plain fish's
             for t in bit_indexes(f.targets & ~f.eliminations):
-                node = 2 * (t * n + d)
-                if all(node in p for p in props):
+                if fin_off >> (t * n + d) & 1:
                     elims = ((t, f.digit),)
                     if elims not in reported:
                         reported.add(elims)
-                        step = _step(state, imp, f, 1, fins, [(c, p) for c, p in zip(fins, props)], node, elims)
+                        branches = [(c, imp.from_on(c * n + d)) for c in fins]
+                        step = _step(state, imp, f, 1, fins, branches, 2 * (t * n + d), elims)
                         found.append((step.rating, step))
             # type 2: per cover, its cells inside the bases and the fins all rule out one candidate
             for u in f.covers:
                 inside = [c for c in state.geo.units[u] if f.body >> c & 1 and not f.fins >> c & 1]
                 if not inside:
                     continue
-                branches = [(c, imp.from_on(c * n + d)) for c in inside] + list(zip(fins, props))
-                common = set(branches[0][1])
-                for _, p in branches[1:]:
-                    common &= p.keys()
-                for node in sorted(common):
-                    if node & 1:
-                        continue
-                    cand = node >> 1
+                key = (f.digit, *inside, -1, *fins)
+                if key in tried:
+                    continue  # the same cases from another fish
+                tried.add(key)
+                common = fin_off
+                for c in inside:
+                    common &= imp.rules_out(c * n + d)
+                    if not common:
+                        break
+                for cand in bit_indexes(common):
                     cell, digit = divmod(cand, n)
-                    if digit == d and f.targets >> cell & 1 and f.eliminations >> cell & 1:
+                    if digit == d and f.eliminations >> cell & 1:
                         continue  # the plain fish's
                     elims = ((cell, digit + 1),)
                     if elims in reported:
                         continue
                     reported.add(elims)
-                    step = _step(state, imp, f, 2, fins, branches, node, elims, cover=u)
+                    branches = [(c, imp.from_on(c * n + d)) for c in inside + fins]
+                    step = _step(state, imp, f, 2, fins, branches, 2 * cand, elims, cover=u)
                     found.append((step.rating, step))
     found.sort(key=lambda item: item[0])
     for _, step in found:
