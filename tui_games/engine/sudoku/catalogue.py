@@ -8,7 +8,10 @@ pointing and pairs, 10.5+ nested nets). A puzzle's rating is the highest rating 
 :mod:`.grading`) with the techniques Sudoku Explainer knows -- as its fork Sukaku Explainer,
 which rated the shared diabolical bank, knows them: with the WXYZ-wings and the strong-linked
 fishes (a skyscraper 4.0). The others (marked ``H``: finned fish, hidden rectangles, W-wings,
-colouring, ALS, ...) serve hints only, rated as HoDoKu and the SE forks rate them.
+colouring, ALS, ...) serve hints only, rated as HoDoKu and the SE forks rate them. The Franken
+jellyfish and the mutant fish are listed with ``hints=False``: they are sound and tested, but
+searching them takes 0.1-0.9 s a position in pure Python, more than a hint may (HoDoKu's own
+default solver leaves them out too); a caller may still run their finders.
 
 ======================  ============  ======  ==================================================
 technique               level         rating  what it sees
@@ -64,6 +67,12 @@ AIC                     fiendish      7.0+    an alternating inference chain or 
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
 ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit H
+Franken X-wing, sword.  extreme       3.8     a fish with boxes among its bases or covers (4.4; finned +0.2) H
+Franken jellyfish       fiendish      5.8     the same with four bases (finned 6.0) (:mod:`.complex_fish`), not in hints
+mutant fish             fiendish      4.4     rows and columns mixed among bases or covers (5.0, 6.4; finned +0.2) ditto
+ALS chain               fiendish      7.4+    four or five ALSes linked by RCCs (:mod:`.als_chain`), +0.2 a set H
+death blossom           fiendish      7.4+    a stem cell and an ALS petal per candidate (:mod:`.death_blossom`) H
+kraken fish             diabolical    7.5+    a finned fish whose fins are followed by chains (:mod:`.kraken`) H
 aligned pair exclusion  fiendish      6.2     two cells' candidate pairs that would empty a bivalue cell seeing both
 aligned triplet excl.   diabolical    7.5     the same with three cells and cells of two or three candidates
 digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
