@@ -9,9 +9,10 @@ pointing and pairs, 10.5+ nested nets). A puzzle's rating is the highest rating 
 which rated the shared diabolical bank, knows them: with the WXYZ-wings and the strong-linked
 fishes (a skyscraper 4.0). The others (marked ``H``: finned fish, hidden rectangles, W-wings,
 colouring, ALS, ...) serve hints only, rated as HoDoKu and the SE forks rate them. The Franken
-jellyfish and the mutant fish are listed with ``hints=False``: they are sound and tested, but
-searching them takes 0.1-0.9 s a position in pure Python, more than a hint may (HoDoKu's own
-default solver leaves them out too); a caller may still run their finders.
+swordfish and jellyfish and the mutant fish are listed with ``hints=False``: they are sound and
+tested, but searching them takes 0.05-0.9 s a position in pure Python, more than a hint may
+(HoDoKu's own default solver leaves out all but the Franken X-wings and swordfish); a caller
+may still run their finders.
 
 ======================  ============  ======  ==================================================
 technique               level         rating  what it sees
@@ -67,7 +68,8 @@ AIC                     fiendish      7.0+    an alternating inference chain or 
 sue de coq              fiendish      7.0     a box/line intersection, a line set and a box set with as many digits as cells H
 ALS-XZ                  fiendish      7.0     two almost locked sets with a restricted common digit (:mod:`.als`) H
 ALS-XY-wing             fiendish      7.2     a pivot ALS with restricted common digits to two ALSes sharing a digit H
-Franken X-wing, sword.  extreme       3.8     a fish with boxes among its bases or covers (4.4; finned +0.2) H
+Franken X-wing          extreme       3.8     a fish with boxes among its bases or covers (finned 4.0) H
+Franken swordfish       extreme       4.4     the same with three bases (finned 4.6), not in hints
 Franken jellyfish       fiendish      5.8     the same with four bases (finned 6.0) (:mod:`.complex_fish`), not in hints
 mutant fish             fiendish      4.4     rows and columns mixed among bases or covers (5.0, 6.4; finned +0.2) ditto
 ALS chain               fiendish      7.4+    four or five ALSes linked by RCCs (:mod:`.als_chain`), +0.2 a set H
@@ -210,7 +212,7 @@ _ALL: tuple[Technique, ...] = (
     Technique("death blossom", FIENDISH, 7.4, death_blossoms, explainer=False),
     *(Technique(f"{'finned ' if finned else ''}{kind} {FISH_NAMES[size]}", EXTREME if kind == FRANKEN and size < 4
                 else FIENDISH, fish_rating(kind, size, finned), complex_fish(kind, size, finned), explainer=False,
-                hints=kind == FRANKEN and size < 4)
+                hints=kind == FRANKEN and size == 2)
       for kind in (FRANKEN, MUTANT) for size in (2, 3, 4) for finned in (False, True)),
     Technique("kraken fish", DIABOLICAL, 7.5, kraken_fish, explainer=False),
     Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),

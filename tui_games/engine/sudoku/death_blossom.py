@@ -40,6 +40,11 @@ def death_blossoms(state: State) -> Iterator[Step]:
     alses, _, targets = _position(state)
     found: list[tuple[int, tuple[tuple[int, int], ...], int, list[tuple[int, int]]]] = []
     reported: set[tuple[tuple[int, int], ...]] = set()
+    # per digit, the sets holding it grouped by where they hold it (many sets share those cells)
+    by_where: list[dict[int, list[int]]] = [{} for _ in range(geo.size + 1)]
+    for i, a in enumerate(alses):
+        for d in mask_digits(a.digits):
+            by_where[d].setdefault(a.where[d], []).append(i)
     for stem in range(geo.cells):
         m = masks[stem]
         if not 3 <= m.bit_count() <= MAX_STEM:
@@ -50,8 +55,8 @@ def death_blossoms(state: State) -> Iterator[Step]:
         # per stem digit, the petals: sets holding it, its cells all seeing the stem
         petals: list[list[int]] = []
         for d in mask_digits(m):
-            petals.append([i for i, a in enumerate(alses)
-                           if a.digits & (1 << (d - 1)) and not a.bits & stem_bit and a.where[d] & ~sees == 0])
+            petals.append([i for w, group in by_where[d].items() if w & ~sees == 0
+                           for i in group if not alses[i].bits & stem_bit])
         if any(not p for p in petals):
             continue
         digits = mask_digits(m)

@@ -14,8 +14,8 @@ The chains are alternating inference chains on the position as it is (static, as
 from "A is true", every candidate A sees is false (same cell, or same digit in a unit); from "B
 is false", the other candidate of a bivalue cell and the other place of a digit with two
 places in a unit are true. Each assumption is followed to :data:`MAX_DEPTH` links; the shortest
-chain to each candidate is kept. The fish are the rows-and-columns and Franken fish of two
-and three units with at most two fins (:mod:`.complex_fish`), whose search is shared.
+chain to each candidate is kept. The fish are the rows-and-columns and Franken fish of
+:data:`SIZES` units with at most two fins (:mod:`.complex_fish`), whose search is shared.
 
 Rating: HoDoKu scores a kraken fish as a forcing chain (500, its "last resort" class); on
 Sudoku Explainer's scale that is the digit forcing chain's 7.5, plus the
@@ -37,8 +37,10 @@ from tui_games.engine.sudoku.techniques import FISH_NAMES, Link, State, Step, _j
 __all__ = ["BASE", "MAX_DEPTH", "kraken_fish"]
 
 BASE = 7.5
+#: The fish sizes followed: X-wings (a swordfish search costs a hint too much, see :mod:`.catalogue`).
+SIZES = (2,)
 #: The longest chain followed from a fin, in links.
-MAX_DEPTH = 8
+MAX_DEPTH = 6
 
 # A candidate is ``cell * size + digit - 1``; an implication node is ``2 * candidate + on``.
 _Parents = dict[int, int]
@@ -143,7 +145,7 @@ def kraken_fish(state: State) -> Iterator[Step]:
     found: list[tuple[float, Step]] = []
     reported: set[tuple[tuple[int, int], ...]] = set()
     tried: set[tuple[int, ...]] = set()
-    for size in (2, 3):
+    for size in SIZES:
         for f in fish_of_size(state, size, FRANKEN):
             if not f.fins:
                 continue
