@@ -131,12 +131,12 @@ def test_finned_franken_swordfish_explained():
     assert step.units == (1, 3, 8, 11, 16, 25)  # rows 2, 4, 9; columns 3, 8; box 8
 
 
-# -- kraken fish: positions the stepper meets on the shipped diabolical sample (lines 4 and 1) ----
+# -- kraken fish: positions the stepper meets on the shipped diabolical sample (lines 7 and 1) ----
 
 KRAKEN_1 = """
-58 9 1 45 3 7 268 26 246   35 6 2 8 49 459 7 1 34   38 7 4 12 12 6 38 9 5
-1 35 8 3456 456 2 369 7 369   4 35 79 356 79 8 236 2356 1   79 2 6 135 179 59 4 35 8
-6 1 59 7 45 34 239 8 29   79 8 3 26 26 1 5 4 79   2 4 57 9 8 35 1 36 67
+7 69 3 25 1 89 25 4 68   1 5 4 7 6 28 3 28 9   2 69 8 3 4 59 157 156 567
+4 128 7 9 25 125 6 128 3   89 128 129 6 3 4 1257 158 578   5 3 6 128 28 7 12 9 4
+69 24 259 245 7 3 8 56 1   3 1248 125 1458 258 6 9 7 25   68 7 125 1258 9 125 4 3 256
 """
 KRAKEN_2 = """
 8 9 46 12 25 15 7 3 46   5 16 14 7 34 36 8 2 9   3 7 2 8 46 9 1 5 46
@@ -148,11 +148,14 @@ KRAKEN_2 = """
 def test_kraken_type_1():
     fresh()
     state = pm_state(KRAKEN_1)
-    step = next(s for s in kraken_fish(state) if named(s.eliminations) == {("r4c9", 3)})
-    assert step.technique == "kraken X-wing" and step.rating == 7.7
-    assert step.explanation.startswith("In row 2 and row 3, 3 fits only in column 1 and column 9 but for the fin r3c7.")
-    assert step.chain == ("(3)r3c7-(3)r7c7=(3)r7c6-(4)r7c6=(4)r2c6-(4)r2c9=(3)r2c9-(3)r4c9",)
-    solution = sat.solve(parse_grid("..1.37....628..71..7...6.951.8....7.4.......1.2....4.861.7...8..83..154....98.1..")).solution
+    step = next(s for s in kraken_fish(state) if named(s.eliminations) == {("r8c2", 2)})
+    assert step.technique == "kraken Franken X-wing" and step.rating == 7.6
+    assert step.explanation == (
+        "In row 7 and row 9, 2 fits only in box 7 and box 8 but for the fin r9c9. Either a fin is 2, or the finned "
+        "Franken X-wing clears 2 from r8c2; and each fin, if it were 2, would rule out 2 at r8c2 through a chain. "
+        "So r8c2 is not 2.")
+    assert step.chain == ("(2)r9c9-(6)r9c9=(6)r9c1-(8)r9c1=(8)r8c2-(2)r8c2",)
+    solution = sat.solve(parse_grid("....1..4..547....92.83.....4..9..6.3....3....5.6..7..4.....38.13....697..7..9....")).solution
     assert_sound(step, solution)
 
 
@@ -189,7 +192,7 @@ def test_every_step_is_sound_on_real_puzzles():
                             assert_sound(found, solution)
                             used.add(found.technique.split()[0] if "kraken" in found.technique else found.technique)
             stepper.apply(step)
-    assert {"ALS chain", "death blossom", "kraken", "finned Franken swordfish"} <= used, used
+    assert {"ALS chain", "death blossom", "kraken", "finned Franken X-wing"} <= used, used
 
 
 def test_finders_stop_when_asked():
