@@ -38,9 +38,9 @@ finned jellyfish        extreme       5.4     a jellyfish with fins in one box (
 XY-wing                 extreme       4.2     a bivalue pivot and two bivalue wings sharing a third digit
 XYZ-wing                extreme       4.4     a trivalue pivot and two bivalue wings inside it
 unique rectangle 1      extreme       4.5     three corners of a rectangle hold only ab: the fourth is neither (*)
-unique rectangle 2      extreme       4.6     two corners hold ab, two ab+x: x goes from the cells seeing both (*)
+unique rectangle 2      extreme       4.5     two corners hold ab, two ab+x: x goes from the cells seeing both (*)
 unique rectangle 3      extreme       4.6     the extras of two corners form a naked set in their unit (+0.1/cell) (*)
-unique rectangle 4      extreme       4.6     two corners hold ab, a is locked in the other two: they lose b (*)
+unique rectangle 4      extreme       4.5     two corners hold ab, a is locked in the other two: they lose b (*)
 hidden unique rectangle extreme       4.8     a corner ab, a conjugate twice at the opposite one: it loses b (*) H
 unique loop             extreme       4.6     the rectangle's deadly pattern on 6, 8, 10+ cells, types 1-4 (4.6-5.3) (*)
 WXYZ-wing               extreme       5.5     a bivalue cell and a 3-cell ALS (:mod:`.als`): ALS-XZ, 5.5-5.6
@@ -52,6 +52,7 @@ VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2
 X-chain, 3-4 strong     fiendish      5.4+    a chain or loop on one digit with 3 (4) strong links: 5.4 (5.8) +0.1-0.2,
                                               +0.3 with a group
 X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
+XY-cycle                fiendish      6.5+    a loop of bivalue cells, each sharing a digit with the next (SE's Y-cycle)
 skyscraper              extreme       4.0     two parallel conjugate pairs of a digit whose near ends share a line
 2-string kite           extreme       4.1     a row and a column conjugate pair whose near ends share a box
 turbot fish             extreme       4.2     any other two conjugate pairs of a digit joined by a weak link
@@ -77,9 +78,12 @@ death blossom           fiendish      7.4+    a stem cell and an ALS petal per c
 kraken fish             diabolical    7.5+    a finned fish whose fins are followed by chains (:mod:`.kraken`) H
 aligned pair exclusion  fiendish      6.2     two cells' candidate pairs that would empty a bivalue cell seeing both
 aligned triplet excl.   diabolical    7.5     the same with three cells and cells of two or three candidates
-digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static)
-cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains)
-unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static)
+nishio forcing chain    diabolical    7.5+    a candidate assumed true, followed on its digit alone (singles played out),
+                                              ends in a contradiction (Sudoku Explainer's nishio)
+digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static) H
+cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains; the grade's
+                                              from cells of 3+ candidates, as Sudoku Explainer's)
+unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static; likewise)
 dynamic forcing chain   nightmare     8.5+    the same, singles played out in the net (contradiction, verity)
 dyn. forcing chain (+)  nightmare     9.0+    dynamic nets that also use pointing, box-line and pairs
 nested forcing net      nightmare     10.5+   nets with (+) nets inside, SE's nesting level 4 (8.5 + 0.5 x 4): never stuck
@@ -107,6 +111,7 @@ from tui_games.engine.sudoku.forcing import (
     dynamic_forcing_chains,
     dynamic_forcing_chains_plus,
     nested_forcing_nets,
+    nishio_forcing_chains,
     unit_forcing_chains,
 )
 from tui_games.engine.sudoku.kraken import kraken_fish
@@ -146,6 +151,7 @@ from tui_games.engine.sudoku.uniqueness import (
     unique_rectangles_type_4,
 )
 from tui_games.engine.sudoku.wings import remote_pairs, w_wings
+from tui_games.engine.sudoku.xy_cycles import xy_cycles
 
 __all__ = ["TECHNIQUES", "TECHNIQUE_RANK"]
 
@@ -178,18 +184,20 @@ _ALL: tuple[Technique, ...] = (
     Technique("finned jellyfish", EXTREME, 5.4, finned_fish(4, sashimi=False), explainer=False),
     Technique("sashimi jellyfish", EXTREME, 5.5, finned_fish(4, sashimi=True), explainer=False),
     Technique("unique rectangle type 1", EXTREME, 4.5, unique_rectangles_type_1, uniqueness=True),
-    Technique("unique rectangle type 2", EXTREME, 4.6, unique_rectangles_type_2, uniqueness=True),
+    Technique("unique rectangle type 2", EXTREME, 4.5, unique_rectangles_type_2, uniqueness=True),
     Technique("unique rectangle type 3", EXTREME, 4.6, unique_rectangles_type_3, uniqueness=True),
-    Technique("unique rectangle type 4", EXTREME, 4.6, unique_rectangles_type_4, uniqueness=True),
+    Technique("unique rectangle type 4", EXTREME, 4.5, unique_rectangles_type_4, uniqueness=True),
     Technique("hidden unique rectangle", EXTREME, 4.8, hidden_unique_rectangles, uniqueness=True, explainer=False),
     Technique("unique loop", EXTREME, 4.6, unique_loops, uniqueness=True),
     Technique("BUG+1", EXTREME, 5.6, bug_plus_one, uniqueness=True),
     Technique("BUG type 2", EXTREME, 5.7, bug_type(2), uniqueness=True),
     Technique("BUG type 4", EXTREME, 5.7, bug_type(4), uniqueness=True),
     Technique("BUG type 3", EXTREME, 5.8, bug_type(3), uniqueness=True),
+    Technique("X-chain", EXTREME, 4.3, strong_link_fish(2, grouped_only=True)),
     Technique("X-chain", FIENDISH, 5.4, strong_link_fish(3)),
     Technique("X-chain", FIENDISH, 5.8, strong_link_fish(4)),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
+    Technique("XY-cycle", FIENDISH, 6.5, xy_cycles),
     Technique("skyscraper", EXTREME, 4.0, skyscrapers),
     Technique("2-string kite", EXTREME, 4.1, two_string_kites),
     Technique("turbot fish", EXTREME, 4.2, turbot_fish),
@@ -217,7 +225,8 @@ _ALL: tuple[Technique, ...] = (
     Technique("kraken fish", DIABOLICAL, 7.5, kraken_fish, explainer=False),
     Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),
     Technique("aligned triplet exclusion", DIABOLICAL, 7.5, aligned_exclusion(3)),
-    Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains),
+    Technique("nishio forcing chain", DIABOLICAL, 7.5, nishio_forcing_chains),
+    Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains, explainer=False),
     Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
     Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),

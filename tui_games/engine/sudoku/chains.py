@@ -36,10 +36,11 @@ AIC        7.0       every link, grouped nodes too; chains, loops and placements
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from tui_games.engine.sudoku.grid import Geometry, cell_name, digit_char
-from tui_games.engine.sudoku.levels import FIENDISH
+from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
 from tui_games.engine.sudoku.links import AIC, XY, LinkGraph, X, build
 from tui_games.engine.sudoku.notation import cells_text, eureka
 from tui_games.engine.sudoku.techniques import Finder, Link, State, Step, length_rating
@@ -295,20 +296,25 @@ def x_chains(state: State) -> Iterator[Step]:
     yield from _steps(search, "X-chain", 6.6)
 
 
-def strong_link_fish(strong: int) -> Finder:
-    """X-chains and continuous X-cycles with exactly ``strong`` strong links (3 or 4), rated
+def strong_link_fish(strong: int, grouped_only: bool = False) -> Finder:
+    """X-chains and continuous X-cycles with exactly ``strong`` strong links (2, 3 or 4), rated
     as Sukaku Explainer's strong-linked fishes (:func:`fish_rating`): listed at their own
-    base rating so the stepper looks for them before the longer chains."""
+    base rating so the stepper looks for them before the longer chains. ``grouped_only``
+    keeps those with a grouped node (two strong links without one are the skyscrapers, kites
+    and turbot fish of :mod:`.single_digit`)."""
     def find(state: State) -> Iterator[Step]:
         graph = build(state, X, groups=True)  # Sukaku's fishes take grouped links (+0.3)
         chains = _Search(graph, state, chains=True, loops=False, places=False, max_links=2 * strong - 1)
         loops = _Search(graph, state, chains=False, loops=True, places=False, max_links=2 * strong)
         steps = [step for search, name in ((chains, "X-chain"), (loops, "X-cycle"))
                  for step in _steps(search, name, 6.6)
-                 if sum(link.strong for link in step.links) == strong]
+                 if sum(link.strong for link in step.links) == strong
+                 and (not grouped_only or any(len(link.cells_a) > 1 or len(link.cells_b) > 1 for link in step.links))]
         steps.sort(key=lambda step: step.rating)
-        yield from steps
-    find.__name__ = f"strong_link_fish_{strong}"
+        for step in steps:
+            # two strong links are the single-digit patterns' level (the grouped turbot fish)
+            yield dataclasses.replace(step, level=EXTREME) if strong == 2 else step
+    find.__name__ = f"strong_link_fish_{strong}" + ("_grouped" if grouped_only else "")
     return find
 
 

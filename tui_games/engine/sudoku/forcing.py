@@ -55,10 +55,13 @@ from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
 __all__ = [
     "cell_forcing_chains", "digit_forcing_chains", "dynamic_forcing_chains", "dynamic_forcing_chains_plus",
-    "nested_forcing_nets", "unit_forcing_chains",
+    "nested_forcing_nets", "nishio_forcing_chains", "unit_forcing_chains",
 ]
 
 STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS = 7.5, 8.0, 8.5, 9.0
+#: Sudoku Explainer starts its static cell and unit forcing chains only from cells with three
+#: candidates or more (a bivalue cell's are chains it found at 6.6-7.x already).
+STATIC_LEAST = 3
 
 
 def explainer_level(level: int) -> float:
@@ -748,11 +751,12 @@ def _double(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
     return out
 
 
-def _cells(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
+def _cells(net: _Net, props: dict[int, _Prop], least: int = 2) -> list[_Hint]:
+    """Cell forcing chains from the cells with ``least`` candidates or more."""
     out = []
     n = net.n
     for c, m in enumerate(net.masks):
-        if m.bit_count() < 2:
+        if m.bit_count() < least:
             continue
         hint = _common(net, [props[((c * n + d) << 1) | 1] for d in net.bits[m]], {c})
         if hint is not None:
@@ -761,7 +765,8 @@ def _cells(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
     return out
 
 
-def _units(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
+def _units(net: _Net, props: dict[int, _Prop], least: int = 2) -> list[_Hint]:
+    """Unit forcing chains; ``least``: the first place's cell has that many candidates or more."""
     out = []
     n = net.n
     for u, unit in enumerate(net.units):
@@ -770,6 +775,8 @@ def _units(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
             if pl.bit_count() < 2:
                 continue
             cells = [unit[j] for j in net.bits[pl]]
+            if net.masks[cells[0]].bit_count() < least:
+                continue
             hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set())
             if hint is not None:
                 hint.kind = f"unit {u}"
@@ -854,6 +861,61 @@ def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, bas
 # -- finders ---------------------------------------------------------------------------------------
 
 
+def _nishio(net: _Net, root: int) -> _Prop:
+    """Sudoku Explainer's nishio: "digit d at cell c" followed on d alone, dynamically -- d
+    leaves the cells the placements see, and a unit left with one place for d places it there
+    (its parents: the nodes that took the other places)."""
+    n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
+    d = (root >> 1) % n
+    places0 = net.places
+    places = {u: places0[u * n + d] for u in range(len(units))}
+    par: _Parents = {root: ROOT}
+    order = [root]
+    head = 0
+    while head < len(order):
+        node = order[head]
+        head += 1
+        c = (node >> 1) // n
+        if node & 1:  # on: d goes from the cell's peers
+            for u, pos in cell_units[c]:
+                for j in bits[places[u] & ~pos]:
+                    nd = (units[u][j] * n + d) << 1
+                    if nd not in par:
+                        par[nd] = node
+                        order.append(nd)
+                        if nd | 1 in par:
+                            return _Prop(par, order, nd)
+        else:  # off: the cell's units lose a place; one left is a hidden single
+            for u, pos in cell_units[c]:
+                pl = places[u] & ~pos
+                if pl == places[u]:
+                    continue
+                places[u] = pl
+                if pl and not pl & (pl - 1):
+                    nd = ((units[u][pl.bit_length() - 1] * n + d) << 1) | 1
+                    if nd not in par:
+                        par[nd] = tuple((units[u][j] * n + d) << 1 for j in bits[places0[u * n + d] & ~pl])
+                        order.append(nd)
+                        if nd ^ 1 in par:
+                            return _Prop(par, order, nd ^ 1)
+    return _Prop(par, order, -1)
+
+
+def nishio_forcing_chains(state: State) -> Iterator[Step]:
+    """Sudoku Explainer's nishio forcing chains (7.5+): a candidate assumed true, followed on
+    its digit alone with the hidden singles played out, ends in a contradiction: it is false."""
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    net = a.net
+    props = {}
+    for k, i in enumerate(net.candidates):
+        if not k & 31:
+            state.check_stop()
+        props[(i << 1) | 1] = _nishio(net, (i << 1) | 1)
+    yield from _sorted_steps(net, _contradictions(props), "nishio forcing chain", DIABOLICAL, STATIC_DIGIT)
+
+
 def digit_forcing_chains(state: State) -> Iterator[Step]:
     """Static chains from one candidate: on and off lead to the same node, or one of them to
     a contradiction (nishio)."""
@@ -871,7 +933,8 @@ def cell_forcing_chains(state: State) -> Iterator[Step]:
         return
     a = _analysis(state)
     props = a.static_all(state)
-    yield from _sorted_steps(a.net, _cells(a.net, props), "cell forcing chain", DIABOLICAL, STATIC_REGION)
+    yield from _sorted_steps(a.net, _cells(a.net, props, STATIC_LEAST), "cell forcing chain", DIABOLICAL,
+                             STATIC_REGION)
 
 
 def unit_forcing_chains(state: State) -> Iterator[Step]:
@@ -880,7 +943,8 @@ def unit_forcing_chains(state: State) -> Iterator[Step]:
         return
     a = _analysis(state)
     props = a.static_all(state)
-    yield from _sorted_steps(a.net, _units(a.net, props), "unit forcing chain", DIABOLICAL, STATIC_REGION)
+    yield from _sorted_steps(a.net, _units(a.net, props, STATIC_LEAST), "unit forcing chain", DIABOLICAL,
+                             STATIC_REGION)
 
 
 PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
