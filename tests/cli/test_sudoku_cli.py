@@ -297,6 +297,31 @@ def test_bench_sudoku_logic(capsys, tmp_path):
     assert "WRONG STEP" not in out
 
 
+@pytest.mark.slow
+def test_bench_sudoku_logic_meets_the_rating_goals_on_a_shipped_sample(capsys, tmp_path):
+    """Issue 25's goals against Sudoku Explainer's ratings (within ±0.3 for 85%, Spearman's rho
+    0.97, every band within ±0.5 for 70%) on the first 40 of the shipped diabolical sample."""
+    puzzles = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text().split()[:40]
+    ratings = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200_se_ratings.txt").read_text().split()[:40]
+    (tmp_path / "set.txt").write_text("\n".join(puzzles) + "\n")
+    (tmp_path / "set_se_ratings.txt").write_text("\n".join(ratings) + "\n")
+    code, out, err = run(capsys, "bench", "sudoku", "--logic", str(tmp_path / "set.txt"))
+    assert code == 0, err
+    goals = next(line for line in out.splitlines() if line.startswith("goals "))
+    assert goals.endswith(": met"), goals
+    assert "WRONG STEP" not in out
+
+
+def test_the_rating_goals_say_what_they_miss():
+    from tui_games.bench.sudoku_logic import agreement
+    close = agreement([(5.5, 5.5), (6.6, 6.6), (7.1, 7.0), (8.3, 8.3)])
+    assert close.misses() == []
+    far = agreement([(5.5, 5.5), (7.1, 6.6), (7.2, 6.7), (8.3, 8.3), (12.0, 11.0)])
+    missed = far.misses()
+    assert any(m.startswith("within ±0.3 40%") for m in missed)
+    assert "band 6-8 within ±0.5 100% < 70%" not in missed and any(m.startswith("band 10+") for m in missed)
+
+
 def test_bench_sudoku_bad_set(capsys, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text(TOP95_1[:-1] + "\n")

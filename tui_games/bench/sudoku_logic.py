@@ -235,6 +235,44 @@ def agreement_row(label: str, pairs: list[tuple[float, float]]) -> list[str]:
             "-" if rho != rho else f"{rho:.3f}", f"{statistics.mean(diffs):+.2f}"]
 
 
+#: Issue 25's goals for agreement with Sudoku Explainer: within ±0.3 for this share of the
+#: puzzles, Spearman's rho at least this, and every rating band within ±0.5 for this share.
+GOAL_WITHIN_03, GOAL_RHO, GOAL_BAND_05 = 0.85, 0.97, 0.70
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How a set's ratings agree with the reference: the share within ±0.3, Spearman's rho,
+    and the share within ±0.5 of each rating band that has puzzles."""
+
+    within_03: float
+    rho: float
+    bands_05: dict[str, float]
+
+    def misses(self) -> list[str]:
+        """The goals not met, in words (empty: all met)."""
+        out = []
+        if self.within_03 < GOAL_WITHIN_03:
+            out.append(f"within ±0.3 {100 * self.within_03:.0f}% < {100 * GOAL_WITHIN_03:.0f}%")
+        if not self.rho >= GOAL_RHO:
+            out.append(f"rho {self.rho:.3f} < {GOAL_RHO}")
+        out += [f"band {band} within ±0.5 {100 * share:.0f}% < {100 * GOAL_BAND_05:.0f}%"
+                for band, share in self.bands_05.items() if share < GOAL_BAND_05]
+        return out
+
+
+def agreement(pairs: list[tuple[float, float]]) -> Agreement:
+    """The :class:`Agreement` of ``(ours, theirs)`` pairs."""
+    def share(items: list[tuple[float, float]], width: float) -> float:
+        return sum(abs(a - b) <= width + 1e-9 for a, b in items) / len(items)
+    bands = {}
+    for band, _ in BANDS:
+        inside = [p for p in pairs if _band(p[1]) == band]
+        if inside:
+            bands[band] = share(inside, 0.5)
+    return Agreement(share(pairs, 0.3), spearman([a for a, _ in pairs], [b for _, b in pairs]), bands)
+
+
 def rating_report(write: Write, name: str, puzzles: list[str], results: list[Solved], theirs: list[float]) -> None:
     """How our ratings agree with the reference ratings, by their band, and where they differ most."""
     pairs = [(r.rating, t) for r, t in zip(results, theirs)]
@@ -247,6 +285,10 @@ def rating_report(write: Write, name: str, puzzles: list[str], results: list[Sol
         if inside:
             rows.append(agreement_row(band, inside))
     write_table(write, ["band", "puzzles", *(f"±{w}" for w in WITHIN), "mean |diff|", "rho", "mean diff"], rows)
+    write("")
+    misses = agreement(pairs).misses()
+    write(f"goals (within ±0.3 >= {100 * GOAL_WITHIN_03:.0f}%, rho >= {GOAL_RHO}, every band within ±0.5 >= "
+          f"{100 * GOAL_BAND_05:.0f}%): " + ("met" if not misses else "missed: " + "; ".join(misses)))
     write("")
     write("biggest disagreements")
     write("")
