@@ -76,8 +76,8 @@ def test_two_strong_links_with_a_group_rate_4_3():
     rating, technique, steps = _steps(
         "000209000000010000018070920701000308090000060003000700050127090100080005007564200")
     assert (rating, technique) == (5.6, "WXYZ-wing")
-    grouped = next(step for step in steps if step.rating == 4.3)
-    assert grouped.level == "extreme"
+    grouped = next(step for step in steps if step.technique == "grouped turbot fish")
+    assert (grouped.rating, grouped.level) == (4.3, "extreme")
     assert set(grouped.eliminations) == {(3 * 9 + 1, 4), (5 * 9 + 1, 4)}  # r4c2, r6c2
     assert any(len(link.cells_a) > 1 or len(link.cells_b) > 1 for link in grouped.links)
 

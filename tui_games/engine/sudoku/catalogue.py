@@ -51,16 +51,18 @@ BUG type 3              extreme       5.8+    the BUG cells of a unit form a nak
 VWXYZ-wing              fiendish      6.2     a WXYZ-wing with a 4-cell ALS (6.2-6.4)
 X-chain, 3-4 strong     fiendish      5.4+    a chain or loop on one digit with 3 (4) strong links: 5.4 (5.8) +0.1-0.2,
                                               +0.3 with a group
-X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links, or a placement
+X-cycle                 fiendish      6.5+    a loop on one digit: eliminations on its weak links
 XY-cycle                fiendish      6.5+    a loop of bivalue cells, each sharing a digit with the next (SE's Y-cycle)
 skyscraper              extreme       4.0     two parallel conjugate pairs of a digit whose near ends share a line
 2-string kite           extreme       4.1     a row and a column conjugate pair whose near ends share a box
 turbot fish             extreme       4.2     any other two conjugate pairs of a digit joined by a weak link
+grouped turbot fish     extreme       4.3     two conjugate pairs of a digit, one end a group (a box-line intersection)
 empty rectangle         extreme       4.3     a box's candidates in one row and column, and a conjugate pair crossing
 simple colouring        fiendish      6.6+    a cluster of conjugate pairs in two colours: colour wrap, colour trap H
 remote pairs            fiendish      6.6+    a chain of identical bivalue cells: both digits leave cells seeing both ends H
 UVWXYZ-wing             fiendish      6.6     a WXYZ-wing with a 5-cell ALS H
-X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does
+X-chain                 fiendish      6.6+    a chain on one digit: one end holds it, so no cell seeing both does; or
+                                              two strong links meeting at a cell: it holds the digit
 W-wing                  fiendish      6.8     two identical bivalue cells joined by a conjugate pair of one digit H
 multi-colouring         fiendish      6.8     two colour clusters joined by a weak link H
 XY-chain                fiendish      7.0+    a chain of bivalue cells from a digit back to the same digit
@@ -153,7 +155,7 @@ from tui_games.engine.sudoku.uniqueness import (
 from tui_games.engine.sudoku.wings import remote_pairs, w_wings
 from tui_games.engine.sudoku.xy_cycles import xy_cycles
 
-__all__ = ["TECHNIQUES", "TECHNIQUE_RANK"]
+__all__ = ["EXPLAINER_PRODUCERS", "TECHNIQUES", "TECHNIQUE_RANK"]
 
 _ALL: tuple[Technique, ...] = (
     Technique("full house", TRIVIAL, 1.0, full_houses),
@@ -193,7 +195,7 @@ _ALL: tuple[Technique, ...] = (
     Technique("BUG type 2", EXTREME, 5.7, bug_type(2), uniqueness=True),
     Technique("BUG type 4", EXTREME, 5.7, bug_type(4), uniqueness=True),
     Technique("BUG type 3", EXTREME, 5.8, bug_type(3), uniqueness=True),
-    Technique("X-chain", EXTREME, 4.3, strong_link_fish(2, grouped_only=True)),
+    Technique("grouped turbot fish", EXTREME, 4.3, strong_link_fish(2, grouped_only=True)),
     Technique("X-chain", FIENDISH, 5.4, strong_link_fish(3)),
     Technique("X-chain", FIENDISH, 5.8, strong_link_fish(4)),
     Technique("X-cycle", FIENDISH, 6.5, x_cycles),
@@ -238,6 +240,32 @@ _ALL: tuple[Technique, ...] = (
 #: the level (a naked quad, 5.0, comes after an XY-wing, 4.2); a stable sort keeps the listed
 #: order between equal ratings.
 TECHNIQUES: tuple[Technique, ...] = tuple(sorted(_ALL, key=lambda t: t.rating))
+
+#: Sukaku Explainer's producers, in the order it asks them (its ``Solver``): the first producer
+#: with a hint gives the step, whatever a later one would rate (a 5.7 three-strong-link fish is
+#: taken before a 5.5 WXYZ-wing, a unique loop before a naked quad). Within a producer, the
+#: lowest rating. By the finders' names; the grade's stepper follows this order.
+EXPLAINER_PRODUCERS: tuple[tuple[str, ...], ...] = (
+    ("full_houses", "hidden_singles_in_boxes", "hidden_singles_in_lines"),
+    ("direct_pointing", "direct_claiming"),
+    ("direct_hidden_pairs",),
+    ("naked_singles",),
+    ("direct_hidden_triples",),
+    ("pointing", "box_line_reduction"),
+    ("naked_pairs",), ("x_wing",), ("hidden_pairs",), ("naked_triples",), ("swordfish",), ("hidden_triples",),
+    ("skyscraper", "2_string_kite", "turbot_fish", "strong_link_fish_2_grouped", "empty_rectangles"),
+    ("xy_wings",), ("xyz_wings",),
+    ("unique_rectangles_type_1", "unique_rectangles_type_2", "unique_rectangles_type_3", "unique_rectangles_type_4",
+     "unique_loops"),
+    ("naked_quads",), ("jellyfish",), ("hidden_quads",),
+    ("strong_link_fish_3",), ("wxyz_wings",),
+    ("bug_plus_one", "bug_type_2", "bug_type_3", "bug_type_4"),
+    ("strong_link_fish_4",), ("vwxyz_wings",), ("aligned_pair_exclusion",),
+    ("x_cycles", "xy_cycles", "x_chains", "xy_chains", "plain_aics"),
+    ("aligned_triplet_exclusion",), ("nishio_forcing_chains",),
+    ("cell_forcing_chains", "unit_forcing_chains"),
+    ("dynamic_forcing_chains",), ("dynamic_forcing_chains_plus",), ("nested_forcing_nets",),
+)
 
 #: The rank of each technique name (its first entry in TECHNIQUES): "hardest technique" ties
 #: go to the later one.

@@ -21,14 +21,16 @@ four (an X-wing is the shortest).
 
 The search is a breadth-first walk from every node at once over the alternating implication
 graph (as bit sets), one link deeper at a time, so the first steps found use the fewest
-links, which is what the rating counts (``base + length_rating(links)``). Chains are capped at
-:data:`MAX_LINKS` links; the walk checks ``state.check_stop()`` at every depth.
+links, which is what the rating counts: ``base + length_rating(n)`` with Sudoku Explainer's
+length, its nodes less two (a chain's links + 1, a loop's links - 2, a placement's links - 1),
+and results come in that order. Chains are capped at :data:`MAX_LINKS` links; the walk checks
+``state.check_stop()`` at every depth.
 
 =========  ========  ==========================================================================
 finder     base      graph and what counts
 =========  ========  ==========================================================================
-X-cycle    6.5       one digit, cells only; continuous loops and strong-strong discontinuities
-X-chain    6.6       one digit, cells only; chains (both ends the same digit)
+X-cycle    6.5       one digit, cells only; continuous loops
+X-chain    6.6       one digit, cells only; chains (both ends the same digit), strong-strong discontinuities
 XY-chain   7.0       bivalue cells, strong inside the cell; chains ending on the start digit
 AIC        7.0       every link, grouped nodes too; chains, loops and placements
 =========  ========  ==========================================================================
@@ -45,7 +47,7 @@ from tui_games.engine.sudoku.links import AIC, XY, LinkGraph, X, build
 from tui_games.engine.sudoku.notation import cells_text, eureka
 from tui_games.engine.sudoku.techniques import Finder, Link, State, Step, length_rating
 
-__all__ = ["MAX_LINKS", "aics", "fish_rating", "plain_aics", "strong_link_fish", "x_chains", "x_cycles", "xy_chains"]
+__all__ = ["GROUPED_TURBOT", "MAX_LINKS", "aics", "fish_rating", "plain_aics", "strong_link_fish", "x_chains", "x_cycles", "xy_chains"]
 
 #: The longest chain looked for, in links (a loop counts its closing link). Sudoku Explainer's
 #: chains rarely need more; past it the forcing chains take over.
@@ -119,9 +121,10 @@ class _Search:
                 if odd:
                     self._evaluate(k, new, depth, pending)
             active = still
-            ready = sorted((r for r in pending if r[0] <= depth), key=_order)
+            # nothing found deeper has fewer of Sudoku Explainer's nodes than ``depth``
+            ready = sorted((r for r in pending if r[0] + _SE_NODES[r[1]] <= depth), key=_order)
             if ready:
-                pending = [r for r in pending if r[0] > depth]
+                pending = [r for r in pending if r[0] + _SE_NODES[r[1]] > depth]
                 for r in ready:
                     yield r[0], r[1], r[2], r[3]
             if not active:
@@ -159,9 +162,15 @@ class _Search:
                     pending.append((depth + 1, _LOOP, nodes, gone, -gone.bit_count(), start, end))
 
 
+#: Sudoku Explainer's length is its chain's nodes less two: a forcing chain from the candidate
+#: removed back to it has the chain's links + 3 nodes (links + 1), a placement's (A off ... A on)
+#: links + 1 (links - 1), a loop's as many as links (links - 2).
+_SE_NODES = {_CHAIN: 1, _PLACE: -1, _LOOP: -2}
+
+
 def _order(result: _Pending) -> tuple[int, bool, int, int, int]:
     links, kind, _, _, fewer, start, end = result
-    return links, kind != _PLACE, fewer, start, end
+    return links + _SE_NODES[kind], kind != _PLACE, fewer, start, end
 
 
 # -- steps -----------------------------------------------------------------------------------------
@@ -219,10 +228,12 @@ def _steps(search: _Search, name: str, base: float) -> Iterator[Step]:
         digits = tuple(sorted({graph.digits[i] for i in nodes}))
         rating = fish_rating(graph.geo, links) if graph.kind == X and kind != _PLACE else None
         if rating is None:
-            rating = round(base + length_rating(len(links)), 1)
+            rating = round(base + length_rating(len(links) + _SE_NODES[kind]), 1)
         yield Step(name, FIENDISH, cells, digits, text, placements=placements, eliminations=eliminations,
                    rating=rating, links=tuple(links), chain=(eureka(links, n),))
 
+
+GROUPED_TURBOT = "grouped turbot fish"
 
 #: Sukaku Explainer's ratings of chains on one digit by their number of strong links ("two,
 #: three, four strong-linked fishes"; five and six are off by default, so longer chains are
@@ -282,17 +293,18 @@ def _explain(graph: LinkGraph, kind: str, start: int, end: int, eliminations: tu
 
 
 def x_cycles(state: State) -> Iterator[Step]:
-    """Loops on one digit: continuous (eliminations on the weak links) or with two strong
-    links meeting at a cell (which then holds the digit)."""
+    """Continuous loops on one digit: eliminations on the weak links."""
     graph = build(state, X)
-    search = _Search(graph, state, chains=False, loops=True, places=True)
+    search = _Search(graph, state, chains=False, loops=True, places=False)
     yield from _steps(search, "X-cycle", 6.5)
 
 
 def x_chains(state: State) -> Iterator[Step]:
-    """Chains on one digit: one of the two ends holds it, so no cell seeing both does."""
+    """Chains on one digit: one of the two ends holds it, so no cell seeing both does; or a
+    chain from a cell back to it with two strong links meeting there (the cell holds the digit:
+    Sudoku Explainer's forcing X-chain, rated as a chain)."""
     graph = build(state, X)
-    search = _Search(graph, state, chains=True, loops=False, places=False)
+    search = _Search(graph, state, chains=True, loops=False, places=True)
     yield from _steps(search, "X-chain", 6.6)
 
 
@@ -312,8 +324,9 @@ def strong_link_fish(strong: int, grouped_only: bool = False) -> Finder:
                  and (not grouped_only or any(len(link.cells_a) > 1 or len(link.cells_b) > 1 for link in step.links))]
         steps.sort(key=lambda step: step.rating)
         for step in steps:
-            # two strong links are the single-digit patterns' level (the grouped turbot fish)
-            yield dataclasses.replace(step, level=EXTREME) if strong == 2 else step
+            # two strong links: a single-digit pattern, the grouped turbot fish (Sukaku's
+            # "grouped skyscraper" and "grouped 2-string kite")
+            yield dataclasses.replace(step, technique=GROUPED_TURBOT, level=EXTREME) if strong == 2 else step
     find.__name__ = f"strong_link_fish_{strong}" + ("_grouped" if grouped_only else "")
     return find
 

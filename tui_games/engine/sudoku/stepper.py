@@ -7,7 +7,13 @@ and returns the easiest step: the lowest-rated one, whatever level its technique
 chain's rating grows with its length, so a long X-chain (7.1) loses to a short AIC (7.0)
 listed after it; the search stops at the first technique whose base rating cannot beat the
 step in hand. So every harder technique is used only when nothing easier applies, which is
-what makes "the hardest technique used" a grade and the highest rating Sudoku Explainer's.
+what makes "the hardest technique used" a grade.
+
+The grade's stepper (``explainer=True``) follows Sudoku Explainer itself instead, as its fork
+Sukaku Explainer rated the shared bank: its producers in its order
+(:data:`~.catalogue.EXPLAINER_PRODUCERS`), the first with a step giving it. That order is by
+rating but for a few places (a 5.7 three-strong-link fish before a 5.5 WXYZ-wing, unique
+loops before a naked quad), and following it makes the highest rating Sudoku Explainer's.
 
 For the screen: :func:`next_step` (the hint) and :func:`apply_step` work on a
 :class:`~.grid.Grid` plus optional pencil marks (candidate masks per cell). A position with
@@ -22,7 +28,7 @@ import dataclasses
 import threading
 from collections.abc import Sequence
 
-from tui_games.engine.sudoku.catalogue import TECHNIQUES
+from tui_games.engine.sudoku.catalogue import EXPLAINER_PRODUCERS, TECHNIQUES
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.techniques import (
@@ -55,6 +61,11 @@ class Stepper:
         if by_level:
             self.techniques = tuple(sorted(self.techniques, key=lambda t: level_index(t.level)))
         self.by_level = by_level
+        #: With ``explainer`` (and not ``by_level``): the techniques grouped as Sudoku Explainer's
+        #: producers, in its order; the first group with a step gives the step.
+        self.producers: tuple[tuple[Technique, ...], ...] = ()
+        if explainer and not by_level:
+            self.producers = _producers(self.techniques)
         self.steps: list[Step] = []
         #: Why :meth:`next_step` last returned None: "solved", a contradiction, or "stuck".
         self.stuck: str | None = None
@@ -73,6 +84,14 @@ class Stepper:
         if problem is not None:
             self.stuck = problem
             return None
+        if self.producers:
+            for group in self.producers:
+                found = self._easiest(group)
+                if found is not None:
+                    self.stuck = None
+                    return found
+            self.stuck = "stuck"
+            return None
         best: Step | None = None
         for technique in self.techniques:
             if best is not None and (technique.rating >= best.rating
@@ -86,6 +105,18 @@ class Stepper:
             if best is None or step.rating < best.rating:
                 best = step
         self.stuck = None if best is not None else "stuck"
+        return best
+
+    def _easiest(self, group: tuple[Technique, ...]) -> Step | None:
+        best: Step | None = None
+        for technique in group:
+            step = next(iter(technique.find(self.state)), None)
+            if step is None:
+                continue
+            if not step.rating:
+                step = dataclasses.replace(step, rating=technique.rating)
+            if best is None or step.rating < best.rating:
+                best = step
         return best
 
     def apply(self, step: Step) -> None:
@@ -112,6 +143,16 @@ class Stepper:
     def candidates(self) -> list[int]:
         """Candidate masks of every cell in the position reached (0 for a filled cell)."""
         return list(self.state.masks)
+
+
+def _producers(techniques: tuple[Technique, ...]) -> tuple[tuple[Technique, ...], ...]:
+    """``techniques`` grouped and ordered as :data:`~.catalogue.EXPLAINER_PRODUCERS`; any not
+    named there follow, one group each, by rating."""
+    by_name = {t.find.__name__: t for t in techniques}
+    groups = [tuple(by_name.pop(name) for name in names if name in by_name) for names in EXPLAINER_PRODUCERS]
+    groups = [g for g in groups if g]
+    groups += [(t,) for t in techniques if t.find.__name__ in by_name]
+    return tuple(groups)
 
 
 def next_step(grid: Grid, candidates: Sequence[int] | None = None, *, max_level: str | None = None,
