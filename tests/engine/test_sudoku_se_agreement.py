@@ -8,7 +8,9 @@ named here at the rating given, and so does our stepper.
 - two strong links on one digit with a grouped node (SE's "grouped skyscraper"): 4.3;
 - unique rectangles of types 2 and 4: 4.5, as type 1;
 - nishio forcing chains: a candidate followed on its own digit, singles played out, to a
-  contradiction: 7.5 + length, where static cell and unit chains rated 8.2 and up.
+  contradiction: 7.5 + length, where static cell and unit chains rated 8.2 and up;
+- the grade asks Sudoku Explainer's producers in its order, the first with a step giving it
+  (a three-strong-link fish at 5.7 before a WXYZ-wing at 5.5), and WXYZ-wings easiest first.
 """
 
 from __future__ import annotations
@@ -111,3 +113,29 @@ def test_nishio_forcing_chains_rate_as_sudoku_explainers():
         assert (rating, technique) == (expected, "nishio forcing chain")
         top = next(s for s in steps if s.rating == expected and s.technique == technique)
         assert top.eliminations == (removed,)
+
+
+def test_the_grade_asks_sudoku_explainers_producers_in_its_order():
+    # The bank's 5.7: Sukaku takes "Grouped 3 Strong links" (5.7) while a WXYZ-wing (5.5) is
+    # there, as its three-strong-link producer comes first; by rating alone the grade was 5.6.
+    puzzle = "003010600600704005005286700004503900708090301000000000000309000007000800400020003"
+    rating, technique, steps = _steps(puzzle)
+    assert (rating, technique) == (5.7, "X-chain")
+    k = next(i for i, s in enumerate(steps) if s.rating == 5.7)
+    stepper = Stepper(parse_grid(puzzle), explainer=True)
+    for step in steps[:k]:
+        stepper.apply(step)
+    wings = next(t for t in stepper.techniques if t.name == "WXYZ-wing")
+    assert next(iter(wings.find(stepper.state))).rating < 5.7  # a lower rating was there
+    assert stepper.next_step() == steps[k]
+    assert Stepper(parse_grid(puzzle)).run()  # the hints still go by rating alone
+
+
+def test_wxyz_wings_come_easiest_first():
+    # The bank's 5.5, Sukaku's "WXYZ-Wing 126: r1c2,r4c2,r6c2,r3c1 on value 9"; the first
+    # wing our finder met rated 5.6 (its widest cell in the middle of the range).
+    rating, technique, steps = _steps(
+        "004300090710090030000087005006000004048010760300000900500740000080050071020008400")
+    assert (rating, technique) == (5.5, "WXYZ-wing")
+    wing = next(s for s in steps if s.technique == "WXYZ-wing")
+    assert set(wing.eliminations) == {(2 * 9 + 1, 9), (3 * 9 + 0, 9)}  # r3c2, r4c1
