@@ -80,9 +80,10 @@ death blossom           fiendish      7.4+    a stem cell and an ALS petal per c
 kraken fish             diabolical    7.5+    a finned fish whose fins are followed by chains (:mod:`.kraken`) H
 aligned pair exclusion  fiendish      6.2     two cells' candidate pairs that would empty a bivalue cell seeing both
 aligned triplet excl.   diabolical    7.5     the same with three cells and cells of two or three candidates
-nishio forcing chain    diabolical    7.5+    a candidate assumed true, followed on its digit alone (singles played out),
+nishio forcing chain    nightmare     7.5+    a candidate assumed true, followed on its digit alone (singles played out),
                                               ends in a contradiction (Sudoku Explainer's nishio)
-digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static) H
+digit forcing chain     diabolical    7.5+    a candidate on and off imply the same, or one a contradiction (static) H;
+                                              the grade's level counts it, its rating does not
 cell forcing chain      diabolical    8.0+    every candidate of a cell implies the same node (static chains; the grade's
                                               from cells of 3+ candidates, as Sudoku Explainer's)
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static; likewise)
@@ -227,8 +228,10 @@ _ALL: tuple[Technique, ...] = (
     Technique("kraken fish", DIABOLICAL, 7.5, kraken_fish, explainer=False),
     Technique("aligned pair exclusion", FIENDISH, 6.2, aligned_exclusion(2)),
     Technique("aligned triplet exclusion", DIABOLICAL, 7.5, aligned_exclusion(3)),
-    Technique("nishio forcing chain", DIABOLICAL, 7.5, nishio_forcing_chains),
-    Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains, explainer=False),
+    Technique("nishio forcing chain", NIGHTMARE, 7.5, nishio_forcing_chains),
+    # Sudoku Explainer has no static double implication, but the grade's level keeps it: the
+    # shipped diabolical collection was graded with it.
+    Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains, explainer=False, levels=True),
     Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
     Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
     Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),

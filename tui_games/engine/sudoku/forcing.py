@@ -913,7 +913,9 @@ def nishio_forcing_chains(state: State) -> Iterator[Step]:
         if not k & 31:
             state.check_stop()
         props[(i << 1) | 1] = _nishio(net, (i << 1) | 1)
-    yield from _sorted_steps(net, _contradictions(props), "nishio forcing chain", DIABOLICAL, STATIC_DIGIT)
+    # rated as Sudoku Explainer rates it, but a dynamic chain: the nightmare level's, as the
+    # dynamic forcing chains (the grade's level stays what the static chains decide)
+    yield from _sorted_steps(net, _contradictions(props), "nishio forcing chain", NIGHTMARE, STATIC_DIGIT)
 
 
 def digit_forcing_chains(state: State) -> Iterator[Step]:

@@ -57,7 +57,7 @@ class Stepper:
         top = level_index(max_level) if max_level is not None else len(LEVELS) - 1
         self.techniques: tuple[Technique, ...] = tuple(
             t for t in TECHNIQUES if level_index(t.level) <= top and (uniqueness or not t.uniqueness)
-            and (t.explainer if explainer else t.hints))
+            and ((t.explainer or by_level and t.levels) if explainer else t.hints))
         if by_level:
             self.techniques = tuple(sorted(self.techniques, key=lambda t: level_index(t.level)))
         self.by_level = by_level

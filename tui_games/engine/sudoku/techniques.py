@@ -172,7 +172,8 @@ class Technique:
     BUG+1), so a player who does not want that assumption can turn it off. ``explainer``:
     Sudoku Explainer (as its fork Sukaku Explainer rates puzzles) knows the technique; a
     puzzle's grade and rating use only those (:mod:`.grading`). ``hints``: the hints use it
-    (False for the plain twin of a technique the hints use in a stronger form)."""
+    (False for the plain twin of a technique the hints use in a stronger form). ``levels``:
+    the grade's level counts it though Sudoku Explainer lacks it (the rating does not)."""
 
     name: str
     level: str
@@ -181,6 +182,7 @@ class Technique:
     uniqueness: bool = False
     explainer: bool = True
     hints: bool = True
+    levels: bool = False
 
 
 def length_rating(length: int) -> float:
