@@ -113,6 +113,8 @@ from tui_games.engine.sudoku.forcing import (
     digit_forcing_chains,
     dynamic_forcing_chains,
     dynamic_forcing_chains_plus,
+    explainer_cell_forcing_chains,
+    explainer_unit_forcing_chains,
     nested_forcing_nets,
     nishio_forcing_chains,
     unit_forcing_chains,
@@ -232,8 +234,11 @@ _ALL: tuple[Technique, ...] = (
     # Sudoku Explainer has no static double implication, but the grade's level keeps it: the
     # shipped diabolical collection was graded with it.
     Technique("digit forcing chain", DIABOLICAL, 7.5, digit_forcing_chains, explainer=False, levels=True),
-    Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains),
-    Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains),
+    # the hints and the grade's level from every cell; the rating from cells of 3+ candidates
+    Technique("cell forcing chain", DIABOLICAL, 8.0, cell_forcing_chains, explainer=False, levels=True),
+    Technique("unit forcing chain", DIABOLICAL, 8.0, unit_forcing_chains, explainer=False, levels=True),
+    Technique("cell forcing chain", DIABOLICAL, 8.0, explainer_cell_forcing_chains, hints=False),
+    Technique("unit forcing chain", DIABOLICAL, 8.0, explainer_unit_forcing_chains, hints=False),
     Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),
     Technique("dynamic forcing chain (+)", NIGHTMARE, 9.0, dynamic_forcing_chains_plus),
     Technique("nested forcing net", NIGHTMARE, 10.5, nested_forcing_nets),
@@ -266,7 +271,7 @@ EXPLAINER_PRODUCERS: tuple[tuple[str, ...], ...] = (
     ("strong_link_fish_4",), ("vwxyz_wings",), ("aligned_pair_exclusion",),
     ("x_cycles", "xy_cycles", "x_chains", "xy_chains", "plain_aics"),
     ("aligned_triplet_exclusion",), ("nishio_forcing_chains",),
-    ("cell_forcing_chains", "unit_forcing_chains"),
+    ("explainer_cell_forcing_chains", "explainer_unit_forcing_chains"),
     ("dynamic_forcing_chains",), ("dynamic_forcing_chains_plus",), ("nested_forcing_nets",),
 )
 

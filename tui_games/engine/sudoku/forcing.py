@@ -55,6 +55,7 @@ from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
 __all__ = [
     "cell_forcing_chains", "digit_forcing_chains", "dynamic_forcing_chains", "dynamic_forcing_chains_plus",
+    "explainer_cell_forcing_chains", "explainer_unit_forcing_chains",
     "nested_forcing_nets", "nishio_forcing_chains", "unit_forcing_chains",
 ]
 
@@ -929,24 +930,40 @@ def digit_forcing_chains(state: State) -> Iterator[Step]:
     yield from _sorted_steps(a.net, hints, "digit forcing chain", DIABOLICAL, STATIC_DIGIT)
 
 
-def cell_forcing_chains(state: State) -> Iterator[Step]:
-    """Static chains from every candidate of a cell reach the same node."""
+def _static_cells(state: State, least: int) -> Iterator[Step]:
     if _unsolvable(state):
         return
     a = _analysis(state)
     props = a.static_all(state)
-    yield from _sorted_steps(a.net, _cells(a.net, props, STATIC_LEAST), "cell forcing chain", DIABOLICAL,
-                             STATIC_REGION)
+    yield from _sorted_steps(a.net, _cells(a.net, props, least), "cell forcing chain", DIABOLICAL, STATIC_REGION)
+
+
+def _static_units(state: State, least: int) -> Iterator[Step]:
+    if _unsolvable(state):
+        return
+    a = _analysis(state)
+    props = a.static_all(state)
+    yield from _sorted_steps(a.net, _units(a.net, props, least), "unit forcing chain", DIABOLICAL, STATIC_REGION)
+
+
+def cell_forcing_chains(state: State) -> Iterator[Step]:
+    """Static chains from every candidate of a cell reach the same node."""
+    return _static_cells(state, 2)
 
 
 def unit_forcing_chains(state: State) -> Iterator[Step]:
     """Static chains from every place of a digit in a unit reach the same node."""
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    props = a.static_all(state)
-    yield from _sorted_steps(a.net, _units(a.net, props, STATIC_LEAST), "unit forcing chain", DIABOLICAL,
-                             STATIC_REGION)
+    return _static_units(state, 2)
+
+
+def explainer_cell_forcing_chains(state: State) -> Iterator[Step]:
+    """:func:`cell_forcing_chains` from cells of 3+ candidates only, as Sudoku Explainer's."""
+    return _static_cells(state, STATIC_LEAST)
+
+
+def explainer_unit_forcing_chains(state: State) -> Iterator[Step]:
+    """:func:`unit_forcing_chains` whose first place has 3+ candidates, as Sudoku Explainer's."""
+    return _static_units(state, STATIC_LEAST)
 
 
 PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
