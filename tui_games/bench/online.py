@@ -24,15 +24,14 @@ import time
 from pathlib import Path
 
 from tui_games.bench import online_fronts, online_ssh
+from tui_games.bench.lobby_game import PAUSE, play_game
 from tui_games.bench.table import Write, write_table
-from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
 
 PLAYERS = 32
-PAUSE = 0.2  # seconds between a move arriving and the reply
 
 
 async def serve_lobby(folder: str, players: int) -> None:
@@ -56,29 +55,6 @@ def _cpu_and_rss(pid: int) -> tuple[float, float]:
     rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
                if line.startswith("VmRSS:")) / 1024
     return cpu, rss
-
-
-async def _game(clients: tuple[LobbyClient, LobbyClient], arrived: dict, rng: random.Random,
-                latencies: list[float]) -> int:
-    adapter = arena_adapter("connect4")
-    first, second = clients
-    offer = await first.request("seek", game="connect4", colour="first", rated=False)
-    game = await second.request("accept", offer=offer["id"])
-    position = adapter.start({})
-    moves = 0
-    while position.outcome() is None:
-        mover, other = clients[position.turn], clients[1 - position.turn]
-        move = rng.choice(list(position.legal_moves()))
-        waiting = arrived.setdefault((other.player, game["id"]), asyncio.Event())
-        waiting.clear()
-        started = time.perf_counter()
-        await mover.request("move", game=game["id"], move=adapter.move_text(position, move))
-        await asyncio.wait_for(waiting.wait(), 30)
-        latencies.append(time.perf_counter() - started)
-        position.push(move)
-        moves += 1
-        await asyncio.sleep(PAUSE)
-    return moves
 
 
 async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, int, float, float, float]:
@@ -113,7 +89,7 @@ async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, in
         async def keep_playing(pair) -> None:
             nonlocal games, moves
             while time.perf_counter() - started < seconds_wanted:
-                played = await _game(pair, arrived, random.Random(rng.random()), latencies)
+                played = await play_game(pair, arrived, random.Random(rng.random()), latencies)
                 moves += played  # after the await: the other games add to it meanwhile
                 games += 1
 

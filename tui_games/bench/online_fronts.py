@@ -25,13 +25,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from tui_games.bench.lobby_game import PAUSE, play_game
 from tui_games.bench.table import Write, write_table
-from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.storage import redact
 
 PLAYERS = 64
-PAUSE = 0.2  # seconds between a move arriving and the reply
 
 
 async def serve_front(database: str, folder: str, index: int, names: list[str]) -> None:
@@ -55,25 +54,6 @@ async def serve_front(database: str, folder: str, index: int, names: list[str]) 
     await frontend.close()
     await hub.close()
     storage.close()
-
-
-async def _game(clients, arrived: dict, rng: random.Random, latencies: list[float]) -> None:
-    adapter = arena_adapter("connect4")
-    first, second = clients
-    offer = await first.request("seek", game="connect4", colour="first", rated=False)
-    game = await second.request("accept", offer=offer["id"])
-    position = adapter.start({})
-    while position.outcome() is None:
-        mover, other = clients[position.turn], clients[1 - position.turn]
-        move = rng.choice(list(position.legal_moves()))
-        waiting = arrived.setdefault((other.player, game["id"]), asyncio.Event())
-        waiting.clear()
-        started = time.perf_counter()
-        await mover.request("move", game=game["id"], move=adapter.move_text(position, move))
-        await asyncio.wait_for(waiting.wait(), 30)
-        latencies.append(time.perf_counter() - started)
-        position.push(move)
-        await asyncio.sleep(PAUSE)
 
 
 async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[str, list[float]]:
@@ -126,7 +106,7 @@ async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[st
         async def keep_playing(a: str, b: str) -> None:
             kind = "within" if where[a] == where[b] else "across"
             while time.perf_counter() - started < seconds:
-                await _game((clients[a], clients[b]), arrived, random.Random(rng.random()), latencies[kind])
+                await play_game((clients[a], clients[b]), arrived, random.Random(rng.random()), latencies[kind])
 
         await asyncio.gather(*(keep_playing(names[i], names[i + 1]) for i in range(0, PLAYERS, 2)))
         for client in clients.values():
