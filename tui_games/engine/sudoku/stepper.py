@@ -97,12 +97,8 @@ class Stepper:
             if best is not None and (technique.rating >= best.rating
                                      or self.by_level and technique.level != best.level):
                 break  # nothing from here on is easier than the step in hand
-            step = next(iter(technique.find(state)), None)
-            if step is None:
-                continue
-            if not step.rating:
-                step = dataclasses.replace(step, rating=technique.rating)
-            if best is None or step.rating < best.rating:
+            step = _first_step(technique, state)
+            if step is not None and (best is None or step.rating < best.rating):
                 best = step
         self.stuck = None if best is not None else "stuck"
         return best
@@ -110,12 +106,8 @@ class Stepper:
     def _easiest(self, group: tuple[Technique, ...]) -> Step | None:
         best: Step | None = None
         for technique in group:
-            step = next(iter(technique.find(self.state)), None)
-            if step is None:
-                continue
-            if not step.rating:
-                step = dataclasses.replace(step, rating=technique.rating)
-            if best is None or step.rating < best.rating:
+            step = _first_step(technique, self.state)
+            if step is not None and (best is None or step.rating < best.rating):
                 best = step
         return best
 
@@ -170,3 +162,11 @@ def apply_step(grid: Grid, step: Step, candidates: Sequence[int] | None = None) 
     for cell, digit in step.placements:
         grid.set(cell, digit)
     return state.masks
+
+
+def _first_step(technique: Technique, state: State) -> Step | None:
+    """The technique's first step, rated at the technique's base where it gives no rating itself."""
+    step = next(iter(technique.find(state)), None)
+    if step is not None and not step.rating:
+        step = dataclasses.replace(step, rating=technique.rating)
+    return step
