@@ -283,7 +283,9 @@ def test_every_kind_of_conclusion():
     contradictions are discontinuous nice loops: the AICs, cheaper, find them first.)"""
     kinds = set()
     top95 = puzzles("norvig_top95.txt", 95)
-    for k in (34, 53, 59, 74):
+    # Four puzzles that meet them all as the stepper now chooses (SE's order for the grade moved
+    # 74's unit chain to a cell chain; 58 has both).
+    for k in (34, 53, 58, 59):
         solution = solution_of(top95[k])
         for step in Stepper(parse_grid(top95[k])).run():
             assert_sound(step, solution)
