@@ -8,6 +8,7 @@ from ui_support import SIZE, fill, open_lab, text_of, until
 
 from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens import lab as lab_module
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.scores import ScoresScreen
@@ -156,8 +157,20 @@ def footer_keys(app) -> dict[str, str]:
             for _, binding, enabled, _ in app.active_bindings.values() if enabled and binding.show}
 
 
-async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home):
+async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home, monkeypatch):
     # Escape while a sweep ran did nothing: only x stopped it.
+    real_sweep = lab_module.sweep
+
+    def held_sweep(position, depths, *, stop, on_cell, **options):
+        # The sweep waits after its first cell until it is stopped: however fast the machine,
+        # the test sees it running (60 s only bounds a broken run).
+        def first_then_wait(cell):
+            on_cell(cell)
+            stop.wait(60)
+
+        return real_sweep(position, depths, stop=stop, on_cell=first_then_wait, **options)
+
+    monkeypatch.setattr(lab_module, "sweep", held_sweep)
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         lab = await open_lab(pilot, app)
@@ -170,8 +183,9 @@ async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home)
         await pilot.press("r")
         await until(pilot, lambda: lab.query_one("#compare-table", DataTable).row_count >= 1)
         assert lab.running == "compare"
-        await pilot.pause()
-        assert footer_keys(app).get("cancel") == "Cancel" and "back" not in footer_keys(app)
+        # The key bar is refreshed after the run begins: wait for it.
+        await until(pilot, lambda: footer_keys(app).get("cancel") == "Cancel")
+        assert "back" not in footer_keys(app)
         assert "Esc cancels" in text_of(lab.query_one("#compare-status"))
         await pilot.press("escape")
         await until(pilot, lambda: lab.running is None)
