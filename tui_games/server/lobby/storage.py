@@ -27,7 +27,8 @@ import json
 import re
 import sqlite3
 import time
-from contextlib import contextmanager
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator, Protocol
@@ -272,29 +273,30 @@ def read_notice(text: str) -> Notice | None:
         return None
 
 
-class SqlStorage:
+class SqlStorage(ABC):
     """The queries, written once with ``?`` placeholders; a backend gives the connection, the
     transactions and what differs."""
 
     where = ""
     _depth = 0  # nesting of transaction()
 
+    @abstractmethod
     def _execute(self, sql: str, args: tuple | list = ()) -> Any:
-        raise NotImplementedError
+        """Run one statement on the backend's connection."""
 
     def _rowcount(self, cursor: Any) -> int:
         return cursor.rowcount
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        raise NotImplementedError
-        yield
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """A transaction that nests (an inner one joins the outer) and retries nothing itself."""
 
     def _for_update(self) -> str:
         return ""
 
+    @abstractmethod
     def lock_names(self, *names: str) -> None:
-        pass  # SQLite: BEGIN IMMEDIATE holds the whole database already
+        """Inside a transaction: hold these names until it ends."""
 
     # -- ratings -------------------------------------------------------------------------------
 
@@ -417,8 +419,9 @@ class SqlStorage:
         return int(self._execute("SELECT COUNT(*) FROM frontends WHERE id!=? AND expires>?",
                                  (frontend, now)).fetchone()[0])
 
+    @abstractmethod
     def alone(self, alone: bool) -> None:
-        pass
+        """Whether this front end is the only one."""
 
     def heartbeat(self, frontend: str, expires: float) -> None:
         self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET expires=excluded.expires",
@@ -545,6 +548,9 @@ class Storage(SqlStorage):
 
     def alone(self, alone: bool) -> None:
         self._poll = SQLITE_POLL_ALONE if alone else SQLITE_POLL
+
+    def lock_names(self, *names: str) -> None:
+        """Nothing to take: BEGIN IMMEDIATE holds the whole database already."""
 
     def publish(self, notice: Notice) -> None:
         now = time.time()

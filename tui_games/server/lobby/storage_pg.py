@@ -115,6 +115,9 @@ class PostgresStorage(SqlStorage):
     def _for_update(self) -> str:
         return " FOR UPDATE"
 
+    def alone(self, alone: bool) -> None:
+        """Nothing to tune: NOTIFY brings changes whether or not other front ends run."""
+
     def lock_names(self, *names: str) -> None:
         # In one order everywhere, so that two transactions never wait on each other in a ring.
         for name in sorted(set(names)):
