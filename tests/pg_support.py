@@ -16,10 +16,23 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 START_SECONDS = 60
+
+# Run beside the tests: it blocks reading a pipe whose only writer is the test process, so the
+# read returns when that process ends however it ends (a killed run included), and then it
+# stops the server and removes its folder. Without it a killed run left a postmaster running.
+_WATCHER = """
+import os, shutil, subprocess, sys
+fd, folder, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+while os.read(fd, 1):
+    pass
+subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, cwd=folder)
+shutil.rmtree(folder, ignore_errors=True)
+"""
 
 
 def pg_bin() -> Path | None:
@@ -74,6 +87,8 @@ class PostgresServer:
             self.prefix = [shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={entry.pw_uid}",
                            f"--regid={entry.pw_gid}", "--clear-groups"]
         self.folder.chmod(0o700)
+        self._watcher: subprocess.Popen | None = None
+        self._lifeline: int | None = None
 
     def _run(self, *argv: str) -> None:
         done = subprocess.run([*self.prefix, *argv], capture_output=True, text=True, timeout=START_SECONDS,
@@ -87,8 +102,20 @@ class PostgresServer:
                   "--no-sync", "--no-instructions")
         # fsync off: a test database need not survive the machine's crash, and it is much faster.
         options = f"-h 127.0.0.1 -p {self.port} -k {self.folder} -c fsync=off -c full_page_writes=off"
+        self._watch()
         self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(self.folder / "log"), "-w",
                   "-t", str(START_SECONDS), "-o", options, "start")
+
+    def _watch(self) -> None:
+        """Start the watcher that cleans up after this process, however it ends."""
+        read_end, self._lifeline = os.pipe()
+        stop = [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate",
+                "-w", "stop"]
+        self._watcher = subprocess.Popen([sys.executable, "-c", _WATCHER, str(read_end), str(self.folder), *stop],
+                                         pass_fds=(read_end,), start_new_session=True,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL)
+        os.close(read_end)
 
     def stop(self, mode: str = "fast") -> None:
         try:
@@ -102,7 +129,13 @@ class PostgresServer:
                   "-w", "-t", str(START_SECONDS), "-o", options, "start")
 
     def remove(self) -> None:
+        if self._lifeline is not None:  # the watcher finds the server stopped and the folder gone
+            os.close(self._lifeline)
+            self._lifeline = None
         shutil.rmtree(self.folder, ignore_errors=True)
+        if self._watcher is not None:
+            self._watcher.wait(timeout=START_SECONDS)
+            self._watcher = None
 
     def dsn(self, database: str = "postgres") -> str:
         return f"postgresql://{self.user}@127.0.0.1:{self.port}/{database}"
