@@ -28,7 +28,7 @@ import re
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator, Protocol
@@ -287,9 +287,38 @@ class SqlStorage(ABC):
     def _rowcount(self, cursor: Any) -> int:
         return cursor.rowcount
 
-    @abstractmethod
-    def transaction(self) -> AbstractContextManager[None]:
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
         """A transaction that nests (an inner one joins the outer) and retries nothing itself."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._begin()
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self._rollback()
+            raise
+        self._depth = 0
+        self._commit()
+
+    @abstractmethod
+    def _begin(self) -> None:
+        """Start the outermost transaction; StorageConflict if the database is held."""
+
+    @abstractmethod
+    def _commit(self) -> None:
+        """End the outermost transaction; StorageConflict or StorageUnavailable if it may not have."""
+
+    @abstractmethod
+    def _rollback(self) -> None:
+        """Undo the outermost transaction after an error, if the connection still lives."""
 
     def _for_update(self) -> str:
         return ""
@@ -517,32 +546,21 @@ class Storage(SqlStorage):
     def _execute(self, sql: str, args: tuple | list = ()) -> Any:
         return self.db.execute(sql, args)
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def _begin(self) -> None:
         # BEGIN IMMEDIATE takes the database's write lock at once: the transaction's reads and
         # its writes see no other process's writes between them (a game read "for update").
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:
             if "locked" in str(error) or "busy" in str(error):
                 raise StorageConflict(str(error)) from None
             raise
-        self._depth = 1
-        try:
-            yield
-        except BaseException:
-            self._depth = 0
-            self.db.execute("ROLLBACK")
-            raise
-        self._depth = 0
+
+    def _commit(self) -> None:
         self.db.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        self.db.execute("ROLLBACK")
 
     # -- between front ends: the feed table, read by polling -------------------------------------
 

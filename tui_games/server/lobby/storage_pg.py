@@ -18,8 +18,7 @@ The DSN may hold a password: only :func:`storage.redact`'s form of it is ever lo
 from __future__ import annotations
 
 import asyncio
-from contextlib import contextmanager
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator
 
 from tui_games.server.lobby.storage import (
     CHANNEL,
@@ -123,25 +122,14 @@ class PostgresStorage(SqlStorage):
         for name in sorted(set(names)):
             self._execute("SELECT pg_advisory_xact_lock(hashtext(?))", (name,))
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
-            return
+    def _begin(self) -> None:
         self._execute("BEGIN")
-        self._depth = 1
-        try:
-            yield
-        except BaseException:
-            self._depth = 0
-            if not (self.db.closed or self.db.broken):
-                self.db.execute("ROLLBACK")
-            raise
-        self._depth = 0
+
+    def _rollback(self) -> None:
+        if not (self.db.closed or self.db.broken):
+            self.db.execute("ROLLBACK")
+
+    def _commit(self) -> None:
         try:
             self.db.execute("COMMIT")
         except (pg_errors.SerializationFailure, pg_errors.DeadlockDetected) as error:
