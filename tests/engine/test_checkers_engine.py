@@ -156,7 +156,7 @@ def test_recorder_gets_the_tree():
     assert {child.move for child in root.children} == set(pos.legal_moves())
     assert root.best == result.move and root.value == result.score
     assert all(child.value is not None for child in root.children)
-    assert max(node.ply for node in root.walk()) == 3  # recorded below the root (the Python core)
+    assert max(node.ply for node in root.walk()) == 3  # recorded below the root (traced in C, or by the Python core)
 
 
 def test_finds_the_winning_capture_and_proves_it():

@@ -8,11 +8,15 @@ import re
 import pytest
 from ui_support import SIZE, settle, square_offset, text_of
 
+from tui_games.engine.checkers.core import COMPILED
 from tui_games.engine.checkers.pdn import read_pdn_game
+from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.checkers import CheckersScreen, move_list
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.widgets.checkers_board import PIECES, CheckersBoard
+from tui_games.ui.widgets.stats_panel import StatsPanel
+from tui_games.ui.widgets.tree_inspector import TreeInspector
 
 # Black to move must take 9x18x27: a double jump over 14 and 23. The man on 1 could step,
 # but the capture is compulsory.
@@ -236,3 +240,46 @@ async def test_on_big_squares_the_pieces_grow_and_kings_stay_marked_even_in_asci
             looks[square] = re.sub(r"\d", " ", looks[square])
         # Four pieces, four looks: colour, and man or king, told apart by shape alone (NO_COLOR, --ascii).
         assert len(set(looks.values())) == 4, looks
+
+
+# Issue 24: the computer's move and the hint record their tree for the inspector; that search
+# ran in the Python core, 30 times slower than the compiled one at the command line.
+GAME_24 = "W:W13,19,23,24,25,26,27,30,31,32:B1,2,3,6,7,8,12,14,16,20"
+
+
+def assert_tree_matches(screen: CheckersScreen, position: CheckersPosition) -> None:
+    """The inspector's tree is the last search's: its root children hold the root moves' scores."""
+    stats = screen.query_one(StatsPanel).last_stats
+    root = screen.query_one(TreeInspector).root.data
+    assert stats is not None and root is not None
+    assert root.value == stats.score and root.best == stats.best_move
+    scores = {rm.move: rm.score for rm in stats.root_moves}
+    assert {child.move for child in root.children} == set(position.legal_moves()) == set(scores)
+    assert all(child.value_for_root() == scores[child.move] for child in root.children)
+    assert max(node.ply for node in root.walk()) == 4  # the inspector's default plies, recorded
+    assert any(node.truncated for node in root.walk())  # and searched below them
+
+
+@pytest.mark.skipif(not COMPILED, reason="the C core was not built (no compiler)")
+async def test_the_computer_and_the_hint_search_in_the_compiled_core_with_their_tree(home):
+    (home / "settings.json").write_text('{"checkers": {"seconds": 0.5}}')
+    app = make_app(opponent="level8", human="black", start=GAME_24)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await settle(pilot, screen, timeout=60)
+        assert len(screen.position.history) == 1  # White, the computer, has moved
+        engine = screen.opponent.engine
+        stats = screen.query_one(StatsPanel).last_stats
+        # Every node of the search but the root's visits was the compiled core's.
+        assert engine.is_compiled and 0 < stats.nodes - engine.core.counters()[0] <= 2 * stats.depth
+        before = screen.position.copy()
+        before.pop()
+        assert_tree_matches(screen, before)
+        await pilot.press("i")
+        await settle(pilot, screen, timeout=60)
+        # The hint's search (strong, timed): its tree, recorded the same way, for this position.
+        assert screen.query_one(StatsPanel).border_title == "Search · hint"
+        root = screen.query_one(TreeInspector).root.data
+        assert {child.move for child in root.children} == set(screen.position.legal_moves())
+        assert all(node.value is not None for node in root.walk())
+        assert max(node.ply for node in root.walk()) == 4

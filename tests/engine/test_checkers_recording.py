@@ -1,0 +1,135 @@
+"""The tree inspector's recorded search in checkers: it runs in the compiled core (the
+recorder's top plies traced, everything below searched in C) and finds what an unrecorded
+search finds; the Python core, the fallback, records the same tree."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from tui_games.engine.checkers import core as core_module
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.search import SearchLimits
+from tui_games.engine.tree import TreeNode, TreeRecorder
+
+compiled = pytest.mark.skipif(not core_module.COMPILED, reason="the C core was not built (no compiler)")
+
+GAME_24 = "W:W13,19,23,24,25,26,27,30,31,32:B1,2,3,6,7,8,12,14,16,20"
+POSITIONS = [
+    ("start", 7),
+    (GAME_24, 8),
+    ("B:W18,22,23,25,26,27,29,30,31:B1,2,3,5,6,7,9,11,12", 7),  # a middlegame with exchanges in reach
+    ("B:WK5,K14,K23,26:BK10,K19,K27,3", 6),  # kings: many capture paths
+    ("W:WK29,K30:BK4,K3", 9),  # kings shuffling: repetitions in the tree
+]
+
+
+def outcome(engine: Engine, fen: str, depth: int, recorder: TreeRecorder | None) -> tuple:
+    result = engine.search(CheckersPosition(fen), SearchLimits(depth=depth), recorder=recorder,
+                           rng=random.Random(3))
+    stats = result.stats
+    return (str(result.move), result.score, [str(m) for m in result.pv], stats.depth, stats.nodes, stats.leaves,
+            stats.cutoffs, stats.tt_hits, stats.seldepth, [(str(rm.move), rm.score, rm.bound) for rm in result.root_moves])
+
+
+def shape(node: TreeNode) -> tuple:
+    """Everything the inspector shows of a recorded tree."""
+    return (str(node.move), node.ply, node.alpha, node.beta, node.value, node.bound, node.kind, str(node.best),
+            node.truncated, [str(m) for m in node.pruned], [shape(child) for child in node.children])
+
+
+@compiled
+def test_a_recorded_search_runs_in_the_compiled_core():
+    # The tree inspector's search used to run in the Python core (about 30 times slower):
+    # now every node it counts is the compiled core's.
+    engine = Engine(compiled=True)
+    recorder = TreeRecorder(max_plies=4, max_nodes=20_000)
+    result = engine.search(CheckersPosition(GAME_24), SearchLimits(depth=8), recorder=recorder)
+    assert engine.is_compiled
+    core_nodes = engine.core.counters()[0]
+    assert core_nodes > 10_000
+    # The driver's own root visits (one per pass) are all the rest.
+    assert 0 < result.stats.nodes - core_nodes <= 2 * 8
+    assert recorder.root is not None and max(node.ply for node in recorder.root.walk()) == 4
+
+
+@compiled
+@pytest.mark.parametrize(("fen", "depth"), POSITIONS)
+def test_recording_changes_nothing_in_the_search(fen, depth):
+    # The same move, score, line and counters with or without the recorder, in C; and the
+    # Python core's recording path (the fallback, which the app used before) agrees node
+    # for node and records the very same tree.
+    plain = outcome(Engine(compiled=True, table_bits=16), fen, depth, None)
+    c_recorder, py_recorder = TreeRecorder(4, 20_000), TreeRecorder(4, 20_000)
+    assert outcome(Engine(compiled=True, table_bits=16), fen, depth, c_recorder) == plain
+    assert outcome(Engine(compiled=False, table_bits=16), fen, depth, py_recorder) == plain
+    assert c_recorder.root is not None and py_recorder.root is not None
+    assert c_recorder.depth == py_recorder.depth == depth
+    assert shape(c_recorder.root) == shape(py_recorder.root)
+
+
+@compiled
+def test_the_recorded_root_children_carry_the_searched_scores():
+    engine = Engine(compiled=True)
+    recorder = TreeRecorder(max_plies=3, max_nodes=20_000)
+    result = engine.search(CheckersPosition(GAME_24), SearchLimits(depth=9), recorder=recorder)
+    root = recorder.root
+    assert root is not None and root.value == result.score and root.best == result.move
+    scores = {rm.move: (rm.score, rm.bound) for rm in result.root_moves}
+    assert {child.move for child in root.children} == set(scores)
+    for child in root.children:
+        # The child's value is from the side to move there: the root's score is its negation.
+        assert (-child.value, child.value_for_root()) == (scores[child.move][0], scores[child.move][0])
+    # Below the root: the traced nodes hold values, and the plies past the recorder's are
+    # searched (not recorded: truncated).
+    assert all(node.value is not None for node in root.walk())
+    assert any(node.truncated for node in root.walk() if node.ply == 3)
+
+
+@compiled
+def test_the_node_budget_of_the_recorder_holds_and_the_search_goes_on():
+    recorder = TreeRecorder(max_plies=6, max_nodes=300)
+    result = Engine(compiled=True).search(CheckersPosition(GAME_24), SearchLimits(depth=10), recorder=recorder)
+    assert recorder.count <= 300 and result.stats.depth == 10
+    assert recorder.root is not None and recorder.root.value == result.score
+
+
+@compiled
+def test_a_recorded_search_stops_when_asked():
+    pos = CheckersPosition(GAME_24)
+    stop = threading.Event()
+    recorder = TreeRecorder()
+    seen = []
+
+    def progress(stats):
+        seen.append(stats.nodes)
+        stop.set()
+
+    result = Engine(compiled=True).search(pos, SearchLimits(depth=40), stop=stop, on_progress=progress,
+                                          recorder=recorder)
+    assert result.stopped and result.move in pos.legal_moves()
+    assert seen and recorder.root is not None  # the last finished iteration's tree (or the partial one)
+
+
+@compiled
+def test_a_tracer_that_fails_stops_the_search_with_its_error():
+    class Broken:
+        def enter(self, *args):
+            raise LookupError("tracer broke")
+
+    pos = CheckersPosition()
+    c = core_module.make_core(10, compiled=True)
+    c.begin(pos.history_keys(), None, 1024, tracer=Broken())
+    move = pos.legal_moves()[0]
+    after = pos.copy()
+    after.push(move)
+    with pytest.raises(LookupError, match="tracer broke"):
+        c.node(after.black, after.white, after.kings, after.turn, after.key(), 4, -1000, 1000, 1, 0, TreeNode(move, 1, 0, 0))
+    with pytest.raises(RuntimeError, match="tracer"):
+        c.begin(pos.history_keys(), None, 1024)
+        c.node(after.black, after.white, after.kings, after.turn, after.key(), 4, -1000, 1000, 1, 0, object())
+    # Untraced, the core searches on.
+    assert isinstance(c.node(after.black, after.white, after.kings, after.turn, after.key(), 4, -1000, 1000, 1, 0), int)
