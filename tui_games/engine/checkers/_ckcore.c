@@ -10,6 +10,15 @@
  * The search releases the GIL and takes it back every `check_every` nodes to call the
  * driver's `check(nodes)`, which reads the stop flag and the CPU-time budget and raises to
  * stop; the exception unwinds the C recursion and reaches the caller unchanged.
+ *
+ * A search may be traced (the tree inspector's recording, done in Python): begin(tracer=T)
+ * and node(..., tnode) with T's handle of the node searched. Each traced node's children are
+ * announced to T.enter(parent, move, ply, alpha, beta), which returns the child's handle or
+ * None (not traced: the recording's bounds); a child searched again with a wider window goes
+ * to T.again(child, alpha, beta); a traced node's value to T.leave(node, value, flag, kind,
+ * best, pruned). The trace only observes: a traced search visits the same nodes in the same
+ * order as an untraced one and returns the same scores (the GIL is taken for each call, so a
+ * trace costs the top plies only, where T stops handing out handles).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -265,7 +274,12 @@ typedef struct {
     int probe_pieces, cut_pieces;
     PyThreadState *saved;
     int failed;
+    PyObject *tracer;    /* NULL, or the tracer of begin(): see the top of the file */
+    PyObject *trace[MAX_PLY + 2]; /* the handle for the node about to be searched at a ply (borrowed) */
 } Core;
+
+/* The kinds of node a trace reports (core.py's TRACE_KINDS names them). */
+enum { K_SEARCHED, K_END, K_HORIZON, K_TT, K_DATABASE };
 
 static int do_check(Core *c) {
     c->next_check = c->nodes + c->check_every;
@@ -302,6 +316,63 @@ static int do_probe(Core *c, u32 b, u32 w, u32 k, int turn) {
     return out;
 }
 
+static PyObject *move_tuple(const Move *m) {
+    PyObject *path = PyTuple_New(m->len);
+    if (!path) return NULL;
+    for (int j = 0; j < m->len; j++) PyTuple_SET_ITEM(path, j, PyLong_FromLong(m->path[j]));
+    return Py_BuildValue("(IIIKNi)", m->delta, m->cap, m->kdelta, (unsigned long long)m->zd, path, m->id);
+}
+
+/* T.enter(parent, move, ply, alpha, beta): a new reference to the child's handle, or NULL
+ * (not traced; c->failed when the tracer raised). */
+static PyObject *trace_enter(Core *c, PyObject *parent, const Move *m, int ply, int alpha, int beta) {
+    PyEval_RestoreThread(c->saved);
+    PyObject *out = NULL, *move = move_tuple(m);
+    if (move) {
+        out = PyObject_CallMethod(c->tracer, "enter", "OOiii", parent, move, ply, alpha, beta);
+        Py_DECREF(move);
+    }
+    if (out == NULL) c->failed = 1;
+    else if (out == Py_None) Py_CLEAR(out);
+    c->saved = PyEval_SaveThread();
+    return out;
+}
+
+static void trace_again(Core *c, PyObject *tn, int alpha, int beta) {
+    PyEval_RestoreThread(c->saved);
+    PyObject *r = PyObject_CallMethod(c->tracer, "again", "Oii", tn, alpha, beta);
+    if (r == NULL) c->failed = 1;
+    Py_XDECREF(r);
+    c->saved = PyEval_SaveThread();
+}
+
+static void trace_release(Core *c, PyObject *tn) {
+    PyEval_RestoreThread(c->saved);
+    Py_DECREF(tn);
+    c->saved = PyEval_SaveThread();
+}
+
+/* T.leave(node, value, flag, kind, best, pruned) for a traced node (tn not NULL); the value
+ * passes through, so that a return reads `return leave(...)`. */
+static int leave(Core *c, PyObject *tn, int value, int flag, int kind, const Move *best, const Move *pruned,
+                 int npruned) {
+    if (tn == NULL) return value;
+    PyEval_RestoreThread(c->saved);
+    PyObject *b = best ? move_tuple(best) : (Py_INCREF(Py_None), Py_None), *p = PyList_New(npruned), *r = NULL;
+    for (int i = 0; p && i < npruned; i++) {
+        PyObject *m = move_tuple(&pruned[i]);
+        if (!m) { Py_CLEAR(p); break; }
+        PyList_SET_ITEM(p, i, m);
+    }
+    if (b && p) r = PyObject_CallMethod(c->tracer, "leave", "OiiiOO", tn, value, flag, kind, b, p);
+    if (r == NULL) c->failed = 1;
+    Py_XDECREF(r);
+    Py_XDECREF(b);
+    Py_XDECREF(p);
+    c->saved = PyEval_SaveThread();
+    return value;
+}
+
 static inline int far(int s) { return s >= WIN_BOUND || s <= -WIN_BOUND; }
 /* A database result (only while a database is probed: without one the scores are as ever). */
 static inline int db_band(const Core *c, int s) {
@@ -322,6 +393,10 @@ static int repeated(Core *c, u64 z, int ply, int quiet) {
 }
 
 static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int alpha, int beta, int ply, int quiet) {
+    /* This node's trace handle, taken from its slot: a search of the same node from inside
+     * it (as a shallower look for ordering would be) is not traced. */
+    PyObject *tn = c->trace[ply];
+    c->trace[ply] = NULL;
     c->nodes++;
     if (c->nodes >= c->next_check && do_check(c)) return 0;
     c->pvlen[ply] = 0;
@@ -329,7 +404,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     if ((quiet >= 4 && repeated(c, z, ply, quiet)) || quiet >= QUIET_LIMIT) {
         c->leaves++;
         c->horizon++;
-        return 0;
+        return leave(c, tn, 0, F_EXACT, K_END, NULL, NULL, 0);
     }
     /* A side without pieces has lost outright (below): the database is asked the rest,
      * above cut_pieces only at the horizon (see core.py's begin). */
@@ -341,27 +416,27 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         if (verdict != 2) {
             c->leaves++;
             c->horizon++;
-            if (verdict == 0) return 0;
             int e = evaluate(c->weights, b, w, k, turn);
             e = e > DB_MARGIN ? DB_MARGIN : e < -DB_MARGIN ? -DB_MARGIN : e;
-            return verdict > 0 ? DB_WIN + e - ply : -DB_WIN + e + ply;
+            int score = verdict == 0 ? 0 : verdict > 0 ? DB_WIN + e - ply : -DB_WIN + e + ply;
+            return leave(c, tn, score, F_EXACT, K_DATABASE, NULL, NULL, 0);
         }
     }
     u32 own = turn ? w : b, opp = turn ? b : w;
     if ((depth <= 0 || ply >= MAX_PLY) && (ply >= MAX_PLY || !can_capture(own, opp, k, turn))) {
         c->leaves++;
-        if (ply < MAX_PLY && !can_step(own, opp, k, turn)) return ply - WIN;
+        if (ply < MAX_PLY && !can_step(own, opp, k, turn)) return leave(c, tn, ply - WIN, F_EXACT, K_END, NULL, NULL, 0);
         c->horizon++;
         int score = evaluate(c->weights, b, w, k, turn);
         if (quiet > QUIET_FADE) score = floordiv(score * (QUIET_LIMIT - quiet), QUIET_LIMIT - QUIET_FADE);
         if (c->probe_pieces) score = score >= DB_LOW ? DB_LOW - 1 : score <= -DB_LOW ? 1 - DB_LOW : score;
-        return score;
+        return leave(c, tn, score, F_EXACT, K_HORIZON, NULL, NULL, 0);
     }
     Move moves[MAX_MOVES];
     int n = generate(b, w, k, turn, moves);
     if (n == 0) {
         c->leaves++;
-        return ply - WIN;
+        return leave(c, tn, ply - WIN, F_EXACT, K_END, NULL, NULL, 0);
     }
     int capture = moves[0].cap != 0;
     if (n == 1 && depth > 0) depth++;
@@ -375,7 +450,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
             if (f == F_EXACT || (f == F_LOWER && s >= beta) || (f == F_UPPER && s <= alpha)) {
                 c->tt_hits++;
                 if (s > -WIN_BOUND && s < WIN_BOUND) c->horizon++;
-                return s;
+                return leave(c, tn, s, f, K_TT, NULL, NULL, 0);
             }
         }
     }
@@ -415,6 +490,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     c->keys[here] = z;
     int best = -INF;
     uint16_t best_id = 0;
+    int best_i = -1, npruned = 0;
     int d1 = depth - 1, nply = ply + 1;
     int reducible = depth >= LMR_DEPTH && !capture;
     for (int i = 0; i < n; i++) {
@@ -424,19 +500,28 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         u64 nz = z ^ m->zd;
         int nq = (m->cap || m->kdelta != m->delta) ? 0 : quiet + 1;
         int score;
+        PyObject *ch = tn ? trace_enter(c, tn, m, nply, -beta, -alpha) : NULL;
+        if (c->failed) return 0;
+        c->trace[nply] = ch;
         if (i == 0) {
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
         } else {
             int reduce = reducible && i >= LMR_AFTER ? 1 : 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
-            if (c->failed) return 0;
-            if (score > alpha && (reduce || score < beta))
-                score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+            if (!c->failed && score > alpha && (reduce || score < beta)) {
+                if (ch) trace_again(c, ch, -beta, -alpha);
+                if (!c->failed) {
+                    c->trace[nply] = ch;
+                    score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+                }
+            }
         }
+        if (ch) trace_release(c, ch);
         if (c->failed) return 0;
         if (score > best) {
             best = score;
             best_id = m->id;
+            best_i = i;
             if (score > alpha) {
                 alpha = score;
                 c->pv[ply][0] = m->id;
@@ -445,6 +530,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                 c->pvlen[ply] = len + 1;
                 if (score >= beta) {
                     c->cutoffs++;
+                    npruned = n - i - 1;
                     if (!capture) {
                         if (c->killers[ply][0] != best_id) {
                             c->killers[ply][1] = c->killers[ply][0];
@@ -466,7 +552,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         e->depth = (int8_t)(depth > 127 ? 127 : depth);
         e->flag_age = (uint8_t)(flag | c->age << 2);
     }
-    return best;
+    return leave(c, tn, best, flag, K_SEARCHED, best_i >= 0 ? &moves[best_i] : NULL, &moves[best_i + 1], npruned);
 }
 
 /* -- Python glue -------------------------------------------------------------------------- */
@@ -476,6 +562,7 @@ static void Core_dealloc(Core *self) {
     free(self->keys);
     Py_XDECREF(self->check);
     Py_XDECREF(self->probe);
+    Py_XDECREF(self->tracer);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -532,13 +619,16 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces): a new search from the
- * position whose key is keys[-1]. */
-static PyObject *Core_begin(Core *self, PyObject *args) {
-    PyObject *keys, *check, *probe = Py_None;
+/* begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces, tracer=None): a new
+ * search from the position whose key is keys[-1] (the tracer: see the top of the file). */
+static PyObject *Core_begin(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"keys", "check", "check_every", "probe", "probe_pieces", "cut_pieces", "tracer", NULL};
+    PyObject *keys, *check, *probe = Py_None, *tracer = Py_None;
     long long every;
     int probe_pieces = 0, cut_pieces = -1;
-    if (!PyArg_ParseTuple(args, "OOL|Oii", &keys, &check, &every, &probe, &probe_pieces, &cut_pieces)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOL|OiiO", names, &keys, &check, &every, &probe, &probe_pieces,
+                                     &cut_pieces, &tracer))
+        return NULL;
     egdb_probe_api db = {NULL, NULL};
     if (PyCapsule_CheckExact(probe)) {
         egdb_probe_api *api = PyCapsule_GetPointer(probe, EGDB_CAPSULE);
@@ -569,6 +659,11 @@ static PyObject *Core_begin(Core *self, PyObject *args) {
     Py_XDECREF(self->probe);
     Py_INCREF(probe);
     self->probe = probe;
+    Py_CLEAR(self->tracer);
+    if (tracer != Py_None) {
+        Py_INCREF(tracer);
+        self->tracer = tracer;
+    }
     self->db = db;
     self->probe_pieces = probe == Py_None ? 0 : (probe_pieces < 0 ? 0 : probe_pieces);
     self->cut_pieces = cut_pieces < 0 || cut_pieces > self->probe_pieces ? self->probe_pieces : cut_pieces;
@@ -586,13 +681,20 @@ static PyObject *Core_node(Core *self, PyObject *args) {
     unsigned long long z;
     unsigned int b, w, k;
     int turn, depth, alpha, beta, ply, quiet;
-    if (!PyArg_ParseTuple(args, "IIIiKiiiii", &b, &w, &k, &turn, &z, &depth, &alpha, &beta, &ply, &quiet))
+    PyObject *tnode = Py_None;
+    if (!PyArg_ParseTuple(args, "IIIiKiiiii|O", &b, &w, &k, &turn, &z, &depth, &alpha, &beta, &ply, &quiet, &tnode))
         return NULL;
     if (self->keys == NULL) { PyErr_SetString(PyExc_RuntimeError, "begin() first"); return NULL; }
     if (ply < 1 || ply >= MAX_PLY || turn < 0 || turn > 1 || (b & w)) {
         PyErr_SetString(PyExc_ValueError, "bad node arguments");
         return NULL;
     }
+    if (tnode != Py_None && self->tracer == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "a traced node needs begin(..., tracer=...)");
+        return NULL;
+    }
+    memset(self->trace, 0, sizeof self->trace);
+    self->trace[ply] = tnode == Py_None ? NULL : tnode; /* borrowed: the caller holds it for the call */
     self->failed = 0;
     self->saved = PyEval_SaveThread();
     int score = node(self, b, w, k, turn, z, depth, alpha, beta, ply, quiet);
@@ -648,8 +750,9 @@ static PyObject *Core_evaluate(Core *self, PyObject *args) {
 
 static PyMethodDef Core_methods[] = {
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "forget the table and the history"},
-    {"begin", (PyCFunction)Core_begin, METH_VARARGS, "begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces)"},
-    {"node", (PyCFunction)Core_node, METH_VARARGS, "node(b, w, k, turn, z, depth, alpha, beta, ply, quiet)"},
+    {"begin", (PyCFunction)(void (*)(void))Core_begin, METH_VARARGS | METH_KEYWORDS,
+     "begin(keys, check, check_every, probe=None, probe_pieces=0, cut_pieces=probe_pieces, tracer=None)"},
+    {"node", (PyCFunction)Core_node, METH_VARARGS, "node(b, w, k, turn, z, depth, alpha, beta, ply, quiet, tnode=None)"},
     {"pv", (PyCFunction)Core_pv, METH_VARARGS, "pv(ply): the move keys of the line found below ply"},
     {"counters", (PyCFunction)Core_counters, METH_NOARGS, "(nodes, leaves, cutoffs, tt_hits, seldepth, horizon)"},
     {"entry", (PyCFunction)Core_entry, METH_VARARGS, "entry(key): (depth, flag, score, move) or None"},

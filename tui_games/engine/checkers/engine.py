@@ -5,8 +5,10 @@ build it, else its pure-Python twin, which returns the same moves, scores and no
 at a fixed depth. This driver is shared by both and keeps the house's search contract: it
 reports :class:`SearchStats` / :class:`SearchResult`, obeys the ``stop`` event, the time
 and node limits, calls ``on_progress`` at most ten times a second and feeds a
-:class:`TreeRecorder` (a search with one runs in the Python core, which records its
-subtrees; the compiled core cannot).
+:class:`TreeRecorder` (the tree inspector's): the Python core records its subtrees itself,
+the compiled core reports the recorder's top plies to a :class:`.tracing.RecorderTrace`
+and searches everything below them untraced, so a recorded search runs at the compiled
+core's speed and finds what an unrecorded one does (the same nodes, moves and scores).
 
 - **Iterative deepening** with **aspiration windows** around the last iteration's score;
   the root searches its moves with PVS, the last iteration's best first, then by score.
@@ -40,11 +42,12 @@ import time
 from collections.abc import Callable
 from typing import cast
 
-from tui_games.engine.checkers.core import MAX_PLY, PY_TABLE_BITS, PyCore, make_core
+from tui_games.engine.checkers.core import MAX_PLY, PyCore, make_core
 from tui_games.engine.checkers.egdb import DRAW, LOSS, EndgameDB
 from tui_games.engine.checkers.egdb import WIN as DB_WIN_RESULT
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
 from tui_games.engine.checkers.position import CheckersPosition, Move, play
+from tui_games.engine.checkers.tracing import RecorderTrace
 from tui_games.engine.pacing import give_way
 from tui_games.engine.search import (
     EXACT,
@@ -127,7 +130,6 @@ class Engine:
         self.probe = probe
         self.probe_pieces = probe_pieces if probe is not None else 0
         self._core: PyCore | None = None
-        self._recording_core: PyCore | None = None
 
     @property
     def core(self) -> PyCore:
@@ -135,13 +137,6 @@ class Engine:
         if self._core is None:
             self._core = make_core(self.table_bits, self.weights, compiled=self.compiled)
         return self._core
-
-    @property
-    def recording_core(self) -> PyCore:
-        """The Python core, for searches whose tree is recorded (the tree inspector)."""
-        if self._recording_core is None:
-            self._recording_core = PyCore(self.table_bits or PY_TABLE_BITS, self.weights)
-        return self._recording_core
 
     @property
     def is_compiled(self) -> bool:
@@ -156,9 +151,8 @@ class Engine:
 
     def clear(self) -> None:
         """Forget everything learned (a new game)."""
-        for core in (self._core, self._recording_core):
-            if core is not None:
-                core.clear()
+        if self._core is not None:
+            self._core.clear()
 
     def search(
         self,
@@ -216,7 +210,7 @@ class _Search:
                  stop: threading.Event | None, on_progress: Callable[[SearchStats], None] | None,
                  recorder: TreeRecorder | None, rng: random.Random) -> None:
         self.engine = engine
-        self.core = engine.recording_core if recorder is not None else engine.core
+        self.core = engine.core
         self.position = position
         self.limits = limits
         self.stop = stop
@@ -290,9 +284,12 @@ class _Search:
         probe = engine.probe
         if engine.capsule is not None and not isinstance(core, PyCore):
             probe = cast(Probe, engine.capsule)  # the compiled core takes _egdb's capsule too
-        if self.recorder is not None:
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, engine.probe, probe_pieces, cut_pieces,
+        if self.recorder is not None and isinstance(core, PyCore):
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
                        recorder=self.recorder)
+        elif self.recorder is not None:
+            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
+                       tracer=RecorderTrace(self.recorder))
         else:
             core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
