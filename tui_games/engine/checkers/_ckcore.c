@@ -338,6 +338,14 @@ static PyObject *trace_enter(Core *c, PyObject *parent, const Move *m, int ply, 
     return out;
 }
 
+/* A child about to be searched: a traced node's child is announced to the tracer, and its
+ * handle (in *ch, kept for a re-search) goes to the child's slot. Nonzero: the tracer raised. */
+static int enter_child(Core *c, PyObject *tn, PyObject **ch, const Move *m, int ply, int alpha, int beta) {
+    *ch = tn ? trace_enter(c, tn, m, ply, alpha, beta) : NULL;
+    c->trace[ply] = *ch;
+    return c->failed;
+}
+
 static void trace_again(Core *c, PyObject *tn, int alpha, int beta) {
     PyEval_RestoreThread(c->saved);
     PyObject *r = PyObject_CallMethod(c->tracer, "again", "Oii", tn, alpha, beta);
@@ -490,7 +498,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     c->keys[here] = z;
     int best = -INF;
     uint16_t best_id = 0;
-    int best_i = -1, npruned = 0;
+    int best_i = -1, searched = 0; /* the moves searched: those after them were pruned */
     int d1 = depth - 1, nply = ply + 1;
     int reducible = depth >= LMR_DEPTH && !capture;
     for (int i = 0; i < n; i++) {
@@ -500,13 +508,13 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         u64 nz = z ^ m->zd;
         int nq = (m->cap || m->kdelta != m->delta) ? 0 : quiet + 1;
         int score;
-        PyObject *ch = tn ? trace_enter(c, tn, m, nply, -beta, -alpha) : NULL;
-        if (c->failed) return 0;
-        c->trace[nply] = ch;
+        PyObject *ch = NULL;
         if (i == 0) {
+            if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
         } else {
             int reduce = reducible && i >= LMR_AFTER ? 1 : 0;
+            if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
             if (!c->failed && score > alpha && (reduce || score < beta)) {
                 if (ch) trace_again(c, ch, -beta, -alpha);
@@ -518,6 +526,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         }
         if (ch) trace_release(c, ch);
         if (c->failed) return 0;
+        searched = i + 1;
         if (score > best) {
             best = score;
             best_id = m->id;
@@ -530,7 +539,6 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                 c->pvlen[ply] = len + 1;
                 if (score >= beta) {
                     c->cutoffs++;
-                    npruned = n - i - 1;
                     if (!capture) {
                         if (c->killers[ply][0] != best_id) {
                             c->killers[ply][1] = c->killers[ply][0];
@@ -552,7 +560,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         e->depth = (int8_t)(depth > 127 ? 127 : depth);
         e->flag_age = (uint8_t)(flag | c->age << 2);
     }
-    return leave(c, tn, best, flag, K_SEARCHED, best_i >= 0 ? &moves[best_i] : NULL, &moves[best_i + 1], npruned);
+    return leave(c, tn, best, flag, K_SEARCHED, best_i >= 0 ? &moves[best_i] : NULL, &moves[searched], n - searched);
 }
 
 /* -- Python glue -------------------------------------------------------------------------- */
