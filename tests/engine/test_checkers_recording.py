@@ -133,3 +133,22 @@ def test_a_tracer_that_fails_stops_the_search_with_its_error():
         c.node(after.black, after.white, after.kings, after.turn, after.key(), 4, -1000, 1000, 1, 0, object())
     # Untraced, the core searches on.
     assert isinstance(c.node(after.black, after.white, after.kings, after.turn, after.key(), 4, -1000, 1000, 1, 0), int)
+
+
+@pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
+def test_a_move_found_by_a_stopped_iteration_is_the_one_its_tree_shows(compiled_core):
+    # Stopped (here by the node budget, as a clock would) in the middle of depth 10, whose
+    # second move beat the first, the search answers that move: the inspector showed depth
+    # 9's tree, which chose another move with another score.
+    pos = CheckersPosition("B:W18,22,23,25,26,27,29,30,31:B1,2,3,5,6,7,9,11,12")
+    recorder = TreeRecorder()
+    result = Engine(compiled=compiled_core, table_bits=16).search(pos, SearchLimits(nodes=61_000),
+                                                                 recorder=recorder, rng=random.Random(0))
+    assert result.stopped and not result.complete and result.stats.depth == 9
+    root = recorder.root
+    assert root is not None and recorder.partial and recorder.depth == 10
+    assert (root.best, root.value, root.bound) == (result.move, result.score, "lower")
+    searched = {child.move: child for child in root.children}
+    assert result.move in searched and -searched[result.move].value == result.score
+    scores = {rm.move: rm.score for rm in result.root_moves}
+    assert all(-child.value == scores[child.move] for child in root.children if child.value is not None)
