@@ -61,7 +61,7 @@ from tui_games.engine.search import (
     SearchResult,
     SearchStats,
 )
-from tui_games.engine.tree import TreeRecorder
+from tui_games.engine.tree import TreeNode, TreeRecorder
 
 __all__ = ["ENGINE_NAME", "Engine"]
 
@@ -224,6 +224,7 @@ class _Search:
         self.root_nodes = 0
         self.pass_state: tuple[int, list[RootMove]] = (-INF, [])
         self.pass_best: tuple[int, Move, list[int]] | None = None
+        self.pass_root: TreeNode | None = None
         self.horizon_seen = 0
 
     # -- the clock ---------------------------------------------------------------------------------
@@ -320,9 +321,10 @@ class _Search:
                         break
             except _Stopped:
                 stopped = True
+                answer = self._partial(previous)
                 if self.recorder is not None:
-                    self.recorder.abandon()
-                previous = self._partial(previous)
+                    self._keep_tree(answer is not previous)
+                previous = answer
                 break
             if self.recorder is not None:
                 self.recorder.commit()
@@ -378,6 +380,7 @@ class _Search:
         node = core.node
         recorder = self.recorder
         rec_root = recorder.begin(depth) if recorder is not None else None
+        self.pass_root = rec_root
         b0, w0, k0, t0 = pos.black, pos.white, pos.kings, pos.turn
         z0, q0 = cast(int, pos.key()), pos.quiet_plies
         alpha = lo
@@ -447,6 +450,19 @@ class _Search:
         line: list[Move | int] = [best_move, *keys]
         return SearchResult(best_move, best, self._extend_line(line, len(line)), merged, self.stats, False, False,
                             True)
+
+    def _keep_tree(self, answered_by_pass: bool) -> None:
+        """The search stopped midway: the inspector keeps the last finished iteration's tree,
+        unless the answer is the stopped pass's move (see _partial), whose tree then shows
+        it: the root a lower bound (moves were left unsearched), marked partial."""
+        recorder = cast(TreeRecorder, self.recorder)
+        if not answered_by_pass or self.pass_root is None or self.pass_best is None:
+            recorder.abandon()
+            return
+        best, best_move, _ = self.pass_best
+        self.pass_root.close(best, "lower", "", best_move)
+        recorder.commit()
+        recorder.partial = True
 
     def _publish(self, result: SearchResult) -> None:
         stats = self.stats
