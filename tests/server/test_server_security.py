@@ -553,6 +553,33 @@ def test_open_registration_gives_one_key_a_few_names_not_any_number(tmp_path):
     assert registry.add_key("h4", key)  # the operator may give more
 
 
+def test_a_registration_does_not_parse_every_players_keys_again(tmp_path, monkeypatch):
+    # Issue 27: each new name read and parsed every player's authorized_keys (to count the
+    # key's names), O(players) key parses a login; a file is parsed again only once it changed.
+    from tui_games.server import identity
+
+    registry = Registry(tmp_path / "server", register_open=True)
+    for n in range(6):
+        registry.claim(f"p{n}", key_for(f"p{n}"))
+    # A minute later (the files as a running server's players' are: not written just now).
+    a_minute_later = time.time_ns() + 60 * 10**9
+    monkeypatch.setattr(identity.time, "time_ns", lambda: a_minute_later)
+    registry.names_of(key_for("p0"))
+    parsed: list[str] = []
+    real = identity._key_blobs
+    monkeypatch.setattr(identity, "_key_blobs", lambda text: parsed.append(text) or real(text))
+    registry.claim("newcomer", key_for("newcomer"))
+    registry.claim("another", key_for("another"))
+    assert len(parsed) <= 2, f"{len(parsed)} key files parsed for two registrations"
+    # A changed file is read again at once: the operator replaces p1's key with another.
+    path = tmp_path / "server" / "users" / "p1" / "authorized_keys"
+    path.write_text(path.read_text().replace(key_for("p1").export_public_key().decode().split()[1],
+                                             key_for("p1-new").export_public_key().decode().split()[1]))
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 10**9))  # its ctime still tells
+    assert not registry.allows("p1", key_for("p1")) and registry.allows("p1", key_for("p1-new"))
+    assert registry.names_of(key_for("p1-new")) == ["p1"] and registry.names_of(key_for("p1")) == []
+
+
 @needs_ssh
 async def test_a_fourth_name_for_one_key_is_refused_in_one_line(start_server, tmp_path):
     identity, _ = key_file(tmp_path, "many")

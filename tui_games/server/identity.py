@@ -26,6 +26,7 @@ import fcntl
 import os
 import re
 import secrets
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Protocol
@@ -43,6 +44,11 @@ NAME = re.compile(r"^[a-z0-9_][a-z0-9_.-]{0,31}$")
 # Names one key may take by itself under --register open (the operator's add-key is not
 # counted): enough for a player and a bot or two, not a seek flood under a thousand names.
 MAX_NAMES_PER_KEY = 3
+# A key file's parsed keys are kept while its inode, size, mtime and ctime stay the same, and
+# only once those times are this old: a file rewritten within the clock's tick (a few ms) of
+# the last read could otherwise keep the same times and size and go unseen.
+SETTLED_NS = 2_000_000_000
+MAX_PARSED_FILES = 100_000
 
 
 class SharedKeys(Protocol):
@@ -106,8 +112,10 @@ def _key_blobs(text: str) -> set[bytes]:
 
 
 class Registry:
-    """The key lists under the server's directory, read afresh at every login (adding a key
-    needs no restart)."""
+    """The key lists under the server's directory, looked at afresh at every login (adding or
+    removing a key needs no restart). A file is parsed again only when it has changed: a new
+    name's registration looks at every player's keys (to count the names of its key), and
+    parsing them all made each registration cost O(players) key parses."""
 
     def __init__(self, root: Path, *, register_open: bool = False, legacy_keys: Path | None = None,
                  shared: SharedKeys | None = None) -> None:
@@ -116,15 +124,28 @@ class Registry:
         self.register_open = register_open
         self.legacy_keys = legacy_keys if legacy_keys is not None else root / KEYS_FILE
         self.shared = shared
+        self._parsed: dict[Path, tuple[tuple[int, int, int, int], frozenset[bytes]]] = {}
 
     def home(self, name: str) -> Path:
         return self.users / name
 
     def _file_keys(self, name: str) -> set[bytes]:
+        path = self.home(name) / KEYS_FILE
         try:
-            return _key_blobs((self.home(name) / KEYS_FILE).read_text(encoding="utf-8", errors="replace"))
+            status = os.stat(path)
+            version = (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+            known = self._parsed.get(path)
+            if known is not None and known[0] == version:
+                return set(known[1])
+            # Read after the stat: what is read is at least as new as the version kept with it.
+            keys = _key_blobs(path.read_text(encoding="utf-8", errors="replace"))
         except OSError:
             return set()
+        if time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
+            if len(self._parsed) >= MAX_PARSED_FILES:
+                self._parsed.clear()
+            self._parsed[path] = (version, frozenset(keys))
+        return keys
 
     def keys_of(self, name: str) -> set[bytes]:
         return self.shared.keys_of(name) if self.shared is not None else self._file_keys(name)
