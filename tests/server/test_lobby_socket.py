@@ -71,6 +71,27 @@ async def test_a_challenge_reaches_its_target_only(hub):
         await client.close()
 
 
+async def test_who_is_online_goes_only_to_the_apps_showing_the_lobby(hub):
+    # Issue 27: every login sent the whole online list to every app (O(players) sends and
+    # parses a login, O(players²) bytes), though only a lobby screen shows it.
+    alice, alice_events = await join(hub, "alice")
+    bob, bob_events = await join(hub, "bob")
+    await alice.request("state")  # alice's lobby screen is open: she follows who is online
+    alice_events.seen.clear()
+    carol, _ = await join(hub, "carol")
+    await alice_events.wait("online")
+    await bob.request("history")  # its answer comes after anything pushed to bob before it
+    assert not [e for e in bob_events.seen if e["event"] == "online"]
+    await alice.request("leave")  # her lobby screen closed
+    alice_events.seen.clear()
+    dave, _ = await join(hub, "dave")
+    await carol.close()
+    await alice.request("history")
+    assert not [e for e in alice_events.seen if e["event"] == "online"]
+    for client in (alice, bob, dave):
+        await client.close()
+
+
 async def test_a_wrong_secret_is_refused_and_a_revoked_one_ends_the_connection(hub):
     with pytest.raises(LobbyUnavailable, match="not a session of this server"):
         await LobbyClient(str(hub.path), "guess", Events()).connect()

@@ -128,6 +128,20 @@ async def test_a_challenge_is_announced_anywhere_and_a_spectator_cannot_move(hub
     await carol.close()
 
 
+async def test_the_lobby_screen_follows_who_is_online_only_while_it_is_open(hub):
+    # Issue 27: the hub pushed the online list to every app at every login; now only to the
+    # apps whose lobby screen is open, and a screen that closes says so.
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        following = lambda: [client.follows_online for client in hub.clients]  # noqa: E731
+        assert following() == [False]
+        await pilot.press("o")
+        await until(pilot, lambda: following() == [True])
+        await pilot.press("escape")
+        await until(pilot, lambda: following() == [False])
+
+
 async def test_history_replays_and_ratings_are_listed(hub):
     from tui_games.ui.screens.replay import ReplayScreen
 

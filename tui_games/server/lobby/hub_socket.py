@@ -11,8 +11,10 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
 - pushes ``{"event": "game", "data": {...}}`` (a game you play or watch changed),
   ``{"event": "offer", "data": {...}}`` (an offer you may see opened) or
   ``{"event": "offer", "data": {"id": ..., "gone": true}}`` (it went), ``{"event": "challenge",
-  "data": {...}}`` (to you), ``{"event": "online", "data": [...]}``, ``{"event": "chat", "data":
-  {...}}``, and ``{"event": "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
+  "data": {...}}`` (to you), ``{"event": "online", "data": [...]}`` (who is online, to the apps
+  that follow it: from their ``state`` request, which a lobby screen makes when it opens, to
+  their ``leave``, when it closes), ``{"event": "chat", "data": {...}}``, and ``{"event":
+  "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
 
 Pushes are small deltas, coalesced per client: the changes one request makes (or one turn of
 the event loop, for a clock's flag or a house player's move) go out together once it is
@@ -86,6 +88,9 @@ class _Client:
     refused_logged: bool = False  # and its first refused request once
     last_chat: float = 0.0
     pending: dict = field(default_factory=dict)  # pushes waiting for the end of this loop turn
+    # Whether the app shows who is online (its lobby screen is open): only then is the list
+    # pushed to it. Sent to every app, each login cost O(players) sends and parses.
+    follows_online: bool = False
     dropped: bool = False
 
     def allow(self) -> bool:
@@ -357,9 +362,12 @@ class HubSocket:
                     other.push(("chat", id(message)), message)
 
     def _broadcast_online(self) -> None:
-        data = self._online_data()
-        for client in self.clients:
-            client.push(("online",), {"event": "online", "data": data})
+        followers = [client for client in self.clients if client.follows_online]
+        if not followers:
+            return
+        message = {"event": "online", "data": self._online_data()}
+        for client in followers:
+            client.push(("online",), message)
 
     def _online_data(self) -> list[dict]:
         return online_view(self.lobby, self.online(), {client.player for client in self.clients})
@@ -381,12 +389,18 @@ def _op_who(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
 
 
 def _op_state(hub: HubSocket, client: _Client, request: dict) -> dict:
+    client.follows_online = True  # the lobby screen asks when it opens: it lists who is online
     lobby = hub.lobby
     live = lobby.games(live=True, player=None)
     return {"games": [hub.game(r) for r in lobby.games(client.player)],
             "live": [hub.game(r) for r in live[:100]],
             "offers": [offer_data(o) for o in lobby.offers(client.player)],
             "online": hub._online_data()}
+
+
+def _op_leave(hub: HubSocket, client: _Client, request: dict) -> None:
+    """The app's lobby screen closed: who is online is no longer pushed to it."""
+    client.follows_online = False
 
 
 def _op_seek(hub: HubSocket, client: _Client, request: dict) -> dict:
@@ -482,5 +496,5 @@ _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
     "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
     "chat": _op_chat, "takeback": _op_takeback, "rematch": _op_rematch, "claim": _op_claim, "abort": _op_abort,
-    "ratings": _op_ratings, "history": _op_history,
+    "ratings": _op_ratings, "history": _op_history, "leave": _op_leave,
 }

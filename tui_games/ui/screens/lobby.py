@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, Ta
 
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
-from tui_games.online.client import LobbyUnavailable
+from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.live_game import open_live_game
@@ -55,6 +55,13 @@ def seek_dialog(title: str, games: list[str], private_choice: bool = True) -> Ch
         *([Choice("private", "Open to", [("everyone in the lobby", False), ("a friend with the code", True)],
                   False)] if private_choice else []),
     ])
+
+
+async def _leave(lobby: LobbyClient) -> None:
+    try:
+        await lobby.request("leave")
+    except LobbyUnavailable:  # gone: nothing is pushed to it anyway
+        pass
 
 
 def replay_screen(game: dict) -> ReplayScreen:
@@ -168,6 +175,10 @@ class LobbyScreen(Screen):
     def on_unmount(self) -> None:
         if self._heard in self.app.lobby_listeners:
             self.app.lobby_listeners.remove(self._heard)
+        # Who is online is pushed only to the apps showing it (the state request asked for it).
+        lobby = self.app.lobby
+        if lobby is not None and lobby.connected:
+            self.app.run_worker(_leave(lobby), group="lobby", exit_on_error=False)
 
     @property
     def me(self) -> str:
