@@ -15,6 +15,7 @@ import threading
 import textual.css.stylesheet as textual_stylesheet
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
+from textual.widgets._footer import FooterKey
 from ui_support import SIZE
 
 from tui_games.store import Store
@@ -123,6 +124,26 @@ async def test_the_menu_is_not_restyled_for_a_width_it_does_not_change_with(home
         await pilot.press("1")
         await pilot.pause()
         assert not isinstance(app.screen, MenuScreen) and "-wide" in app.screen.classes
+
+
+async def test_the_footer_has_its_keys_in_the_first_frame_and_is_not_composed_again(home, monkeypatch):
+    # Issue 27: the menu's footer started empty and was composed three times as the menu
+    # settled after a login, each time mounting and styling its keys and drawing a frame.
+    made: list[str] = []
+    real = FooterKey.__init__
+    monkeypatch.setattr(FooterKey, "__init__", lambda key, *args, **kwargs: made.append(args[2]) or real(
+        key, *args, **kwargs))
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):  # the focus, the session's notice, the lobby: each said the bindings changed
+            await pilot.pause()
+        keys = [key.description for key in app.screen.query(FooterKey)]
+        assert keys and "Quit" in keys
+        assert made == keys
+        # A change of the keys shown still shows: a game's screen has its own.
+        await pilot.press("1")
+        await pilot.pause()
+        assert "Quit" not in [key.description for key in app.screen.query(FooterKey)]
 
 
 def open_descriptors() -> set[str]:

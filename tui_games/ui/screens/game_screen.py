@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui_games.engine.players import Decision, Player
 from tui_games.engine.search import ALGORITHMS, SearchLimits, SearchStats, search
@@ -27,6 +27,7 @@ from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.phrase_status import PhraseStatus
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import SHORT_LABELS, StatsPanel
@@ -171,7 +172,7 @@ class GameScreen(SavingScreen):
                 yield StatsPanel(id="stats")
                 yield TreeInspector(id="tree")
         yield self.runner
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     # Rows of the screen that are not the board: header, footer, title, status, score line.
     RESERVED_ROWS = 10

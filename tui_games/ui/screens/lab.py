@@ -32,7 +32,6 @@ from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
     DataTable,
-    Footer,
     Header,
     Input,
     Label,
@@ -59,6 +58,7 @@ from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, score_text, short_count
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.ui.widgets.sweep_chart import SweepChart
 
@@ -168,7 +168,7 @@ class LabScreen(Screen):
                 yield SweepChart(id="compare-chart")
                 yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
         yield self.runner
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         for field in self.query(Input):

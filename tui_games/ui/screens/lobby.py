@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
@@ -26,6 +26,7 @@ from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.live_game import open_live_game
 from tui_games.ui.screens.replay import ReplayScreen
+from tui_games.ui.widgets.keys_footer import KeysFooter
 
 CLOCKS = [("no clock", "none"), ("3+2 (blitz)", "3+2"), ("5+3", "5+3"), ("10+5 (rapid)", "10+5"),
           ("15+10", "15+10"), ("1 day a move", "corr:1"), ("3 days a move", "corr:3"), ("7 days a move", "corr:7")]
@@ -122,7 +123,7 @@ class LobbyScreen(Screen):
                 with TabPane("Ratings", id="tab-ratings"):
                     yield DataTable(id="ratings", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-chat")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         # Fixed widths (for 80 columns): a table filled as events come never waits on measuring.

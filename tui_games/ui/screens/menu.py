@@ -7,12 +7,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_games.games import GAMES, GameSpec, game_keys
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.lobby import LobbyScreen
+from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.session_notice import SessionNotice
 
 BANNER = """\
@@ -49,7 +50,7 @@ class MenuScreen(Screen):
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
                 yield OptionList(*options, id="menu-list")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -7,10 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui_games.engine.arena import ArenaResult, GameRecord, replay_positions
 from tui_games.games import arena_adapter
+from tui_games.ui.widgets.keys_footer import KeysFooter
 
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
@@ -52,7 +53,7 @@ class ReplayScreen(Screen):
             with Vertical(id="replay-moves-box"):
                 yield Static(id="replay-moves")
         yield Static(id="replay-status")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self._show_game()

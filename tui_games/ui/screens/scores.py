@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tui_games.engine.arena import ArenaResult
 from tui_games.games import find_game
 from tui_games.setting_rules import OneOf
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.replay import ReplayScreen
+from tui_games.ui.widgets.keys_footer import KeysFooter
 
 # The arena list only grows; the newest runs are the ones worth a screen line.
 ARENA_RUNS_SHOWN = 20
@@ -44,7 +45,7 @@ class ScoresScreen(Screen):
         yield DataTable(id="arena-runs-table", cursor_type="row", zebra_stripes=True)
         yield Static("[b]Leaderboard[/b] [dim]every player on this server[/dim]", id="leaderboard-title")
         yield DataTable(id="leaderboard-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._fill()

@@ -16,12 +16,13 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Header, Input, Label, Select, Static, Switch
 
 from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
 from tui_games.games import GAMES, SettingRow
 from tui_games.setting_rules import Between, Flag, SettingError, shown
 from tui_games.store import setting_rule
+from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.ordered_input import OrderedInput
 
 TREE_PLIES = [2, 3, 4, 5, 6, 8]
@@ -74,7 +75,7 @@ class SettingsScreen(Screen):
             yield Static("[dim]The search algorithm is the one the level players use; the perfect player "
                          "always uses negamax with a transposition table. Changes apply to the next game.[/dim]",
                          id="settings-help")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(Select).focus()

@@ -26,7 +26,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from tui_games import player_files
 from tui_games.engine.sudoku import sat
@@ -45,6 +45,7 @@ from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
 from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
+from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.phrase_status import PhraseStatus
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.ui.widgets.stats_panel import StatsPanel
@@ -171,7 +172,7 @@ class SudokuScreen(SavingScreen):
             with Vertical(id="side-column"):
                 yield StatsPanel(id="stats")
         yield self.runner
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     @property
     def board(self) -> SudokuBoard:
