@@ -28,6 +28,7 @@ try:  # Linux's prctl, looked up now: a child may call only what is loaded befor
     _prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
 except (OSError, AttributeError):  # not Linux
     _prctl = None  # type: ignore[assignment]
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 
@@ -89,6 +90,18 @@ def die_with_parent(signum: int = signal.SIGKILL) -> None:
     """This process gets ``signum`` when its parent dies, even by SIGKILL (Linux only)."""
     if _prctl is not None:
         _prctl(PR_SET_PDEATHSIG, signum)
+
+
+def resident_of(pid: int) -> float | None:
+    """Resident memory of process ``pid`` in MB, from /proc/PID/statm: counters the kernel keeps
+    as it goes (smaps_rollup walks the page tables, about 0.5 ms a process). Never less than
+    the process's PSS. None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as handle:
+            pages = int(handle.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * PAGE_BYTES / (1024 * 1024)
 
 
 def memory_of(pid: int) -> tuple[float, float] | None:

@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from tui_games.server.child import apply_limits, child_env, die_with_parent, memory_of, signal_group
+from tui_games.server.child import apply_limits, child_env, die_with_parent, memory_of, resident_of, signal_group
 from tui_games.server.log import event
 
 SPAWN_SECONDS = 5.0  # a fork answers in milliseconds; past this the zygote is taken as stuck
@@ -293,10 +293,14 @@ class Zygote:
         finally:
             self._waiting.pop(number, None)
 
-    def measure(self) -> None:
+    def measure(self, exact: bool = True) -> None:
+        """Its PSS, or (not ``exact``) its resident size, which bounds it (see SessionHost.measure)."""
         if self.process is not None and self.ready:
-            sizes = memory_of(self.process.pid)
-            self.pss_mb = sizes[0] if sizes else 0.0
+            if exact:
+                sizes = memory_of(self.process.pid)
+                self.pss_mb = sizes[0] if sizes else 0.0
+            else:
+                self.pss_mb = resident_of(self.process.pid) or 0.0
 
     async def close(self) -> None:
         self._closing = True
