@@ -15,6 +15,7 @@ import threading
 import textual.css.stylesheet as textual_stylesheet
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 from ui_support import SIZE
 
@@ -144,6 +145,25 @@ async def test_the_footer_has_its_keys_in_the_first_frame_and_is_not_composed_ag
         await pilot.press("1")
         await pilot.pause()
         assert "Quit" not in [key.description for key in app.screen.query(FooterKey)]
+
+
+async def test_the_menu_is_laid_out_again_only_for_a_new_size(home, monkeypatch):
+    # Issue 27: as an app started, Textual laid the menu out five times, three of them after
+    # its first frame for the size it had (the driver's start, the screen's own first layout).
+    layouts: list[tuple[int, int]] = []
+    real = Screen._refresh_layout
+    monkeypatch.setattr(Screen, "_refresh_layout", lambda screen, size=None, scroll=False: layouts.append(
+        tuple(size or screen.outer_size)) or real(screen, size, scroll))
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert 1 <= len(layouts) <= 2, layouts
+        await pilot.resize_terminal(100, 30)
+        for _ in range(5):
+            await pilot.pause()
+        assert layouts[-1] == (100, 30) and app.screen.query_one("#menu-list").region.right <= 100
+        assert app.screen.outer_size == (100, 30)
 
 
 def open_descriptors() -> set[str]:

@@ -320,6 +320,13 @@ class TuiGamesApp(App):
         finally:
             self.exit()
 
+    def _on_resize(self, event: events.Resize) -> None:
+        # The terminal's driver says the size when it starts, which the app has already laid
+        # its first screen out for; Textual's handler (called after this one) would then lay
+        # out and draw the whole screen again for the same size, after the first frame.
+        if self._size is not None and event.size == self._size and self._resize_event is None:
+            event.prevent_default()
+
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
             # A running search gives way until this input's answer is on the screen.

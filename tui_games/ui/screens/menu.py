@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -54,6 +54,14 @@ class MenuScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # Textual lays the whole screen out again for every Resize the screen gets, and as an
+        # app starts it gets two for the size it is laid out for already (the app's, and its
+        # own first layout's): after a login's first frame, two frames for nothing.
+        if self.stack_updates and event.size == self._compositor.size:
+            event.stop()
+            event.prevent_default()  # (Textual's handler comes after this one)
 
     def _game_prompt(self, spec: GameSpec) -> str:
         # A game left in progress (quit, or the connection dropped) resumes when opened; say so.
