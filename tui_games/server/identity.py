@@ -124,37 +124,38 @@ class Registry:
         self.register_open = register_open
         self.legacy_keys = legacy_keys if legacy_keys is not None else root / KEYS_FILE
         self.shared = shared
-        self._parsed: dict[Path, tuple[tuple[int, int, int, int], frozenset[bytes]]] = {}
+        self._parsed: dict[str, tuple[tuple[int, int, int, int], frozenset[bytes]]] = {}
 
     def home(self, name: str) -> Path:
         return self.users / name
 
-    def _file_keys(self, name: str) -> set[bytes]:
-        path = self.home(name) / KEYS_FILE
+    def _file_keys(self, name: str) -> frozenset[bytes]:
+        path = os.path.join(self.users, name, KEYS_FILE)  # (no Path: this runs for every player)
         try:
             status = os.stat(path)
             version = (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
             known = self._parsed.get(path)
             if known is not None and known[0] == version:
-                return set(known[1])
+                return known[1]
             # Read after the stat: what is read is at least as new as the version kept with it.
-            keys = _key_blobs(path.read_text(encoding="utf-8", errors="replace"))
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                keys = frozenset(_key_blobs(handle.read()))
         except OSError:
-            return set()
+            return frozenset()
         if time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
             if len(self._parsed) >= MAX_PARSED_FILES:
                 self._parsed.clear()
-            self._parsed[path] = (version, frozenset(keys))
+            self._parsed[path] = (version, keys)
         return keys
 
-    def keys_of(self, name: str) -> set[bytes]:
+    def keys_of(self, name: str) -> set[bytes] | frozenset[bytes]:
         return self.shared.keys_of(name) if self.shared is not None else self._file_keys(name)
 
     def names_of(self, key) -> list[str]:
         """The names ``key`` may log in as, sorted."""
         if self.shared is not None:
             return self.shared.names_of(key.public_data)
-        return sorted(home.name for home in self._homes() if key.public_data in self.keys_of(home.name))
+        return sorted(name for name in self._home_names() if key.public_data in self._file_keys(name))
 
     def copy_to_shared(self) -> int:
         """Copy the keys of ``users/NAME/authorized_keys`` to the shared store, for each name it
@@ -196,8 +197,12 @@ class Registry:
         return any(self.keys_of(home.name) for home in self._homes())
 
     def _homes(self) -> list[Path]:
+        return [self.users / name for name in self._home_names()]
+
+    def _home_names(self) -> list[str]:
         try:
-            return [path for path in self.users.iterdir() if path.is_dir()]
+            with os.scandir(self.users) as entries:  # (the directory's entries say which are folders)
+                return [entry.name for entry in entries if entry.is_dir()]
         except OSError:
             return []
 
@@ -257,7 +262,7 @@ class Registry:
         (only when exactly one spelling exists, so no data is ever merged or lost)."""
         if self.home(name).exists():
             return
-        spellings = [home for home in self._homes() if home.name.lower() == name]
+        spellings = [self.home(other) for other in self._home_names() if other.lower() == name]
         if len(spellings) == 1:
             spellings[0].rename(self.home(name))
 
