@@ -580,6 +580,16 @@ def test_a_registration_does_not_parse_every_players_keys_again(tmp_path, monkey
     assert registry.names_of(key_for("p1-new")) == ["p1"] and registry.names_of(key_for("p1")) == []
 
 
+def test_an_old_mixed_case_directory_becomes_the_players(tmp_path):
+    registry = Registry(tmp_path / "server", register_open=True)
+    old = tmp_path / "server" / "users" / "Carol"
+    old.mkdir(parents=True)
+    (old / "settings.json").write_text("{}")
+    registry.claim("carol", key_for("carol"))
+    assert (tmp_path / "server" / "users" / "carol" / "settings.json").exists() and not old.exists()
+    assert registry.names_of(key_for("carol")) == ["carol"]
+
+
 @needs_ssh
 async def test_a_fourth_name_for_one_key_is_refused_in_one_line(start_server, tmp_path):
     identity, _ = key_file(tmp_path, "many")
