@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 
+import pytest
 import textual.css.stylesheet as textual_stylesheet
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
@@ -164,6 +165,36 @@ async def test_the_menu_is_laid_out_again_only_for_a_new_size(home, monkeypatch)
             await pilot.pause()
         assert layouts[-1] == (100, 30) and app.screen.query_one("#menu-list").region.right <= 100
         assert app.screen.outer_size == (100, 30)
+
+
+def styles_of(screen) -> list[tuple[str, dict]]:
+    return [(repr(node), {name: repr(value) for name, value in node.styles.get_rules().items()})
+            for node in screen.walk_children(with_self=True)]
+
+
+@pytest.mark.parametrize("theme", [None, "gruvbox"])
+async def test_the_menu_is_not_restyled_when_it_first_shows_and_its_styles_are_textuals(home, monkeypatch, theme):
+    # Issue 27: Textual restyled the whole menu as it first showed, just after styling it.
+    if theme is not None:  # the player's theme is set as the app mounts, the menu's widgets with it
+        store = Store()
+        settings = store.load_settings()
+        settings["ui"]["theme"] = theme
+        store.save_settings(settings)
+    restyled: list[int] = []
+    real = Stylesheet.update_nodes
+    monkeypatch.setattr(Stylesheet, "update_nodes", lambda sheet, nodes, animate=False: restyled.append(
+        len(nodes := list(nodes))) or real(sheet, nodes, animate))
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert theme is not None or all(count < 5 for count in restyled), restyled
+        assert app.theme == (theme or "textual-dark")
+        menu = app.screen
+        shown = styles_of(menu)
+        menu.update_node_styles(animate=False)  # what the skipped restyle would have made
+        await pilot.pause()
+        assert styles_of(menu) == shown
 
 
 def open_descriptors() -> set[str]:

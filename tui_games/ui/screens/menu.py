@@ -36,6 +36,8 @@ class MenuScreen(Screen):
         Binding("k", "cursor_up", show=False),
     ]
 
+    _resumed = False  # shown at least once
+
     def compose(self) -> ComposeResult:
         yield Header()
         yield SessionNotice()
@@ -54,6 +56,14 @@ class MenuScreen(Screen):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # The first time, Textual would restyle the whole menu (its handler, after this one,
+        # restyles a resumed screen for whatever changed while it was covered): it was styled
+        # as it was mounted, a moment ago, and nothing covered it yet.
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def _on_resize(self, event: events.Resize) -> None:
         # Textual lays the whole screen out again for every Resize the screen gets, and as an
