@@ -46,8 +46,10 @@ from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.evaluation import (
     DEFAULT_WEIGHTS,
+    FEATURE_WEIGHTS,
     N_FEATURES,
     PHASE,
+    PREVIOUS_WEIGHTS,
     WEIGHT_NAMES,
     features,
 )
@@ -73,9 +75,10 @@ def adjudicate(pos: CheckersPosition) -> float:
     return 1.0 if lead >= 2 else 0.0 if lead <= -2 else 0.5
 
 
-def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int, rng: random.Random,
-         random_ply: int | None = None) -> tuple[float, list[tuple[int, int, int, int]]]:
-    """One game; the result for Black and the quiet positions after the random move."""
+def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | None, rng: random.Random,
+         random_ply: int | None = None, seconds: float | None = None) -> tuple[float, list[tuple[int, int, int, int, int]]]:
+    """One game; the result for Black and the quiet positions after the random move, each
+    with the search's score for Black (black, white, kings, turn, score)."""
     pos = start.copy()
     kept = []
     engines = (black, white)
@@ -84,22 +87,29 @@ def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int, rng:
             pos.push(rng.choice(pos.legal_moves()))
             random_ply = -1
             continue
-        if random_ply == -1 and not has_capture(pos.black, pos.white, pos.kings, pos.turn):
-            kept.append((pos.black, pos.white, pos.kings, pos.turn))
-        result = engines[pos.turn].search(pos, SearchLimits(nodes=nodes), rng=rng)
+        quiet = random_ply == -1 and not has_capture(pos.black, pos.white, pos.kings, pos.turn)
+        result = engines[pos.turn].search(pos, SearchLimits(nodes=nodes, seconds=seconds), rng=rng)
+        if quiet:
+            kept.append((pos.black, pos.white, pos.kings, pos.turn, result.score if pos.turn == 0 else -result.score))
         pos.push(result.move)
     return adjudicate(pos), kept
 
 
 def load_weights(path: str | None) -> tuple[int, ...]:
-    """A fit output's weights (None: the shipped defaults)."""
+    """A fit output's weights, with its pattern tables if it has them (checkers_train_patterns.py);
+    None: the shipped defaults, ``features``: the shipped feature weights alone, ``previous``:
+    the feature-only evaluation the pattern tables replaced."""
     if path is None:
         return DEFAULT_WEIGHTS
+    if path == "features":
+        return FEATURE_WEIGHTS
+    if path == "previous":
+        return PREVIOUS_WEIGHTS
     record = json.loads(Path(path).read_text())
     weights = tuple(int(x) for x in record["weights"])
     if len(weights) != len(WEIGHT_NAMES):
         raise SystemExit(f"{path}: {len(weights)} weights, not {len(WEIGHT_NAMES)}")
-    return weights
+    return weights + tuple(int(x) for x in record.get("patterns", ()))
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -233,19 +243,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     openings = ballots()
     rng.shuffle(openings)
     wins = draws = losses = 0
-    for game in range(args.games):
+    for game in range(args.first, args.first + args.games):
         ballot = openings[(game // 2) % len(openings)]
         new_black = game % 2 == 0
         a, b = Engine(evaluation=new, table_bits=TABLE_BITS), Engine(evaluation=old, table_bits=TABLE_BITS)
         black, white = (a, b) if new_black else (b, a)
-        result, _ = play(black, white, ballot.position(), args.nodes, rng)
+        result, _ = play(black, white, ballot.position(), None if args.seconds else args.nodes, rng,
+                         seconds=args.seconds)
         score = result if new_black else 1 - result
         wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
         print(f"game {game + 1}: {ballot}, A {'Black' if new_black else 'White'}: {score}", file=sys.stderr)
     n = wins + draws + losses
     p = (wins + draws / 2) / n
     sd = math.sqrt((wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n) / math.sqrt(n)
-    print(f"A vs B: {wins}-{draws}-{losses} ({n} games, {args.nodes} nodes a move): score {100 * p:.1f}% "
+    budget = f"{args.seconds} CPU s" if args.seconds else f"{args.nodes} nodes"
+    print(f"A vs B: {wins}-{draws}-{losses} ({n} games, {budget} a move): score {100 * p:.1f}% "
           f"± {196 * sd:.1f}, Elo {elo(p):+.0f} [{elo(p - 1.96 * sd):+.0f}, {elo(p + 1.96 * sd):+.0f}]")
     return 0
 
@@ -271,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     co.add_argument("--b", help="a fit output (default: the shipped weights)")
     co.add_argument("--games", type=int, default=200)
     co.add_argument("--nodes", type=int, default=20_000)
+    co.add_argument("--seconds", type=float, help="CPU seconds a move instead of --nodes")
+    co.add_argument("--first", type=int, default=0, help="start at this game (to split a match into shards)")
     co.add_argument("--seed", type=int, default=2)
     co.set_defaults(handler=cmd_compare)
     args = parser.parse_args(argv)

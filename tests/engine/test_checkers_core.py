@@ -15,6 +15,7 @@ from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_NAMES,
+    FEATURE_WEIGHTS,
     MATERIAL_WEIGHTS,
     N_FEATURES,
     PHASE,
@@ -128,7 +129,7 @@ def test_python_core_alone_keeps_the_contract():
         PyCore(4)
     with pytest.raises(ValueError):
         make_evaluator((1, 2, 3))
-    assert len(DEFAULT_WEIGHTS) == len(WEIGHT_NAMES)
+    assert len(FEATURE_WEIGHTS) == len(WEIGHT_NAMES)
 
 
 @pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
@@ -260,7 +261,7 @@ def test_the_evaluation_is_the_blend_of_its_features():
     # The engine's evaluation (square tables folded into the material, features skipped when
     # zero) equals the plain blend the training script fits, for any weights.
     rng = random.Random(11)
-    for weights in (DEFAULT_WEIGHTS, tuple(rng.randrange(-40, 41) or 1 for _ in range(2 * N_FEATURES))):
+    for weights in (FEATURE_WEIGHTS, tuple(rng.randrange(-40, 41) or 1 for _ in range(2 * N_FEATURES))):
         weights = (abs(weights[0]) + 1, *weights[1:])
         evaluate_with = make_evaluator(weights)
         for pos in random_positions(150, seed=12) + [CheckersPosition(f) for f in KING_POSITIONS]:

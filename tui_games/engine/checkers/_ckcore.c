@@ -106,6 +106,26 @@ enum {
 };
 #define PHASE 24
 
+/* The pattern tables (evaluation.PATTERN_WINDOWS): eight squares a window, each empty, the
+ * side's or the opponent's (3^8 states), an (opening, endgame) pair of int16 per state. A
+ * core's weights are N_WEIGHTS ints, then a flag (1: the tables follow), then the tables as
+ * int16 from the next int on: evaluate() keeps one pointer to all of it. */
+#define N_WINDOWS 13
+#define N_STATES 6561
+#define N_PATTERN (2 * N_WINDOWS * N_STATES)
+#define PATTERN_UNIT 16 /* the tables' unit: 1/16 of the features' */
+#define WEIGHT_INTS (N_WEIGHTS + 1 + (N_PATTERN + 1) / 2)
+static const int WINDOW_SHIFT[N_WINDOWS] = {0, 4, 8, 12, 16, 20, 24, 0, 2, 8, 10, 16, 18};
+static int BASE3[256];
+
+/* evaluation.window_byte: a band's two rows, or a block's eight squares packed. */
+static inline u32 band_byte(u32 m, int shift) { return m >> shift & 255; }
+static inline u32 block_byte(u32 m, int shift) {
+    m = m >> shift & 0x3333u;
+    m = (m | m >> 2) & 0x0F0Fu;
+    return (m | m >> 4) & 255;
+}
+
 #define SQ(s) (1u << ((s) - 1))
 
 static inline int floordiv(int a, int b) {
@@ -116,6 +136,12 @@ static inline int floordiv(int a, int b) {
 static u32 LEFT_HALF, HAS_UL, HAS_UR;
 
 static void init_eval_masks(void) {
+    for (int x = 0; x < 256; x++) {
+        int v = 0, p = 1;
+        for (int j = 0; j < 8; j++, p *= 3)
+            if (x >> j & 1) v += p;
+        BASE3[x] = v;
+    }
     LEFT_HALF = 0;
     for (int i = 0; i < 32; i++) {
         int row = i / 4, col = 2 * (i % 4) + (row % 2 == 0);
@@ -230,8 +256,32 @@ static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
     }
     for (int j = 0; j < 4; j++)
         if (g[j]) { op += g[j] * OP[F_HANGING + j]; en += g[j] * EN[F_HANGING + j]; }
+    int unit = 1;
+    if (W[N_WEIGHTS]) { /* the pattern tables: Black's windows minus White's (the board turned) */
+        const int16_t *P = (const int16_t *)(W + N_WEIGHTS + 1);
+        unit = PATTERN_UNIT;
+        op *= unit;
+        en *= unit;
+        u32 tb = turned(white), tw = turned(black);
+        for (int j = 0; j < 7; j++) {
+            const int16_t *T = P + 2 * N_STATES * j;
+            int s = WINDOW_SHIFT[j];
+            int x = 2 * (BASE3[band_byte(black, s)] + 2 * BASE3[band_byte(white, s)]);
+            int y = 2 * (BASE3[band_byte(tb, s)] + 2 * BASE3[band_byte(tw, s)]);
+            op += T[x] - T[y];
+            en += T[x + 1] - T[y + 1];
+        }
+        for (int j = 7; j < N_WINDOWS; j++) {
+            const int16_t *T = P + 2 * N_STATES * j;
+            int s = WINDOW_SHIFT[j];
+            int x = 2 * (BASE3[block_byte(black, s)] + 2 * BASE3[block_byte(white, s)]);
+            int y = 2 * (BASE3[block_byte(tb, s)] + 2 * BASE3[block_byte(tw, s)]);
+            op += T[x] - T[y];
+            en += T[x + 1] - T[y + 1];
+        }
+    }
     /* Blended by the phase; C's division rounds towards zero, as evaluation.blend does. */
-    int score = (op * pieces + en * (PHASE - pieces)) / PHASE;
+    int score = (op * pieces + en * (PHASE - pieces)) / (PHASE * unit);
     return turn == 0 ? score : -score;
 }
 
@@ -257,7 +307,7 @@ typedef struct {
     Entry *table;
     u64 mask;
     int age;
-    int weights[N_WEIGHTS];
+    int *weights;        /* WEIGHT_INTS: the feature weights, the pattern flag, the tables */
     int32_t history[2 * 1024];
     uint16_t killers[MAX_PLY + 2][2];
     uint16_t pv[MAX_PLY + 2][MAX_PLY + 2];
@@ -568,6 +618,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
 static void Core_dealloc(Core *self) {
     free(self->table);
     free(self->keys);
+    free(self->weights);
     Py_XDECREF(self->check);
     Py_XDECREF(self->probe);
     Py_XDECREF(self->tracer);
@@ -577,16 +628,32 @@ static void Core_dealloc(Core *self) {
 static int read_weights(Core *self, PyObject *weights) {
     PyObject *seq = PySequence_Fast(weights, "weights must be a sequence of ints");
     if (!seq) return -1;
-    if (PySequence_Fast_GET_SIZE(seq) != N_WEIGHTS) {
-        PyErr_Format(PyExc_ValueError, "expected %d weights", N_WEIGHTS);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != N_WEIGHTS && n != N_WEIGHTS + N_PATTERN) {
+        PyErr_Format(PyExc_ValueError, "expected %d weights (or %d with the pattern tables)", N_WEIGHTS,
+                     N_WEIGHTS + N_PATTERN);
         Py_DECREF(seq);
         return -1;
     }
-    for (int i = 0; i < N_WEIGHTS; i++) {
+    if (self->weights == NULL) {
+        self->weights = calloc(WEIGHT_INTS, sizeof(int));
+        if (self->weights == NULL) { Py_DECREF(seq); PyErr_NoMemory(); return -1; }
+    }
+    int16_t *P = (int16_t *)(self->weights + N_WEIGHTS + 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if (v == -1 && PyErr_Occurred()) { Py_DECREF(seq); return -1; }
-        self->weights[i] = (int)v;
+        if (i < N_WEIGHTS) {
+            self->weights[i] = (int)v;
+        } else if (v < -32768 || v > 32767) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "pattern weights must fit in 16 bits");
+            return -1;
+        } else {
+            P[i - N_WEIGHTS] = (int16_t)v;
+        }
     }
+    self->weights[N_WEIGHTS] = n > N_WEIGHTS;
     Py_DECREF(seq);
     if (self->weights[F_MAN] <= 0) {
         PyErr_SetString(PyExc_ValueError, "the man's weight must be positive");

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from tui_games.engine.checkers import _pattern_data, patterns
 from tui_games.engine.checkers.bits import (
     BLACK,
     DOWN_LEFT,
@@ -244,10 +245,11 @@ def features(black: int, white: int, kings: int, turn: int) -> tuple[int, list[i
     return (black | white).bit_count(), out + _structure(bm, bk, wm, wk, turn)
 
 
-def blend(opening: int, endgame: int, pieces: int) -> int:
-    """The two sums blended by the phase, rounded towards zero (so colours stay symmetric)."""
+def blend(opening: int, endgame: int, pieces: int, unit: int = 1) -> int:
+    """The two sums (in ``unit``-ths of the score's unit) blended by the phase, rounded towards
+    zero (so colours stay symmetric)."""
     total = opening * pieces + endgame * (PHASE - pieces)
-    return total // PHASE if total >= 0 else -(-total // PHASE)
+    return total // (PHASE * unit) if total >= 0 else -(-total // (PHASE * unit))
 
 
 def material(black: int, white: int, kings: int, turn: int) -> int:
@@ -258,11 +260,53 @@ def material(black: int, white: int, kings: int, turn: int) -> int:
     return score if turn == BLACK else -score
 
 
+# -- pattern tables --------------------------------------------------------------------------------
+# A window is eight squares: (shift, block). Its byte is (mask >> shift) & 255 for a band of two
+# whole rows, or for a block (two squares of each of four rows) the bits 0, 1, 4, 5, 8, 9, 12,
+# 13 of mask >> shift packed together. The windows: the seven bands (rows 1-2 to 7-8), then
+# the left and right halves of rows 1-4, 3-6 and 5-8. Turning the board round maps the set onto
+# itself (band r to band 6 - r, a left block to a right one), so one table per window serves
+# both sides: White's pieces are read from the board turned round, as for the other features.
+PATTERN_WINDOWS: tuple[tuple[int, bool], ...] = (
+    *((4 * r, False) for r in range(7)), *((4 * r + c, True) for r in (0, 2, 4) for c in (0, 2)))
+PATTERN_STATES = 3 ** 8  # per square: empty, the side's piece, the opponent's piece
+# The tables' unit: a sixteenth of a hundredth of a man (their many small terms would round
+# away in whole hundredths); the blend divides it out with the phase.
+PATTERN_UNIT = 16
+N_PATTERN_WEIGHTS = 2 * len(PATTERN_WINDOWS) * PATTERN_STATES
+N_WEIGHTS = 2 * N_FEATURES  # the feature weights; a vector with patterns has N_PATTERN_WEIGHTS more
+# BASE3[byte]: the byte's bits as base-3 digits (bit j -> 3**j).
+BASE3 = tuple(sum(3 ** j for j in range(8) if x >> j & 1) for x in range(256))
+
+
+def window_byte(mask: int, shift: int, block: bool) -> int:
+    m = mask >> shift
+    if not block:
+        return m & 255
+    m &= 0x3333
+    m = (m | m >> 2) & 0x0F0F
+    return (m | m >> 4) & 255
+
+
+def pattern_indices(own: int, opp: int) -> list[int]:
+    """Each window's table index for a side with pieces ``own`` (moving down, as Black) against
+    ``opp``: 3**j for its piece on the window's j-th square, 2 * 3**j for an opponent's."""
+    return [BASE3[window_byte(own, s, b)] + 2 * BASE3[window_byte(opp, s, b)] for s, b in PATTERN_WINDOWS]
+
+
 def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
-    """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES)."""
-    if len(weights) != 2 * N_FEATURES or weights[0] <= 0:
-        raise ValueError(f"expected {2 * N_FEATURES} weights, the man's opening weight positive")
-    opening, endgame = weights[:N_FEATURES], weights[N_FEATURES:]
+    """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES; a vector
+    of N_WEIGHTS + N_PATTERN_WEIGHTS adds the pattern tables, see :func:`pattern_weights`)."""
+    if len(weights) not in (N_WEIGHTS, N_WEIGHTS + N_PATTERN_WEIGHTS) or weights[0] <= 0:
+        raise ValueError(f"expected {N_WEIGHTS} weights (or {N_WEIGHTS + N_PATTERN_WEIGHTS} with the pattern "
+                         "tables), the man's opening weight positive")
+    if any(not -32768 <= w <= 32767 for w in weights[N_WEIGHTS:]):
+        raise ValueError("pattern weights must fit in 16 bits")
+    opening, endgame = weights[:N_FEATURES], weights[N_FEATURES:N_WEIGHTS]
+    # Per window: the table's (opening, endgame) pairs, flat.
+    patterns = [weights[N_WEIGHTS + 2 * w * PATTERN_STATES:N_WEIGHTS + 2 * (w + 1) * PATTERN_STATES]
+                for w in range(len(PATTERN_WINDOWS))] if len(weights) > N_WEIGHTS else []
+    windows = list(zip(PATTERN_WINDOWS, patterns))
     # Per side and kind: bit index -> (opening, endgame) worth of the piece there.
     tables = []
     for base, sign in ((_MAN_SQ, 1), (_KING_SQ, 1)):
@@ -288,7 +332,18 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
             if f:
                 op += f * o
                 en += f * e
-        score = blend(op, en, (black | white).bit_count())
+        if windows:
+            op *= PATTERN_UNIT
+            en *= PATTERN_UNIT
+            tb, tw = _turn(white), _turn(black)  # White's side, seen as Black's
+            for (shift, block), pattern in windows:
+                i = 2 * (BASE3[window_byte(black, shift, block)] + 2 * BASE3[window_byte(white, shift, block)])
+                j = 2 * (BASE3[window_byte(tb, shift, block)] + 2 * BASE3[window_byte(tw, shift, block)])
+                op += pattern[i] - pattern[j]
+                en += pattern[i + 1] - pattern[j + 1]
+            score = blend(op, en, (black | white).bit_count(), PATTERN_UNIT)
+        else:
+            score = blend(op, en, (black | white).bit_count())
         return score if turn == BLACK else -score
 
     return evaluate
@@ -300,7 +355,29 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
 # against itself (the previous evaluation, 10,000 nodes a move, the standard three-move
 # ballots with a random move at ply 4-16; ``selfplay --seed 11`` and ``--seed 12``), scaled
 # so that a man is 100 on a full board. docs/games/checkers.md has the gain in play.
-DEFAULT_WEIGHTS: tuple[int, ...] = (
+FEATURE_WEIGHTS: tuple[int, ...] = (
+    # opening: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
+    103, 195,
+    11, 37, 4, 3, 5, 17, 12, -6, -1, 13, -2, -14, 1, -4, 6, -18,
+    -17, -17, -18, -5, -19, -11, -11, -6, 11, 8, 10, 6, 0, 0, 0, 0,
+    9, 10, 11, -23, 10, 13, 10, 5, -1, 1, 0, 21, -6, 8, 3, 6,
+    -1, 1, 6, 17, 8, 1, 3, -3, -5, 1, -3, -6, -28, -1, -5, -10,
+    14, 5, 7, -25, 22, 3, -9, 2, 5, 7, 2, 4, -3, -21, -5, 2,
+    -3,
+    # endgame: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
+    177, 197,
+    5, 10, 6, -2, -2, -8, -5, 0, -7, -21, -7, 10, -1, -9, -9, 6,
+    -2, 0, 3, 6, 1, 3, 10, 2, 0, 3, 4, 1, 0, 0, 0, 0,
+    12, 4, 12, -21, 7, 15, 11, -3, 6, 7, 5, 5, 1, 6, 7, -1,
+    -9, 0, 3, 8, -29, -6, 2, 6, -10, -3, 2, -1, -17, -8, -2, 0,
+    3, 25, 11, -19, 0, 10, 13, 1, 1, 4, 3, -8, -1, -10, 6, 6,
+    0,
+)
+
+# The evaluation before the pattern tables (the weights above, fitted alone by
+# scripts/checkers_tune.py): kept to measure the tables' gain against
+# (``checkers_tune.py compare --b previous``; docs/games/checkers.md).
+PREVIOUS_WEIGHTS: tuple[int, ...] = (
     # opening: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
     100, 193,
     7, 24, 4, -2, -1, 9, 8, -7, -1, 11, -4, -16, 2, -2, 8, -16,
@@ -323,6 +400,11 @@ DEFAULT_WEIGHTS: tuple[int, ...] = (
 # Material only, as a weight vector (men 100, kings 150 in both phases; nothing else).
 MATERIAL_WEIGHTS: tuple[int, ...] = tuple(
     MAN if i % N_FEATURES == 0 else MATERIAL_KING if i % N_FEATURES == 1 else 0 for i in range(2 * N_FEATURES))
+
+# The engine's evaluation: the feature weights and the pattern tables, fitted together (see
+# the comment above FEATURE_WEIGHTS), the tables decoded from their shipped image.
+PATTERN_WEIGHTS: tuple[int, ...] = patterns.decode_text(_pattern_data.BLOB, len(PATTERN_WINDOWS), PATTERN_STATES)
+DEFAULT_WEIGHTS: tuple[int, ...] = FEATURE_WEIGHTS + PATTERN_WEIGHTS
 
 evaluate = make_evaluator(DEFAULT_WEIGHTS)
 

@@ -1,0 +1,176 @@
+"""The evaluation's pattern tables: the compiled and Python evaluations agree on them exactly,
+they keep the evaluation colour-symmetric, the shipped image is validated when decoded, and the
+training script's data pieces compute what the engine computes."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui_games.engine.checkers import core as core_module
+from tui_games.engine.checkers import patterns
+from tui_games.engine.checkers.core import make_core
+from tui_games.engine.checkers.evaluation import (
+    DEFAULT_WEIGHTS,
+    FEATURE_WEIGHTS,
+    N_PATTERN_WEIGHTS,
+    N_WEIGHTS,
+    PATTERN_STATES,
+    PATTERN_WINDOWS,
+    _turn,
+    make_evaluator,
+    pattern_indices,
+)
+from tui_games.engine.checkers.position import CheckersPosition
+
+compiled = pytest.mark.skipif(not core_module.COMPILED, reason="the C core was not built (no compiler)")
+WINDOWS = len(PATTERN_WINDOWS)
+
+
+KING_POSITIONS = ["B:WK5,K14,K23,26:BK10,K19,K27,3", "W:WK18:B10,11,14,15,19,22,23,26,27", "B:WK28:BK19,K22",
+                  "W:W21,22,23,24,25:BK9,K10,K11,12"]
+
+
+def random_positions(count: int, seed: int) -> list[CheckersPosition]:
+    """Positions from random games, from the opening to king endings."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = CheckersPosition()
+        for _ in range(rng.randrange(0, 120)):
+            if pos.outcome() is not None:
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+def random_patterns(seed: int, spread: int = 300) -> tuple[int, ...]:
+    rng = random.Random(seed)
+    return tuple(rng.randrange(-spread, spread + 1) for _ in range(N_PATTERN_WEIGHTS))
+
+
+def positions() -> list[CheckersPosition]:
+    return random_positions(300, seed=21) + [CheckersPosition(f) for f in KING_POSITIONS]
+
+
+@compiled
+def test_compiled_and_python_pattern_evaluations_agree():
+    # Random tables (every window and state its own weight) and the shipped ones; the extreme
+    # 16-bit values too, where a narrower sum would overflow.
+    extreme = tuple(32767 if i % 3 else -32768 for i in range(N_PATTERN_WEIGHTS))
+    for weights in (DEFAULT_WEIGHTS, FEATURE_WEIGHTS + random_patterns(1), FEATURE_WEIGHTS + extreme):
+        c = make_core(10, weights, compiled=True)
+        evaluate = make_evaluator(weights)
+        for pos in positions():
+            for turn in (0, 1):
+                assert c.evaluate(pos.black, pos.white, pos.kings, turn) == evaluate(
+                    pos.black, pos.white, pos.kings, turn), pos.fen()
+
+
+def test_the_tables_change_the_score_and_keep_colours_symmetric():
+    weights = FEATURE_WEIGHTS + random_patterns(2)
+    with_tables, without = make_evaluator(weights), make_evaluator(FEATURE_WEIGHTS)
+    changed = 0
+    for pos in positions():
+        b, w, k = pos.black, pos.white, pos.kings
+        for turn in (0, 1):
+            score = with_tables(b, w, k, turn)
+            # The same position with the colours swapped and the board turned round.
+            assert score == with_tables(_turn(w), _turn(b), _turn(k), 1 - turn), pos.fen()
+            changed += score != without(b, w, k, turn)
+    assert changed > 500
+
+
+def test_pattern_indices_read_each_window():
+    # Black's man on square 1 (bit 0) is the first square of band 1-2 and of the left block
+    # of rows 1-4; White's man on square 6 (bit 5) is band 1-2's sixth square and band 2-3's
+    # second.
+    own = pattern_indices(1 << 0, 1 << 5)
+    assert own[0] == 1 + 2 * 3 ** 5
+    assert own[1] == 2 * 3 ** 1
+    assert own[PATTERN_WINDOWS.index((0, True))] == 1 + 2 * 3 ** 3  # bit 5 is the block's 4th square
+    assert all(i == 0 for i in own[2:7])
+    assert all(0 <= i < PATTERN_STATES for i in pattern_indices(0xFFF, 0xFFF00000))
+
+
+def test_the_image_round_trips_and_bad_images_are_refused():
+    values = random_patterns(3, spread=32767)
+    blob = patterns.encode(values, WINDOWS, PATTERN_STATES)
+    assert patterns.decode(blob, WINDOWS, PATTERN_STATES) == values
+    text = patterns.encode_text(values, WINDOWS, PATTERN_STATES)
+    assert patterns.decode_text(text, WINDOWS, PATTERN_STATES) == values
+    flipped = bytearray(blob)
+    flipped[-40] ^= 0xFF
+    wrong_crc = bytearray(blob)
+    wrong_crc[12] ^= 1
+    bad = {
+        blob[:10]: "too short",
+        b"XXXX" + blob[4:]: "bad magic",
+        blob[:4] + b"\x02\x00" + blob[6:]: "version 2",
+        blob[:-100]: "corrupt",
+        bytes(flipped): "corrupt",
+        bytes(wrong_crc): "checksum",
+    }
+    for image, message in bad.items():
+        with pytest.raises(ValueError, match=message):
+            patterns.decode(image, WINDOWS, PATTERN_STATES)
+    with pytest.raises(ValueError, match="expected 12 of"):
+        patterns.decode(blob, 12, PATTERN_STATES)
+    with pytest.raises(ValueError, match="base 85"):
+        patterns.decode_text("not base85 ~~~", WINDOWS, PATTERN_STATES)
+    short = patterns.encode(values[:2 * PATTERN_STATES], 1, PATTERN_STATES)
+    with pytest.raises(ValueError, match="windows"):
+        patterns.decode(short, WINDOWS, PATTERN_STATES)
+    with pytest.raises(ValueError, match="16 bits"):
+        patterns.encode((40000,) * (2 * PATTERN_STATES), 1, PATTERN_STATES)
+
+
+def test_bad_weight_vectors_are_refused_by_both_evaluations():
+    too_big = FEATURE_WEIGHTS + (40000,) + (0,) * (N_PATTERN_WEIGHTS - 1)
+    for weights in (FEATURE_WEIGHTS + (0,) * 5, too_big):
+        with pytest.raises(ValueError):
+            make_evaluator(weights)
+        if core_module.COMPILED:
+            with pytest.raises(ValueError):
+                make_core(10, weights, compiled=True)
+    assert len(FEATURE_WEIGHTS) == N_WEIGHTS
+    assert len(DEFAULT_WEIGHTS) in (N_WEIGHTS, N_WEIGHTS + N_PATTERN_WEIGHTS)
+
+
+def _training_script():
+    path = Path(__file__).resolve().parents[2] / "scripts" / "checkers_train_patterns.py"
+    spec = importlib.util.spec_from_file_location("checkers_train_patterns", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
+    np = pytest.importorskip("numpy")  # the training's own dependency, not the project's
+    script = _training_script()
+    pos = positions()[:60]
+    games = tmp_path / "games.jsonl"
+    lines = [
+        '{"result": 1.0, "positions": [%s]}' % ", ".join(f"[{p.black}, {p.white}, {p.kings}, {p.turn}, 40]"
+                                                     for p in pos[:30]),
+        '{"result": 0.5, "positions": [%s]}' % ", ".join(f"[{p.black}, {p.white}, {p.kings}, {p.turn}]"
+                                                     for p in pos[30:]),
+    ]
+    games.write_text("\n".join(lines) + "\n")
+    data = script.load_positions([str(games)], np, check_share=0.5)
+    assert data["games"] == 2 and len(data["result"]) == 60
+    assert data["check"].sum() in (30,)  # one whole game held out
+    y = script.labels(data["result"], data["score"], 0.5, 53.6, np)
+    assert y[0] == pytest.approx(0.5 + 0.5 / (1 + np.exp(-40 / 53.6)))
+    assert y[59] == 0.5  # no score: the result alone
+    own, opp = script.pattern_index_arrays(data["black"], data["white"], np)
+    for i, p in enumerate(pos):
+        assert own[i].tolist() == pattern_indices(p.black, p.white)
+        assert opp[i].tolist() == pattern_indices(_turn(p.white), _turn(p.black))
