@@ -36,11 +36,23 @@ is colour-symmetric by construction. :func:`material` counts material only (the 
 player of the engine match). Both take the masks and the side to move and return an int
 well inside ``search.WIN``.
 
-The weights are one vector (:data:`WEIGHT_NAMES`: every feature's opening weight, then
-every feature's endgame weight; :data:`DEFAULT_WEIGHTS`): :func:`make_evaluator` builds the
-evaluation for any vector, and the compiled search core (``_ckcore.c``) takes the same
-vector and computes the same numbers. The defaults were fitted to the engine's own games
-(``scripts/checkers_tune.py``; see the comment above :data:`DEFAULT_WEIGHTS`).
+On top of the features, **pattern tables** (:data:`PATTERN_WINDOWS`): thirteen windows of
+eight squares (the seven bands of two rows, and the left and right halves of rows 1-4, 3-6
+and 5-8), each square empty, the side's or the opponent's piece: a window's 3^8 = 6,561
+states each have an opening and an endgame weight, fitted to games (many small terms,
+in sixteenths of a hundredth of a man: :data:`PATTERN_UNIT`). They see what the features
+cannot: how the men stand together (holes, pairs, blocks, the shape of a formation). Black's
+windows add, White's (read from the board turned round, through the same tables) subtract.
+
+The weights are one vector: every feature's opening weight, then every feature's endgame
+weight (:data:`WEIGHT_NAMES`, :data:`N_WEIGHTS` of them), then optionally the tables
+(:data:`N_PATTERN_WEIGHTS`, each window's states in order, an (opening, endgame) pair a
+state). :func:`make_evaluator` builds the evaluation for any vector, and the compiled search
+core (``_ckcore.c``) takes the same vector and computes the same numbers.
+:data:`DEFAULT_WEIGHTS` are :data:`FEATURE_WEIGHTS` and the tables (:data:`PATTERN_WEIGHTS`,
+shipped as an image, :mod:`.patterns`), fitted together to the engine's own games by
+``scripts/checkers_train_patterns.py`` (see the comment above :data:`FEATURE_WEIGHTS`);
+:data:`PREVIOUS_WEIGHTS` are the features alone as fitted before the tables.
 """
 
 from __future__ import annotations
@@ -350,28 +362,29 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
 
 
 # FITTED_WEIGHTS
-# Fitted by scripts/checkers_tune.py (``fit --l2 3e-3``, a logistic regression of the game's
-# result on the blended features) to 162,924 quiet positions of 1,626 games of the engine
-# against itself (the previous evaluation, 10,000 nodes a move, the standard three-move
-# ballots with a random move at ply 4-16; ``selfplay --seed 11`` and ``--seed 12``), scaled
-# so that a man is 100 on a full board. docs/games/checkers.md has the gain in play.
+# Fitted together with the pattern tables by scripts/checkers_train_patterns.py (``--epochs 8
+# --l2 1e-7``, the labels half the game's result and half the search's score) to 337,893
+# quiet positions of 3,368 games of the engine against itself at 10,000 nodes a move: 1,742
+# played with PREVIOUS_WEIGHTS (``checkers_tune.py selfplay --seed 31`` and ``--seed 32``,
+# with the search's scores) and the 1,626 that PREVIOUS_WEIGHTS were fitted to (results
+# only), starting from PREVIOUS_WEIGHTS. docs/games/checkers.md has the gain in play.
 FEATURE_WEIGHTS: tuple[int, ...] = (
     # opening: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
-    103, 195,
-    11, 37, 4, 3, 5, 17, 12, -6, -1, 13, -2, -14, 1, -4, 6, -18,
-    -17, -17, -18, -5, -19, -11, -11, -6, 11, 8, 10, 6, 0, 0, 0, 0,
-    9, 10, 11, -23, 10, 13, 10, 5, -1, 1, 0, 21, -6, 8, 3, 6,
-    -1, 1, 6, 17, 8, 1, 3, -3, -5, 1, -3, -6, -28, -1, -5, -10,
-    14, 5, 7, -25, 22, 3, -9, 2, 5, 7, 2, 4, -3, -21, -5, 2,
+    108, 199,
+    14, 44, 7, 5, 7, 21, 18, -5, 0, 16, 1, -14, 1, -5, 7, -19,
+    -22, -21, -23, -8, -25, -18, -22, -11, 13, 9, 6, 10, 0, 0, 0, 0,
+    8, 9, 17, -34, 13, 12, 9, 18, -6, -3, -4, 37, -17, 11, 0, 13,
+    4, 5, 11, 26, 27, 5, 6, -9, -1, 3, -6, -8, -41, 4, -7, -18,
+    18, -1, 4, -38, 24, 3, -18, 1, 4, 7, 2, 2, -3, -22, -10, 4,
     -3,
     # endgame: man, king; man squares 1-32; king squares 1-32; the rest of FEATURE_NAMES
-    177, 197,
-    5, 10, 6, -2, -2, -8, -5, 0, -7, -21, -7, 10, -1, -9, -9, 6,
-    -2, 0, 3, 6, 1, 3, 10, 2, 0, 3, 4, 1, 0, 0, 0, 0,
-    12, 4, 12, -21, 7, 15, 11, -3, 6, 7, 5, 5, 1, 6, 7, -1,
-    -9, 0, 3, 8, -29, -6, 2, 6, -10, -3, 2, -1, -17, -8, -2, 0,
-    3, 25, 11, -19, 0, 10, 13, 1, 1, 4, 3, -8, -1, -10, 6, 6,
-    0,
+    175, 198,
+    2, 7, 8, 0, -4, -14, -8, 1, -8, -26, -13, 12, -3, -8, -12, 9,
+    0, 4, 8, 7, 1, 4, 15, 5, -2, 5, 8, 2, 0, 0, 0, 0,
+    15, 0, 12, -23, 7, 16, 15, -2, 10, 7, 7, 0, 3, 4, 8, 0,
+    -10, 1, 4, 5, -39, -6, 3, 9, -12, -4, 2, -1, -10, -10, -2, 3,
+    -1, 33, 16, -25, -6, 10, 17, 2, 1, 1, 4, -9, -2, -8, 7, 6,
+    1,
 )
 
 # The evaluation before the pattern tables (the weights above, fitted alone by
