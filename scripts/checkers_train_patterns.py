@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from checkers_tune import python_tuple
 
-        print(python_tuple(record["weights"]))
+        print(python_tuple(record["weights"]).replace("DEFAULT_WEIGHTS", "FEATURE_WEIGHTS"))
     return 0
 
 

@@ -2,7 +2,8 @@
 
     python scripts/checkers_tune.py selfplay --games 1500 --nodes 10000 --seed 11 --out sp11.jsonl [--weights W.json]
     python scripts/checkers_tune.py fit sp11.jsonl [more.jsonl ...] --out fitted.json [--python]
-    python scripts/checkers_tune.py compare --a fitted.json [--b other.json] --games 200 --nodes 20000 [--seed 2]
+    python scripts/checkers_tune.py compare --a fitted.json [--b other.json|previous] --games 200
+        (--nodes 20000 | --seconds 0.02) [--first 0] [--seed 2]
 
 **Data** (``selfplay``): games of tui-games' own engine against itself (the weights in
 ``evaluation.DEFAULT_WEIGHTS`` unless ``--weights FILE``), ``--nodes`` nodes a move, from the
@@ -10,7 +11,9 @@ standard three-move ballots (the project's ``checkers_ballots.txt``, 144 lines, 
 another), each with one random legal move at a random ply from 4 to 16 for variety. A game
 ends by the rules or at 200 plies (a lead of 2 or more, men 1 and kings 1.5, wins; less is a
 draw). Every position after the random move where the side to move has no capture is kept
-with the game's result for Black (1, 0.5, 0): one JSON line a game. Nothing but the engine's
+with the search's score there for Black (``[black, white, kings, turn, score]``) and the
+game's result for Black (1, 0.5, 0): one JSON line a game. (Files written before the scores
+were kept have four numbers a position.) Nothing but the engine's
 own play goes in: no outside games, no other engine's evaluation.
 
 **Fitting** (``fit``, needs numpy, which is not a project dependency: ``pip install numpy``):
@@ -24,8 +27,12 @@ that ``evaluation.py`` ships.
 
 **Measuring** (``compare``): two weight vectors (``--a``, ``--b``: fit outputs; ``--b``
 defaults to ``evaluation.DEFAULT_WEIGHTS``) against each other at the same node budget a
-move, every ballot with colours swapped; prints W-D-L for A, the score and the Elo
-difference with its 95% interval. (To measure against an older evaluation *code*, play the
+move (or ``--seconds`` CPU seconds a move), every ballot with colours swapped; prints W-D-L
+for A, the score and the Elo difference with its 95% interval. A fit output of
+``checkers_train_patterns.py`` brings its pattern tables; ``previous`` names the feature-only
+evaluation that the tables replaced (``evaluation.PREVIOUS_WEIGHTS``), ``features`` the shipped
+feature weights without the tables. ``--first K`` starts at game K of the same ballot order,
+so processes can split a match (``--first 0 --games 60``, ``--first 60 --games 60``, ...). (To measure against an older evaluation *code*, play the
 two engine modes through ``scripts/checkers_engine_match.py --opponent``.)
 
 Run it nice'd: one process, one core.
