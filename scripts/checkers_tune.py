@@ -104,9 +104,9 @@ def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | Non
 
 def load_weights(path: str | None) -> tuple[int, ...]:
     """A fit output's weights, with its pattern tables if it has them (checkers_train_patterns.py);
-    None: the shipped defaults, ``features``: the shipped feature weights alone, ``previous``:
+    None or ``default``: the shipped defaults, ``features``: the shipped feature weights alone, ``previous``:
     the feature-only evaluation the pattern tables replaced."""
-    if path is None:
+    if path in (None, "default"):
         return DEFAULT_WEIGHTS
     if path == "features":
         return FEATURE_WEIGHTS
