@@ -29,5 +29,11 @@ setup(
             depends=["tui_games/engine/checkers/ckmoves.h"],
             optional=True,
         ),
+        # The Franken and mutant fish search of one digit (complex_fish.py has the twin).
+        Extension(
+            "tui_games.engine.sudoku._fishcore",
+            ["tui_games/engine/sudoku/_fishcore.c"],
+            optional=True,
+        ),
     ]
 )

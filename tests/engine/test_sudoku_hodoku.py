@@ -24,6 +24,7 @@ from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.complex_fish import FRANKEN, MUTANT
 from tui_games.engine.sudoku.death_blossom import death_blossoms
 from tui_games.engine.sudoku.formats import parse_grid, parse_puzzles
+from tui_games.engine.sudoku.generator import random_solution
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.kraken import kraken_fish
 from tui_games.engine.sudoku.stepper import Stepper
@@ -175,8 +176,8 @@ def test_kraken_type_2():
 
 def test_every_step_is_sound_on_real_puzzles():
     """At every position past the basic techniques on hard puzzles, every step of the new
-    finders the hints use (the first twenty each) agrees with the SAT solution; on one puzzle
-    the Franken swordfish and jellyfish and the mutant fish (not in the hints: too slow) too."""
+    finders (the first twenty each) agrees with the SAT solution (the larger fish on one
+    puzzle only where their search is not compiled: they take a second a position)."""
     grids = parse_puzzles((SHIPPED / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[:6]
     grids += parse_puzzles((SHIPPED / "bench_sudoku_magictour_top1465_100.txt").read_text())[:2]
     used = set()
@@ -187,12 +188,40 @@ def test_every_step_is_sound_on_real_puzzles():
             assert_sound(step, solution)
             if step.rating >= 3.8:
                 for technique in NEW:
-                    if technique.hints or k == 0:
+                    if technique.hints or k == 0:  # without the compiled fish search, one puzzle
                         for found in islice(technique.find(stepper.state), 20):
                             assert_sound(found, solution)
                             used.add(found.technique.split()[0] if "kraken" in found.technique else found.technique)
             stepper.apply(step)
     assert {"ALS chain", "death blossom", "kraken", "finned Franken X-wing"} <= used, used
+
+
+@pytest.mark.skipif(not complex_fish.compiled_search(), reason="the compiled fish search was not built here")
+def test_compiled_search_is_its_twin():
+    """The compiled fish search and its pure-Python twin meet the same fish in the same order:
+    on HoDoKu's fish positions and on positions of a hard puzzle, a diagonal and a 16x16 one,
+    both families, with and without the finned fish that remove nothing."""
+    cases = [(reglib_case(line)[0], FISH_SIZES[line[1:5]]) for line in REGLIB.strip().splitlines()
+             if line[1:5] in FISH_SIZES]
+    grid = parse_puzzles((SHIPPED / "bench_sudoku_tdoku_forum_hardest_1106_100.txt").read_text())[0]
+    stepper = Stepper(grid)
+    for _ in range(3):
+        stepper.run(10)
+        cases += [(State.from_grid(stepper.grid(), stepper.candidates), size) for size in (2, 3, 4)]
+    # a diagonal (X) grid (its centre cell is in five units) and a 16x16 one, two thirds empty
+    diagonal = Grid([v if k % 3 == 0 else 0 for k, v in enumerate(random_solution(5, diagonal=True))], diagonal=True)
+    cases += [(State.from_grid(diagonal), size) for size in (2, 3)]
+    big = Grid([v if k % 3 == 0 else 0 for k, v in enumerate(random_solution(7, size=16))], size=16)
+    cases.append((State.from_grid(big), 2))
+    compared = 0
+    for state, size in cases:
+        for family in (FRANKEN, MUTANT):
+            for every_finned in (False, True) if size == 2 else (False,):
+                compiled = complex_fish._search(state, size, family, every_finned, compiled=True)
+                twin = complex_fish._search(state, size, family, every_finned, compiled=False)
+                assert compiled == twin, (size, family, every_finned)
+                compared += len(compiled)
+    assert compared > 1000
 
 
 def test_finders_stop_when_asked():
@@ -216,9 +245,11 @@ def test_finders_leave_the_state_alone():
 def test_catalogue():
     ratings = {t.name: (t.level, t.rating, t.explainer, t.hints) for t in TECHNIQUES}
     assert ratings["Franken X-wing"] == ("extreme", 3.8, False, True)
-    assert ratings["finned Franken swordfish"] == ("extreme", 4.6, False, False)
-    assert ratings["Franken jellyfish"] == ("fiendish", 5.8, False, False)
-    assert ratings["finned mutant jellyfish"] == ("fiendish", 6.6, False, False)
+    # the larger fish serve the hints where their search is compiled (pure Python: 1 s a position)
+    compiled = complex_fish.compiled_search()
+    assert ratings["finned Franken swordfish"] == ("extreme", 4.6, False, compiled)
+    assert ratings["Franken jellyfish"] == ("fiendish", 5.8, False, compiled)
+    assert ratings["finned mutant jellyfish"] == ("fiendish", 6.6, False, compiled)
     assert ratings["ALS chain"] == ("fiendish", 7.4, False, True)
     assert ratings["death blossom"] == ("fiendish", 7.4, False, True)
     assert ratings["kraken fish"] == ("diabolical", 7.5, False, True)

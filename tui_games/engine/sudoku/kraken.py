@@ -146,7 +146,7 @@ def kraken_fish(state: State) -> Iterator[Step]:
     reported: set[tuple[tuple[int, int], ...]] = set()
     tried: set[tuple[int, ...]] = set()
     for size in SIZES:
-        for f in fish_of_size(state, size, FRANKEN):
+        for f in fish_of_size(state, size, FRANKEN, every_finned=True):
             if not f.fins:
                 continue
             state.check_stop()
