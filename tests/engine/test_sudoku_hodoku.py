@@ -55,9 +55,9 @@ def reglib_case(line: str) -> tuple[State, str, set[tuple[int, int]], Grid]:
     return State(GEO, list(values), masks), code.split("-")[0], expected, grid
 
 
-# HoDoKu reglib 1.4 (hodoku.sourceforge.net), the cases of these techniques our finders cover:
-# ALS-XY-chains of four and five sets, death blossoms without overlapping petals, and Franken
-# and mutant fish of two to four units with at most two fins.
+# HoDoKu reglib 1.4 (hodoku.sourceforge.net; the long ALS chains from reglib 1.3, HoDoKu 2.2),
+# the cases of these techniques our finders cover: ALS-XY-chains of four to seven sets, death
+# blossoms, and Franken and mutant fish of two to four units with at most two fins.
 REGLIB = """
 :0903-1:7:..7..5..4+5......16+4.....5..3..9....+58.4+5......56378+1+4.+7+4+5+8+32+961+1+8346925+7..91+5+7+4..:212 612 215 318 225 232 235 636 338 339 145 357 258 259:758::
 :0903-1:69:..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78..37+8+415..:212 412 914 932 533 934 939 277 677 977 582 984 289 689 989:611 911 912 927::
@@ -69,6 +69,10 @@ REGLIB = """
 :0903-1:35:1+53+9+642+7+8+9847+2.3+6.72+6..8+9..638.+4+9..+7+4+91..+78.+6+5+7+2+8+1+6493+8+6+74+9..32+3.9.+7268.+2.56+8+37.9:139:334 355 534::
 :0903-1:3:.5...6.3.9.2......+6.......7+496+2751+83+375+68+192+48+2194+375+65..............8.1.6.8...7.:714 124 125 135 936 372 275 975 985 595 995 299:335::
 :0903-1:6:43.5.17..5..7.263....83.....4..87.....541.27....925.4..5.27....714.58..2..31.9.57:813 913 918 923 829 631 933 437 937 939 641 949 651 661 673 877 977 978 479 879 979 692:649::
+:0903-1:2:..68.51....+8....36.1....8..+65+238.9..37+1.6..82+9+84.21.6...9..+8.4.84........+654.37.+8:715 915 221 426 231 734 436 574 584 784:211 272::
+:0903-1:4:..68.51....+8....36.1....8..+65+238.9..37+1.6..82+9+84.21.6...9..+8.4.84........+654.37.+8:715 915 221 426 231 734 436 574 584 784:415::
+:0903-1:56:....9.2..+2..7..184.+451.....5...8.+43.+46..+7..1..8..4...2+3+5+8..67..924..7...+6+71.3....:313 514 614 516 323 638 939 943 944 246 949 953 566 978 596 598 998:568 668::
+:0903:137:..1...34.4....697....23+4...9...5.8.....6.8.....8.9...1....45...+5728....4.84...5..:711 912 519 538 249 257 259 559 759 262 667 974 177 677 678 978 279 979 186 188 688 298 299:194 394 794::
 :0904-1:9:8+7+14..6..5+42...7..+93+6+8+57+42+1.28.7.+3.....3.6+2....+3+21.54..1.7..+93.+3.9...8+72.+87..3+1.4:915 919 924 929 641 946 948 958 959 669 475 675 476 584 694:966::
 :0904-1:1:186.+75.......3.1..+3....9..587....3.+163..8+7.52..9+3..+8672..7.....+7.3.9......+86+2+3714:423 826 828 928 929 433 234 434 435 443 466 472 572 972 573 476 679 879 582 884:184::
 :0904-1:9:.1.8+4...28.4.2..3...2..74.+8.97..1.+4..+4..........4..62...96..7+8+4.8..5+42.14....8.5.:918 622 635 541 151 551 153 955 656 361 271 681 392 393 394 395:938::
@@ -115,6 +119,19 @@ def test_reglib(line):
     solution = sat.solve(grid).solution
     for step in found:
         assert_sound(step, solution)
+
+
+def test_long_als_chains():
+    """HoDoKu's chains of six and seven sets (reglib 1.3), rated past five sets as Sudoku
+    Explainer lengthens a chain."""
+    fresh()
+    cases = {":0903-1:4:": (6, 7.7), ":0903:137:": (7, 7.8)}
+    for line in REGLIB.strip().splitlines():
+        for prefix, (sets, rating) in cases.items():
+            if line.startswith(prefix):
+                state, _, expected, _ = reglib_case(line)
+                step = next(s for s in als_chains(state) if set(s.eliminations) == expected)
+                assert (step.chain[0].count("="), step.rating) == (sets, rating), step.chain
 
 
 def test_finned_franken_swordfish_explained():

@@ -10,14 +10,18 @@ until An holds ``z``. So one of A1 and An holds ``z``, and ``z`` goes from every
 all the ``z`` cells of both. In Eureka: ``(z=x1)A1-(x1=x2)A2-...-(x_{n-1}=z)An``.
 
 Two sets make an ALS-XZ and three an ALS-XY-wing (:mod:`.als`, found first); the chains here
-have four sets or more, up to :data:`MAX_SETS` (HoDoKu's default: 6). The search is breadth-first from every set and
-digit ``z`` over the states "set, entered by digit", so the first chain found for a start is a
-shortest one; sets may not repeat in a chain and consecutive sets do not overlap (the RCCs
-need disjoint sets).
+have four sets or more, up to :data:`MAX_SETS`: HoDoKu's bound, 50 restricted commons in a
+chain. The search is breadth-first from every set and digit ``z`` over the states "set,
+entered by digit", each state met once, so its cost does not grow with the length allowed
+(about 10 ms a position of the forum's hardest, 70 ms at p95) and the first chain found for a
+start is a shortest one; sets may not repeat in a chain and consecutive sets do not overlap
+(the RCCs need disjoint sets). The longest met on those positions had 15 sets.
 
-Rating: HoDoKu rates an ALS-XY-chain above the ALS-XY-wing (340 against 320 and 300 for the
-ALS-XZ); on Sudoku Explainer's scale the ALS-XZ is 7.0 and the wing 7.2, so each set past
-two adds 0.2 (4 sets: 7.4, 5: 7.6, 6: 7.8).
+Rating: HoDoKu rates every ALS-XY-chain alike, above the ALS-XY-wing (340 against 320 and 300
+for the ALS-XZ); on Sudoku Explainer's scale the ALS-XZ is 7.0 and the wing 7.2, so each set
+up to five adds 0.2 (4 sets: 7.4, 5: 7.6); past five, 0.1 more for the sixth set and then as
+Sudoku Explainer lengthens a chain (:func:`~.techniques.length_rating`, two links a set: 7
+sets 7.8, 9 sets 7.9, 13 sets 8.0).
 """
 
 from __future__ import annotations
@@ -27,12 +31,12 @@ from collections.abc import Iterator
 from tui_games.engine.sudoku.als import Als, _als_text, _cells_text, _node, _position, _removal_by_digit
 from tui_games.engine.sudoku.grid import bit_indexes, digit_char, mask_digits
 from tui_games.engine.sudoku.levels import FIENDISH
-from tui_games.engine.sudoku.techniques import Link, State, Step
+from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
 __all__ = ["MAX_SETS", "als_chains", "chain_rating"]
 
-#: The longest chain looked for, in sets.
-MAX_SETS = 5
+#: The longest chain looked for, in sets (HoDoKu: 50 restricted commons).
+MAX_SETS = 51
 
 
 # (set, digit it was entered by) -> the state before it (None: the start)
@@ -40,8 +44,11 @@ _Parents = dict[tuple[int, int], tuple[int, int] | None]
 
 
 def chain_rating(sets: int) -> float:
-    """7.0 for two sets (ALS-XZ), 0.2 more for each further set."""
-    return round(7.0 + 0.2 * (sets - 2), 1)
+    """7.0 for two sets (ALS-XZ), 0.2 more for each further set up to five; past five, see the
+    module's note."""
+    if sets <= 5:
+        return round(7.0 + 0.2 * (sets - 2), 1)
+    return round(7.7 + length_rating(2 * sets) - length_rating(12), 1)
 
 
 def als_chains(state: State) -> Iterator[Step]:
