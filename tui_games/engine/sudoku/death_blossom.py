@@ -78,13 +78,13 @@ def death_blossoms(state: State) -> Iterator[Step]:
     # one step a blossom, every digit it removes (as HoDoKu); per elimination set, one blossom:
     # fewest petals, disjoint ones first
     best: dict[tuple[tuple[int, int], ...], tuple[tuple[int, bool], int, tuple[tuple[int, int], ...]]] = {}
-    for (stem, chosen), (rank, removed) in blossoms.items():
-        elims = tuple(sorted(removed))
-        if elims not in best or rank < best[elims][0]:
-            best[elims] = (rank, stem, chosen)
+    for (stem, petal_sets), (rank, removed) in blossoms.items():
+        removes = tuple(sorted(removed))
+        if removes not in best or rank < best[removes][0]:
+            best[removes] = (rank, stem, petal_sets)
     found = sorted(best.items(), key=lambda item: (item[1][0], -len(item[0])))
-    for elims, (_, stem, chosen) in found:
-        yield _step(state, stem, [(d, alses[i]) for d, i in chosen], elims)
+    for removes, (_, stem, petal_sets) in found:
+        yield _step(state, stem, [(d, alses[i]) for d, i in petal_sets], removes)
 
 
 def _bouquets(alses: list[Als], targets: list[dict[int, int]], z: int, slots: list[tuple[int, list[int]]],
