@@ -337,6 +337,8 @@ def test_stepper_with_chains_never_makes_a_wrong_step():
     for grid in diabolical(40):
         solution = sat.solve(grid).solution
         stepper = Stepper(grid)
+        # without the Franken and mutant fish, which take some of these single-digit steps first
+        stepper.techniques = tuple(t for t in stepper.techniques if not {"Franken", "mutant"} & set(t.name.split()))
         for step in stepper.run():
             used[step.technique] = used.get(step.technique, 0) + 1
             assert_sound(step, solution)
