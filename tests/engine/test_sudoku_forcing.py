@@ -22,6 +22,7 @@ from tui_games.engine.sudoku.forcing import (
     digit_forcing_chains,
     dynamic_forcing_chains,
     dynamic_forcing_chains_plus,
+    explainer_nested_forcing_nets,
     nested_forcing_nets,
     unit_forcing_chains,
 )
@@ -264,10 +265,35 @@ def test_dynamic_forcing_chain_plus():
     assert_sound(step, solution_of(HARDEST_1))
 
 
-def test_nested_forcing_net():
+def test_nested_forcing_net_takes_explainers_lowest_level_first():
+    """Sukaku Explainer 1.18.1's first step on the forum puzzle HARDEST_1 (rated 11.1) is a
+    nested net of level 3, dynamic (+) with multiple forcing chains inside, 10.0 + 1.0 for its
+    length: "11.0 Contradiction Forcing Chain: r3c5.2 on ==> r1c9.1 both on & off". The first
+    step here is of the same level at the same 11.0, and SE's own step is among them."""
     state = pm_state(HARDEST_1_NESTED_PM)
     assert next(iter(dynamic_forcing_chains_plus(state)), None) is None
-    step = first(nested_forcing_nets, state)
+    steps = list(explainer_nested_forcing_nets(state))
+    step = steps[0]
+    assert step.technique == "nested forcing net" and step.level == "nightmare"
+    assert step.rating == 11.0
+    assert "forcing chains rule" in step.explanation
+    assert min(s.rating for s in steps) == 11.0 and all(s.rating >= 10.0 for s in steps)
+    assert ("r3c5", 2) in {e for s in steps for e in named(s.eliminations)}
+    for s in steps:
+        assert_sound(s, solution_of(HARDEST_1))
+
+
+def test_nested_forcing_net_level_4(monkeypatch):
+    """With no inner static chains (levels 2 and 3 find nothing) the grade's nets of level 4,
+    with dynamic (+) nets inside, take over at 10.5 + length: the hints' nested net, which
+    looks at level 4 at once."""
+    import tui_games.engine.sudoku.forcing as forcing
+
+    monkeypatch.setattr(forcing, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
+                        weights: (0, resume))
+    state = pm_state(HARDEST_1_NESTED_PM)
+    step = first(explainer_nested_forcing_nets, state)
+    assert step == first(nested_forcing_nets, pm_state(HARDEST_1_NESTED_PM))
     assert step.technique == "nested forcing net" and step.level == "nightmare"
     assert named(step.eliminations) == {("r2c4", 4)}
     assert step.explanation.startswith("If r2c4 were 4, r8c6 would be 4, ")

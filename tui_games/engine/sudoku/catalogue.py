@@ -4,7 +4,7 @@ The stepper takes the first step the first technique finds, so this order *is* "
 technique available": by base rating on Sudoku Explainer's scale (the number
 printed next to puzzles on the forums: 1.0 a full house ... 4.2 an XY-wing, 5.2 a jellyfish,
 6.5-7.x chains and loops, 7.5-8.x forcing chains, 8.5+ dynamic forcing chains, 9.0+ with
-pointing and pairs, 10.5+ nested nets). A puzzle's rating is the highest rating of the steps taken that way (see
+pointing and pairs, 9.5+ nested nets). A puzzle's rating is the highest rating of the steps taken that way (see
 :mod:`.grading`) with the techniques Sudoku Explainer knows -- as its fork Sukaku Explainer,
 which rated the shared diabolical bank, knows them: with the WXYZ-wings and the strong-linked
 fishes (a skyscraper 4.0). The others (marked ``H``: finned fish, hidden rectangles, W-wings,
@@ -88,7 +88,7 @@ cell forcing chain      diabolical    8.0+    every candidate of a cell implies 
 unit forcing chain      diabolical    8.0+    every place of a digit in a unit implies the same node (static; likewise)
 dynamic forcing chain   nightmare     8.5+    the same, singles played out in the net (contradiction, verity)
 dyn. forcing chain (+)  nightmare     9.0+    dynamic nets that also use pointing, box-line and pairs
-nested forcing net      nightmare     10.5+   nets with (+) nets inside, SE's nesting level 4 (8.5 + 0.5 x 4): never stuck
+nested forcing net      nightmare     9.5+    nets with chains inside, SE's nesting levels 2-4 (8.5 + 0.5 x level): never stuck
 ======================  ============  ======  ==================================================
 
 A ``+`` rating grows with the chain's length (:func:`.techniques.length_rating`). (*) assumes the
@@ -113,6 +113,7 @@ from tui_games.engine.sudoku.forcing import (
     dynamic_forcing_chains,
     dynamic_forcing_chains_plus,
     explainer_cell_forcing_chains,
+    explainer_nested_forcing_nets,
     explainer_unit_forcing_chains,
     nested_forcing_nets,
     nishio_forcing_chains,
@@ -240,7 +241,9 @@ _ALL: tuple[Technique, ...] = (
     Technique("unit forcing chain", DIABOLICAL, 8.0, explainer_unit_forcing_chains, hints=False),
     Technique("dynamic forcing chain", NIGHTMARE, 8.5, dynamic_forcing_chains),
     Technique("dynamic forcing chain (+)", NIGHTMARE, 9.0, dynamic_forcing_chains_plus),
-    Technique("nested forcing net", NIGHTMARE, 10.5, nested_forcing_nets),
+    # the hints: level 4 at once (quick); the grade: SE's levels 2, 3, 4 in turn (seconds a step)
+    Technique("nested forcing net", NIGHTMARE, 9.5, nested_forcing_nets, explainer=False),
+    Technique("nested forcing net", NIGHTMARE, 9.5, explainer_nested_forcing_nets, hints=False),
 )
 
 #: Every technique, easiest first: by rating, as Sudoku Explainer orders its producers, whatever
@@ -271,7 +274,7 @@ EXPLAINER_PRODUCERS: tuple[tuple[str, ...], ...] = (
     ("x_cycles", "xy_cycles", "x_chains", "xy_chains", "plain_aics"),
     ("aligned_triplet_exclusion",), ("nishio_forcing_chains",),
     ("explainer_cell_forcing_chains", "explainer_unit_forcing_chains"),
-    ("dynamic_forcing_chains",), ("dynamic_forcing_chains_plus",), ("nested_forcing_nets",),
+    ("dynamic_forcing_chains",), ("dynamic_forcing_chains_plus",), ("explainer_nested_forcing_nets",),
 )
 
 #: The rank of each technique name (its first entry in TECHNIQUES): "hardest technique" ties

@@ -21,17 +21,22 @@ Four strengths of propagation, as in Sudoku Explainer:
   (8.5); each node remembers every node it came from, so what the rating counts is the net;
 - *dynamic (+)* also applies pointing, box-line reduction and naked and hidden pairs inside
   the net (9.0);
-- *nested* forcing nets also remove, inside the net, each candidate whose own (+) net ends in
-  a contradiction: dynamic forcing chains nested inside a net, what Sudoku Explainer's nesting
-  level 4 does (8.5 + 0.5 a level: 10.5; :func:`explainer_level`). That refutes a false candidate of every puzzle
-  in the shared sets, the forum's hardest included; should it not, a tree of (+) nets
-  branching on one cell's candidates after another does (rated by the tree's depth). A
-  false candidate always fails that way, since the tree is an exhaustive search, so on a
-  puzzle with one solution the nested nets always find a step. They look only on positions
-  with one solution (a quick search says so) and only at the candidates it rules out.
+- *nested* forcing nets also remove, inside the net, the candidates an inner chain refutes,
+  Sudoku Explainer's nesting levels (8.5 + 0.5 a level, :func:`explainer_level`): level 2
+  (9.5) a candidate whose static forcing chain removes it, level 3 (10.0) one that static
+  multiple forcing chains rule out (a contradiction, or every case of a cell or of a unit's
+  places), level 4 (10.5) one whose own dynamic (+) net ends in a contradiction. The grade
+  tries the levels in that order, as SE does; the hints go to level 4 at once (quicker, and it
+  refutes a false candidate of every puzzle in the shared sets, the forum's hardest included);
+  should it not, a tree of (+) nets branching on one cell's candidates after another does
+  (rated by the tree's depth). A false candidate always fails that way, since the tree is an
+  exhaustive search, so on a puzzle with one solution the nested nets always find a step.
+  They look only on positions with one solution (a quick search says so) and only at the
+  candidates it rules out.
 
 The rating is the base rating plus :func:`~.techniques.length_rating` of the number of nodes
-the conclusion rests on (summed over the branches of a verity), and the finders yield the
+the conclusion rests on (summed over the branches of a verity; a nested net adds each inner
+chain's own nodes once, as SE adds each nested chain once), and the finders yield the
 smallest nets first (the nested nets: the smallest of the first few found). Each search is
 computed once per position and shared by the finders (the stepper tries them one after the
 other on the same position).
@@ -55,7 +60,7 @@ from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
 
 __all__ = [
     "cell_forcing_chains", "digit_forcing_chains", "dynamic_forcing_chains", "dynamic_forcing_chains_plus",
-    "explainer_cell_forcing_chains", "explainer_unit_forcing_chains",
+    "explainer_cell_forcing_chains", "explainer_nested_forcing_nets", "explainer_unit_forcing_chains",
     "nested_forcing_nets", "nishio_forcing_chains", "unit_forcing_chains",
 ]
 
@@ -73,8 +78,8 @@ def explainer_level(level: int) -> float:
     return 8.5 + 0.5 * level
 
 
-#: Our nested nets remove inside them the candidates whose own (+) net ends in a contradiction:
-#: dynamic forcing chains nested in a net, Sudoku Explainer's level 4 (10.5).
+#: The nested nets that remove inside them the candidates whose own (+) net ends in a
+#: contradiction: dynamic forcing chains nested in a net, Sudoku Explainer's level 4 (10.5).
 NESTED = explainer_level(4)
 
 #: Where an assumption comes from; ``OUTER``: a node an enclosing net implied (nested nets).
@@ -83,9 +88,11 @@ OUTER = -1
 # A propagation's node -> where it came from: ROOT, OUTER, a parent node or parent nodes.
 _Parents = dict[int, int | tuple[int, ...]]
 
-# Propagation levels: 0 singles (dynamic), 1 singles + pointing, box-line and pairs (dynamic +),
-# k >= 2 nested: level 1 plus the candidates that nets of level k - 1 refute inside.
-_SINGLES, _PLUS = 0, 1
+# Propagation levels, Sudoku Explainer's: 0 singles (dynamic), 1 singles + pointing, box-line and
+# pairs (dynamic +); nested, level 1 plus the candidates that inner chains refute inside the net:
+# 2 static forcing chains (a candidate whose chain leads to its own removal), 3 static multiple
+# forcing chains (a candidate whose chain reaches any contradiction), 4 dynamic (+) nets.
+_SINGLES, _PLUS, _NEST_FC, _NEST_MFC, _NEST_DFC = 0, 1, 2, 3, 4
 
 
 _TABLES: dict[int, list[tuple[int, ...]]] = {}
@@ -337,7 +344,11 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
             continue
         if level < 2:
             break
-        found, resume = _nested_rules(net, level - 1, masks, places, par, order, resume, state, weights)
+        if level < _NEST_DFC:
+            found, resume = _static_rules(net, level == _NEST_MFC, masks, places, par, order, resume, state,
+                                          weights)
+        else:
+            found, resume = _nested_rules(net, _PLUS, masks, places, par, order, resume, state, weights)
         if found < 0:
             return _Prop(par, order, ~found, weights=weights)
         if not found:
@@ -490,6 +501,145 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
     return 0, resume
 
 
+def _static_in(net: _Net, root: int, masks: list[int], places: list[int], any_conflict: bool) -> _Prop:
+    """A static propagation from ``root`` ("on") in a net's position ``masks``/``places``: weak
+    links from an on node, strong links (a bivalue cell, a digit with two places in a unit)
+    from an off one, each node with one parent. Its conflict: the root's own off node (a
+    forcing chain), or with ``any_conflict`` any node reached both on and off (multiple
+    forcing chains)."""
+    n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
+    par: _Parents = {root: ROOT}
+    order = [root]
+    head = 0
+    while head < len(order):
+        node = order[head]
+        head += 1
+        i = node >> 1
+        c = i // n
+        d = i - c * n
+        bit = 1 << d
+        if node & 1:
+            targets = [c * n + e for e in bits[masks[c] & ~bit]]
+            for u, pos in cell_units[c]:
+                unit = units[u]
+                targets += [unit[j] * n + d for j in bits[places[u * n + d] & ~pos]]
+            for j in targets:
+                nd = j << 1
+                if nd not in par:
+                    par[nd] = node
+                    order.append(nd)
+                    if nd == root ^ 1 or (any_conflict and nd | 1 in par):
+                        return _Prop(par, order, nd)
+        else:
+            m = masks[c] & ~bit
+            targets = [c * n + m.bit_length() - 1] if m and not m & (m - 1) else []
+            for u, pos in cell_units[c]:
+                rest = places[u * n + d] & ~pos
+                if rest and not rest & (rest - 1):
+                    targets.append(units[u][rest.bit_length() - 1] * n + d)
+            for j in targets:
+                nd = (j << 1) | 1
+                if nd not in par:
+                    par[nd] = node
+                    order.append(nd)
+                    if any_conflict and nd ^ 1 in par:
+                        return _Prop(par, order, nd ^ 1)
+    return _Prop(par, order, -1)
+
+
+def _strong_parents(net: _Net, inner: _Prop, ends: Sequence[int], masks: list[int], places: list[int],
+                    par: _Parents) -> tuple[int, ...]:
+    """The enclosing net's off nodes that made the strong links of a static inner chain: the
+    candidates it removed from a cell or unit the chain takes as a conjugate pair (the chain
+    rests on them, as Sudoku Explainer's nested hints rest on their rule parents)."""
+    n, bits = net.n, net.bits
+    out: set[int] = set()
+    for node in _ancestors(inner.par, ends):
+        p = inner.par.get(node)
+        if not node & 1 or not isinstance(p, int) or p < 0:
+            continue
+        (c, d), pc = divmod(node >> 1, n), (p >> 1) // n
+        if c == pc:
+            gone = [(c * n + e) << 1 for e in bits[net.masks[c] & ~masks[c]]]
+        else:
+            gone = []
+            for u, _ in net.cell_units[c]:
+                k = u * n + d
+                if pc in net.units[u] and places[k].bit_count() == 2:
+                    gone = [(net.units[u][j] * n + d) << 1 for j in bits[net.places[k] & ~places[k]]]
+                    break
+        out.update(x for x in gone if x in par)
+    return tuple(sorted(out))
+
+
+def _static_rules(net: _Net, multiple: bool, masks: list[int], places: list[int], par: _Parents, order: list[int],
+                  resume: int, state: State, weights: dict[int, int]) -> tuple[int, int]:
+    """Remove the first candidate (from ``resume`` on, round the board) whose static chain in
+    the net's position ends in its own removal (Sudoku Explainer's nesting level 2) or, if
+    ``multiple`` (level 3), in any contradiction; failing those, with ``multiple``, a candidate
+    that every candidate of a cell, or every place of a digit in a unit, removes (static cell
+    and unit forcing chains). Returns (1 or 0 or ``~node``, where to resume)."""
+    n = net.n
+    cands = [c * n + d for c in range(len(masks)) for d in net.bits[masks[c]] if masks[c] & (masks[c] - 1)]
+    if not cands:
+        return 0, resume
+    start = 0
+    while start < len(cands) and cands[start] < resume:
+        start += 1
+    props: dict[int, _Prop] = {}
+    for k in range(len(cands)):
+        i = cands[(start + k) % len(cands)]
+        if not k & 31:
+            state.check_stop()
+        on = (i << 1) | 1
+        if on in par or on ^ 1 in par:
+            continue
+        sub = props[i] = _static_in(net, on, masks, places, multiple)
+        if sub.conflict >= 0:
+            ends = (sub.conflict, sub.conflict | 1)
+            r = _imply_off(par, order, i << 1, _strong_parents(net, sub, ends, masks, places, par))
+            weights[i << 1] = len(_ancestors(sub.par, (sub.conflict,))) + (
+                len(_ancestors(sub.par, (sub.conflict | 1,))) if multiple else 0)
+            return r, i + 1
+    if multiple:
+        return _static_verities(net, props, masks, places, par, order, weights), resume
+    return 0, resume
+
+
+def _static_verities(net: _Net, props: dict[int, _Prop], masks: list[int], places: list[int], par: _Parents,
+                     order: list[int], weights: dict[int, int]) -> int:
+    """The first candidate removed by every case of a cell or of a digit's places in a unit
+    (static chains in the net's position); 1 if one is removed, 0 if none, ``~node`` on a
+    contradiction."""
+    n, bits = net.n, net.bits
+    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks)) if masks[c].bit_count() > 1]
+    for u, unit in enumerate(net.units):
+        for d in range(n):
+            pl = places[u * n + d]
+            if pl.bit_count() > 1:
+                groups.append([unit[j] * n + d for j in bits[pl]])
+    for group in groups:
+        if any(i not in props for i in group):
+            continue
+        common = {x for x in props[group[0]].par if not x & 1 and x not in par}
+        for i in group[1:]:
+            common &= props[i].par.keys()
+            if not common:
+                break
+        for nd in sorted(common):
+            if nd >> 1 in group:
+                continue
+            parents: set[int] = set()
+            size = 0
+            for i in group:
+                sub = props[i]
+                parents.update(_strong_parents(net, sub, (nd,), masks, places, par))
+                size += len(_ancestors(sub.par, (nd,)))
+            weights[nd] = size
+            return _imply_off(par, order, nd, tuple(sorted(parents)))
+    return 0
+
+
 # -- reading a net ---------------------------------------------------------------------------------
 
 
@@ -510,15 +660,19 @@ def _ancestors(par: _Parents, nodes: Sequence[int]) -> set[int]:
 
 
 def _size(prop: _Prop, ends: Sequence[int], inner: bool = False) -> int:
-    """Sudoku Explainer's complexity: the nodes each end rests on (counted for each end), plus
-    the inner nets' of nested nets; an inner net counts only its own nodes."""
+    """Sudoku Explainer's complexity: the nodes each end rests on (counted for each end), plus,
+    once each, the sizes of the inner chains of nested nets behind them (SE adds each nested
+    chain once, however many ends rest on it); an inner net counts only its own nodes."""
     par, weights = prop.par, prop.weights
     total = 0
+    behind: set[int] = set()
     for end in ends:
         for node in _ancestors(par, (end,)):
             if not inner or par.get(node) != OUTER:
-                total += 1 + weights.get(node, 0)
-    return total
+                total += 1
+                if node in weights:
+                    behind.add(node)
+    return total + sum(weights[node] for node in behind)
 
 
 def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
@@ -824,8 +978,8 @@ def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note:
         inner = list(dict.fromkeys(x for path in branch_paths[0] for x in path if x in weights))
         if inner and note:
             said = [reader.said(x, would=False) for x in inner[:2]] + (["others"] if len(inner) > 2 else [])
-            whose = "its own (+) net" if len(inner) == 1 else "their own (+) nets"
-            note = f" Inside the net, {_join(said)}, since {whose} would end in a contradiction."
+            one, several = _NESTED_WHY.get(note, _NESTED_WHY[NESTED_NOTES[_NEST_DFC]])
+            note = f" Inside the net, {_join(said)}, since {one if len(inner) == 1 else several}."
     else:
         if hint.kind == "cell":
             cases = f"Whatever {cell_name(rc, n)} holds ({_digits_or(net.masks[rc])}), every case leads"
@@ -967,8 +1121,19 @@ def explainer_unit_forcing_chains(state: State) -> Iterator[Step]:
 
 
 PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
-NESTED_NOTE = (" Inside the net, every candidate whose own net (of the level below) ends in a contradiction "
-               "is removed too.")
+NESTED_NOTES = {
+    _NEST_FC: " Inside the net, every candidate whose own forcing chain removes it is removed too.",
+    _NEST_MFC: (" Inside the net, every candidate that forcing chains rule out (a contradiction, or every case of"
+                " a cell or of a digit's places in a unit) is removed too."),
+    _NEST_DFC: " Inside the net, every candidate whose own net (+) ends in a contradiction is removed too.",
+}
+#: How a step names the inner chains behind the candidates its net removed (one, several).
+_NESTED_WHY = {
+    NESTED_NOTES[_NEST_FC]: ("its own forcing chain would remove it", "their own forcing chains would remove them"),
+    NESTED_NOTES[_NEST_MFC]: ("forcing chains rule it out", "forcing chains rule them out"),
+    NESTED_NOTES[_NEST_DFC]: ("its own (+) net would end in a contradiction",
+                              "their own (+) nets would end in a contradiction"),
+}
 
 
 def _dynamic_finder(state: State, level: int, technique: str, base: float) -> Iterator[Step]:
@@ -1061,20 +1226,36 @@ def _refute(net: _Net, prop: _Prop, state: State, depth: int = 1) -> int | None:
     return deepest
 
 
-#: How many refutations the nested nets collect before giving the smallest (a full scan of
-#: the board costs seconds at these levels; the first few, found in the order below, cost
-#: tens of milliseconds and are within a few nodes of the smallest).
+#: How many refutations the nested nets of level 4 collect before giving the smallest (a full
+#: scan of the board costs seconds there; the first few, found in the order below, are within
+#: a few nodes of the smallest). Levels 2 and 3 scan every false candidate, as Sudoku Explainer
+#: does, and give the smallest: a tenth more or less decides the top of the scale.
 NESTED_SAMPLE = 8
 
 
 def nested_forcing_nets(state: State) -> Iterator[Step]:
-    """Contradiction nets whose propagation also removes the candidates that the (+) nets
-    refute inside them; if none is found, a tree of (+) nets, branching on the candidates of
-    a cell at each level, all ending in contradictions (nested nets at the tree's depth: a
-    false candidate always has one). Only on a position with one solution (found by a quick
-    search) and only for the candidates that solution rules out, since no other can be refuted;
-    tried first: the candidates whose (+) nets reach furthest. Of the first
-    :data:`NESTED_SAMPLE` refutations, the smallest comes first."""
+    """The hints' nested nets: contradiction nets that also remove, inside them, the candidates
+    whose own dynamic (+) net ends in a contradiction (Sudoku Explainer's level 4, 10.5), the
+    strongest level and the quickest to find a step (of the first :data:`NESTED_SAMPLE`
+    refutations, the smallest comes first). If none is found, a tree of (+) nets, branching on
+    the candidates of a cell at each level, all ending in contradictions (nested nets at the
+    tree's depth: a false candidate always has one). Only on a position with one solution
+    (found by a quick search) and only for the candidates that solution rules out, since no
+    other can be refuted; tried first: the candidates whose (+) nets reach furthest."""
+    return _nested_finder(state, (_NEST_DFC,))
+
+
+def explainer_nested_forcing_nets(state: State) -> Iterator[Step]:
+    """The grade's nested nets, in Sudoku Explainer's order of nesting levels (the first level
+    with a step wins): static forcing chains inside the net (level 2, 9.5), static multiple
+    forcing chains (level 3, 10.0), dynamic (+) nets (level 4, 10.5); at levels 2 and 3 every
+    false candidate is tried and the smallest net comes first, as SE takes its easiest hint (a
+    tenth more or less decides the top of the scale). Slower than :func:`nested_forcing_nets`
+    (seconds a step on the forum's hardest), so the hints keep that one."""
+    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_DFC))
+
+
+def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
     if _unsolvable(state):
         return
     a = _analysis(state)
@@ -1086,18 +1267,21 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
     plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
     false = sorted((i for i in net.candidates if solution[i // n] != i % n + 1),
                    key=lambda i: -len(plus[(i << 1) | 1].order))
-    hints: list[_Hint] = []
-    for i in false:
-        state.check_stop()
-        prop = _stronger(net, plus[(i << 1) | 1], _PLUS + 1, state)
-        if prop.conflict >= 0:
-            ends = [prop.conflict, prop.conflict | 1]
-            hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
-            if len(hints) == NESTED_SAMPLE:
-                break
-    if hints:
-        yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, NESTED, NESTED_NOTE)
-        return
+    weaker = {i: plus[(i << 1) | 1] for i in false}
+    for level in levels:
+        hints: list[_Hint] = []
+        for i in false:
+            state.check_stop()
+            prop = weaker[i] = _stronger(net, weaker[i], level, state)
+            if prop.conflict >= 0:
+                ends = [prop.conflict, prop.conflict | 1]
+                hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
+                if len(hints) == NESTED_SAMPLE and level == _NEST_DFC:
+                    break
+        if hints:
+            yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(level),
+                                     NESTED_NOTES[level])
+            return
     for i in false:
         depth = _refute(net, plus[(i << 1) | 1], state)
         if depth is not None:
