@@ -1267,7 +1267,7 @@ def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
     plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
     false = sorted((i for i in net.candidates if solution[i // n] != i % n + 1),
                    key=lambda i: -len(plus[(i << 1) | 1].order))
-    weaker = {i: plus[(i << 1) | 1] for i in false}
+    weaker = {i: plus[(i << 1) | 1] for i in net.candidates}
     for level in levels:
         hints: list[_Hint] = []
         for i in false:
@@ -1278,6 +1278,13 @@ def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
                 hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
                 if len(hints) == NESTED_SAMPLE and level == _NEST_DFC:
                     break
+        if level < _NEST_DFC:  # SE's nets of levels 2 and 3 also give cell and unit verities
+            for i in net.candidates:
+                if solution[i // n] == i % n + 1:
+                    state.check_stop()
+                    weaker[i] = _stronger(net, weaker[i], level, state)
+            props = {(i << 1) | 1: prop for i, prop in weaker.items()}
+            hints += _cells(net, props) + _units(net, props)
         if hints:
             yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(level),
                                      NESTED_NOTES[level])
