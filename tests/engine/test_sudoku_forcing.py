@@ -303,6 +303,32 @@ def test_nested_forcing_net_level_4(monkeypatch):
     assert_sound(step, solution_of(HARDEST_1))
 
 
+# A forum puzzle (1905 11+ list) that Sukaku Explainer 1.18.1 rates 11.0; on its way it takes
+# "10.9 Cell Forcing Chains: r7c8 ==> r7c7.1 off", a verity of a nested net of level 3.
+FORUM_11_0 = "...4.......7.8...66......5...1.6.3.839.........6.7...1.....7..271..2......26.8..."
+FORUM_11_0_VERITY_PM = """
+12589  2358   3589   4      1359   6      12789  123789 379
+12459  2345   7      12359  8      12359  1249   12349  6
+6      2348   3489   7      139    1239   12489  5      349
+245    7      1      259    6      2459   3      249    8
+3      9      458    1258   145    1245   24567  2467   457
+2458   2458   6      2389   7      2349   2459   249    1
+4589   6      34589  1359   13459  7      1589   1348   2
+7      1      34589  359    2      3459   4689   3468   3459
+459    345    2      6      13459  8      14579  13479  34579
+"""
+
+
+def test_nested_net_cell_verity_as_explainer():
+    """The grade's nested nets of levels 2 and 3 give cell and unit verities too, as Sudoku
+    Explainer's: its step here, whatever r7c8 holds r7c7 is not 1, at its 10.9."""
+    steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_0_VERITY_PM)))
+    step = steps[0]
+    assert step.rating == 10.9 and named(step.eliminations) == {("r7c7", 1)}
+    assert step.explanation.startswith("Whatever r7c8 holds (1, 3, 4 or 8), every case leads to r7c7 not being 1")
+    assert_sound(step, solution_of(FORUM_11_0))
+
+
 def test_every_kind_of_conclusion():
     """On top95 the stepper meets every kind of verity, cell, unit and double implication, some
     of them placing digits, and dynamic contradictions; each of them sound. (Static
