@@ -3,7 +3,8 @@
  * The Python module is the reference: the same move generator (checked by perft against
  * position.generate, the source of truth for the rules), the same evaluation (its weights
  * come from evaluation.py through Core(weights=...)), the same node function (PVS, table,
- * killers, history, reductions, capture extension), the same move keys and the same table
+ * killers, history, reductions, futility, late move pruning, ProbCut,
+ * capture extension), the same move keys and the same table
  * indexing and replacement, so both cores return the same scores and node counts at a
  * fixed depth (tests/engine/test_checkers_core.py). The Zobrist keys come from position.py.
  *
@@ -35,6 +36,17 @@
 #define QUIET_FADE 24
 #define LMR_DEPTH 3
 #define LMR_AFTER 3
+/* Selectivity (core.py's doc says why each is sound enough): reverse futility from
+ * RFP_DEPTH down, late move pruning from LMP_DEPTH down. */
+#define RFP_DEPTH 3
+#define RFP_MARGIN 40
+#define RFP_LIMIT 2000
+#define LMP_DEPTH 3
+/* ProbCut: from PC_DEPTH up, a search PC_REDUCE plies shallower that clears beta by
+ * PC_MARGIN is taken as the deep search's cut. */
+#define PC_DEPTH 5
+#define PC_REDUCE 4
+#define PC_MARGIN 60
 #define F_EXACT 0
 #define F_LOWER 1
 #define F_UPPER 2
@@ -329,7 +341,7 @@ typedef struct {
 } Core;
 
 /* The kinds of node a trace reports (core.py's TRACE_KINDS names them). */
-enum { K_SEARCHED, K_END, K_HORIZON, K_TT, K_DATABASE };
+enum { K_SEARCHED, K_END, K_HORIZON, K_TT, K_DATABASE, K_FUTILITY, K_PROBCUT };
 
 static int do_check(Core *c) {
     c->next_check = c->nodes + c->check_every;
@@ -450,6 +462,18 @@ static int repeated(Core *c, u64 z, int ply, int quiet) {
     return 0;
 }
 
+/* Late move reductions: one ply, more for later moves deeper down, one more off the PV for a
+ * move that has never cut off (no history), one less on the PV. */
+static inline int reduction(int depth, int i, int pv_node, int hist) {
+    int r = 1;
+    if (depth >= 5 && i >= 5) r++;
+    if (depth >= 8 && i >= 8) r++;
+    if (!pv_node && hist == 0 && depth >= 4) r++;
+    if (pv_node && r > 1) r--;
+    return r;
+}
+#define LMP_COUNT(depth) (2 + 2 * (depth))
+
 static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int alpha, int beta, int ply, int quiet) {
     /* This node's trace handle, taken from its slot: a search of the same node from inside
      * it (as a shallower look for ordering would be) is not traced. */
@@ -497,7 +521,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         return leave(c, tn, ply - WIN, F_EXACT, K_END, NULL, NULL, 0);
     }
     int capture = moves[0].cap != 0;
-    if (n == 1 && depth > 0) depth++;
+    if (n == 1 && depth > 1) depth++;
     int alpha0 = alpha;
     Entry *e = &c->table[z & c->mask];
     int tt_move = -1;
@@ -511,6 +535,28 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                 return leave(c, tn, s, f, K_TT, NULL, NULL, 0);
             }
         }
+    }
+    int pv_node = beta - alpha > 1;
+    /* Reverse futility: a quiet position (no capture for either side) far enough above beta
+     * near the horizon is not searched on. */
+    if (!pv_node && !capture && depth <= RFP_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT &&
+        quiet <= QUIET_FADE && !can_capture(opp, own, k, turn ^ 1)) {
+        int s = evaluate(c->weights, b, w, k, turn) - RFP_MARGIN * depth;
+        if (s >= beta) {
+            c->leaves++;
+            c->horizon++;
+            return leave(c, tn, s, F_LOWER, K_FUTILITY, NULL, NULL, 0);
+        }
+    }
+    /* ProbCut: off the PV, a shallow search well above beta stands for the deep one (the
+     * search of this same node is not traced: see the top of node()). */
+    if (!pv_node && !capture && depth >= PC_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT) {
+        int rb = beta + PC_MARGIN;
+        int s = node(c, b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet);
+        if (c->failed) return 0;
+        c->pvlen[ply] = 0;
+        if (s >= rb) return leave(c, tn, s, F_LOWER, K_PROBCUT, NULL, NULL, 0);
+        if (e->key == z && e->depth != NO_DEPTH) tt_move = e->move;
     }
     /* Ordering: one integer key per move, larger first, no ties between distinct moves. */
     long long order[MAX_MOVES];
@@ -551,6 +597,9 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     int best_i = -1, searched = 0; /* the moves searched: those after them were pruned */
     int d1 = depth - 1, nply = ply + 1;
     int reducible = depth >= LMR_DEPTH && !capture;
+    int prunable = !pv_node && !capture && depth <= LMP_DEPTH;
+    Move skipped[MAX_MOVES]; /* the moves late move pruning left out, for a trace */
+    int nskipped = 0;
     for (int i = 0; i < n; i++) {
         Move *m = &moves[i];
         u32 nb = turn ? b ^ m->cap : b ^ m->delta, nw = turn ? w ^ m->delta : w ^ m->cap;
@@ -559,11 +608,20 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         int nq = (m->cap || m->kdelta != m->delta) ? 0 : quiet + 1;
         int score;
         PyObject *ch = NULL;
+        int crowns = m->kdelta && m->kdelta != m->delta;
         if (i == 0) {
             if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
         } else {
-            int reduce = reducible && i >= LMR_AFTER ? 1 : 0;
+            /* Late move pruning spares a move that leaves the opponent a capture: a shot. */
+            if (prunable && i >= LMP_COUNT(depth) && !crowns && best > -WIN_BOUND &&
+                !can_capture(turn ? nb : nw, turn ? nw : nb, nk, turn ^ 1)) {
+                if (tn) skipped[nskipped++] = *m;
+                searched = i + 1;
+                continue;
+            }
+            int reduce = reducible && i >= LMR_AFTER && !crowns
+                             ? reduction(depth, i, pv_node, c->history[turn * 1024 + (m->id & 1023)]) : 0;
             if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
             if (!c->failed && score > alpha && (reduce || score < beta)) {
@@ -594,7 +652,13 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                             c->killers[ply][1] = c->killers[ply][0];
                             c->killers[ply][0] = best_id;
                         }
-                        c->history[turn * 1024 + (best_id & 1023)] += depth * depth;
+                        int32_t *hist = c->history + turn * 1024, bonus = depth * depth;
+                        hist[best_id & 1023] += bonus;
+                        /* The quiet moves tried before it lose as much (not below zero). */
+                        for (int j = 0; j < i; j++) {
+                            int32_t *h = &hist[moves[j].id & 1023];
+                            *h = *h > bonus ? *h - bonus : 0;
+                        }
                     }
                     break;
                 }
@@ -609,6 +673,10 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         e->move = best_id;
         e->depth = (int8_t)(depth > 127 ? 127 : depth);
         e->flag_age = (uint8_t)(flag | c->age << 2);
+    }
+    if (nskipped) { /* a trace's pruned moves: those left out, then those after a cutoff */
+        for (int i = searched; i < n; i++) skipped[nskipped++] = moves[i];
+        return leave(c, tn, best, flag, K_SEARCHED, best_i >= 0 ? &moves[best_i] : NULL, skipped, nskipped);
     }
     return leave(c, tn, best, flag, K_SEARCHED, best_i >= 0 ? &moves[best_i] : NULL, &moves[searched], n - searched);
 }

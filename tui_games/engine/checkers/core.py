@@ -35,14 +35,30 @@ root move's subtree per :meth:`node` call. The interface:
 The node function:
 
 - **PVS** (null windows after the first move) with **late move reductions** of quiet moves
-  late in the order (from depth :data:`LMR_DEPTH`, after :data:`LMR_AFTER` moves);
+  late in the order (from depth :data:`LMR_DEPTH`, after :data:`LMR_AFTER` moves): one ply,
+  two for a move from the sixth on (depth 5+), three from the ninth (depth 8+), one more
+  off the PV for a move without history, one less on the PV; a reduced move that beats
+  alpha is searched again to the full depth. Crowning moves are never reduced;
+- **selectivity off the PV**, never where the side to move must capture (captures are
+  compulsory, so a capture node's moves are all forced): *reverse futility* from depth
+  :data:`RFP_DEPTH` down returns the evaluation less :data:`RFP_MARGIN` a ply when that
+  still clears beta and neither side has a capture (a pending shot makes the evaluation
+  meaningless); *late move pruning* from depth :data:`LMP_DEPTH` down searches only the
+  first ``2 + 2 * depth`` quiet moves, and after them only crowning moves and those that
+  leave the opponent a capture (the sacrifices that set up shots); *ProbCut* (as multi-ProbCut
+  in checkers and Othello programs) from depth :data:`PC_DEPTH` up takes a null-window
+  search :data:`PC_REDUCE` plies shallower that clears beta by :data:`PC_MARGIN` as the
+  cut; its best move orders the deep search when it does not cut;
 - **capture extension** (the checkers quiescence): at the horizon a side that must capture
-  keeps capturing; a forced move costs no depth;
+  keeps capturing; a forced move costs no depth from depth 2 up (at the last ply a forced
+  capture is the quiescence's already);
 - **transposition table**: one entry per slot (key, score, move key, depth, bound, age);
   a slot is replaced by the same position, by any deeper or equal search, or when its
   entry is from an earlier search (the age);
 - **ordering**: the table's move, then captures by size, or killers (two per ply) and the
-  history counts (per side, start and end square) for quiet moves; every move gets one
+  history counts (per side, start and end square) for quiet moves (a quiet cutoff adds
+  depth squared to its move and takes as much off the quiet moves tried before it, never
+  below zero; every search quarters them); every move gets one
   integer key and distinct moves never tie, so both twins order alike whatever order
   their generators produce;
 - **draws**: a repetition (of the path or the game) and the 40-move rule's 80th quiet ply
@@ -71,6 +87,13 @@ INF = 10 * WIN
 WIN_BOUND = WIN - 10_000
 LMR_DEPTH = 3
 LMR_AFTER = 3
+RFP_DEPTH = 3
+RFP_MARGIN = 40
+RFP_LIMIT = 2000
+LMP_DEPTH = 3
+PC_DEPTH = 5
+PC_REDUCE = 4
+PC_MARGIN = 60
 QUIET_FADE = 24
 # A database win: above any evaluation, below the proven wins (search.WIN_BOUND).
 DB_WIN = 5000
@@ -126,6 +149,20 @@ def _rooted(score: int, ply: int, band: int = WIN_BOUND) -> int:
     if score <= -band and (score <= -WIN_BOUND or score >= -DB_HIGH):
         return score + ply
     return score
+
+
+def _reduction(depth: int, i: int, pv_node: bool, hist: int) -> int:
+    """Late move reduction of the ``i``-th move (see the module doc)."""
+    r = 1
+    if depth >= 5 and i >= 5:
+        r += 1
+    if depth >= 8 and i >= 8:
+        r += 1
+    if not pv_node and hist == 0 and depth >= 4:
+        r += 1
+    if pv_node and r > 1:
+        r -= 1
+    return r
 
 
 class PyCore:
@@ -257,7 +294,7 @@ class PyCore:
                     tnode.close(ply - WIN, "exact", "end")
                 return ply - WIN
             capture = moves[0][1] != 0
-            if n == 1 and depth > 0:
+            if n == 1 and depth > 1:
                 depth += 1  # a forced move costs no depth
             alpha0 = alpha
             slot = z & mask
@@ -275,6 +312,30 @@ class PyCore:
                         if tnode is not None:
                             tnode.close(s, _BOUND_NAMES[f], "tt")
                         return s
+            pv_node = beta - alpha > 1
+            # Reverse futility: a quiet position (no capture for either side) far enough
+            # above beta near the horizon is not searched on.
+            if (not pv_node and not capture and depth <= RFP_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT
+                    and quiet <= QUIET_FADE and not capture_test(b, w, k, turn ^ 1)):
+                s = evaluate(b, w, k, turn) - RFP_MARGIN * depth
+                if s >= beta:
+                    counters[1] += 1
+                    counters[5] += 1
+                    if tnode is not None:
+                        tnode.close(s, "lower", "futility")
+                    return s
+            # ProbCut: off the PV, a shallow search well above beta stands for the deep one.
+            if not pv_node and not capture and depth >= PC_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT:
+                rb = beta + PC_MARGIN
+                s = node(b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet)
+                pv.clear()
+                if s >= rb:
+                    if tnode is not None:
+                        tnode.close(s, "lower", "probcut")
+                    return s
+                e = table[slot]
+                if e is not None and e[0] == z:
+                    tt_move = e[2]
             if n > 1:
                 if capture:
                     moves.sort(key=lambda m: (m[1].bit_count() << 16 | (65535 - m[5])) | (_TT if m[5] == tt_move else 0),
@@ -297,14 +358,26 @@ class PyCore:
             d1 = depth - 1
             nply = ply + 1
             reducible = depth >= LMR_DEPTH and not capture
+            prunable = not pv_node and not capture and depth <= LMP_DEPTH
+            lmp_count = 2 + 2 * depth
+            hist_off = turn * 1024
+            skipped: list[Move] = []  # the moves late move pruning left out, for the recorder
             child_pv = pvs[nply]
             for i, m in enumerate(moves):
                 delta, cap, kdelta = m[0], m[1], m[2]
+                crowns = kdelta and kdelta != delta
                 if turn:
                     nb, nw = b ^ cap, w ^ delta
                 else:
                     nb, nw = b ^ delta, w ^ cap
                 nk = (k & ~cap) ^ kdelta
+                # Late move pruning: the quiet moves this late are not searched, except one
+                # that leaves the opponent a capture (a shot).
+                if (prunable and i >= lmp_count and not crowns and best > -WIN_BOUND
+                        and not capture_test(nb, nw, nk, turn ^ 1)):
+                    if tnode is not None:
+                        skipped.append(m)
+                    continue
                 nz = z ^ m[3]
                 nq = 0 if cap or kdelta != delta else quiet + 1
                 child = None
@@ -313,7 +386,8 @@ class PyCore:
                 if i == 0:
                     score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
                 else:
-                    reduce = 1 if reducible and i >= LMR_AFTER else 0
+                    reduce = _reduction(depth, i, pv_node, history[hist_off + (m[5] & 1023)]) if (
+                        reducible and i >= LMR_AFTER and not crowns) else 0
                     score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq, child)
                     if score > alpha and (reduce or score < beta):
                         if child is not None:
@@ -333,15 +407,22 @@ class PyCore:
                                 if ks[0] != best_id:
                                     ks[1] = ks[0]
                                     ks[0] = best_id
-                                history[turn * 1024 + (best_id & 1023)] += depth * depth
+                                bonus = depth * depth
+                                history[hist_off + (best_id & 1023)] += bonus
+                                # The quiet moves tried before it lose as much (not below zero).
+                                for j in range(i):
+                                    slot_j = hist_off + (moves[j][5] & 1023)
+                                    history[slot_j] = max(0, history[slot_j] - bonus)
                             if tnode is not None:
-                                tnode.pruned = moves[i + 1:]
+                                tnode.pruned = skipped + moves[i + 1:]
                             break
             flag = LOWER if best >= beta else UPPER if best <= alpha0 else EXACT
             e = table[slot]  # the subtree may have replaced it
             if e is None or e[0] == z or e[5] != age or depth >= e[3]:
                 table[slot] = [z, _plain(best, ply, band), best_id, min(depth, 127), flag, age]
             if tnode is not None:
+                if skipped and not tnode.pruned:
+                    tnode.pruned = skipped
                 tnode.close(best, _BOUND_NAMES[flag], "", next((m for m in moves if m[5] == best_id), None))
             return best
 

@@ -17,7 +17,7 @@ __all__ = ["BOUNDS", "KINDS", "RecorderTrace"]
 
 # The compiled core's codes: the table's bound flags and the kinds of node (K_* in _ckcore.c).
 BOUNDS = ("exact", "lower", "upper")
-KINDS = ("", "end", "horizon", "tt", "database")
+KINDS = ("", "end", "horizon", "tt", "database", "futility", "probcut")
 
 RawMove = tuple[int, int, int, int, tuple[int, ...], int]
 
