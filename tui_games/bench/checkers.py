@@ -60,7 +60,7 @@ def bench_perft(write: Write, depths: range) -> None:
 def bench_engine(write: Write, seconds: float, positions: tuple[str, ...], *, compiled: bool) -> None:
     write("")
     core = "compiled core (C)" if compiled else "pure-Python core"
-    write(f"Engine, {core}: {seconds:g} CPU s on each middlegame (PVS + TT + killers/history + capture extension)")
+    write(f"Engine, {core}: {seconds:g} CPU s on each middlegame (PVS + TT + killers/history + LMR/futility/ProbCut + capture extension)")
     write("")
     widths = [3, 6, 7, 10, 8, 9, 6, 12]
     row = table(write, ["pos", "depth", "seldep", "nodes", "seconds", "nodes/s", "score", "move"], widths,
