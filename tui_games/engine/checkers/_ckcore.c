@@ -47,6 +47,9 @@
 #define PC_DEPTH 5
 #define PC_REDUCE 4
 #define PC_MARGIN 60
+/* None of it in an ending of SELECT_PIECES pieces or fewer, where a won position is converted
+ * by long king manoeuvres that pruning would cut short. */
+#define SELECT_PIECES 6
 #define F_EXACT 0
 #define F_LOWER 1
 #define F_UPPER 2
@@ -537,9 +540,10 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         }
     }
     int pv_node = beta - alpha > 1;
+    int selective = !pv_node && !capture && pieces > SELECT_PIECES;
     /* Reverse futility: a quiet position (no capture for either side) far enough above beta
      * near the horizon is not searched on. */
-    if (!pv_node && !capture && depth <= RFP_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT &&
+    if (selective && depth <= RFP_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT &&
         quiet <= QUIET_FADE && !can_capture(opp, own, k, turn ^ 1)) {
         int s = evaluate(c->weights, b, w, k, turn) - RFP_MARGIN * depth;
         if (s >= beta) {
@@ -550,7 +554,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     }
     /* ProbCut: off the PV, a shallow search well above beta stands for the deep one (the
      * search of this same node is not traced: see the top of node()). */
-    if (!pv_node && !capture && depth >= PC_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT) {
+    if (selective && depth >= PC_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT) {
         int rb = beta + PC_MARGIN;
         int s = node(c, b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet);
         if (c->failed) return 0;
@@ -597,7 +601,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
     int best_i = -1, searched = 0; /* the moves searched: those after them were pruned */
     int d1 = depth - 1, nply = ply + 1;
     int reducible = depth >= LMR_DEPTH && !capture;
-    int prunable = !pv_node && !capture && depth <= LMP_DEPTH;
+    int prunable = selective && depth <= LMP_DEPTH;
     Move skipped[MAX_MOVES]; /* the moves late move pruning left out, for a trace */
     int nskipped = 0;
     for (int i = 0; i < n; i++) {

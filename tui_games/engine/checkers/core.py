@@ -40,7 +40,9 @@ The node function:
   off the PV for a move without history, one less on the PV; a reduced move that beats
   alpha is searched again to the full depth. Crowning moves are never reduced;
 - **selectivity off the PV**, never where the side to move must capture (captures are
-  compulsory, so a capture node's moves are all forced): *reverse futility* from depth
+  compulsory, so a capture node's moves are all forced) nor in an ending of
+  :data:`SELECT_PIECES` pieces or fewer (won king endings are converted by long manoeuvres
+  that pruning cuts short): *reverse futility* from depth
   :data:`RFP_DEPTH` down returns the evaluation less :data:`RFP_MARGIN` a ply when that
   still clears beta and neither side has a capture (a pending shot makes the evaluation
   meaningless); *late move pruning* from depth :data:`LMP_DEPTH` down searches only the
@@ -94,6 +96,8 @@ LMP_DEPTH = 3
 PC_DEPTH = 5
 PC_REDUCE = 4
 PC_MARGIN = 60
+# None of it in an ending of SELECT_PIECES pieces or fewer (long king manoeuvres convert those).
+SELECT_PIECES = 6
 QUIET_FADE = 24
 # A database win: above any evaluation, below the proven wins (search.WIN_BOUND).
 DB_WIN = 5000
@@ -313,9 +317,10 @@ class PyCore:
                             tnode.close(s, _BOUND_NAMES[f], "tt")
                         return s
             pv_node = beta - alpha > 1
+            selective = not pv_node and not capture and (b | w).bit_count() > SELECT_PIECES
             # Reverse futility: a quiet position (no capture for either side) far enough
             # above beta near the horizon is not searched on.
-            if (not pv_node and not capture and depth <= RFP_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT
+            if (selective and depth <= RFP_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT
                     and quiet <= QUIET_FADE and not capture_test(b, w, k, turn ^ 1)):
                 s = evaluate(b, w, k, turn) - RFP_MARGIN * depth
                 if s >= beta:
@@ -325,7 +330,7 @@ class PyCore:
                         tnode.close(s, "lower", "futility")
                     return s
             # ProbCut: off the PV, a shallow search well above beta stands for the deep one.
-            if not pv_node and not capture and depth >= PC_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT:
+            if selective and depth >= PC_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT:
                 rb = beta + PC_MARGIN
                 s = node(b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet)
                 pv.clear()
@@ -358,7 +363,7 @@ class PyCore:
             d1 = depth - 1
             nply = ply + 1
             reducible = depth >= LMR_DEPTH and not capture
-            prunable = not pv_node and not capture and depth <= LMP_DEPTH
+            prunable = selective and depth <= LMP_DEPTH
             lmp_count = 2 + 2 * depth
             hist_off = turn * 1024
             skipped: list[Move] = []  # the moves late move pruning left out, for the recorder
