@@ -8,6 +8,7 @@ import random
 import threading
 
 import pytest
+from checkers_support import KING_POSITIONS, random_positions
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers.core import PyCore, make_core
@@ -33,29 +34,6 @@ compiled = pytest.mark.skipif(not core_module.COMPILED, reason="the C core was n
 ckcore = core_module._ckcore
 
 GAME_24 = "W:W13,19,23,24,25,26,27,30,31,32:B1,2,3,6,7,8,12,14,16,20"
-
-
-def random_positions(count: int, seed: int, *, max_plies: int = 120) -> list[CheckersPosition]:
-    """Positions from random games: openings, middlegames, and king endgames late on."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = CheckersPosition()
-        for _ in range(rng.randrange(0, max_plies)):
-            if pos.outcome() is not None:
-                break
-            pos.push(rng.choice(pos.legal_moves()))
-        if pos.outcome() is None:
-            out.append(pos)
-    return out
-
-
-KING_POSITIONS = [
-    "B:WK5,K14,K23,26:BK10,K19,K27,3",  # kings in the middle: many capture paths
-    "W:WK18:B10,11,14,15,19,22,23,26,27",  # a king with a long multi-jump tour
-    "B:WK28:BK19,K22",
-    "W:W21,22,23,24,25:BK9,K10,K11,12",
-]
 
 
 @compiled

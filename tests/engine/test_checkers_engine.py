@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from checkers_support import random_positions
 
 from tui_games.engine.checkers.ballots import Ballot
 from tui_games.engine.checkers.engine import Engine
@@ -26,20 +27,6 @@ from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import RandomPlayer
 from tui_games.engine.search import EXACT, TT, WIN, WIN_BOUND, SearchLimits, search
 from tui_games.engine.tree import TreeRecorder
-
-
-def random_positions(count: int, seed: int) -> list[CheckersPosition]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = CheckersPosition()
-        for _ in range(rng.randrange(0, 90)):
-            if pos.outcome() is not None:
-                break
-            pos.push(rng.choice(pos.legal_moves()))
-        if pos.outcome() is None:
-            out.append(pos)
-    return out
 
 
 def mirror(pos: CheckersPosition) -> CheckersPosition:
@@ -60,7 +47,7 @@ def mirror(pos: CheckersPosition) -> CheckersPosition:
 def test_engine_plays_legal_moves_in_many_random_positions():
     engine = Engine()
     rng = random.Random(5)
-    for pos in random_positions(60, seed=1):
+    for pos in random_positions(60, seed=1, max_plies=90):
         before = pos.fen()
         result = engine.search(pos, SearchLimits(depth=3), rng=rng)
         assert result.move in pos.legal_moves()
@@ -104,14 +91,14 @@ def test_search_stats_and_result_shape():
 
 
 def test_seeded_searches_repeat():
-    pos = random_positions(1, seed=9)[0]
+    pos = random_positions(1, seed=9, max_plies=90)[0]
     a = Engine().search(pos, SearchLimits(depth=5), rng=random.Random(3))
     b = Engine().search(pos, SearchLimits(depth=5), rng=random.Random(3))
     assert (a.move, a.score, a.stats.nodes) == (b.move, b.score, b.stats.nodes)
 
 
 def test_stop_event_returns_a_legal_move_at_once():
-    pos = random_positions(1, seed=4)[0]
+    pos = random_positions(1, seed=4, max_plies=90)[0]
     stop = threading.Event()
     stop.set()
     result = Engine().search(pos, SearchLimits(seconds=30), stop=stop)
@@ -132,7 +119,7 @@ def test_stop_from_another_thread_and_node_limit():
 
 
 def test_time_limit_and_progress_rate():
-    pos = random_positions(1, seed=12)[0]
+    pos = random_positions(1, seed=12, max_plies=90)[0]
     calls: list[float] = []
     began, cpu_began = time.perf_counter(), time.thread_time()
     result = Engine().search(pos, SearchLimits(seconds=0.6), on_progress=lambda s: calls.append(time.perf_counter()))
@@ -215,7 +202,7 @@ def test_generic_search_runs_on_the_position_too():
 
 
 def test_evaluation_is_colour_symmetric():
-    for pos in random_positions(40, seed=7):
+    for pos in random_positions(40, seed=7, max_plies=90):
         m = mirror(pos)
         assert evaluate(pos.black, pos.white, pos.kings, pos.turn) == evaluate(m.black, m.white, m.kings, m.turn)
         assert material(pos.black, pos.white, pos.kings, pos.turn) == material(m.black, m.white, m.kings, m.turn)
@@ -230,7 +217,7 @@ def test_evaluation_basics():
     assert material(up.black, up.white, up.kings, 0) == 100
     king = CheckersPosition("B:WK21,22:B1,2,3")
     assert material(king.black, king.white, king.kings, 0) == 50  # 300 against 100 + 150
-    for pos in random_positions(40, seed=8):
+    for pos in random_positions(40, seed=8, max_plies=90):
         assert abs(pos.evaluate()) < WIN_BOUND
 
 

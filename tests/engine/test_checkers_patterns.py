@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from checkers_support import KING_POSITIONS, random_positions
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import patterns
@@ -29,25 +30,6 @@ from tui_games.engine.checkers.position import CheckersPosition
 
 compiled = pytest.mark.skipif(not core_module.COMPILED, reason="the C core was not built (no compiler)")
 WINDOWS = len(PATTERN_WINDOWS)
-
-
-KING_POSITIONS = ["B:WK5,K14,K23,26:BK10,K19,K27,3", "W:WK18:B10,11,14,15,19,22,23,26,27", "B:WK28:BK19,K22",
-                  "W:W21,22,23,24,25:BK9,K10,K11,12"]
-
-
-def random_positions(count: int, seed: int) -> list[CheckersPosition]:
-    """Positions from random games, from the opening to king endings."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = CheckersPosition()
-        for _ in range(rng.randrange(0, 120)):
-            if pos.outcome() is not None:
-                break
-            pos.push(rng.choice(pos.legal_moves()))
-        if pos.outcome() is None:
-            out.append(pos)
-    return out
 
 
 def random_patterns(seed: int, spread: int = 300) -> tuple[int, ...]:
