@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pg_support
@@ -21,7 +21,7 @@ sys.path.insert(0, sys.argv[1])
 import pg_support
 server = pg_support.PostgresServer()
 server.start()
-print(server.port, server.folder, flush=True)
+print(server.port, server.folder, server._watcher.pid, flush=True)
 sys.stdin.read()
 """
 
@@ -39,14 +39,17 @@ def test_a_killed_test_run_leaves_no_postgres_behind():
     owner = subprocess.Popen([sys.executable, "-c", OWNER, tests], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     try:
-        port_text, folder_text = owner.stdout.readline().split()
+        port_text, folder_text, watcher_text = owner.stdout.readline().split()
         port, folder = int(port_text), Path(folder_text)
         assert _accepts(port) and folder.exists()
-        os.kill(owner.pid, signal.SIGKILL)  # no fixture teardown, no atexit
-        owner.wait()
-        deadline = time.monotonic() + CEILING
-        while (_accepts(port) or folder.exists()) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        watcher = os.pidfd_open(int(watcher_text))  # the watcher is no child of ours: wait on its pidfd
+        try:
+            os.kill(owner.pid, signal.SIGKILL)  # no fixture teardown, no atexit
+            owner.wait()
+            ready, _, _ = select.select([watcher], [], [], CEILING)
+        finally:
+            os.close(watcher)
+        assert ready, "the watcher did not finish after its owner was killed"
         assert not _accepts(port), "the killed run's PostgreSQL still accepts connections"
         assert not folder.exists(), "the killed run's PostgreSQL folder is still there"
     finally:
