@@ -580,6 +580,46 @@ def test_a_registration_does_not_parse_every_players_keys_again(tmp_path, monkey
     assert registry.names_of(key_for("p1-new")) == ["p1"] and registry.names_of(key_for("p1")) == []
 
 
+@needs_ssh
+async def test_a_revoked_key_is_refused_at_once_by_openssh_even_rewritten_in_place(start_server, tmp_path, monkeypatch):
+    # The server keeps each authorized_keys file's parsed keys and reads one again only when
+    # its inode, size, mtime or ctime changed. An operator's edit in the same second, the same
+    # size and in place (or a tool that keeps the mtime) must still be seen at the next login.
+    from tui_games.server import identity
+
+    # Every file counts as settled, so the first login's parse is kept (on a running server
+    # only files unchanged for SETTLED_NS are; here none is that old yet).
+    monkeypatch.setattr(identity, "SETTLED_NS", -60 * 10**9)
+    alice_file, alice = key_file(tmp_path, "alice")
+    other_file, other = key_file(tmp_path, "alice-new")
+    Registry(tmp_path / "server").add_key("alice", alice)
+    server = await start_server(register="closed")
+    keys = server.config.root / "users" / "alice" / "authorized_keys"
+    status, _, err = await openssh(server.port, "alice", alice_file, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0, err
+    assert str(keys) in server.registry._parsed  # the parse is kept: the next login would trust it
+
+    before = keys.stat()
+    old_blob, new_blob = (key.export_public_key().decode().split()[1] for key in (alice, other))
+    with open(keys, "r+", encoding="utf-8") as handle:  # in place: the same inode
+        text = handle.read()
+        handle.seek(0)
+        handle.write(text.replace(old_blob, new_blob))
+    os.utime(keys, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
+    after = keys.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    status, _, err = await openssh(server.port, "alice", alice_file)
+    assert status == 255 and b"Permission denied" in err
+    status, _, err = await openssh(server.port, "alice", other_file, keys=b"\x11", wait_for=b"Sudoku")
+    assert status == 0, err
+
+    # The entry removed (the file emptied, as `serve remove-key` or an editor leaves it): refused.
+    keys.write_text("")
+    status, _, err = await openssh(server.port, "alice", other_file)
+    assert status == 255 and b"Permission denied" in err
+    assert "auth-failed user=alice" in "\n".join(start_server.logs)
+
+
 def test_an_old_mixed_case_directory_becomes_the_players(tmp_path):
     registry = Registry(tmp_path / "server", register_open=True)
     old = tmp_path / "server" / "users" / "Carol"
