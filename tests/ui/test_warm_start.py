@@ -14,9 +14,11 @@ import threading
 
 import pytest
 import textual.css.stylesheet as textual_stylesheet
+from textual._compositor import Compositor
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
+from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 from ui_support import SIZE
 
@@ -165,6 +167,41 @@ async def test_the_menu_is_laid_out_again_only_for_a_new_size(home, monkeypatch)
             await pilot.pause()
         assert layouts[-1] == (100, 30) and app.screen.query_one("#menu-list").region.right <= 100
         assert app.screen.outer_size == (100, 30)
+
+
+async def test_the_menus_first_frame_is_its_only_one_until_something_changes(home, monkeypatch):
+    # Issue 27: after a login's first frame Textual laid the menu out again and drew all of it
+    # twice more (a partial update of every widget, then the whole screen), for the sizes and
+    # the repaints its widgets had asked for before that frame drew them: 8 ms of the app's CPU
+    # and 7 KB over SSH.
+    drawn: list[str] = []
+    for name in ("render_full_update", "render_partial_update"):
+        real = getattr(Compositor, name)
+        monkeypatch.setattr(Compositor, name, lambda compositor, *args, _real=real, _name=name, **kwargs: (
+            drawn.append(_name), _real(compositor, *args, **kwargs))[1])
+    layouts: list[int] = []
+    real_layout = Screen._refresh_layout
+    monkeypatch.setattr(Screen, "_refresh_layout", lambda screen, size=None, scroll=False: layouts.append(1) or
+                        real_layout(screen, size, scroll))
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(8):
+            await pilot.pause()
+        assert (len(layouts), drawn) == (1, ["render_full_update"])
+        menu = app.screen
+        shown = app.export_screenshot()
+        # Laid out and drawn whole again, by Textual's own path: the same screen.
+        menu.refresh(layout=True)
+        for node in menu.walk_children():
+            node.refresh()
+        for _ in range(3):
+            await pilot.pause()
+        assert len(layouts) == 2 and app.export_screenshot() == shown
+        # What changes after the first frame is still drawn: a key moves the highlight.
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.export_screenshot() != shown and len(drawn) >= 2
+        assert menu.query_one("#menu-list", OptionList).highlighted == 1
 
 
 def styles_of(screen) -> list[tuple[str, dict]]:

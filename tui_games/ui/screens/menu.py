@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from textual import events, on
+from textual import events, messages, on
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -19,6 +21,28 @@ from tui_games.ui.widgets.session_notice import SessionNotice
 BANNER = """\
 [b]tui-games[/b]
 [dim]games with engines you can watch think[/dim]"""
+
+
+class MenuList(OptionList):
+    """The menu's list: an OptionList that keeps what it worked out for its width when a
+    Resize says the width it was drawn at (OptionList forgets its lines and draws again at
+    every Resize: as the menu first shows, just after its first frame, for nothing)."""
+
+    _lines_width: int | None = None  # the content width its lines were worked out for
+
+    def _update_lines(self) -> None:
+        built = bool(self._line_cache.lines)
+        super()._update_lines()
+        if not built and self._line_cache.lines:
+            self._lines_width = self.scrollable_content_region.width
+
+    def _clear_caches(self) -> None:
+        self._lines_width = None
+        super()._clear_caches()
+
+    def _on_resize(self, event: events.Resize) -> None:
+        if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
+            event.prevent_default()  # (OptionList's handler comes after this one)
 
 
 class MenuScreen(Screen):
@@ -37,6 +61,8 @@ class MenuScreen(Screen):
     ]
 
     _resumed = False  # shown at least once
+    _drawn_at: float | None = None  # when it was first laid out and drawn whole
+    _skip_repaint = False  # the repaint Textual asks for just after the first layout has drawn it all
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -51,7 +77,7 @@ class MenuScreen(Screen):
                 options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
-                yield OptionList(*options, id="menu-list")
+                yield MenuList(*options, id="menu-list")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -64,6 +90,43 @@ class MenuScreen(Screen):
         if not self._resumed:
             self._resumed = True
             event.refresh_styles = False
+
+    # The first layout draws the whole menu (the login's first frame), but Textual then laid it
+    # out and drew all of it twice more for nothing (8 ms of the app's CPU and 7 KB over SSH):
+    # every widget asked for a layout and a repaint as it was mounted and as that layout gave
+    # it its size, and the screen for a repaint once laid out. Those requests, made before the
+    # whole menu was laid out and drawn, are dropped; any made later is Textual's as ever.
+
+    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        super()._refresh_layout(size, scroll)
+        if self._drawn_at is None and self.is_current and self._compositor.size:
+            self._drawn_at = get_time()
+            for node in self.walk_children(with_self=True):
+                node._layout_required = node._repaint_required = False
+            self._dirty_widgets.clear()
+            self._skip_repaint = True
+
+    def _asked_before_drawn(self, message: messages.Update | messages.Layout) -> bool:
+        if self._drawn_at is not None and message.time < self._drawn_at:
+            message.stop()
+            message.prevent_default()  # (Textual's handler comes after this one)
+            return True
+        return False
+
+    def _on_update(self, message: messages.Update) -> None:
+        self._asked_before_drawn(message)
+
+    def _on_layout(self, message: messages.Layout) -> None:
+        self._asked_before_drawn(message)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> MenuScreen:
+        if self._skip_repaint:
+            # Textual's handler repaints the whole screen once it is laid out as it first shows.
+            self._skip_repaint = False
+            if not regions and repaint and not layout and not recompose:
+                return self
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def _on_resize(self, event: events.Resize) -> None:
         # Textual lays the whole screen out again for every Resize the screen gets, and as an
