@@ -276,6 +276,43 @@ async def test_a_player_on_one_front_end_is_present_on_the_other(fronts):
     assert two.lobby.presence.away_for("alice") >= 60
 
 
+async def test_presence_is_written_without_waiting_for_the_disk_and_games_and_ratings_with_it(tmp_path):
+    # Issue 27: a login wrote its presence four times (the session and its app's lobby
+    # connection, each with its notice to the other front ends), each commit an fsync of the
+    # SQLite log (synchronous=FULL) that held the server's loop for 5-15 ms. Presence may be
+    # lost in a crash of the machine; a game or a rating may not.
+    fronts = FrontEnds(str(tmp_path / "lobby.sqlite3"), tmp_path)
+    try:
+        one, _ = await fronts.start("one")
+        storage = one.lobby.storage
+        mode, writes = ["FULL"], []
+
+        def trace(sql: str) -> None:
+            if sql.startswith("PRAGMA synchronous="):
+                mode[0] = sql.split("=")[1]
+            elif sql.startswith(("INSERT", "UPDATE", "DELETE", "COMMIT")):
+                writes.append((" ".join(sql.split()[:3]), mode[0]))
+
+        storage.db.set_trace_callback(trace)
+        alice, _ = await join(one, "alice")
+        bob, _ = await join(one, "bob")
+        presence = [write for write in writes if "presence" in write[0] or "feed" in write[0]]
+        assert len(presence) >= 4 and {sync for _, sync in presence} == {"NORMAL"}, writes
+        writes.clear()
+        offer = one.lobby.seek("alice", "connect4", colour="first")
+        row = one.lobby.accept("bob", offer.id)
+        for column in "4455667":
+            row = one.lobby.move(one.lobby.to_move(row), row.id, column)
+        assert row.status == "over"
+        commits = [sync for statement, sync in writes if statement == "COMMIT"]
+        assert commits and set(commits) == {"FULL"}, writes
+        assert storage.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL between writes
+        await alice.close()
+        await bob.close()
+    finally:
+        await fronts.close()
+
+
 @pytest.mark.parametrize("dsn, shown", [
     ("postgresql://games:s3cret@db.example.org:5432/lobby", "postgresql://games:***@db.example.org:5432/lobby"),
     ("postgresql://games@db/lobby?password=s3cret&sslmode=require",

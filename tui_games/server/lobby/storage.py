@@ -28,7 +28,7 @@ import re
 import sqlite3
 import time
 from abc import ABC, abstractmethod
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator, Protocol
@@ -323,6 +323,13 @@ class SqlStorage(ABC):
     def _for_update(self) -> str:
         return ""
 
+    @contextmanager
+    def _presence_write(self) -> Iterator[None]:
+        """Around a write of presence alone (who is here, the front ends' heartbeats, the notice
+        telling the others): what a crash of the machine may lose, unlike games and ratings.
+        A backend may skip waiting for the disk for it; within a transaction, its commit decides."""
+        yield
+
     @abstractmethod
     def lock_names(self, *names: str) -> None:
         """Inside a transaction: hold these names until it ends."""
@@ -453,12 +460,14 @@ class SqlStorage(ABC):
         """Whether this front end is the only one."""
 
     def heartbeat(self, frontend: str, expires: float) -> None:
-        self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET expires=excluded.expires",
-                      (frontend, expires))
+        with self._presence_write():
+            self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET "
+                          "expires=excluded.expires", (frontend, expires))
 
     def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None:
-        self._execute("INSERT INTO presence VALUES (?,?,?,?) ON CONFLICT (frontend, player) DO UPDATE SET "
-                      "sessions=excluded.sessions, acted=excluded.acted", (frontend, player, sessions, acted))
+        with self._presence_write():
+            self._execute("INSERT INTO presence VALUES (?,?,?,?) ON CONFLICT (frontend, player) DO UPDATE SET "
+                          "sessions=excluded.sessions, acted=excluded.acted", (frontend, player, sessions, acted))
 
     def presence(self, player: str, now: float) -> tuple[int, float | None]:
         row = self._execute(
@@ -519,13 +528,21 @@ class SqlStorage(ABC):
 
 
 class Storage(SqlStorage):
-    """The lobby in one SQLite file (WAL; the schema version in ``PRAGMA user_version``)."""
+    """The lobby in one SQLite file (WAL; the schema version in ``PRAGMA user_version``).
+
+    Every commit waits for the disk (``synchronous=FULL``) except presence's
+    (:meth:`_presence_write`): four of those a login (the player's session and the app's lobby
+    connection, each with its notice to the other front ends) blocked the server's loop for
+    5-15 ms each on fsync. Written with ``synchronous=NORMAL``, a crash of the machine may lose
+    the last of them, never a game or a rating: the next FULL commit syncs the log with every
+    transaction before it, in order."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.where = str(path)
         self.db = sqlite3.connect(path, timeout=10, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")  # (see _presence_write)
         self.db.execute("PRAGMA foreign_keys=ON")
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -562,6 +579,17 @@ class Storage(SqlStorage):
     def _rollback(self) -> None:
         self.db.execute("ROLLBACK")
 
+    @contextmanager
+    def _presence_write(self) -> Iterator[None]:
+        if self._depth:
+            yield
+            return
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self.db.execute("PRAGMA synchronous=FULL")
+
     # -- between front ends: the feed table, read by polling -------------------------------------
 
     def alone(self, alone: bool) -> None:
@@ -572,7 +600,8 @@ class Storage(SqlStorage):
 
     def publish(self, notice: Notice) -> None:
         now = time.time()
-        self.db.execute("INSERT INTO feed (notice, created) VALUES (?,?)", (notice_text(notice), now))
+        with self._presence_write() if notice.kind == "presence" else nullcontext():
+            self.db.execute("INSERT INTO feed (notice, created) VALUES (?,?)", (notice_text(notice), now))
         self._published += 1
         if self._published % 500 == 0:
             self.db.execute("DELETE FROM feed WHERE created<?", (now - FEED_KEEP_SECONDS,))
