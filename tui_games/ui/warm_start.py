@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
+from textual.css.tokenize import Token, tokenize_values
+from textual.style import Style
 from textual.theme import Theme
 
 if TYPE_CHECKING:
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
 # have about a hundred, so this bounds a process that someone keeps switching themes in.
 MAX_PARSED = 2000
 _parsed: dict[tuple, list[RuleSet]] = {}
+# The variables' tokens (for markup's styles) and parsed markup styles, per set of variables.
+MAX_STYLES = 4000
+_tokens: dict[tuple, dict[str, list[Token]]] = {}
+_styles: dict[tuple[tuple, str], Style] = {}
 _variables: dict[str, tuple[Theme, dict[str, str]]] = {}
 
 
@@ -65,11 +71,37 @@ class SharedStylesheet(Stylesheet):
         self._rules, self._rules_map, self.source = fresh.rules, None, fresh.source
         self._require_parse = False
 
-    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+    def _variables_key(self) -> tuple:
         if self._key is None:
             self._key = tuple(sorted(self._variables.items()))
-        key = (self._key, css, read_from, is_default_rules, tie_breaker, scope)
+        return self._key
+
+    @property
+    def _variable_tokens(self) -> dict[str, list[Token]]:
+        # Textual tokenizes every variable of the theme once an app, for the first style in
+        # markup it parses ("[dim]"): about 1 ms of each login's CPU.
+        key = self._variables_key()
+        tokens = _tokens.get(key)
+        if tokens is None:
+            tokens = tokenize_values(self._variables)
+            if len(_tokens) < MAX_PARSED:
+                _tokens[key] = tokens
+        return tokens
+
+    def parse_style(self, style_text: str | Style) -> Style:
+        if isinstance(style_text, Style):
+            return style_text
+        key = (self._variables_key(), style_text)
+        style = _styles.get(key)
+        if style is None:
+            style = super().parse_style(style_text)
+            if len(_styles) < MAX_STYLES:
+                _styles[key] = style
+        return style
+
+    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
+        key = (self._variables_key(), css, read_from, is_default_rules, tie_breaker, scope)
         rules = _parsed.get(key)
         if rules is None:
             rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
