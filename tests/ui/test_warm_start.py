@@ -20,6 +20,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
 from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
+from textual.widgets._toast import Toast, ToastRack
 from ui_support import SIZE
 
 from tui_games.store import Store
@@ -211,7 +212,7 @@ async def test_the_menus_first_frame_is_its_only_one_until_something_changes(hom
     monkeypatch.setattr(Screen, "_refresh_layout", lambda screen, size=None, scroll=False: layouts.append(1) or
                         real_layout(screen, size, scroll))
     app = TuiGamesApp()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         for _ in range(8):
             await pilot.pause()
         assert (len(layouts), drawn) == (1, ["render_full_update"])
@@ -229,6 +230,29 @@ async def test_the_menus_first_frame_is_its_only_one_until_something_changes(hom
         await pilot.pause()
         assert app.export_screenshot() != shown and len(drawn) >= 2
         assert menu.query_one("#menu-list", OptionList).highlighted == 1
+
+
+async def test_a_notification_at_start_still_shows_on_the_menu(home):
+    # The notifications' rack is laid out shown or hidden with the menu's first frame (Textual
+    # hid an empty one just after it, a layout more): one there at start still shows.
+    store = Store()
+    settings = store.load_settings()
+    settings["ui"]["theme"] = "no-such-theme"
+    store.save_settings(settings)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        rack = app.screen.get_child_by_type(ToastRack)
+        toasts = list(rack.query(Toast))
+        assert rack.display and toasts and all(toast.region.area > 0 for toast in toasts)
+        assert "which this version does not have" in "".join(str(toast.render()) for toast in toasts)
+    app = TuiGamesApp()
+    store.save_settings({**settings, "ui": {**settings["ui"], "theme": "textual-dark"}})
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert not app.screen.get_child_by_type(ToastRack).display
 
 
 def styles_of(screen) -> list[tuple[str, dict]]:

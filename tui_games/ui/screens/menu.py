@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from textual import events, messages, on
 from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
+from textual.widgets._toast import ToastRack
 from textual.widgets.option_list import Option
 
 from tui_games.games import GAMES, GameSpec, game_keys
@@ -98,6 +102,11 @@ class MenuScreen(Screen):
     # whole menu was laid out and drawn, are dropped; any made later is Textual's as ever.
 
     def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+        if self._drawn_at is None:
+            # Textual shows or hides the notifications' rack just after the first frame (a
+            # layout more, for an empty rack): it is laid out as it will be shown instead.
+            with suppress(NoMatches):
+                self.get_child_by_type(ToastRack).display = bool(self.app._notifications)
         super()._refresh_layout(size, scroll)
         if self._drawn_at is None and self.is_current and self._compositor.size:
             self._drawn_at = get_time()
