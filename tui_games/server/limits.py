@@ -29,6 +29,7 @@ A connection not yet playing (not authenticated, or authenticated without a sess
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import time
@@ -43,8 +44,11 @@ except ImportError:  # pragma: no cover - not on every platform
 FORGET_AFTER = 65536  # remembered sources past this many: the paid-up ones are forgotten
 
 
+@functools.lru_cache(maxsize=4096)
 def source_of(address: str) -> str:
-    """The unit the per-source limits count: the address, or its /64 for IPv6."""
+    """The unit the per-source limits count: the address, or its /64 for IPv6. Kept for the
+    last few thousand addresses: a login counts its address's places among every open
+    session's (parsing each was 0.8 ms of the server's CPU a login at 100 players)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
