@@ -103,6 +103,20 @@ def test_a_login_among_a_hundred_players_reads_no_address_of_theirs_again(tmp_pa
     assert host_module.source_of("::ffff:192.0.2.1") == "192.0.2.1"
 
 
+def test_a_sessions_environment_is_built_without_walking_the_package_path(tmp_path, monkeypatch):
+    # Issue 27: every login resolved the package's path again (a syscall for each part of it).
+    from pathlib import Path
+
+    from tui_games.server.child import child_env
+
+    walked: list[str] = []
+    real = Path.resolve
+    monkeypatch.setattr(Path, "resolve", lambda path, strict=False: walked.append(str(path)) or real(path, strict))
+    env = child_env(tmp_path, "xterm-256color", {"TUI_GAMES_USER": "ann"})
+    assert walked == []
+    assert Path(env["PYTHONPATH"], "tui_games", "__main__.py").is_file() and env["HOME"] == str(tmp_path)
+
+
 def test_the_web_has_no_names_so_only_the_address_counts(tmp_path):
     host = host_for(tmp_path, max_sessions=8, memory_total_mb=None)
     for _ in range(4):

@@ -28,6 +28,8 @@ try:  # Linux's prctl, looked up now: a child may call only what is loaded befor
     _prctl = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
 except (OSError, AttributeError):  # not Linux
     _prctl = None  # type: ignore[assignment]
+# Where `-m tui_games` is found (resolved once: a resolve walks the path with a syscall a part).
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -36,7 +38,6 @@ PR_SET_CHILD_SUBREAPER = 36
 def child_env(home: Path, term: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a player's app: built afresh, never the server's own; ``extra`` adds
     what one server gives (a player's name, the lobby, textual-serve's driver)."""
-    package_root = Path(__file__).resolve().parents[2]
     env = {
         "PATH": os.environ.get("PATH", os.defpath),
         "HOME": str(home),
@@ -45,7 +46,7 @@ def child_env(home: Path, term: str, extra: dict[str, str] | None = None) -> dic
         # Every file the player names stays in their own folder (player_files.py).
         player_files.SERVED_ENV: "1",
         # So `-m tui_games` finds the package even when the server runs from a source tree.
-        "PYTHONPATH": str(package_root),
+        "PYTHONPATH": PACKAGE_ROOT,
         "PYTHONUTF8": "1",
         # glibc reserves 64 MB of address space per malloc arena (one per engine thread, up
         # to 8 a core): under the --memory-mb cap that reserve, not real use, would run out.
