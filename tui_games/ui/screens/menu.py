@@ -113,7 +113,13 @@ class MenuScreen(Screen):
             for node in self.walk_children(with_self=True):
                 node._layout_required = node._repaint_required = False
             self._dirty_widgets.clear()
+            # Only the repaint asked in the same turn (Textual's, just after this layout): a later
+            # one is for a change.
             self._skip_repaint = True
+            self.call_next(self._stop_skipping)
+
+    def _stop_skipping(self) -> None:
+        self._skip_repaint = False
 
     def _asked_before_drawn(self, message: messages.Update | messages.Layout) -> bool:
         if self._drawn_at is not None and message.time < self._drawn_at:
