@@ -12,7 +12,8 @@ games, no other engine's evaluation or nets. The shipped tables' data and comman
 docs/games/checkers.md.
 
 **The model** is the engine's evaluation itself (evaluation.py): the 83 phase-blended
-features (started from the shipped weights) plus the 13 pattern tables (started at zero),
+features (started from the shipped weights) plus the 13 pattern tables (started at zero, or
+from the shipped tables with ``--warm``),
 in hundredths of a man; the probability that Black wins is the logistic of the score over
 ``--scale`` (53.6 by default: the scale of the previous logistic fit of the features).
 
@@ -147,17 +148,20 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
          (("phase", phase), ("feats", feats), ("own", own + offsets), ("opp", opp + offsets), ("y", y))}
     dense = torch.tensor(np.array(DEFAULT_WEIGHTS[:N_WEIGHTS], dtype=np.float32).reshape(2, N_FEATURES),
                          requires_grad=True)
-    tables = torch.zeros(len(PATTERN_WINDOWS) * PATTERN_STATES, 2, requires_grad=True)
+    if args.warm:  # a further round: start from the shipped tables
+        start = np.array(DEFAULT_WEIGHTS[N_WEIGHTS:], dtype=np.float32).reshape(-1, 2)
+        tables = torch.tensor(start, requires_grad=True)
+    else:
+        tables = torch.zeros(len(PATTERN_WINDOWS) * PATTERN_STATES, 2, requires_grad=True)
 
-    def score(idx: Any, with_tables: bool = True) -> Any:
+    def score(idx: Any) -> Any:
         ph = t["phase"][idx]
         f = t["feats"][idx]
         op = f @ dense[0]
         en = f @ dense[1]
-        if with_tables:
-            diff = tables[t["own"][idx]].sum(1) - tables[t["opp"][idx]].sum(1)
-            op = op + diff[:, 0] / PATTERN_UNIT
-            en = en + diff[:, 1] / PATTERN_UNIT
+        diff = tables[t["own"][idx]].sum(1) - tables[t["opp"][idx]].sum(1)
+        op = op + diff[:, 0] / PATTERN_UNIT
+        en = en + diff[:, 1] / PATTERN_UNIT
         return op * ph + en * (1 - ph)
 
     def loss_of(s: Any, target: Any) -> Any:
@@ -166,7 +170,8 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     train_idx = torch.from_numpy(np.flatnonzero(~check))
     check_idx = torch.from_numpy(np.flatnonzero(check))
     with torch.no_grad():
-        start_error = float(loss_of(score(check_idx, False), t["y"][check_idx]))
+        # The starting evaluation's error: the shipped one with --warm, else the features alone.
+        start_error = float(loss_of(score(check_idx), t["y"][check_idx]))
     opt = torch.optim.Adam([{"params": [tables], "lr": args.lr}, {"params": [dense], "lr": args.lr_dense}])
     n = len(train_idx)
     for epoch in range(args.epochs):
@@ -228,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--warm", action="store_true", help="start the tables from the shipped ones, not from zero")
     parser.add_argument("--module", help="write the tables as this _pattern_data.py")
     parser.add_argument("--python", action="store_true", help="print the feature weights as evaluation.py's tuple")
     args = parser.parse_args(argv)
