@@ -174,6 +174,10 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
         start_error = float(loss_of(score(check_idx), t["y"][check_idx]))
     opt = torch.optim.Adam([{"params": [tables], "lr": args.lr}, {"params": [dense], "lr": args.lr_dense}])
     n = len(train_idx)
+    # Adam moves every weight a batch touches by about its step, so a constant step leaves the
+    # fit jittering around the optimum: the steps fall linearly to --final-lr of themselves.
+    steps = args.epochs * ((n + args.batch - 1) // args.batch)
+    decay = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - (1 - args.final_lr) * min(i, steps) / steps)
     for epoch in range(args.epochs):
         perm = train_idx[torch.randperm(n)]
         total = 0.0
@@ -183,6 +187,7 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
             opt.zero_grad()
             loss.backward()
             opt.step()
+            decay.step()
             total += float(loss.detach()) * len(idx)
         with torch.no_grad():
             err = float(loss_of(score(check_idx), t["y"][check_idx]))
@@ -193,7 +198,7 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     with torch.no_grad():
         dense.copy_(torch.tensor(dense_int, dtype=torch.float32).reshape(2, N_FEATURES))
     dense.requires_grad_(False)
-    settle = torch.optim.Adam([tables], lr=args.lr / 4)
+    settle = torch.optim.Adam([tables], lr=args.lr * args.final_lr)
     perm = train_idx[torch.randperm(n)]
     for lo in range(0, n, args.batch):
         idx = perm[lo:lo + args.batch]
@@ -231,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lr", type=float, default=4.0, help="Adam's step for the tables (their unit)")
     parser.add_argument("--lr-dense", type=float, default=0.1, help="Adam's step for the feature weights")
     parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--final-lr", type=float, default=0.05, help="the steps' share left at the end (linear decay)")
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warm", action="store_true", help="start the tables from the shipped ones, not from zero")
