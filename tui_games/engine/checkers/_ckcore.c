@@ -39,14 +39,14 @@
 /* Selectivity (core.py's doc says why each is sound enough): reverse futility from
  * RFP_DEPTH down, late move pruning from LMP_DEPTH down. */
 #define RFP_DEPTH 3
-#define RFP_MARGIN 40
+#define RFP_MARGIN 55
 #define RFP_LIMIT 2000
 #define LMP_DEPTH 3
 /* ProbCut: from PC_DEPTH up, a search PC_REDUCE plies shallower that clears beta by
  * PC_MARGIN is taken as the deep search's cut. */
 #define PC_DEPTH 5
 #define PC_REDUCE 4
-#define PC_MARGIN 60
+#define PC_MARGIN 80
 /* None of it in an ending of SELECT_PIECES pieces or fewer, where a won position is converted
  * by long king manoeuvres that pruning would cut short. */
 #define SELECT_PIECES 6

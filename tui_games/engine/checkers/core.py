@@ -90,12 +90,12 @@ WIN_BOUND = WIN - 10_000
 LMR_DEPTH = 3
 LMR_AFTER = 3
 RFP_DEPTH = 3
-RFP_MARGIN = 40
+RFP_MARGIN = 55
 RFP_LIMIT = 2000
 LMP_DEPTH = 3
 PC_DEPTH = 5
 PC_REDUCE = 4
-PC_MARGIN = 60
+PC_MARGIN = 80
 # None of it in an ending of SELECT_PIECES pieces or fewer (long king manoeuvres convert those).
 SELECT_PIECES = 6
 QUIET_FADE = 24
