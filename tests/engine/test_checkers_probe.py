@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tui_games.engine.checkers import core as core_module
-from tui_games.engine.checkers.core import DB_LOW, DB_WIN
+from tui_games.engine.checkers.core import DB_LOW, DB_WIN, conversion
 from tui_games.engine.checkers.egdb import LOSS, WIN, EndgameDB, class_order
 from tui_games.engine.checkers.egdb_build import COMPILED as EGDB_COMPILED
 from tui_games.engine.checkers.egdb_build import Builder
@@ -56,6 +56,21 @@ def test_compiled_and_python_cores_agree_with_a_database(db, fen):
     assert _summary(fast, fen, 7) == _summary(slow, fen, 7)
 
 
+def test_a_won_leaf_scores_progress():
+    """Among won positions the conversion score prefers fewer pieces, crowned and advanced
+    men, and kings close to the loser's pieces; the compiled core's twin agrees."""
+    black, white = 1 << 13 | 1 << 21, 1 << 8  # Black men on 14 and 22 against a White man on 9
+    base = conversion(black, white, 0, 0)
+    assert conversion(black, 0, 0, 0) > base  # a capture
+    assert conversion(1 << 17 | 1 << 21, white, 0, 0) > base  # 14 advanced to 18
+    # A man on 26 crowns on 30, even with the new king far from the prey.
+    assert conversion(1 << 13 | 1 << 29, white, 1 << 29, 0) > conversion(1 << 13 | 1 << 25, white, 0, 0)
+    near, far = conversion(1 << 12, white, 1 << 12, 0), conversion(1 << 31, white, 1 << 31, 0)
+    assert near > far  # a king on 13 beside 9, against one on 32
+    # White's men advance towards square 1: a White man on 9 is further on than one on 21.
+    assert conversion(1 << 8, 1 << 31, 0, 1) > conversion(1 << 20, 1 << 31, 0, 1)
+
+
 def test_a_database_win_scores_between_the_evaluation_and_a_proven_win(db):
     # 3 v 2: Black's capture 14x23 leaves two kings against a man, which the database wins.
     engine = Engine(compiled=False, table_bits=12, database=db)
@@ -63,8 +78,13 @@ def test_a_database_win_scores_between_the_evaluation_and_a_proven_win(db):
     assert DB_LOW <= result.score <= DB_WIN + 1000 < WIN_BOUND
 
 
-@pytest.mark.parametrize("fen", ["W:WK5:BK27,K32", "B:WK1:BK31,K30", "B:W28:BK1,K2", "W:WK1:BK22,K26,K31"])
-def test_a_won_position_is_played_out_to_the_win(db, fen):
+@pytest.mark.parametrize(("fen", "depth"), [
+    ("W:WK5:BK27,K32", 6), ("B:WK1:BK31,K30", 6), ("B:W28:BK1,K2", 6), ("W:WK1:BK22,K26,K31", 6),
+    # Men on the board: the search once shuffled kings in these (all "won") until a draw by
+    # repetition or the 40-move rule, before a won leaf scored progress (core.conversion).
+    ("B:W19,21:B13,22", 6), ("B:WK2,21:BK9,20", 10),
+])
+def test_a_won_position_is_played_out_to_the_win(db, fen, depth):
     """Both sides played by the engine with the database: the winning side wins, under
     the 40-move rule (the loser defends as well as the search can)."""
     pos = CheckersPosition(fen)
@@ -72,7 +92,7 @@ def test_a_won_position_is_played_out_to_the_win(db, fen):
     engines = [Engine(table_bits=16, database=db) for _ in range(2)]
     plies = 0
     while pos.outcome() is None and plies < 300:
-        result = engines[pos.turn].search(pos, SearchLimits(depth=6), rng=random.Random(plies))
+        result = engines[pos.turn].search(pos, SearchLimits(depth=depth), rng=random.Random(plies))
         pos.push(result.move)
         plies += 1
     outcome = pos.outcome()

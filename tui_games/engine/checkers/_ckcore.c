@@ -234,6 +234,26 @@ static int chase(u32 hunters, u32 prey) {
     return total;
 }
 
+/* A database win's score over DB_WIN, for the side `win` (colour `colour`) that the tables say
+ * wins: how far it has got with converting, not how good its position looks. The tables
+ * keep the result; this orders the won positions so that the search makes progress towards
+ * the next capture or crowning instead of shuffling until the 40-move rule: fewer pieces
+ * (an exchange or a capture, the winner's), men crowned and advanced, kings near the loser's
+ * pieces. Every term grows only by an irreversible move or by closing in. */
+#define CONV_TRADE 100
+#define CONV_CROWN 100
+#define CONV_ADVANCE 6
+#define CONV_CHASE 8
+static int conversion(u32 win, u32 lose, u32 kings, int colour) {
+    int s = CONV_TRADE * (8 - popc(win | lose)) + CONV_CROWN * popc(win & kings);
+    for (u32 p = win & ~kings; p; p &= p - 1) {
+        int row = lowbit(p) >> 2;
+        s += CONV_ADVANCE * (colour ? 7 - row : row);
+    }
+    s -= CONV_CHASE * chase(win & kings, lose);
+    return s > DB_MARGIN ? DB_MARGIN : s < -DB_MARGIN ? -DB_MARGIN : s;
+}
+
 static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
     const int *OP = W, *EN = W + N_FEATURES;
     const u32 DOUBLE = SQ(1) | SQ(5) | SQ(28) | SQ(32);
@@ -501,9 +521,10 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         if (verdict != 2) {
             c->leaves++;
             c->horizon++;
-            int e = evaluate(c->weights, b, w, k, turn);
-            e = e > DB_MARGIN ? DB_MARGIN : e < -DB_MARGIN ? -DB_MARGIN : e;
-            int score = verdict == 0 ? 0 : verdict > 0 ? DB_WIN + e - ply : -DB_WIN + e + ply;
+            u32 own = turn ? w : b, opp = turn ? b : w;
+            int score = verdict == 0 ? 0
+                      : verdict > 0 ? DB_WIN + conversion(own, opp, k, turn) - ply
+                                    : -DB_WIN - conversion(opp, own, k, turn ^ 1) + ply;
             return leave(c, tn, score, F_EXACT, K_DATABASE, NULL, NULL, 0);
         }
     }

@@ -72,7 +72,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tui_games.engine.checkers import position as _position
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, DIST, make_evaluator
 from tui_games.engine.checkers.position import QUIET_LIMIT, Move, generate, has_capture, has_step
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
@@ -107,6 +107,8 @@ DB_MARGIN = 1000
 # conversion found sooner scores higher; heuristic scores stay below DB_LOW.
 DB_HIGH = DB_WIN + DB_MARGIN
 DB_LOW = DB_WIN - DB_MARGIN - MAX_PLY
+# A database win's score over DB_WIN (conversion(), as _ckcore.c's): progress, not looks.
+CONV_TRADE, CONV_CROWN, CONV_ADVANCE, CONV_CHASE = 100, 100, 6, 8
 # 2**21 entries: 32 MB in C (16 bytes an entry).
 DEFAULT_TABLE_BITS = 21
 # The Python core's entries are lists of about a hundred bytes: a smaller table by default
@@ -135,6 +137,28 @@ def make_core(table_bits: int | None = None, weights: Sequence[int] = DEFAULT_WE
             raise RuntimeError("the compiled checkers core was not built (no C compiler at install)")
         return _ckcore.Core(table_bits, tuple(weights))  # type: ignore[no-any-return]
     return PyCore(table_bits, weights)
+
+
+def conversion(win: int, lose: int, kings: int, colour: int) -> int:
+    """A database win's score over :data:`DB_WIN` for the side ``win`` (of ``colour``) that
+    the tables say wins: how far it has got with converting, not how good its position looks
+    (the tables keep the result; this makes the search head for the next capture or crowning
+    instead of shuffling until the 40-move rule): fewer pieces, men crowned and advanced,
+    kings near the loser's pieces. The compiled core's ``conversion`` twin."""
+    score = CONV_TRADE * (8 - (win | lose).bit_count()) + CONV_CROWN * (win & kings).bit_count()
+    men = win & ~kings
+    while men:
+        low = men & -men
+        men ^= low
+        row = (low.bit_length() - 1) >> 2
+        score += CONV_ADVANCE * (7 - row if colour else row)
+    hunters = win & kings
+    while hunters and lose:
+        low = hunters & -hunters
+        hunters ^= low
+        near = DIST[low.bit_length() - 1]
+        score -= CONV_CHASE * min(8, *(near[i] for i in range(32) if lose >> i & 1))
+    return max(-DB_MARGIN, min(DB_MARGIN, score))
 
 
 def _plain(score: int, ply: int, band: int = WIN_BOUND) -> int:
@@ -270,8 +294,12 @@ class PyCore:
                 if verdict is not None:
                     counters[1] += 1
                     counters[5] += 1
-                    ev = max(-DB_MARGIN, min(DB_MARGIN, evaluate(b, w, k, turn)))
-                    score = 0 if not verdict else DB_WIN + ev - ply if verdict > 0 else -DB_WIN + ev + ply
+                    if not verdict:
+                        score = 0
+                    elif verdict > 0:
+                        score = DB_WIN + conversion(w if turn else b, b if turn else w, k, turn) - ply
+                    else:
+                        score = -DB_WIN - conversion(b if turn else w, w if turn else b, k, 1 - turn) + ply
                     if tnode is not None:
                         tnode.close(score, "exact", "database")
                     return score
