@@ -19,7 +19,8 @@ must be legal for both sides (a disagreement stops the match).
 
 Prints a line per game, a table per ballot, nodes per CPU second and the median depth of
 both engines, and the score. ``--shard K/N`` plays only the ballots K, K+N, K+2N, … (from 0)
-of the same draw, so N processes can share a match (``--only I,J`` plays just those);
+of the same draw, so N processes can share a match (``--only I,J`` plays just those, ``--colour
+white`` only the games where tui-games is White);
 ``--summary`` prints the table of the games files they wrote.
 """
 
@@ -197,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write every game (moves, result, each move's numbers) here, JSON lines")
     parser.add_argument("--shard", default="0/1", help="K/N: play only the ballots K, K+N, … of the draw")
     parser.add_argument("--only", default=None, help="I,J,…: play only these ballots of the draw (from 0)")
+    parser.add_argument("--colour", choices=("both", "black", "white"), default="both",
+                        help="play only the games where tui-games has this colour")
     args = parser.parse_args(argv)
     try:
         shard, shards = (int(x) for x in args.shard.split("/"))
@@ -222,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             if (i // 2) % shards != shard or (only is not None and i // 2 not in only):
                 continue
             ballot, ours_black = chosen[i // 2], i % 2 == 0
+            if args.colour != "both" and ours_black != (args.colour == "black"):
+                continue
             score, reason, moves, log = play_game(ours, theirs, ballot, ours_black, args.seconds, args.max_plies)
             per_ballot.setdefault(" ".join(ballot), {})[ours_black] = score
             logs.extend(log)
