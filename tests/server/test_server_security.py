@@ -580,6 +580,35 @@ def test_a_registration_does_not_parse_every_players_keys_again(tmp_path, monkey
     assert registry.names_of(key_for("p1-new")) == ["p1"] and registry.names_of(key_for("p1")) == []
 
 
+def test_registrations_in_quick_succession_parse_only_the_new_key(tmp_path, monkeypatch):
+    # Issue 27: at 4 logins a second the last few players' key files are younger than
+    # SETTLED_NS, so each registration read them again (right: their times may not show a
+    # write) and parsed them again (needless: their text was the same), a parse each.
+    from tui_games.server import identity
+
+    registry = Registry(tmp_path / "server", register_open=True)
+    for n in range(8):
+        registry.claim(f"p{n}", key_for(f"p{n}"))
+    parsed: list[str] = []
+    real = identity._key_blobs
+    monkeypatch.setattr(identity, "_key_blobs", lambda text: parsed.append(text) or real(text))
+    registry.claim("newcomer", key_for("newcomer"))
+    registry.claim("another", key_for("another"))
+    assert len(parsed) <= 2, f"{len(parsed)} key files parsed for two registrations among 8 players"
+    assert registry.names_of(key_for("p3")) == ["p3"] and registry.names_of(key_for("another")) == ["another"]
+    # A recent file changed in place, same size and times: its new text is what counts.
+    path = tmp_path / "server" / "users" / "p2" / "authorized_keys"
+    before = path.stat()
+    old_blob, new_blob = (key_for(n).export_public_key().decode().split()[1] for n in ("p2", "p2-new"))
+    with open(path, "r+", encoding="utf-8") as handle:
+        text = handle.read()
+        handle.seek(0)
+        handle.write(text.replace(old_blob, new_blob))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert not registry.allows("p2", key_for("p2")) and registry.allows("p2", key_for("p2-new"))
+    assert registry.names_of(key_for("p2-new")) == ["p2"] and registry.names_of(key_for("p2")) == []
+
+
 @needs_ssh
 async def test_a_revoked_key_is_refused_at_once_by_openssh_even_rewritten_in_place(start_server, tmp_path, monkeypatch):
     # The server keeps each authorized_keys file's parsed keys and reads one again only when

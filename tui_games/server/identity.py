@@ -121,31 +121,38 @@ class Registry:
                  shared: SharedKeys | None = None) -> None:
         self.root = root
         self.users = root / USERS_DIR
+        self._users_prefix = f"{self.users}{os.sep}"
         self.register_open = register_open
         self.legacy_keys = legacy_keys if legacy_keys is not None else root / KEYS_FILE
         self.shared = shared
-        self._parsed: dict[str, tuple[tuple[int, int, int, int], frozenset[bytes]]] = {}
+        # path -> (its version, its text while it is not yet settled, its keys)
+        self._parsed: dict[str, tuple[tuple[int, int, int, int], str | None, frozenset[bytes]]] = {}
 
     def home(self, name: str) -> Path:
         return self.users / name
 
     def _file_keys(self, name: str) -> frozenset[bytes]:
-        path = os.path.join(self.users, name, KEYS_FILE)  # (no Path: this runs for every player)
+        path = f"{self._users_prefix}{name}{os.sep}{KEYS_FILE}"  # (no Path: this runs for every player)
         try:
             status = os.stat(path)
             version = (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
             known = self._parsed.get(path)
-            if known is not None and known[0] == version:
-                return known[1]
+            if known is not None and known[0] == version and known[1] is None:
+                return known[2]
             # Read after the stat: what is read is at least as new as the version kept with it.
             with open(path, encoding="utf-8", errors="replace") as handle:
-                keys = frozenset(_key_blobs(handle.read()))
+                text = handle.read()
         except OSError:
             return frozenset()
-        if time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS:
-            if len(self._parsed) >= MAX_PARSED_FILES:
-                self._parsed.clear()
-            self._parsed[path] = (version, keys)
+        # A file written in the last SETTLED_NS is read at every look (its times may not show
+        # the next write), but parsed again only if its text changed: at 4 registrations a
+        # second the last few players' files are that recent, and parsing them at each
+        # registration was most of its cost.
+        keys = known[2] if known is not None and known[1] == text else frozenset(_key_blobs(text))
+        settled = time.time_ns() - max(status.st_mtime_ns, status.st_ctime_ns) > SETTLED_NS
+        if known is None and len(self._parsed) >= MAX_PARSED_FILES:
+            self._parsed.clear()
+        self._parsed[path] = (version, None if settled else text, keys)
         return keys
 
     def keys_of(self, name: str) -> set[bytes] | frozenset[bytes]:
@@ -155,7 +162,8 @@ class Registry:
         """The names ``key`` may log in as, sorted."""
         if self.shared is not None:
             return self.shared.names_of(key.public_data)
-        return sorted(name for name in self._home_names() if key.public_data in self._file_keys(name))
+        blob = key.public_data  # (encoded afresh at each use: once, not once a player)
+        return sorted(name for name in self._home_names() if blob in self._file_keys(name))
 
     def copy_to_shared(self) -> int:
         """Copy the keys of ``users/NAME/authorized_keys`` to the shared store, for each name it
