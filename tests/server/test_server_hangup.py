@@ -136,3 +136,37 @@ async def test_pty_child_has_a_controlling_terminal_and_the_memory_cap():
     await app.start()
     assert await asyncio.wait_for(app.wait(), 30) == 0
     assert f"pgrp True size 80 cap {512 * 1024 * 1024}".encode() in bytes(output)
+
+
+@posix_only
+def test_output_waiting_in_several_pieces_goes_on_in_one_write():
+    # Issue 27: a pty gives at most about 4 KB a read, so a 5 KB frame reached the player as
+    # two SSH packets (and a larger one as more), each encrypted and sent on its own.
+    from tui_games.server.sessions import READ_CHUNK, PtyApp
+
+    writes: list[bytes] = []
+    app = PtyApp(["true"], {}, 80, 24, writes.append)
+    master, slave = os.openpty()
+    try:
+        os.set_blocking(master, False)
+        frame = bytes(range(32, 127)) * 100  # 9,500 bytes, as a big screen's first frame
+        os.write(slave, frame)
+        app._master = master
+        app._read()
+        assert writes == [frame]
+        app._read()  # nothing waiting: nothing written
+        assert writes == [frame]
+        # A flood is passed on in bounded pieces: at most READ_CHUNK a call.
+        os.set_blocking(slave, False)
+        flooded = 0
+        while flooded < 2 * READ_CHUNK:
+            try:
+                flooded += os.write(slave, b"x" * 4096)
+            except BlockingIOError:
+                break
+        app._read()
+        assert 0 < len(writes[-1]) <= READ_CHUNK
+    finally:
+        app._master = None
+        os.close(slave)
+        os.close(master)

@@ -114,19 +114,30 @@ class PtyApp:
         self._reading = False
 
     def _read(self) -> None:
-        try:
-            data = os.read(self._master, READ_CHUNK)
-        except BlockingIOError:
-            return
-        except OSError as error:
-            if error.errno != errno.EIO:  # EIO: every slave descriptor is closed
-                raise
-            data = b""
-        if not data:
-            self._unwatch_output()
-            self._eof.set()
-            return
-        self.on_output(data)
+        # A pty gives at most about 4 KB a read, so one frame came as two to four pieces, and
+        # each piece became an SSH packet of its own (encrypted, sent, a syscall each): take
+        # all that is waiting, up to READ_CHUNK, and pass it on at once.
+        pieces: list[bytes] = []
+        size = 0
+        while size < READ_CHUNK:
+            try:
+                data = os.read(self._master, READ_CHUNK - size)
+            except BlockingIOError:
+                break
+            except OSError as error:
+                if error.errno != errno.EIO:  # EIO: every slave descriptor is closed
+                    raise
+                data = b""
+            if not data:
+                if pieces:  # the end is seen again at the next call, after these bytes
+                    break
+                self._unwatch_output()
+                self._eof.set()
+                return
+            pieces.append(data)
+            size += len(data)
+        if pieces:
+            self.on_output(pieces[0] if len(pieces) == 1 else b"".join(pieces))
 
     def pause_output(self) -> None:
         """The client is not keeping up: stop reading, so the pty fills and the app waits."""
