@@ -50,7 +50,7 @@ dynamic net of the same assumption stopped.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import Any, cast
 
@@ -232,8 +232,13 @@ class _Prop:
         return self._index
 
 
-def _static(net: _Net, root: int) -> _Prop:
-    weak, strong = net.links()
+def _chain(root: int, weak_of: Callable[[int], Sequence[int]], strong_of: Callable[[int], Sequence[int]],
+           any_conflict: bool = True) -> _Prop:
+    """A static propagation from ``root``: from an on node its weak links (the candidates
+    ``weak_of`` gives go off), from an off node its strong links (``strong_of``'s go on), each
+    node with one parent, the first that reached it. Its conflict: the root's own off node (a
+    forcing chain) or, with ``any_conflict``, any node reached both on and off (multiple
+    forcing chains)."""
     par: _Parents = {root: ROOT}
     order = [root]
     head = 0
@@ -241,22 +246,28 @@ def _static(net: _Net, root: int) -> _Prop:
         node = order[head]
         head += 1
         if node & 1:
-            for j in weak[node >> 1]:
+            for j in weak_of(node >> 1):
                 nd = j << 1
                 if nd not in par:
                     par[nd] = node
                     order.append(nd)
-                    if nd | 1 in par:
+                    if nd == root ^ 1 or (any_conflict and nd | 1 in par):
                         return _Prop(par, order, nd)
         else:
-            for j in strong[node >> 1]:
+            for j in strong_of(node >> 1):
                 nd = (j << 1) | 1
                 if nd not in par:
                     par[nd] = node
                     order.append(nd)
-                    if nd ^ 1 in par:
+                    if any_conflict and nd ^ 1 in par:
                         return _Prop(par, order, nd ^ 1)
     return _Prop(par, order, -1)
+
+
+def _static(net: _Net, root: int) -> _Prop:
+    """A static chain in the position itself, on its precomputed links."""
+    weak, strong = net.links()
+    return _chain(root, weak.__getitem__, strong.__getitem__)
 
 
 def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: _Parents,
@@ -502,49 +513,30 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
 
 
 def _static_in(net: _Net, root: int, masks: list[int], places: list[int], any_conflict: bool) -> _Prop:
-    """A static propagation from ``root`` ("on") in a net's position ``masks``/``places``: weak
-    links from an on node, strong links (a bivalue cell, a digit with two places in a unit)
-    from an off one, each node with one parent. Its conflict: the root's own off node (a
-    forcing chain), or with ``any_conflict`` any node reached both on and off (multiple
-    forcing chains)."""
+    """A static chain from ``root`` ("on") in a net's position ``masks``/``places``: the links
+    are that position's (a bivalue cell, a digit with two places in a unit), found as the
+    chain reaches them."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
-    par: _Parents = {root: ROOT}
-    order = [root]
-    head = 0
-    while head < len(order):
-        node = order[head]
-        head += 1
-        i = node >> 1
-        c = i // n
-        d = i - c * n
-        bit = 1 << d
-        if node & 1:
-            targets = [c * n + e for e in bits[masks[c] & ~bit]]
-            for u, pos in cell_units[c]:
-                unit = units[u]
-                targets += [unit[j] * n + d for j in bits[places[u * n + d] & ~pos]]
-            for j in targets:
-                nd = j << 1
-                if nd not in par:
-                    par[nd] = node
-                    order.append(nd)
-                    if nd == root ^ 1 or (any_conflict and nd | 1 in par):
-                        return _Prop(par, order, nd)
-        else:
-            m = masks[c] & ~bit
-            targets = [c * n + m.bit_length() - 1] if m and not m & (m - 1) else []
-            for u, pos in cell_units[c]:
-                rest = places[u * n + d] & ~pos
-                if rest and not rest & (rest - 1):
-                    targets.append(units[u][rest.bit_length() - 1] * n + d)
-            for j in targets:
-                nd = (j << 1) | 1
-                if nd not in par:
-                    par[nd] = node
-                    order.append(nd)
-                    if any_conflict and nd ^ 1 in par:
-                        return _Prop(par, order, nd ^ 1)
-    return _Prop(par, order, -1)
+
+    def weak_of(i: int) -> list[int]:
+        c, d = divmod(i, n)
+        targets = [c * n + e for e in bits[masks[c] & ~(1 << d)]]
+        for u, pos in cell_units[c]:
+            unit = units[u]
+            targets += [unit[j] * n + d for j in bits[places[u * n + d] & ~pos]]
+        return targets
+
+    def strong_of(i: int) -> list[int]:
+        c, d = divmod(i, n)
+        m = masks[c] & ~(1 << d)
+        targets = [c * n + m.bit_length() - 1] if m and not m & (m - 1) else []
+        for u, pos in cell_units[c]:
+            rest = places[u * n + d] & ~pos
+            if rest and not rest & (rest - 1):
+                targets.append(units[u][rest.bit_length() - 1] * n + d)
+        return targets
+
+    return _chain(root, weak_of, strong_of, any_conflict)
 
 
 def _strong_parents(net: _Net, inner: _Prop, ends: Sequence[int], masks: list[int], places: list[int],
