@@ -23,6 +23,7 @@ UNIQUE_SETS = [
     "tdoku_forum_hardest_1905_11plus_100.txt",
     "tdoku_forum_hardest_1106_100.txt",
     "sudoku_exchange_diabolical_200.txt",
+    "forum_database_er_60.txt",
 ]
 SEVERAL_SET = "serg_benchmark_100.txt"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -50,6 +51,14 @@ def test_every_puzzle_of_the_sample_has_one_valid_solution(name):
         assert_solves(grid, result.solution)
         first = sat.solve(grid, unique=False)
         assert first.status is sat.Status.SOLVED and first.solution == result.solution
+
+
+def test_the_forum_database_sample_has_a_published_rating_per_puzzle():
+    puzzles = load("forum_database_er_60.txt")
+    ratings = [float(r) for r in (DATA / "bench_sudoku_forum_database_er_60_se_ratings.txt").read_text().split()]
+    assert len(ratings) == len(puzzles) == 60
+    assert all(9.0 <= r <= 11.9 for r in ratings)
+    assert min(ratings) < 10.5 and max(ratings) >= 11.6, "spread over the top of the scale"
 
 
 def test_the_multi_solution_set_is_reported_as_such():
