@@ -23,9 +23,11 @@ Four strengths of propagation, as in Sudoku Explainer:
   the net (9.0);
 - *nested* forcing nets also remove, inside the net, the candidates an inner chain refutes,
   Sudoku Explainer's nesting levels (8.5 + 0.5 a level, :func:`explainer_level`): level 2
-  (9.5) a candidate whose static forcing chain removes it, level 3 (10.0) one that static
-  multiple forcing chains rule out (a contradiction, or every case of a cell or of a unit's
-  places), level 4 (10.5) one whose own dynamic (+) net ends in a contradiction. The grade
+  (9.5) the candidates static forcing chains remove (a chain from "on" that removes its
+  candidate, or from "off" that places it), all at once, each on its smallest chain, as SE
+  adds every hint of its inner rule; level 3 (10.0) those first, failing them the candidates
+  static cell and unit forcing chains remove; level 4 (10.5) one whose own dynamic (+) net
+  ends in a contradiction. The grade
   tries the levels in that order, as SE does; the hints go to level 4 at once (quicker, and it
   refutes a false candidate of every puzzle in the shared sets, the forum's hardest included);
   should it not, a tree of (+) nets branching on one cell's candidates after another does
@@ -87,6 +89,8 @@ ROOT: tuple[int, ...] = ()
 OUTER = -1
 # A propagation's node -> where it came from: ROOT, OUTER, a parent node or parent nodes.
 _Parents = dict[int, int | tuple[int, ...]]
+# Nested nets: node -> (key of the inner chain that removed it, that chain's size).
+_Weights = dict[int, tuple[int, int]]
 
 # Propagation levels, Sudoku Explainer's: 0 singles (dynamic), 1 singles + pointing, box-line and
 # pairs (dynamic +); nested, level 1 plus the candidates that inner chains refute inside the net:
@@ -208,13 +212,14 @@ class _Prop:
     __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places", "weights")
 
     def __init__(self, par: _Parents, order: list[int], conflict: int, masks: list[int] | None = None,
-                 places: list[int] | None = None, weights: dict[int, int] | None = None) -> None:
+                 places: list[int] | None = None, weights: _Weights | None = None) -> None:
         self.par, self.order, self.conflict = par, order, conflict
         #: The position the net reached (dynamic nets without a contradiction): where a
         #: stronger net goes on from.
         self.masks, self.places = masks, places
-        #: Nested nets: the size of the inner net behind each node an inner net refuted.
-        self.weights: dict[int, int] = {} if weights is None else weights
+        #: Nested nets: each node an inner chain removed -> (that chain's key, its size); the
+        #: candidates one chain removes at once share its key (SE counts a chain once).
+        self.weights: _Weights = {} if weights is None else weights
         self._index: dict[int, int] | None = None
         self._nodes: set[int] | None = None
 
@@ -236,9 +241,9 @@ def _chain(root: int, weak_of: Callable[[int], Sequence[int]], strong_of: Callab
            any_conflict: bool = True) -> _Prop:
     """A static propagation from ``root``: from an on node its weak links (the candidates
     ``weak_of`` gives go off), from an off node its strong links (``strong_of``'s go on), each
-    node with one parent, the first that reached it. Its conflict: the root's own off node (a
-    forcing chain) or, with ``any_conflict``, any node reached both on and off (multiple
-    forcing chains)."""
+    node with one parent, the first that reached it. Its conflict (an off node): the root's
+    opposite reached (a forcing chain: "on" removes itself, "off" places itself) or, with
+    ``any_conflict``, any node reached both on and off (multiple forcing chains)."""
     par: _Parents = {root: ROOT}
     order = [root]
     head = 0
@@ -259,7 +264,7 @@ def _chain(root: int, weak_of: Callable[[int], Sequence[int]], strong_of: Callab
                 if nd not in par:
                     par[nd] = node
                     order.append(nd)
-                    if any_conflict and nd ^ 1 in par:
+                    if nd == root ^ 1 or (any_conflict and nd ^ 1 in par):
                         return _Prop(par, order, nd ^ 1)
     return _Prop(par, order, -1)
 
@@ -277,7 +282,7 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
     With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`)."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
-    weights: dict[int, int] = {}  # nested nets: see _Prop.weights
+    weights: _Weights = {}  # nested nets: see _Prop.weights
     if order is None:
         order = []
         for node in roots:
@@ -485,7 +490,7 @@ def _outer_parents(par: _Parents, nodes: Sequence[int]) -> tuple[int, ...]:
 
 
 def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], par: _Parents, order: list[int],
-                  resume: int, state: State, weights: dict[int, int]) -> tuple[int, int]:
+                  resume: int, state: State, weights: _Weights) -> tuple[int, int]:
     """Remove the first candidate (from ``resume`` on, round the board) whose net of level
     ``inner`` ends in a contradiction. Returns (1 or 0 or ``~node``, where to resume)."""
     n = net.n
@@ -507,13 +512,13 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
         if sub.conflict >= 0:
             parents = _outer_parents(sub.par, (sub.conflict, sub.conflict | 1))
             r = _imply_off(par, order, i << 1, parents)
-            weights[i << 1] = _size(sub, (sub.conflict, sub.conflict | 1), inner=True)
+            weights[i << 1] = (i << 1, _size(sub, (sub.conflict, sub.conflict | 1), inner=True))
             return r, i + 1
     return 0, resume
 
 
 def _static_in(net: _Net, root: int, masks: list[int], places: list[int], any_conflict: bool) -> _Prop:
-    """A static chain from ``root`` ("on") in a net's position ``masks``/``places``: the links
+    """A static chain from ``root`` in a net's position ``masks``/``places``: the links
     are that position's (a bivalue cell, a digit with two places in a unit), found as the
     chain reaches them."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
@@ -565,57 +570,98 @@ def _strong_parents(net: _Net, inner: _Prop, ends: Sequence[int], masks: list[in
 
 
 def _static_rules(net: _Net, multiple: bool, masks: list[int], places: list[int], par: _Parents, order: list[int],
-                  resume: int, state: State, weights: dict[int, int]) -> tuple[int, int]:
-    """Remove the first candidate (from ``resume`` on, round the board) whose static chain in
-    the net's position ends in its own removal (Sudoku Explainer's nesting level 2) or, if
-    ``multiple`` (level 3), in any contradiction; failing those, with ``multiple``, a candidate
-    that every candidate of a cell, or every place of a digit in a unit, removes (static cell
-    and unit forcing chains). Returns (1 or 0 or ``~node``, where to resume)."""
+                  resume: int, state: State, weights: _Weights) -> tuple[int, int]:
+    """Sudoku Explainer's inner rules of nesting levels 2 and 3, on the net's position: every
+    candidate a static forcing chain removes (level 2; at level 3 first), failing those, with
+    ``multiple`` (level 3), every one that static cell or unit forcing chains remove. As SE
+    does, all of them at once, each resting on the smallest chain that removes it, smallest
+    first. Returns (how many nodes were added, or ``~node`` on a contradiction; ``resume``)."""
+    call = len(order) << 24  # the chains' keys: unique in this net (weights)
+    found = _chain_removals(net, masks, places, par, state, call)
+    if not found and multiple:
+        found = _verity_removals(net, masks, places, par, state, call | 1 << 23)
+    found.sort(key=lambda f: f[0])
+    added = 0
+    for size, key, node, parents in found:
+        r = _imply_off(par, order, node, parents)
+        if r < 0:
+            return r, resume
+        if r:
+            weights[node] = (key, size)
+            added += 1
+    return added, resume
+
+
+# What an inner rule removes: (its chain's size, the chain's key, the off node, its parents in the net).
+_Removal = tuple[int, int, int, tuple[int, ...]]
+
+
+def _open(net: _Net, masks: list[int], par: _Parents) -> list[int]:
+    """The candidates of the net's position in cells of 2+ candidates that the net has not decided."""
     n = net.n
-    cands = [c * n + d for c in range(len(masks)) for d in net.bits[masks[c]] if masks[c] & (masks[c] - 1)]
-    if not cands:
-        return 0, resume
-    start = 0
-    while start < len(cands) and cands[start] < resume:
-        start += 1
-    props: dict[int, _Prop] = {}
-    for k in range(len(cands)):
-        i = cands[(start + k) % len(cands)]
+    return [c * n + d for c in range(len(masks)) if masks[c] & (masks[c] - 1) for d in net.bits[masks[c]]
+            if ((c * n + d) << 1) not in par and ((c * n + d) << 1 | 1) not in par]
+
+
+def _chain_removals(net: _Net, masks: list[int], places: list[int], par: _Parents, state: State,
+                    call: int) -> list[_Removal]:
+    """Static forcing chains in the net's position: a candidate whose chain from "on" removes
+    it goes; one whose chain from "off" places it takes its cell (the cell's other candidates
+    go). Only chains that rest on the net's removals count (the others are the position's own,
+    where the easier techniques found nothing)."""
+    n = net.n
+    out: list[_Removal] = []
+    for k, i in enumerate(_open(net, masks, par)):
         if not k & 31:
             state.check_stop()
-        on = (i << 1) | 1
-        if on in par or on ^ 1 in par:
-            continue
-        sub = props[i] = _static_in(net, on, masks, places, multiple)
-        if sub.conflict >= 0:
-            ends = (sub.conflict, sub.conflict | 1)
-            r = _imply_off(par, order, i << 1, _strong_parents(net, sub, ends, masks, places, par))
-            weights[i << 1] = len(_ancestors(sub.par, (sub.conflict,))) + (
-                len(_ancestors(sub.par, (sub.conflict | 1,))) if multiple else 0)
-            return r, i + 1
-    if multiple:
-        return _static_verities(net, props, masks, places, par, order, weights), resume
-    return 0, resume
+        for root in ((i << 1) | 1, i << 1):
+            sub = _static_in(net, root, masks, places, False)
+            if sub.conflict < 0:
+                continue
+            end = root ^ 1
+            parents = _strong_parents(net, sub, (end,), masks, places, par)
+            if not parents:
+                continue
+            size = len(_ancestors(sub.par, (end,)))
+            if root & 1:
+                out.append((size, call | root, i << 1, parents))
+            else:
+                c, d = divmod(i, n)
+                out += [(size, call | root, (c * n + e) << 1, parents) for e in net.bits[masks[c] & ~(1 << d)]]
+    return out
 
 
-def _static_verities(net: _Net, props: dict[int, _Prop], masks: list[int], places: list[int], par: _Parents,
-                     order: list[int], weights: dict[int, int]) -> int:
-    """The first candidate removed by every case of a cell or of a digit's places in a unit
-    (static chains in the net's position); 1 if one is removed, 0 if none, ``~node`` on a
-    contradiction."""
+def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Parents, state: State,
+                     call: int) -> list[_Removal]:
+    """Static cell and unit forcing chains in the net's position (SE's static multiple forcing
+    chains: cells of 3+ candidates; every place of a digit in a unit whose first place is such
+    a cell): a candidate that every case removes goes. Each case's chain stops at a
+    contradiction, as SE's do; a contradiction itself proves nothing here (SE's static
+    multiple chains look for none)."""
     n, bits = net.n, net.bits
-    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks)) if masks[c].bit_count() > 1]
+    props: dict[int, _Prop] = {}
+
+    def prop(i: int) -> _Prop:
+        if i not in props:
+            props[i] = _static_in(net, (i << 1) | 1, masks, places, True)
+        return props[i]
+
+    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
+                               if masks[c].bit_count() >= STATIC_LEAST]
     for u, unit in enumerate(net.units):
         for d in range(n):
             pl = places[u * n + d]
-            if pl.bit_count() > 1:
+            if pl.bit_count() > 1 and masks[unit[(pl & -pl).bit_length() - 1]].bit_count() >= STATIC_LEAST:
                 groups.append([unit[j] * n + d for j in bits[pl]])
-    for group in groups:
-        if any(i not in props for i in group):
+    out: list[_Removal] = []
+    for k, group in enumerate(groups):
+        if not k & 7:
+            state.check_stop()
+        if any(((i << 1) | 1) in par or (i << 1) in par for i in group):
             continue
-        common = {x for x in props[group[0]].par if not x & 1 and x not in par}
+        common = {x for x in prop(group[0]).par if not x & 1 and x not in par}
         for i in group[1:]:
-            common &= props[i].par.keys()
+            common &= prop(i).par.keys()
             if not common:
                 break
         for nd in sorted(common):
@@ -627,9 +673,9 @@ def _static_verities(net: _Net, props: dict[int, _Prop], masks: list[int], place
                 sub = props[i]
                 parents.update(_strong_parents(net, sub, (nd,), masks, places, par))
                 size += len(_ancestors(sub.par, (nd,)))
-            weights[nd] = size
-            return _imply_off(par, order, nd, tuple(sorted(parents)))
-    return 0
+            if parents:
+                out.append((size, call | k, nd, tuple(sorted(parents))))
+    return out
 
 
 # -- reading a net ---------------------------------------------------------------------------------
@@ -654,17 +700,19 @@ def _ancestors(par: _Parents, nodes: Sequence[int]) -> set[int]:
 def _size(prop: _Prop, ends: Sequence[int], inner: bool = False) -> int:
     """Sudoku Explainer's complexity: the nodes each end rests on (counted for each end), plus,
     once each, the sizes of the inner chains of nested nets behind them (SE adds each nested
-    chain once, however many ends rest on it); an inner net counts only its own nodes."""
+    chain once, however many ends or removals rest on it); an inner net counts only its own
+    nodes."""
     par, weights = prop.par, prop.weights
     total = 0
-    behind: set[int] = set()
+    behind: dict[int, int] = {}
     for end in ends:
         for node in _ancestors(par, (end,)):
             if not inner or par.get(node) != OUTER:
                 total += 1
                 if node in weights:
-                    behind.add(node)
-    return total + sum(weights[node] for node in behind)
+                    key, size = weights[node]
+                    behind[key] = size
+    return total + sum(behind.values())
 
 
 def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
@@ -1114,14 +1162,14 @@ def explainer_unit_forcing_chains(state: State) -> Iterator[Step]:
 
 PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
 NESTED_NOTES = {
-    _NEST_FC: " Inside the net, every candidate whose own forcing chain removes it is removed too.",
-    _NEST_MFC: (" Inside the net, every candidate that forcing chains rule out (a contradiction, or every case of"
+    _NEST_FC: " Inside the net, every candidate that a forcing chain removes is removed too.",
+    _NEST_MFC: (" Inside the net, every candidate that forcing chains rule out (its own chain, or every case of"
                 " a cell or of a digit's places in a unit) is removed too."),
     _NEST_DFC: " Inside the net, every candidate whose own net (+) ends in a contradiction is removed too.",
 }
 #: How a step names the inner chains behind the candidates its net removed (one, several).
 _NESTED_WHY = {
-    NESTED_NOTES[_NEST_FC]: ("its own forcing chain would remove it", "their own forcing chains would remove them"),
+    NESTED_NOTES[_NEST_FC]: ("a forcing chain would remove it", "forcing chains would remove them"),
     NESTED_NOTES[_NEST_MFC]: ("forcing chains rule it out", "forcing chains rule them out"),
     NESTED_NOTES[_NEST_DFC]: ("its own (+) net would end in a contradiction",
                               "their own (+) nets would end in a contradiction"),
