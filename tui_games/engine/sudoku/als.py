@@ -86,13 +86,17 @@ def _peer_bits(geo: Geometry) -> tuple[int, ...]:
 
 class Position(NamedTuple):
     """What the ALS finders share about one position: the ALSes (smallest first); the RCC
-    digits (mask) of every pair of disjoint ALSes that has one, keyed ``(i, j)``, ``i < j``; and
+    digits (mask) of every pair of disjoint ALSes that has one, keyed ``(i, j)``, ``i < j``;
     per ALS, ``{z: cells}``: the cells outside it holding ``z`` that see all its ``z`` cells
-    (where an elimination of ``z`` could fall), only for the digits that have some."""
+    (where an elimination of ``z`` could fall), only for the digits that have some; and the
+    RCCs of pairs of ALSes that share cells, none of which holds the RCC (HoDoKu's "ALS
+    overlap": the RCC's cells of the two sets still all see each other, so it is in one set
+    at most), used by the ALS-XY-wing only."""
 
     alses: list[Als]
     rccs: dict[tuple[int, int], int]
     targets: list[dict[int, int]]
+    shared: dict[tuple[int, int], int]
 
 
 _cache_lock = threading.Lock()
@@ -117,7 +121,8 @@ def _position(state: State) -> Position:
             if hit:
                 t[d] = hit
         targets.append(t)
-    result = Position(alses, _rccs(state, alses), targets)
+    rccs, shared = _rccs(state, alses)
+    result = Position(alses, rccs, targets, shared)
     with _cache_lock:
         _cached[0], _cached[1] = key, result
     return result
@@ -164,12 +169,14 @@ def _alses(state: State) -> list[Als]:
     return sorted(seen.values(), key=lambda a: (len(a.cells), a.cells))
 
 
-def _rccs(state: State, alses: list[Als]) -> dict[tuple[int, int], int]:
-    """RCC masks of disjoint ALS pairs. Per digit, ALSes are grouped by the cells holding it
-    (many share them), and only groups whose cells all see each other are paired."""
+def _rccs(state: State, alses: list[Als]) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int]]:
+    """RCC masks of ALS pairs, disjoint ones and those sharing cells. Per digit, ALSes are
+    grouped by the cells holding it (many share them), and only groups whose cells all see
+    each other are paired (so no shared cell holds the digit: a cell does not see itself)."""
     size = state.geo.size
     peer_bits = _peer_bits(state.geo)
     pairs: dict[tuple[int, int], int] = {}
+    shared: dict[tuple[int, int], int] = {}
     for d in range(1, size + 1):
         state.check_stop()
         bit = 1 << (d - 1)
@@ -192,11 +199,10 @@ def _rccs(state: State, alses: list[Als]) -> dict[tuple[int, int], int]:
                 for i in groups[w1]:
                     a_bits = alses[i].bits
                     for j in groups[w2]:
-                        if a_bits & alses[j].bits:
-                            continue
+                        into = shared if a_bits & alses[j].bits else pairs
                         key = (i, j) if i < j else (j, i)
-                        pairs[key] = pairs.get(key, 0) | bit
-    return pairs
+                        into[key] = into.get(key, 0) | bit
+    return pairs, shared
 
 
 def _cells_text(cells: Sequence[int], n: int) -> str:
@@ -269,7 +275,7 @@ def _wing_rating(size: int, widest: int) -> float:
 def _xz(state: State, wing: int | None) -> Iterator[Step]:
     """ALS-XZ steps; with ``wing``, only those of a bivalue cell and a ``wing``-cell ALS."""
     n = state.geo.size
-    alses, rccs, targets = _position(state)
+    alses, rccs, targets, _ = _position(state)
     pairs = sorted(rccs, key=lambda ij: (len(alses[ij[0]].cells) + len(alses[ij[1]].cells), ij))
     if wing is not None:
         pairs = [(i, j) for i, j in pairs
@@ -341,14 +347,22 @@ def _xz_step(a: Als, b: Als, xs: tuple[int, ...], elims: tuple[tuple[int, int], 
 
 
 def als_xy_wings(state: State) -> Iterator[Step]:
+    """The wings of three disjoint sets first (HoDoKu's default), then those whose sets share
+    cells (HoDoKu's "allow ALS overlap")."""
+    reported: set[tuple[int, int, tuple[tuple[int, int], ...]]] = set()
+    yield from _xy_wings(state, False, reported)
+    yield from _xy_wings(state, True, reported)
+
+
+def _xy_wings(state: State, overlap: bool,
+              reported: set[tuple[int, int, tuple[tuple[int, int], ...]]]) -> Iterator[Step]:
     n = state.geo.size
-    alses, rccs, targets = _position(state)
+    alses, rccs, targets, shared = _position(state)
     neighbours: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for (i, j), rcc in rccs.items():
+    for (i, j), rcc in [*rccs.items(), *(shared.items() if overlap else ())]:
         if rcc.bit_count() <= 2:
             neighbours[i].append((j, rcc))
             neighbours[j].append((i, rcc))
-    reported: set[tuple[int, int, tuple[tuple[int, int], ...]]] = set()
     for ci, pivot in enumerate(alses):  # small pivots first
         state.check_stop()
         # the wings of this pivot by the digit z they could remove, with where
@@ -364,8 +378,11 @@ def als_xy_wings(state: State) -> Iterator[Step]:
                 if not hit:
                     continue
                 a, b = alses[ai], alses[bi]
-                if a.bits & b.bits:
-                    continue
+                both = a.bits & b.bits
+                if both and (not overlap or both in (a.bits, b.bits)):
+                    continue  # wings may share cells, but one may not lie inside the other (as HoDoKu)
+                if overlap and not both and not (a.bits | b.bits) & pivot.bits:
+                    continue  # three disjoint sets: the first pass had them
                 hit &= ~(a.bits | b.bits)
                 rca &= ~zbit
                 rcb &= ~zbit
@@ -401,11 +418,14 @@ def _xy_step(a: Als, c: Als, b: Als, x: int, y: int, elims: tuple[tuple[int, int
              Link(_node(c, x), x, _node(c, y), y, True), Link(_node(c, y), y, _node(b, y), y, False),
              Link(_node(b, y), y, _node(b, z), z, True))
     zs = sorted({d for _, d in elims})
+    overlap = bool(a.bits & b.bits or a.bits & c.bits or b.bits & c.bits)
     text = (f"The almost locked set {_als_text(c, n)} holds {xc} or {yc}: if {xc}, {_als_text(a, n)} loses its "
             f"{xc} (they see each other) and is locked; if {yc}, {_als_text(b, n)} is. Either way one of them holds "
             f"its {_join([digit_char(d) for d in zs])}, so {_removal_by_digit(elims, n)}: those cells see all of "
-            f"them in both sets.")
-    cells = tuple(sorted(a.cells + b.cells + c.cells))
+            f"them in both sets."
+            + (f" The sets share cells, which does not matter: no cell holding {xc} is in both the pivot and "
+               f"{ta}, nor one holding {yc} in both the pivot and {tb}." if overlap else ""))
+    cells = tuple(sorted({*a.cells, *b.cells, *c.cells}))
     return Step("ALS-XY-wing", FIENDISH, cells, mask_digits(a.digits | b.digits | c.digits), text,
                 eliminations=elims, units=tuple(sorted({a.unit, b.unit, c.unit})), links=links, chain=(chain,))
 

@@ -53,7 +53,7 @@ def chain_rating(sets: int) -> float:
 
 def als_chains(state: State) -> Iterator[Step]:
     n = state.geo.size
-    alses, rccs, targets = _position(state)
+    alses, rccs, targets, _ = _position(state)
     # per set, the (next set, RCC digit) links out of it
     edges: list[list[tuple[int, int]]] = [[] for _ in alses]
     for (i, j), rcc in rccs.items():

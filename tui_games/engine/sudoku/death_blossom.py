@@ -40,7 +40,7 @@ def blossom_rating(stem_candidates: int) -> float:
 def death_blossoms(state: State) -> Iterator[Step]:
     geo, masks = state.geo, state.masks
     peer_bits = _peer_bits(geo)
-    alses, _, targets = _position(state)
+    alses, _, targets, _ = _position(state)
     # per (stem, petals): (fewest petals, disjoint ones first), the eliminations of every z
     blossoms: dict[tuple[int, tuple[tuple[int, int], ...]], tuple[tuple[int, bool], list[tuple[int, int]]]] = {}
     # per digit, the sets holding it grouped by where they hold it (many sets share those cells)
