@@ -19,7 +19,10 @@ them, so the other is locked without it.
   as Sukaku Explainer does (5.5-5.6, 6.2-6.4, 6.6), so they come before the general ALS-XZ.
 - **ALS-XY-wing**: a pivot ALS C with an RCC ``x`` to A and ``y`` to B (``x != y``). C holds
   ``x`` or ``y`` (it lacks one digit at most), so A or B is locked: a digit ``z`` common to A and
-  B goes from the cells seeing all its cells in both. Eureka: ``(z=x)A-(x=y)C-(y=z)B``.
+  B goes from the cells seeing all its cells in both. Eureka: ``(z=x)A-(x=y)C-(y=z)B``. The
+  sets may share cells (HoDoKu's "allow ALS overlap"; these wings come after those of three
+  disjoint sets) as long as no cell of both C and A holds ``x``, nor one of both C and B ``y``
+  (so ``x`` is still in one of C and A at most); A may not lie inside B nor B inside A.
 - **Sue de coq** (two-sector disjoint subsets): ``n >= 2`` empty cells C where a box meets a
   line, holding ``|V| >= n + 2`` digits; a set D of cells in the rest of the line and a set E in
   the rest of the box, with no digit in common, such that C, D and E hold exactly as many
@@ -29,13 +32,14 @@ them, so the other is locked without it.
   larger ones the extended form. D and E take only cells holding one of C's digits.
 
 Limits, for speed in pure Python (each finder takes a few milliseconds on a hard 9x9
-position): ALSes have at most :data:`MAX_ALS_CELLS` cells, which on a 9x9 grid is every ALS
-(HoDoKu's bound: a unit less one cell; HoDoKu's ALS chains and death blossoms need sets of six
-cells) and on a 16x16 grid keeps the sets of a position to a few hundred; two ALSes must not
-share a cell, and the D and E sets of a sue de coq have at most :data:`MAX_SDC_CELLS` cells
-each. The ALSes of a position are built once and reused by all the ALS finders (one cached
-position): on the forum's hardest positions about 230 sets in 5.5 ms (2.6 ms for the 140 of
-at most five cells).
+position): ALSes have at most :data:`MAX_ALS_CELLS` cells on grids of up to nine digits, which
+on a 9x9 grid is every ALS (HoDoKu's bound: a unit less one cell; some of HoDoKu's ALS-XY-wings,
+chains and death blossoms need sets of six cells), and :data:`MAX_ALS_CELLS_LARGE` on larger
+grids (on 16x16 positions eight cells would triple the ALS finders' time, 30 to 80 ms a
+position); two ALSes must not share a cell except in an ALS-XY-wing, and the D and E sets of a
+sue de coq have at most :data:`MAX_SDC_CELLS` cells each. The ALSes of a position are built
+once and reused by all the ALS finders (one cached position): on the forum's hardest positions
+about 230 sets in 5.5 ms (2.6 ms for the 140 of at most five cells).
 """
 
 from __future__ import annotations
@@ -52,10 +56,12 @@ from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
 from tui_games.engine.sudoku.notation import cells_text
 from tui_games.engine.sudoku.techniques import Link, State, Step, _digits, _join, _names
 
-__all__ = ["BENT_WINGS", "MAX_ALS_CELLS", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "bent_wing", "sue_de_coq"]
+__all__ = ["BENT_WINGS", "MAX_ALS_CELLS", "MAX_ALS_CELLS_LARGE", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "bent_wing", "sue_de_coq"]
 
 #: The largest almost locked set considered (cells): a 9x9 unit less one cell.
 MAX_ALS_CELLS = 8
+#: The same on grids of more than nine digits (16x16).
+MAX_ALS_CELLS_LARGE = 5
 #: The largest line set and box set of a sue de coq (cells).
 MAX_SDC_CELLS = 3
 
@@ -136,7 +142,7 @@ def _alses(state: State) -> list[Als]:
     for u, unit in enumerate(geo.units):
         state.check_stop()
         empty = [c for c in unit if masks[c]]
-        most = min(MAX_ALS_CELLS, len(empty) - 1)
+        most = min(MAX_ALS_CELLS if size <= 9 else MAX_ALS_CELLS_LARGE, len(empty) - 1)
         if most < 1:
             continue
         stack: list[tuple[int, int, int, tuple[int, ...]]] = [(0, 0, 0, ())]
@@ -347,22 +353,18 @@ def _xz_step(a: Als, b: Als, xs: tuple[int, ...], elims: tuple[tuple[int, int], 
 
 
 def als_xy_wings(state: State) -> Iterator[Step]:
-    """The wings of three disjoint sets first (HoDoKu's default), then those whose sets share
-    cells (HoDoKu's "allow ALS overlap")."""
-    reported: set[tuple[int, int, tuple[tuple[int, int], ...]]] = set()
-    yield from _xy_wings(state, False, reported)
-    yield from _xy_wings(state, True, reported)
-
-
-def _xy_wings(state: State, overlap: bool,
-              reported: set[tuple[int, int, tuple[tuple[int, int], ...]]]) -> Iterator[Step]:
+    """The wings of three disjoint sets first (HoDoKu's default), pivot by pivot, then those
+    whose sets share cells (HoDoKu's "allow ALS overlap"), kept back until the others are
+    all out: one search for both."""
     n = state.geo.size
     alses, rccs, targets, shared = _position(state)
     neighbours: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for (i, j), rcc in [*rccs.items(), *(shared.items() if overlap else ())]:
+    for (i, j), rcc in [*rccs.items(), *shared.items()]:
         if rcc.bit_count() <= 2:
             neighbours[i].append((j, rcc))
             neighbours[j].append((i, rcc))
+    reported: set[tuple[int, int, tuple[tuple[int, int], ...]]] = set()
+    later: dict[tuple[int, int, tuple[tuple[int, int], ...]], Step] = {}
     for ci, pivot in enumerate(alses):  # small pivots first
         state.check_stop()
         # the wings of this pivot by the digit z they could remove, with where
@@ -379,10 +381,8 @@ def _xy_wings(state: State, overlap: bool,
                     continue
                 a, b = alses[ai], alses[bi]
                 both = a.bits & b.bits
-                if both and (not overlap or both in (a.bits, b.bits)):
-                    continue  # wings may share cells, but one may not lie inside the other (as HoDoKu)
-                if overlap and not both and not (a.bits | b.bits) & pivot.bits:
-                    continue  # three disjoint sets: the first pass had them
+                if both in (a.bits, b.bits):
+                    continue  # the wings may share cells, but one may not lie inside the other (as HoDoKu)
                 hit &= ~(a.bits | b.bits)
                 rca &= ~zbit
                 rcb &= ~zbit
@@ -403,10 +403,15 @@ def _xy_wings(state: State, overlap: bool,
         for (ai, bi, x, y), hits in ordered:
             elims = tuple(sorted((c, z) for z, hit in hits.items() for c in bit_indexes(hit)))
             seen_key = (ai, bi, elims)
-            if seen_key in reported:
-                continue
-            reported.add(seen_key)
-            yield _xy_step(alses[ai], pivot, alses[bi], x, y, elims, n)
+            a, b = alses[ai], alses[bi]
+            if (a.bits | b.bits) & pivot.bits or a.bits & b.bits:
+                if seen_key not in later:
+                    later[seen_key] = _xy_step(a, pivot, b, x, y, elims, n)
+            elif seen_key not in reported:
+                reported.add(seen_key)
+                yield _xy_step(a, pivot, b, x, y, elims, n)
+    # the same wings and eliminations through another pivot, sharing no cell, came out first
+    yield from (step for key, step in later.items() if key not in reported)
 
 
 def _xy_step(a: Als, c: Als, b: Als, x: int, y: int, elims: tuple[tuple[int, int], ...], n: int) -> Step:
