@@ -56,7 +56,8 @@ from tui_games.engine.sudoku.levels import EXTREME, FIENDISH
 from tui_games.engine.sudoku.notation import cells_text
 from tui_games.engine.sudoku.techniques import Link, State, Step, _digits, _join, _names
 
-__all__ = ["BENT_WINGS", "MAX_ALS_CELLS", "MAX_ALS_CELLS_LARGE", "MAX_SDC_CELLS", "als_xy_wings", "als_xz", "bent_wing", "sue_de_coq"]
+__all__ = ["BENT_WINGS", "MAX_ALS_CELLS", "MAX_ALS_CELLS_LARGE", "MAX_SDC_CELLS", "als_xy_wings", "als_xz",
+           "bent_wing", "sue_de_coq"]
 
 #: The largest almost locked set considered (cells): a 9x9 unit less one cell.
 MAX_ALS_CELLS = 8
