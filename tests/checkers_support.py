@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
+from tui_games.engine.checkers.egdb import LOSS, WIN
 from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.search import WIN_BOUND
 
 KING_POSITIONS = [
     "B:WK5,K14,K23,26:BK10,K19,K27,3",  # kings in the middle: many capture paths
@@ -27,3 +30,14 @@ def random_positions(count: int, seed: int, *, max_plies: int = 120) -> list[Che
         if pos.outcome() is None:
             out.append(pos)
     return out
+
+
+def tally_proven(value: int, score: int, fen: str, proven: Counter[int]) -> None:
+    """A search that proves a win or a loss must find what the table says; a search that
+    proves nothing says nothing about the table."""
+    if score >= WIN_BOUND:
+        assert value == WIN, fen
+        proven[WIN] += 1
+    elif score <= -WIN_BOUND:
+        assert value == LOSS, fen
+        proven[LOSS] += 1

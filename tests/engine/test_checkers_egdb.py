@@ -11,6 +11,7 @@ from itertools import combinations
 from math import comb
 
 import pytest
+from checkers_support import tally_proven
 
 from tui_games.engine.checkers.bits import FULL, row_col, square_of
 from tui_games.engine.checkers.egdb import (
@@ -33,7 +34,7 @@ from tui_games.engine.checkers.egdb_build import COMPILED, Builder, build_class_
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import format_fen
 from tui_games.engine.checkers.position import CheckersPosition, generate, play
-from tui_games.engine.search import WIN_BOUND, SearchLimits
+from tui_games.engine.search import SearchLimits
 
 # Positions of exactly N pieces (either side to move counted once; one side may have none),
 # as published with Chinook's databases (Schaeffer et al., "Solving Checkers", 2005).
@@ -299,12 +300,7 @@ def test_the_engine_search_agrees_where_it_proves_a_result(db):
             if position.outcome() is not None:
                 continue
             result = engine.search(position, SearchLimits(depth=8))
-            if result.score >= WIN_BOUND:
-                assert value == WIN, position.fen()
-                proven[WIN] += 1
-            elif result.score <= -WIN_BOUND:
-                assert value == LOSS, position.fen()
-                proven[LOSS] += 1
+            tally_proven(value, result.score, position.fen(), proven)
     assert proven[WIN] >= 20 and proven[LOSS] >= 5
 
 

@@ -19,13 +19,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from checkers_support import tally_proven
 
 from tui_games.checkers_db import open_db
 from tui_games.engine.checkers.egdb import DRAW, LOSS, WIN, EndgameDB, PieceClass, class_size, position_of
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import format_fen
 from tui_games.engine.checkers.position import CheckersPosition, generate, play
-from tui_games.engine.search import WIN_BOUND, SearchLimits
+from tui_games.engine.search import SearchLimits
 
 ENV = "TUI_GAMES_CHECKERS_TABLES"
 
@@ -89,12 +90,7 @@ def test_the_engine_search_agrees_where_it_proves_a_result(tables):
         for position in sample(tables, cls, 6, rng):
             value = tables.probe(position)
             result = engine.search(position, SearchLimits(depth=12), rng=random.Random(0))
-            if result.score >= WIN_BOUND:
-                assert value == WIN, position.fen()
-                proven[WIN] += 1
-            elif result.score <= -WIN_BOUND:
-                assert value == LOSS, position.fen()
-                proven[LOSS] += 1
+            tally_proven(value, result.score, position.fen(), proven)
     assert proven[WIN] + proven[LOSS] >= 5
 
 
