@@ -580,6 +580,19 @@ def test_a_registration_does_not_parse_every_players_keys_again(tmp_path, monkey
     assert registry.names_of(key_for("p1-new")) == ["p1"] and registry.names_of(key_for("p1")) == []
 
 
+def rewrite_in_place(path, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` (as long) in ``path`` as an editor that keeps the file might:
+    the same inode, the same size, the same mtime; only the ctime tells."""
+    before = path.stat()
+    with open(path, "r+", encoding="utf-8") as handle:
+        text = handle.read()
+        handle.seek(0)
+        handle.write(text.replace(old, new))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+
+
 def test_registrations_in_quick_succession_parse_only_the_new_key(tmp_path, monkeypatch):
     # Issue 27: at 4 logins a second the last few players' key files are younger than
     # SETTLED_NS, so each registration read them again (right: their times may not show a
@@ -598,13 +611,8 @@ def test_registrations_in_quick_succession_parse_only_the_new_key(tmp_path, monk
     assert registry.names_of(key_for("p3")) == ["p3"] and registry.names_of(key_for("another")) == ["another"]
     # A recent file changed in place, same size and times: its new text is what counts.
     path = tmp_path / "server" / "users" / "p2" / "authorized_keys"
-    before = path.stat()
     old_blob, new_blob = (key_for(n).export_public_key().decode().split()[1] for n in ("p2", "p2-new"))
-    with open(path, "r+", encoding="utf-8") as handle:
-        text = handle.read()
-        handle.seek(0)
-        handle.write(text.replace(old_blob, new_blob))
-    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    rewrite_in_place(path, old_blob, new_blob)
     assert not registry.allows("p2", key_for("p2")) and registry.allows("p2", key_for("p2-new"))
     assert registry.names_of(key_for("p2-new")) == ["p2"] and registry.names_of(key_for("p2")) == []
 
@@ -628,15 +636,8 @@ async def test_a_revoked_key_is_refused_at_once_by_openssh_even_rewritten_in_pla
     assert status == 0, err
     assert str(keys) in server.registry._parsed  # the parse is kept: the next login would trust it
 
-    before = keys.stat()
     old_blob, new_blob = (key.export_public_key().decode().split()[1] for key in (alice, other))
-    with open(keys, "r+", encoding="utf-8") as handle:  # in place: the same inode
-        text = handle.read()
-        handle.seek(0)
-        handle.write(text.replace(old_blob, new_blob))
-    os.utime(keys, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the same mtime
-    after = keys.stat()
-    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    rewrite_in_place(keys, old_blob, new_blob)
     status, _, err = await openssh(server.port, "alice", alice_file)
     assert status == 255 and b"Permission denied" in err
     status, _, err = await openssh(server.port, "alice", other_file, keys=b"\x11", wait_for=b"Sudoku")
