@@ -64,8 +64,9 @@ class Server:
 class Terminals:
     """One tmux server, a window per player, each running ssh."""
 
-    def __init__(self, name: str, port: int, keys: Path) -> None:
+    def __init__(self, name: str, port: int, keys: Path, server_log: Path | None = None) -> None:
         self.socket, self.port, self.key_dir = name, port, keys
+        self.server_log = server_log  # its last lines go into a failed wait's message
         self.users: list[str] = []
         self.tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "main", "sleep 600")
         # A window whose ssh ended stays, so its last words can be read.
@@ -101,7 +102,21 @@ class Terminals:
                 return screen
             time.sleep(0.2)
         others = "".join(f"\n{name}'s screen:\n{self.screen(name)}" for name in self.users if name != user)
-        raise AssertionError(f"{user}'s screen never showed {text!r}:\n{self.screen(user)}{others}")
+        raise AssertionError(f"{user}'s screen never showed {text!r} ({self.pane_state(user)}):\n"
+                             f"{self.screen(user)}{others}{self.log_tail()}")
+
+    def pane_state(self, user: str) -> str:
+        """Whether the user's ssh still runs, and if not, the status it ended with."""
+        dead, status = (self.tmux("display-message", "-p", "-t", f"main:{user}",
+                                  "#{pane_dead} #{pane_dead_status}").split() + ["", ""])[:2]
+        return f"ssh ended with status {status}" if dead == "1" else "ssh still running"
+
+    def log_tail(self, lines: int = 40) -> str:
+        # A rare failure (seen once, under a load of 20 or more) is read from the server's side.
+        if self.server_log is None or not self.server_log.exists():
+            return ""
+        tail = self.server_log.read_text(errors="replace").splitlines()[-lines:]
+        return "\nthe server's log:\n" + "\n".join(tail)
 
     def kill_client(self, user: str) -> None:
         pid = int(self.tmux("list-panes", "-t", f"main:{user}", "-F", "#{pane_pid}").split()[0])
@@ -120,7 +135,7 @@ def online(tmp_path):
     server = Server(tmp_path / "home", free_port())
     server.home.mkdir()
     server.start()
-    terminals = Terminals(f"tui-games-online-{os.getpid()}", server.port, keys)
+    terminals = Terminals(f"tui-games-online-{os.getpid()}", server.port, keys, server.home / "server.log")
     yield server, terminals
     terminals.close()
     server.stop()
