@@ -59,18 +59,27 @@ from tui_games.engine.checkers.evaluation import (
 SCALE = 53.6
 
 
-def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float = 0.1) -> dict[str, Any]:
-    """Every position of the games as arrays: black, white, kings, turn, result, score (NaN
-    where the file has none), and ``check`` (True for the held-out games: whole games, a
-    ``check_share`` of them chosen by ``seed``)."""
+def _read_games(paths: list[str]) -> list[tuple[float, list]]:
     games = []
     for path in paths:
         for line in Path(path).read_text().splitlines():
             if line.strip():
                 record = json.loads(line)
                 games.append((float(record["result"]), record["positions"]))
+    return games
+
+
+def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float = 0.1,
+                   train_only: list[str] | None = None) -> dict[str, Any]:
+    """Every position of the games as arrays: black, white, kings, turn, result, score (NaN
+    where the file has none), and ``check`` (True for the held-out games: whole games, a
+    ``check_share`` of the games of ``paths`` chosen by ``seed``). The games of
+    ``train_only`` come after them and are never held out, so adding such files leaves the
+    held-out games, and so the errors measured on them, as they were."""
+    games = _read_games(paths)
     rng = random.Random(seed)
     check_games = set(rng.sample(range(len(games)), int(len(games) * check_share)))
+    games += _read_games(train_only or [])
     cols: dict[str, list] = {k: [] for k in ("black", "white", "kings", "turn", "result", "score", "check")}
     for g, (result, kept) in enumerate(games):
         for p in kept:
@@ -213,6 +222,7 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     return {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
             "mix": args.mix, "scale": args.scale, "l2": args.l2, "epochs": args.epochs,
             "check_error_start": start_error, "check_error": rounded_error, "data": args.data,
+            "train_only": args.train_only,
             "weights": dense_int, "patterns": tables_int}
 
 
@@ -239,11 +249,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--final-lr", type=float, default=0.05, help="the steps' share left at the end (linear decay)")
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--train-only", nargs="+", default=[], metavar="GAMES",
+                        help="more games to fit to, never held out (e.g. scripts/checkers_import_games.py's)")
     parser.add_argument("--warm", action="store_true", help="start the tables from the shipped ones, not from zero")
     parser.add_argument("--module", help="write the tables as this _pattern_data.py")
     parser.add_argument("--python", action="store_true", help="print the feature weights as evaluation.py's tuple")
     args = parser.parse_args(argv)
-    data = load_positions(args.data, np, seed=args.seed)
+    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only)
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
     record = train(data, args, np)
     Path(args.out).write_text(json.dumps(record) + "\n")

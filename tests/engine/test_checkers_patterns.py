@@ -156,3 +156,20 @@ def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
     for i, p in enumerate(pos):
         assert own[i].tolist() == pattern_indices(p.black, p.white)
         assert opp[i].tolist() == pattern_indices(_turn(p.white), _turn(p.black))
+
+
+def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(tmp_path):
+    np = pytest.importorskip("numpy")
+    script = _training_script()
+    pos = positions()[:40]
+    own_games, outside = tmp_path / "own.jsonl", tmp_path / "outside.jsonl"
+    own_games.write_text("".join('{"result": %s, "positions": [[%d, %d, %d, %d, 10]]}\n' % (r, p.black, p.white, p.kings, p.turn)
+                                 for r, p in zip([1.0, 0.0, 0.5] * 7, pos[:20])))
+    outside.write_text("".join('{"result": 0.5, "positions": [[%d, %d, %d, %d]]}\n' % (p.black, p.white, p.kings, p.turn)
+                               for p in pos[20:]))
+    alone = script.load_positions([str(own_games)], np, check_share=0.5)
+    both = script.load_positions([str(own_games)], np, check_share=0.5, train_only=[str(outside)])
+    assert both["games"] == 40 and len(both["result"]) == 40
+    assert both["check"][:20].tolist() == alone["check"].tolist() and alone["check"].sum() == 10
+    assert not both["check"][20:].any()
+    assert np.isnan(both["score"][20:]).all() and (both["score"][:20] == 10).all()
