@@ -24,7 +24,8 @@ scores gives the result alone.
 
 **Fitting** needs PyTorch (``pip install torch``; training only: the engine never imports
 it): Adam on the cross-entropy with an L2 penalty on the tables, on 90% of the games; the
-other 10% (whole games) measure the error of the shipped evaluation and of the fit. The
+other 10% (whole games) measure the error of the shipped evaluation and of the fit, against the
+labels and against the results alone (the same yardstick whatever ``--mix``). The
 weights are rounded to integers (16 bits for the tables). ``--module`` writes the tables as
 ``_pattern_data.py`` (the image of ``patterns.encode`` in base 85) and ``--python`` prints the
 feature weights as ``evaluation.py``'s tuple.
@@ -154,7 +155,8 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     y = labels(data["result"], data["score"], args.mix, args.scale, np).astype(np.float32)
     check = data["check"]
     t = {name: torch.from_numpy(np.ascontiguousarray(a)) for name, a in
-         (("phase", phase), ("feats", feats), ("own", own + offsets), ("opp", opp + offsets), ("y", y))}
+         (("phase", phase), ("feats", feats), ("own", own + offsets), ("opp", opp + offsets), ("y", y),
+          ("result", data["result"].astype(np.float32)))}
     dense = torch.tensor(np.array(DEFAULT_WEIGHTS[:N_WEIGHTS], dtype=np.float32).reshape(2, N_FEATURES),
                          requires_grad=True)
     if args.warm:  # a further round: start from the shipped tables
@@ -181,6 +183,8 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     with torch.no_grad():
         # The starting evaluation's error: the shipped one with --warm, else the features alone.
         start_error = float(loss_of(score(check_idx), t["y"][check_idx]))
+        # Against the games' results alone: the same yardstick for fits of any --mix.
+        start_result_error = float(loss_of(score(check_idx), t["result"][check_idx]))
     opt = torch.optim.Adam([{"params": [tables], "lr": args.lr}, {"params": [dense], "lr": args.lr_dense}])
     n = len(train_idx)
     # Adam moves every weight a batch touches by about its step, so a constant step leaves the
@@ -219,10 +223,12 @@ def train(data: dict[str, Any], args: argparse.Namespace, np: Any) -> dict[str, 
     with torch.no_grad():
         tables.copy_(torch.tensor(tables_int, dtype=torch.float32).reshape(-1, 2))
         rounded_error = float(loss_of(score(check_idx), t["y"][check_idx]))
+        result_error = float(loss_of(score(check_idx), t["result"][check_idx]))
     return {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
             "mix": args.mix, "scale": args.scale, "l2": args.l2, "epochs": args.epochs,
             "check_error_start": start_error, "check_error": rounded_error, "data": args.data,
-            "train_only": args.train_only,
+            "train_only": args.train_only, "check_result_error_start": start_result_error,
+            "check_result_error": result_error,
             "weights": dense_int, "patterns": tables_int}
 
 
@@ -259,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
     record = train(data, args, np)
     Path(args.out).write_text(json.dumps(record) + "\n")
-    print(f"check error {record['check_error']:.5f} (shipped {record['check_error_start']:.5f}); wrote {args.out}",
+    print(f"check error {record['check_error']:.5f} (shipped {record['check_error_start']:.5f}), against the results "
+          f"alone {record['check_result_error']:.5f} (shipped {record['check_result_error_start']:.5f}); wrote {args.out}",
           file=sys.stderr)
     if args.module:
         write_module(args.module, record)
