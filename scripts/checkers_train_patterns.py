@@ -7,9 +7,11 @@
 engine against itself from the standard three-move ballots (one random move at ply 4-16 for
 variety), every quiet position (no capture pending) with the game's result for Black and,
 in files written since the pattern tables, the engine's search score for Black at the move
-(``--nodes`` nodes, 10,000 by default). Nothing but the engine's own play goes in: no outside
-games, no other engine's evaluation or nets. The shipped tables' data and command are in
-docs/games/checkers.md.
+(``--nodes`` nodes, 10,000 by default). The shipped tables were fitted to nothing but the
+engine's own play. ``--train-only`` adds games from outside in the same form (human games
+with a stated provenance, read by ``scripts/checkers_import_games.py``; never another
+engine's evaluation, nets or games), fitted to but never held out. The shipped tables' data
+and command, and the outside games tried, are in docs/games/checkers.md.
 
 **The model** is the engine's evaluation itself (evaluation.py): the 83 phase-blended
 features (started from the shipped weights) plus the 13 pattern tables (started at zero, or
