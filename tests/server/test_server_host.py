@@ -251,7 +251,8 @@ async def test_a_login_through_the_zygote_reaches_the_menu_and_players_never_cro
     await alice.wait_for("classic or full board", timeout=APP_START)
     await bob.wait_for("resume your game in progress", timeout=APP_START)
     assert "resume your game" not in alice.text
-    assert all("start=zygote" in line for line in login_lines(start_server.logs, "alice") +
+    # Each took over the zygote's app at its menu (none built its own).
+    assert all("start=zygote-menu" in line for line in login_lines(start_server.logs, "alice") +
                login_lines(start_server.logs, "bob")), start_server.logs
     sessions = {session.user: session for session in server.sessions}
     assert sessions["alice"].app.pgid != sessions["bob"].app.pgid
@@ -271,13 +272,13 @@ async def test_a_login_through_the_zygote_reaches_the_menu_and_players_never_cro
     # What must be there when a process starts (a fork does not start again) is.
     assert b"\0MALLOC_ARENA_MAX=2\0" in b"\0" + environ and b"\0PYTHONUTF8=1\0" in b"\0" + environ
     assert os.readlink(f"/proc/{zygote.process.pid}/cwd") != str(bob_home)
-    # It rehearsed an app to its menu before the first fork, and that left nothing open in it
-    # or in its children: no folder, settings or session lock of the rehearsal's, no player's.
+    # It built an app up to its menu before the first fork, for nobody, and that left nothing
+    # open in it or in its children: no folder, settings or session lock of its own, no player's.
     ready = next(line for line in start_server.logs if line.startswith("zygote-ready"))
-    assert 'rehearsal="menu drawn"' in ready, ready
-    assert not [path for path in open_paths(zygote.process.pid) if "rehearsal" in path or str(root) in path]
+    assert 'prepared="an app at its menu, which each login takes over"' in ready, ready
+    assert not [path for path in open_paths(zygote.process.pid) if "standby" in path or str(root) in path]
     for session in sessions.values():
-        assert not [path for path in open_paths(session.app.pgid) if "rehearsal" in path]
+        assert not [path for path in open_paths(session.app.pgid) if "standby" in path]
     for player in (alice, bob):
         await player.close()
 
@@ -334,6 +335,6 @@ async def test_a_killed_zygote_is_restarted_and_logins_keep_working_meanwhile(st
     assert zygote.started == 2
     after = await connect(server.port, "erin")
     await after.wait_for("Sudoku", timeout=APP_START)
-    assert "start=zygote" in login_lines(start_server.logs, "erin")[0]
+    assert "start=zygote-menu" in login_lines(start_server.logs, "erin")[0]
     for player in (before, during, after):
         await player.close()

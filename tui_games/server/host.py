@@ -306,13 +306,14 @@ async def start_app(host: SessionHost | None, argv: Sequence[str], env: dict[str
                     hang_up_with: int | None = None) -> tuple[Child, str]:
     """Start an app on ``fds`` (stdin, stdout, stderr) in a session of its own: forked from the
     host's zygote when it is up, else a fresh ``argv`` process. Returns the child and how it
-    started ("zygote" or "fresh"). Raises OSError if neither could."""
+    started ("zygote-menu", "zygote" or "fresh"). Raises OSError if neither could."""
     zygote = host.zygote if host is not None else None
     if zygote is not None and zygote.ready:
         try:
             child = await zygote.spawn(env, cwd, fds, tty=tty, memory_bytes=memory_bytes,
                                        hang_up_with=hang_up_with)
-            return child, "zygote"
+            # "zygote-menu": it took over the zygote's app at its menu; "zygote": it built its own.
+            return child, "zygote-menu" if child.took_menu else "zygote"
         except OSError as error:
             zygote.unusable(str(error))
     process = await asyncio.create_subprocess_exec(

@@ -65,6 +65,7 @@ from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import StorageUnavailable, is_postgres
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
+from tui_games.server.zygote import ONLINE_ENV
 
 try:
     import asyncssh
@@ -232,7 +233,9 @@ class GameServer:
         # The seats, the watchdog and the app's start, shared with the web server (host.py);
         # the zygote forks only the real app (a test's app_argv runs as given).
         real_app = config.app_argv == SSHConfig(root=config.root).app_argv
-        self.session_host = SessionHost(config, zygote=config.zygote and real_app)
+        # Its apps have a lobby: the zygote's prepared app has the menu's entry for it.
+        self.session_host = SessionHost(config, preload_env={ONLINE_ENV: "1"},
+                                        zygote=config.zygote and real_app)
         self.sessions: set[GameSession] = self.session_host.sessions
         self.connections: set[_Connection] = set()
         self.admission = Admission(config.limits)

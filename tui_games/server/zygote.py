@@ -47,10 +47,13 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from tui_games.server.child import apply_limits, child_env, die_with_parent, memory_of, resident_of, signal_group
 from tui_games.server.log import event
+
+if TYPE_CHECKING:
+    from tui_games.ui.standby import Standby
 
 SPAWN_SECONDS = 5.0  # a fork answers in milliseconds; past this the zygote is taken as stuck
 READY_SECONDS = 120.0  # importing everything on a loaded machine
@@ -58,6 +61,11 @@ RESTART_FIRST, RESTART_MOST = 0.5, 60.0  # seconds before a restart, doubling wh
 MAX_MESSAGE = 256 * 1024
 SOCKET_FD_ENV = "TUI_GAMES_ZYGOTE_FD"
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # where `-m tui_games.server.zygote` is found
+
+
+# What the zygote made before its first fork, as its ready line says it.
+PREPARED = {"standby": "an app at its menu, which each login takes over",
+            "rehearsal": "the menu rehearsed (each login builds its own app)"}
 
 
 class ZygoteUnavailable(OSError):
@@ -89,8 +97,9 @@ def _receive(sock: socket.socket) -> tuple[dict | None, list[int]]:
 class ForkedApp:
     """An app the zygote forked, as the server sees it (the Child protocol of host.py)."""
 
-    def __init__(self, pid: int, pidfd: int) -> None:
+    def __init__(self, pid: int, pidfd: int, *, took_menu: bool = False) -> None:
         self.pid, self.pidfd = pid, pidfd
+        self.took_menu = took_menu  # it took over the zygote's app at its menu (else built its own)
         self.returncode: int | None = None
         self._done = asyncio.get_running_loop().create_future()
         self._exited = False
@@ -230,10 +239,11 @@ class Zygote:
             self._ready_event.set()
             self.log(event("zygote-ready", pid=self.process.pid if self.process else None,
                            imported=f"{message['ready']:.2f}s",
-                           rehearsal="menu drawn" if message.get("rehearsed") else "failed: logins draw from cold"))
+                           prepared=PREPARED.get(message.get("prepared", ""), "nothing: logins draw from cold")))
         elif "spawned" in message and fds:
             # Tracked at once: its exit may be the very next message.
-            forked = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0])
+            forked = self.children[message["pid"]] = ForkedApp(message["pid"], fds[0],
+                                                               took_menu=bool(message.get("menu")))
             waiting = self._waiting.pop(message["spawned"], None)
             if waiting is not None and not waiting.done():
                 waiting.set_result(forked)
@@ -320,22 +330,35 @@ class Zygote:
 
 # -- the zygote process -------------------------------------------------------------------------
 
-def preload() -> bool:
+def preload(online: bool) -> str:
     """Import everything a session uses (the app, every game's screen and engine, the parser),
-    then run one app to its menu, to nowhere, so that what every app works out the same way
-    is worked out here (tui_games.ui.rehearsal); True if that rehearsal drew its menu."""
+    then build one app up to its menu, drawn to nowhere, for the children to take over
+    (tui_games.ui.standby; with the lobby's entry if ``online``); if that fails, run one app
+    to its menu and drop it, so that what every app works out the same way is worked out here
+    (tui_games.ui.rehearsal). What was prepared: "standby", "rehearsal" or "nothing"."""
     import importlib
 
     from tui_games import cli
     from tui_games.games import GAMES
+    from tui_games.ui import standby
     from tui_games.ui.rehearsal import rehearse
 
+    global _STANDBY
     cli.build_parser()
     for spec in GAMES:
         for name in (spec.engine, spec.screen.partition(":")[0], spec.commands):
             with contextlib.suppress(ImportError):
                 importlib.import_module(name)
-    return rehearse()
+    _STANDBY = standby.prepare(online=online)
+    if _STANDBY is not None:
+        return "standby"
+    return "rehearsal" if rehearse() else "nothing"
+
+
+# The app built up to its menu that children take over (None: each builds its own).
+_STANDBY: Standby | None = None
+# Set in the zygote's environment when its apps have a lobby (the SSH server's do).
+ONLINE_ENV = "TUI_GAMES_ZYGOTE_ONLINE"
 
 
 # Objects that fill the free blocks of the zygote's allocator pools (see fill_allocator_holes).
@@ -395,8 +418,9 @@ def fill_allocator_holes(passes: int = 3) -> int:
     return sum(len(fillers) for fillers in _FILLERS)
 
 
-def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> None:
-    """In the forked child: become the player's app, and never return."""
+def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int, takes_over: bool) -> None:
+    """In the forked child: become the player's app (the prepared one if ``takes_over``), and
+    never return."""
     status = 1
     try:
         sock.close()
@@ -427,9 +451,12 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int) -> N
         import gc
 
         gc.enable()
-        from tui_games.cli import main
+        if takes_over and _STANDBY is not None:
+            status = _STANDBY.run()
+        else:  # a terminal or a session the prepared app was not made for: built afresh
+            from tui_games.cli import main
 
-        status = main([])
+            status = main([])
     except SystemExit as done:
         status = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     except BaseException:
@@ -490,6 +517,7 @@ def _serve(sock: socket.socket) -> None:
 
 def _fork(request: dict, fds: list[int], sock: socket.socket, own: tuple) -> None:
     number = request.get("spawn")
+    takes_over = _STANDBY is not None and _STANDBY.fits(request.get("env") or {})
     try:
         pid = os.fork()
     except OSError as error:
@@ -501,12 +529,12 @@ def _fork(request: dict, fds: list[int], sock: socket.socket, own: tuple) -> Non
         read_end, wakeup, selector = own
         selector.close()
         os.close(read_end)
-        _child(request, fds, sock, wakeup)
+        _child(request, fds, sock, wakeup, takes_over)
     for fd in fds:
         os.close(fd)
     pidfd = os.pidfd_open(pid)
     try:
-        _send(sock, {"spawned": number, "pid": pid}, [pidfd])
+        _send(sock, {"spawned": number, "pid": pid, "menu": takes_over}, [pidfd])
     finally:
         os.close(pidfd)
 
@@ -528,12 +556,12 @@ def main() -> None:
     began = time.process_time()
     sock = socket.socket(fileno=int(os.environ.pop(SOCKET_FD_ENV)))
     gc.disable()
-    rehearsed = preload()
+    prepared = preload(os.environ.pop(ONLINE_ENV, "") == "1")
     gc.collect()
     fill_allocator_holes()
     # Everything made so far is left alone by every child's collector: its pages stay shared.
     gc.freeze()
-    _send(sock, {"ready": time.process_time() - began, "rehearsed": rehearsed})
+    _send(sock, {"ready": time.process_time() - began, "prepared": prepared})
     _serve(sock)
 
 

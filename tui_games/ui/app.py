@@ -14,6 +14,7 @@ from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Middle
+from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.drivers.web_driver import WebDriver
 from textual.screen import ModalScreen, Screen
@@ -96,8 +97,11 @@ class TuiGamesApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
 
     def __init__(self, game: str | None = None, options: dict | None = None, store: Store | None = None,
-                 *, ascii: bool | None = None) -> None:
+                 *, ascii: bool | None = None, standby: bool = False) -> None:
         super().__init__()
+        #: Built for nobody, up to its menu, to be forked and given a player (tui_games.ui.standby):
+        #: nothing of a player's session starts until :meth:`take_player`.
+        self.standby = standby
         # Parsed once a process, not once an app: the server's pre-started process has parsed
         # it all before it forks this app (tui_games.ui.warm_start).
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
@@ -133,6 +137,29 @@ class TuiGamesApp(App):
         return MenuScreen()
 
     def on_mount(self) -> None:
+        if not self.standby:
+            self._start_session()
+
+    def take_player(self, driver: Driver) -> None:
+        """In a process forked from a standby app, on its loop: this process's player (the
+        store and the lobby from its environment), its terminal (``driver``), then the session
+        as :meth:`on_mount` starts it, and the whole screen drawn."""
+        self.standby = False
+        self.store = Store()
+        self.ascii = bool(self.store.load_settings()["ui"]["ascii"])
+        self.lobby = LobbyClient.from_env(self._lobby_event)
+        self._driver = driver
+        driver.start_application_mode()
+        self._start_session()
+        if isinstance(self.screen, MenuScreen):
+            self.screen.show_saved_games()
+        if self.ascii:  # what was drawn before has no ASCII filter: all of it again
+            for widget in self.screen.walk_children(with_self=False):
+                widget.refresh()
+        self.refresh_bindings()
+        self.screen.refresh()
+
+    def _start_session(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
         self._open_session()
         settings = self.store.load_settings()

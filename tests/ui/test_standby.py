@@ -1,0 +1,178 @@
+"""An app built up to its menu before the fork (tui_games.ui.standby), as the server's zygote
+prepares it: children forked from it onto terminals of their own each get their own player's
+menu (saved games, the ASCII setting, the session lock in their own folder), answer keys, and
+never see each other's; what the preparation leaves in the preparing process; and which
+players it is not made for."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pty
+import re
+import select
+import signal
+import sys
+import tempfile
+import threading
+import time
+
+import pytest
+from textual.widgets import OptionList
+
+from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
+from tui_games.store import Store
+from tui_games.ui import standby as standby_module
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.menu import MenuScreen
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
+                                reason="forks onto ptys (Linux)")
+
+ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=$ ]*[A-Za-z~@]|\][^\x07\x1b]*(\x07|\x1b\\)|P[^\x1b]*\x1b\\|[()][0-9A-B]|[=>78])")
+WAIT = 30.0  # bounds a broken run only
+
+
+@pytest.fixture
+def prepared(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    standby = standby_module.prepare(online=False)
+    assert standby is not None
+    yield standby
+    standby.discard()
+
+
+def player_env(home, user: str, **extra: str) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", os.defpath), "HOME": str(home), "TUI_GAMES_HOME": str(home),
+            "TUI_GAMES_USER": user, "TERM": "xterm-256color", "PYTHONUTF8": "1", **extra}
+
+
+class Child:
+    """A child forked from the prepared app onto a pty of its own, as the zygote forks one."""
+
+    def __init__(self, standby, env: dict[str, str]) -> None:
+        self.screen = bytearray()
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the player's app, never returning
+            status = 1
+            try:
+                os.environ.clear()
+                os.environ.update(env)
+                os.chdir(env["HOME"])
+                status = standby.run()
+            finally:
+                os._exit(status)
+
+    def text(self) -> str:
+        return ESCAPES.sub(b"", bytes(self.screen)).decode("utf-8", "replace")
+
+    def wait_for(self, wanted: str, since: int = 0) -> None:
+        deadline = time.monotonic() + WAIT
+        while wanted not in ESCAPES.sub(b"", bytes(self.screen[since:])).decode("utf-8", "replace"):
+            assert time.monotonic() < deadline, f"{wanted!r} never came: {self.text()[-600:]!r}"
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.screen.extend(os.read(self.fd, 65536))
+                except OSError:  # the app is gone
+                    raise AssertionError(f"{wanted!r} never came; the app ended: {self.text()[-600:]!r}") from None
+
+    def keys(self, data: bytes) -> int:
+        mark = len(self.screen)
+        os.write(self.fd, data)
+        return mark
+
+    def end(self) -> int:
+        """Quit (Ctrl+Q) and wait for the exit status."""
+        os.write(self.fd, b"\x11")
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            with contextlib.suppress(OSError):  # the app is gone: its status is next
+                if select.select([self.fd], [], [], 0.1)[0]:
+                    self.screen.extend(os.read(self.fd, 65536))
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        raise AssertionError("the app did not quit")
+
+
+def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tmp_path):
+    # alice has a Connect-4 game in progress; bob none, and draws in ASCII.
+    alice_home, bob_home = tmp_path / "alice", tmp_path / "bob"
+    alice_home.mkdir()
+    bob_home.mkdir()
+    Store(root=alice_home, user="alice").save_game("connect4", {"history": [3, 3]})
+    (bob_home / "settings.json").write_text(json.dumps({"ui": {"ascii": True}}))
+
+    alice = Child(prepared, player_env(alice_home, "alice"))
+    bob = Child(prepared, player_env(bob_home, "bob"))
+    try:
+        alice.wait_for("resume your game in progress")
+        bob.wait_for("classic or full board")
+        alice.wait_for("╭")  # the menu's box, drawn as prepared
+        bob.wait_for("Settings")
+        assert "resume your game" not in bob.text()
+        # bob's whole menu is in ASCII: nothing drawn before he took it over is left.
+        assert not [char for char in bob.text() if ord(char) > 127], bob.text()
+        # Each holds the session lock of its own folder, nobody's in the prepared one's.
+        for child, home in ((alice, alice_home), (bob, bob_home)):
+            held = [os.readlink(f"/proc/{child.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{child.pid}/fd")]
+            assert any(path.startswith(str(home)) for path in held), held
+            assert not [path for path in held if "standby" in path]
+
+        # Both answer keys (their input threads wake their own loops): each opens a game.
+        mark = bob.keys(b"4")  # Sudoku
+        mark_alice = alice.keys(b"1")  # Tic-tac-toe
+        bob.wait_for("Sudoku", since=mark)
+        alice.wait_for("Tic-tac-toe", since=mark_alice)
+    finally:
+        statuses = [child.end() for child in (alice, bob)]
+    assert statuses == [0, 0]
+    # The prepared app is as it was for the next child: nobody's store, no session.
+    assert prepared.app.store.user == "standby" and prepared.app.standby
+    assert not prepared.task.done()
+
+
+def test_the_preparation_leaves_nothing_but_the_app(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    environment, cwd = dict(os.environ), os.getcwd()
+    threads = set(threading.enumerate())
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
+    streams = (sys.stdout, sys.stderr, sys.stdin)
+
+    standby = standby_module.prepare(online=True)
+    try:
+        assert standby is not None
+        assert isinstance(standby.app.screen, MenuScreen) and isinstance(standby.app, TuiGamesApp)
+        # The menu has the lobby's entry (the placeholder lobby never connects: no player's).
+        assert standby.app.screen.query_one(OptionList).get_option("lobby") is not None
+        assert list(tmp_path.iterdir()) == []  # its folder is gone, and with it any session lock
+        assert dict(os.environ) == environment and os.getcwd() == cwd
+        assert set(threading.enumerate()) == threads  # a fork copies no thread of it
+        assert {signum: signal.getsignal(signum) for signum in handlers} == handlers
+        assert (sys.stdout, sys.stderr, sys.stdin) == streams
+    finally:
+        if standby is not None:
+            standby.discard()
+
+
+def test_a_terminal_or_session_it_was_not_made_for_gets_a_fresh_app(tmp_path):
+    standby = standby_module.prepare(online=True)
+    try:
+        assert standby is not None
+        lobby = {LOBBY_ENV: "/run/lobby.sock", LOBBY_TOKEN_ENV: "secret"}
+        assert standby.fits(player_env(tmp_path, "ann", **lobby))
+        # Other colours than those it drew in, or no lobby where it has the lobby's entry.
+        assert not standby.fits(player_env(tmp_path, "ann", COLORTERM="truecolor", **lobby))
+        assert not standby.fits(player_env(tmp_path, "ann", NO_COLOR="1", **lobby))
+        assert not standby.fits({**player_env(tmp_path, "ann", **lobby), "TERM": "vt100"})
+        assert not standby.fits(player_env(tmp_path, "ann", TEXTUAL="debug", **lobby))
+        assert not standby.fits(player_env(tmp_path, "ann"))
+    finally:
+        if standby is not None:
+            standby.discard()
