@@ -16,7 +16,7 @@ import signal
 import time
 
 import pytest
-from ssh_support import APP_START, ESCAPES, connect, key_for, wait_until
+from ssh_support import APP_START, ESCAPES, connect, key_for, two_player_connect4, wait_until
 
 asyncssh = pytest.importorskip("asyncssh")
 
@@ -827,3 +827,43 @@ def test_each_session_gets_the_quota(tmp_path):
     player = ssh_module.Player("pat", tmp_path / "users" / "pat")
     assert ssh_module.session_env(config, player, None, {})[player_files.QUOTA_ENV] == "7"
     assert ssh_module.SSHConfig(root=tmp_path).quota_mb == 50
+
+
+# -- the zygote's app at its menu, taken over by each login ---------------------------------------
+
+@needs_ssh
+async def test_openssh_logins_take_over_the_prepared_menu_or_get_their_own_colours(start_server, tmp_path,
+                                                                                    monkeypatch):
+    alice_file, _ = key_file(tmp_path, "alice")
+    bob_file, _ = key_file(tmp_path, "bob")
+    server = await start_server()
+    await asyncio.wait_for(server.session_host.zygote.wait_ready(), 120)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.delenv("COLORTERM", raising=False)
+
+    # OpenSSH's defaults: the prepared menu, taken over; a move of Connect-4, then quit.
+    two_player_connect4(server.config.root, "alice")
+    status, screen, err = await openssh(server.port, "alice", alice_file, wait_for=b"Sudoku",
+                                        keys=[(b"2", "● to move".encode()), (b"4", "○ to move".encode()),
+                                              (b"\x11", b"")])
+    assert status == 0, err
+    assert "Tic-tac-toe" in text(screen)
+    login = next(line for line in start_server.logs if line.startswith("login user=alice"))
+    assert "start=zygote-menu" in login, login
+    # The menu of the prepared app is in the 256 colours it was drawn for.
+    assert b"\x1b[38;5;" in screen or b";38;5;" in screen
+
+    # A client that says it has true colour gets an app built for it, in true colour.
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    status, screen, err = await openssh(server.port, "bob", bob_file, "-o", "SendEnv=COLORTERM",
+                                        wait_for=b"Sudoku", keys=b"\x11")
+    assert status == 0, err
+    login = next(line for line in start_server.logs if line.startswith("login user=bob"))
+    assert "start=zygote " in login + " " and "start=zygote-menu" not in login, login
+    assert b"38;2;" in screen
+
+    # alice again, after bob: her menu, nothing of bob's or of her last session's game screen.
+    monkeypatch.delenv("COLORTERM")
+    status, screen, err = await openssh(server.port, "alice", alice_file, wait_for=b"Sudoku", keys=b"\x11")
+    assert status == 0 and "Tic-tac-toe" in text(screen) and "bob" not in text(screen)
+    assert "resume your game" in text(screen)  # her Connect-4 game, saved as she left it

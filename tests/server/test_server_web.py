@@ -492,7 +492,7 @@ async def test_a_killed_server_takes_its_apps_with_it_and_they_save(home):
         async with aiohttp.ClientSession() as session:
             tab = await Tab.open(session, port)
             assert await tab.shows("Sudoku")
-            assert "start=zygote" in (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
+            assert "start=zygote-menu" in (await asyncio.wait_for(server.stderr.readline(), 30)).decode()
             await tab.send("stdin", "2")
             assert await tab.shows("to move")
             await tab.send("stdin", "4")
@@ -606,7 +606,7 @@ async def test_tabs_forked_from_the_zygote_play_on_when_it_dies_and_new_tabs_sti
     async with aiohttp.ClientSession() as session:
         first = await Tab.open(session, server.port)
         assert await first.shows("Sudoku")
-        assert "start=zygote" in [line for line in server.lines if line.startswith("start ")][-1]
+        assert "start=zygote-menu" in [line for line in server.lines if line.startswith("start ")][-1]
         os.kill(zygote.process.pid, signal.SIGKILL)
         deadline = time.monotonic() + 30
         while not any(line.startswith("zygote-died") for line in server.lines) and time.monotonic() < deadline:

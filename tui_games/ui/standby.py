@@ -14,10 +14,10 @@ What the prepared app holds that depends on who plays is what a child replaces: 
 prepared one is an empty folder, deleted before any child exists), the lobby (a placeholder
 that never connects), the driver, the session and its timers (never started in the zygote).
 What it rendered depends on the terminal's colours (Rich's colour system, from ``TERM``,
-``COLORTERM``, ``NO_COLOR``, Textual's ``TEXTUAL_*``) and on the ASCII setting: a player whose
-terminal or setting differs from what was prepared (:func:`profile`), or whose app has no lobby
-where the prepared one has, gets a fresh app built the usual way in the child instead (every
-module is imported either way).
+``COLORTERM``, ``NO_COLOR``…): a player whose terminal differs from what was prepared
+(:func:`profile`), or whose app has no lobby where the prepared one has, gets a fresh app built
+the usual way in the child instead (every module is imported either way). A player who draws in
+ASCII (a setting) has every widget drawn again, through the ASCII filter, before the first frame.
 
 The prepared loop uses ``poll``, not ``epoll``: an epoll instance is one kernel object shared by
 the zygote and every child, which would see each other's registrations; poll's set is plain
@@ -47,11 +47,12 @@ from tui_games.ui.screens.menu import MenuScreen
 # The terminal prepared for: OpenSSH's default (its TERM, and no COLORTERM or NO_COLOR sent).
 STANDBY_ENV = {"TERM": "xterm-256color"}
 STANDBY_SIZE = (80, 24)
-# What Rich and Textual read from the environment when an App is built or draws: a player
-# whose values differ gets a fresh app (what was rendered would be in the wrong colours).
-PROFILE_NAMES = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TERM_PROGRAM",
-                 "TERM_PROGRAM_VERSION")
-PROFILE_PREFIX = "TEXTUAL"
+# What Rich and Textual read from the environment when an App is built (its console's colours,
+# Textual's feature flags): a player whose values differ gets a fresh app (what was rendered
+# would be in the wrong colours). Textual's TEXTUAL_* settings are read as it is imported, in
+# the zygote, for every app alike; the driver (TEXTUAL_DRIVER, the terminal's TERM_PROGRAM, the
+# web's COLUMNS and ROWS) is the child's own.
+PROFILE_NAMES = ("TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "TEXTUAL")
 # The preparation waits this long at most for its first frame, then lets the menu settle (the
 # messages its first frame left) for SETTLE_SECONDS, so that no child handles them again.
 PREPARE_SECONDS = 30.0
@@ -61,8 +62,7 @@ TURN = 0.005
 
 def profile(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """What of ``env`` decides how an app renders (see :data:`PROFILE_NAMES`)."""
-    return tuple(sorted((name, value) for name, value in env.items()
-                        if name in PROFILE_NAMES or name.startswith(PROFILE_PREFIX)))
+    return tuple(sorted((name, value) for name, value in env.items() if name in PROFILE_NAMES))
 
 
 class StandbyDriver(Driver):
@@ -168,8 +168,8 @@ def prepare(*, online: bool, size: tuple[int, int] = STANDBY_SIZE) -> Standby | 
     loop = asyncio.SelectorEventLoop(selectors.PollSelector())
     try:
         # The environment the rendering is prepared for, while the App reads it.
-        for name in [name for name in os.environ if name in PROFILE_NAMES or name.startswith(PROFILE_PREFIX)]:
-            del os.environ[name]
+        for name in PROFILE_NAMES:
+            os.environ.pop(name, None)
         os.environ.update(STANDBY_ENV)
         env = dict(os.environ)
         with tempfile.TemporaryDirectory(prefix="tui-games-standby-") as home:
