@@ -832,8 +832,8 @@ def test_each_session_gets_the_quota(tmp_path):
 # -- the zygote's app at its menu, taken over by each login ---------------------------------------
 
 @needs_ssh
-async def test_openssh_logins_take_over_the_prepared_menu_or_get_their_own_colours(start_server, tmp_path,
-                                                                                    monkeypatch):
+async def test_openssh_logins_take_over_the_menu_prepared_for_their_terminal_or_get_their_own(
+        start_server, tmp_path, monkeypatch):
     alice_file, _ = key_file(tmp_path, "alice")
     bob_file, _ = key_file(tmp_path, "bob")
     server = await start_server()
@@ -851,19 +851,21 @@ async def test_openssh_logins_take_over_the_prepared_menu_or_get_their_own_colou
     login = next(line for line in start_server.logs if line.startswith("login user=alice"))
     assert "start=zygote-menu" in login, login
     # The menu of the prepared app is in the 256 colours it was drawn for.
-    assert b"\x1b[38;5;" in screen or b";38;5;" in screen
+    assert b"38;5;" in screen and b"38;2;" not in screen
 
-    # A client that says it has true colour gets an app built for it, in true colour.
-    monkeypatch.setenv("COLORTERM", "truecolor")
-    status, screen, err = await openssh(server.port, "bob", bob_file, "-o", "SendEnv=COLORTERM",
-                                        wait_for=b"Sudoku", keys=b"\x11")
-    assert status == 0, err
-    login = next(line for line in start_server.logs if line.startswith("login user=bob"))
-    assert "start=zygote " in login + " " and "start=zygote-menu" not in login, login
-    assert b"38;2;" in screen
+    # One that says it has true colour, or asks for no colour, gets an app built for its own
+    # terminal (the prepared menu was drawn in 256 colours).
+    for name, value in (("COLORTERM", "truecolor"), ("NO_COLOR", "1")):
+        monkeypatch.setenv(name, value)
+        status, screen, err = await openssh(server.port, "bob", bob_file, "-o", f"SendEnv={name}",
+                                            wait_for=b"Sudoku", keys=b"\x11")
+        monkeypatch.delenv(name)
+        assert status == 0, err
+        login = [line for line in start_server.logs if line.startswith("login user=bob")][-1]
+        assert "start=zygote " in login + " " and "start=zygote-menu" not in login, login
+        assert (b"38;2;" in screen) == (name == "COLORTERM")
 
     # alice again, after bob: her menu, nothing of bob's or of her last session's game screen.
-    monkeypatch.delenv("COLORTERM")
     status, screen, err = await openssh(server.port, "alice", alice_file, wait_for=b"Sudoku", keys=b"\x11")
     assert status == 0 and "Tic-tac-toe" in text(screen) and "bob" not in text(screen)
     assert "resume your game" in text(screen)  # her Connect-4 game, saved as she left it

@@ -563,6 +563,10 @@ def main() -> None:
     gc.freeze()
     _send(sock, {"ready": time.process_time() - began, "prepared": prepared})
     _serve(sock)
+    # Not the interpreter's teardown: the prepared app's pending tasks would be destroyed one
+    # by one, each complaining on the server's stderr.
+    sys.stderr.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
 
 # The terminal prepared for: OpenSSH's default (its TERM, and no COLORTERM or NO_COLOR sent).
+# One only: Rich keeps each style's terminal codes in the style, made for the first colour
+# system it was drawn in, and styles are shared across a process (its caches), so a second app
+# prepared in true colour drew much of its menu in the first one's 256 colours. 256 colours
+# are also the safe side for the children built afresh (a true-colour terminal shows them).
 STANDBY_ENV = {"TERM": "xterm-256color"}
 STANDBY_SIZE = (80, 24)
 # What Rich and Textual read from the environment when an App is built (its console's colours,
