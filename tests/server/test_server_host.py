@@ -338,3 +338,23 @@ async def test_a_killed_zygote_is_restarted_and_logins_keep_working_meanwhile(st
     assert "start=zygote-menu" in login_lines(start_server.logs, "erin")[0]
     for player in (before, during, after):
         await player.close()
+
+
+@linux_only
+async def test_the_prepared_menu_is_taken_over_at_each_terminals_own_size(start_server):
+    server = await start_server()
+    await asyncio.wait_for(server.session_host.zygote.wait_ready(), 120)
+    # Larger than the 80×24 it was prepared at: laid out again, down to the last row.
+    wide = await connect(server.port, "wanda", size=(132, 43))
+    await wide.wait_for("q Quit", timeout=APP_START)
+    assert b"\x1b[43;1H" in wide.output and "Sudoku" in wide.text
+    # Smaller: the notice; grown, the menu.
+    small = await connect(server.port, "sam", size=(60, 20))
+    await small.wait_for("needs at least 80×24, now 60×20", timeout=APP_START)
+    mark = small.mark()
+    small.process.change_terminal_size(90, 30)
+    await small.wait_for("Sudoku", since=mark, timeout=APP_START)
+    assert all("start=zygote-menu" in line for line in login_lines(start_server.logs, "wanda") +
+               login_lines(start_server.logs, "sam")), start_server.logs
+    for player in (wide, small):
+        await player.close()
