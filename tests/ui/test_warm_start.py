@@ -53,33 +53,6 @@ async def test_a_second_app_in_the_process_parses_no_css(home, monkeypatch):
     assert parsed == []
 
 
-async def test_a_second_app_tokenizes_no_css_variables_and_parses_no_markup_style_again(home, monkeypatch):
-    # Issue 27: each app tokenized its theme's ~150 CSS variables for the first style in
-    # markup it met ("[dim]" in the menu), and parsed each such style anew.
-    async with TuiGamesApp().run_test(size=SIZE) as pilot:
-        await pilot.pause()
-    tokenized: list[int] = []
-    real_tokenize = textual_stylesheet.tokenize_values
-    monkeypatch.setattr(textual_stylesheet, "tokenize_values", lambda values: tokenized.append(len(values)) or
-                        real_tokenize(values))
-    monkeypatch.setattr(warm_start, "tokenize_values", textual_stylesheet.tokenize_values, raising=False)
-    styles: list[str] = []
-    real_parse = Stylesheet.parse_style
-    monkeypatch.setattr(Stylesheet, "parse_style", lambda sheet, text: styles.append(text) or real_parse(sheet, text))
-    app = TuiGamesApp()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert "Sudoku" in str(app.screen.query_one("#menu-list", OptionList).get_option("sudoku").prompt)
-        assert tokenized == [] and styles == []
-        # The same styles as a sheet of its own parses them, in another theme as well.
-        for theme in ("textual-dark", "gruvbox"):
-            app.theme = theme
-            await pilot.pause()
-            for text in ("dim", "b", "bold $accent"):
-                assert app.stylesheet.parse_style(text) == Stylesheet(variables=app.stylesheet._variables).parse_style(
-                    text)
-
-
 def described(rules) -> list[tuple]:
     # Values as their reprs: a layout is its own instance in each parse.
     return [(rule.selector_set, {name: repr(value) for name, value in rule.styles.get_rules().items()},

@@ -10,9 +10,11 @@ child starts from it, sharing the pages, rather than paying for it on each login
   of each theme; both are read-only once made (Textual's own per-stylesheet cache shares the
   same rule sets between parses). A theme change parses each source once, not twice (Textual's
   reparse would parse them into a sheet of its own, and the next widget's CSS all again).
-- **Everything else a first frame needs** (Textual's and Rich's caches, the modules Textual
-  imports on first use, the CSS of every widget of the menu): :mod:`tui_games.ui.rehearsal`
-  runs one app to its first menu frame, to nowhere, before the first fork.
+- **Everything else a first frame needs**: the zygote builds one app up to its menu, which each
+  login's child takes over (:mod:`tui_games.ui.standby`); this module's caches then serve the
+  children that build their own app (a terminal the menu was not prepared for) and a theme
+  change. (Keeping the theme's tokens and parsed markup styles once a process too was measured
+  in such children and taken out: 54.2 against 54.5 ms of CPU to the menu, median of 30 each.)
 
 Nothing of a player is in any of it.
 """
@@ -23,8 +25,6 @@ from typing import TYPE_CHECKING
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
-from textual.css.tokenize import Token, tokenize_values
-from textual.style import Style
 from textual.theme import Theme
 
 if TYPE_CHECKING:
@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 # have about a hundred, so this bounds a process that someone keeps switching themes in.
 MAX_PARSED = 2000
 _parsed: dict[tuple, list[RuleSet]] = {}
-# The variables' tokens (for markup's styles) and parsed markup styles, per set of variables.
-MAX_STYLES = 4000
-_tokens: dict[tuple, dict[str, list[Token]]] = {}
-_styles: dict[tuple[tuple, str], Style] = {}
 _variables: dict[str, tuple[Theme, dict[str, str]]] = {}
 
 
@@ -75,29 +71,6 @@ class SharedStylesheet(Stylesheet):
         if self._key is None:
             self._key = tuple(sorted(self._variables.items()))
         return self._key
-
-    @property
-    def _variable_tokens(self) -> dict[str, list[Token]]:
-        # Textual tokenizes every variable of the theme once an app, for the first style in
-        # markup it parses ("[dim]"): about 1 ms of each login's CPU.
-        key = self._variables_key()
-        tokens = _tokens.get(key)
-        if tokens is None:
-            tokens = tokenize_values(self._variables)
-            if len(_tokens) < MAX_PARSED:
-                _tokens[key] = tokens
-        return tokens
-
-    def parse_style(self, style_text: str | Style) -> Style:
-        if isinstance(style_text, Style):
-            return style_text
-        key = (self._variables_key(), style_text)
-        style = _styles.get(key)
-        if style is None:
-            style = super().parse_style(style_text)
-            if len(_styles) < MAX_STYLES:
-                _styles[key] = style
-        return style
 
     def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
