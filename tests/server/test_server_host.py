@@ -17,7 +17,7 @@ import pytest
 
 asyncssh = pytest.importorskip("asyncssh", reason='the SSH tests need asyncssh: pip install ".[test]"')
 
-from ssh_support import APP_START, connect, two_player_connect4, wait_until  # noqa: E402
+from ssh_support import APP_START, ESCAPES, connect, two_player_connect4, wait_until  # noqa: E402
 
 from tui_games.online.client import LOBBY_TOKEN_ENV  # noqa: E402
 from tui_games.server import host as host_module  # noqa: E402
@@ -348,6 +348,10 @@ async def test_the_prepared_menu_is_taken_over_at_each_terminals_own_size(start_
     wide = await connect(server.port, "wanda", size=(132, 43))
     await wide.wait_for("q Quit", timeout=APP_START)
     assert b"\x1b[43;1H" in wide.output and "Sudoku" in wide.text
+    # No frame at the size it was prepared at came first: its footer would be on row 24,
+    # before anything was drawn on row 43.
+    before_last_row = bytes(wide.output[:wide.output.index(b"\x1b[43;1H")])
+    assert "q Quit" not in ESCAPES.sub(b"", before_last_row).decode("utf-8", "replace")
     # Smaller: the notice; grown, the menu.
     small = await connect(server.port, "sam", size=(60, 20))
     await small.wait_for("needs at least 80×24, now 60×20", timeout=APP_START)

@@ -23,6 +23,7 @@ from textual.widgets import OptionList
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.store import Store
+from tui_games.ui import app as app_module
 from tui_games.ui import standby as standby_module
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
@@ -91,6 +92,9 @@ class Child:
         while time.monotonic() < deadline:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
             if pid:
+                with contextlib.suppress(OSError):  # what it wrote last, up to the end (EIO)
+                    while data := os.read(self.fd, 65536):
+                        self.screen.extend(data)
                 os.close(self.fd)
                 return os.waitstatus_to_exitcode(status)
             with contextlib.suppress(OSError):  # the app is gone: its status is next
@@ -101,7 +105,10 @@ class Child:
         raise AssertionError("the app did not quit")
 
 
-def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tmp_path):
+def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tmp_path, monkeypatch):
+    # The session's timer ticks many times before they quit: it runs in the app's context
+    # (taken over outside it, each tick failed, and the app ended with a traceback).
+    monkeypatch.setattr(app_module, "TAKEOVER_POLL", 0.01)
     # alice has a Connect-4 game in progress; bob none, and draws in ASCII.
     alice_home, bob_home = tmp_path / "alice", tmp_path / "bob"
     alice_home.mkdir()
@@ -117,6 +124,7 @@ def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tm
         alice.wait_for("╭")  # the menu's box, drawn as prepared
         bob.wait_for("Settings")
         assert "resume your game" not in bob.text()
+        assert alice.text().count("games with engines you can watch think") == 1  # one frame
         # bob's whole menu is in ASCII: nothing drawn before he took it over is left.
         assert not [char for char in bob.text() if ord(char) > 127], bob.text()
         # Each holds the session lock of its own folder, nobody's in the prepared one's.
@@ -133,6 +141,8 @@ def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tm
     finally:
         statuses = [child.end() for child in (alice, bob)]
     assert statuses == [0, 0]
+    for child in (alice, bob):
+        assert "Traceback" not in child.text() and "Error" not in child.text(), child.text()[-1500:]
     # The prepared app is as it was for the next child: nobody's store, no session.
     assert prepared.app.store.user == "standby" and prepared.app.standby
     assert not prepared.task.done()

@@ -135,13 +135,15 @@ class Standby:
         _own_wakeup_pipe(loop)
         asyncio.set_event_loop(loop)
         sys.stdout, sys.stderr = self.captured
-        loop.call_soon(self._take_player)
+        # Handled by the app's own loop, in its context (Textual's current app, which its
+        # timers and workers look up), as the first thing it does again.
+        self.app.call_later(self._take_player)
         try:
             loop.run_until_complete(self.task)
         finally:
             with contextlib.suppress(Exception):
                 loop.run_until_complete(loop.shutdown_asyncgens())
-        return 0
+        return self.app.return_code or 0
 
     def discard(self) -> None:
         """End the prepared app in this process, which will fork no more children of it."""

@@ -118,6 +118,11 @@ class MenuScreen(Screen):
             self._skip_repaint = True
             self.call_next(self._stop_skipping)
 
+    def draw_once_on_next_layout(self) -> None:
+        """Treat the next whole layout as the first (for an app taken over at another size
+        than the one it was laid out at: see tui_games.ui.standby)."""
+        self._drawn_at = None
+
     def _stop_skipping(self) -> None:
         self._skip_repaint = False
 
