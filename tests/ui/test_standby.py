@@ -80,6 +80,12 @@ class Child:
                 except OSError:  # the app is gone
                     raise AssertionError(f"{wanted!r} never came; the app ended: {self.text()[-600:]!r}") from None
 
+    def drain(self) -> None:
+        """Read what the app wrote meanwhile (a tenth of a second at most)."""
+        if select.select([self.fd], [], [], 0.1)[0]:
+            with contextlib.suppress(OSError):
+                self.screen.extend(os.read(self.fd, 65536))
+
     def keys(self, data: bytes) -> int:
         mark = len(self.screen)
         os.write(self.fd, data)
@@ -186,3 +192,40 @@ def test_a_terminal_or_session_it_was_not_made_for_gets_a_fresh_app(tmp_path):
     finally:
         if standby is not None:
             standby.discard()
+
+
+def test_a_child_that_starts_read_only_takes_the_saved_games_when_their_holder_ends(prepared, tmp_path,
+                                                                                     monkeypatch):
+    # Another session of alice's holds her saved games as her app takes the menu over: it
+    # starts read-only, watches the holder on a timer, and takes them when the holder ends.
+    monkeypatch.setattr(app_module, "HOLDER_POLL", 0.01)
+    home = tmp_path / "alice"
+    home.mkdir()
+    # The holder is a process of its own (a lock's descriptor in this one would be inherited).
+    ready, done = os.pipe(), os.pipe()
+    holder = os.fork()
+    if holder == 0:
+        status = 1
+        try:
+            status = 0 if Store(root=home, user="alice").open_session() else 1
+            os.write(ready[1], b"x")
+            os.read(done[0], 1)
+        finally:
+            os._exit(status)
+    assert os.read(ready[0], 1) == b"x"
+    alice = Child(prepared, player_env(home, "alice"))
+    try:
+        alice.wait_for("read-only")
+        mark = len(alice.screen)
+        os.write(done[1], b"x")  # the holder ends
+        assert os.waitstatus_to_exitcode(os.waitpid(holder, 0)[1]) == 0
+        # Her app holds them now (it writes its pid into the lock as it takes it).
+        deadline = time.monotonic() + WAIT
+        while Store(root=home, user="alice").session_holder().pid != alice.pid:
+            assert time.monotonic() < deadline, alice.text()[mark:][-1500:]
+            alice.drain()
+    finally:
+        status = alice.end()
+        for fd in (*ready, *done):
+            os.close(fd)
+    assert status == 0 and "Traceback" not in alice.text(), alice.text()[-1500:]

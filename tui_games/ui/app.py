@@ -102,7 +102,7 @@ class TuiGamesApp(App):
         #: Built for nobody, up to its menu, to be forked and given a player (tui_games.ui.standby):
         #: nothing of a player's session starts until :meth:`take_player`.
         self.standby = standby
-        self._taken_over = False  # by a player, its first frame not drawn yet
+        self._first_frame_pending = False  # taken over by a player, its first frame not drawn yet
         # Parsed once a process, not once an app: the server's pre-started process has parsed
         # it all before it forks this app (tui_games.ui.warm_start).
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
@@ -159,7 +159,7 @@ class TuiGamesApp(App):
                 widget.refresh()
         self.refresh_bindings()
         # Drawn whole on the player's terminal once the driver says its size (see _on_resize).
-        self._taken_over = True
+        self._first_frame_pending = True
 
     def _start_session(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
@@ -355,13 +355,13 @@ class TuiGamesApp(App):
         # out and draw the whole screen again for the same size, after the first frame.
         if self._size is not None and event.size == self._size and self._resize_event is None:
             event.prevent_default()
-            if self._taken_over:  # laid out already, for this size: drawn whole, once
+            if self._first_frame_pending:  # laid out already, for this size: drawn whole, once
                 self.screen.refresh()
-        elif self._taken_over and isinstance(self.screen, MenuScreen):
+        elif self._first_frame_pending and isinstance(self.screen, MenuScreen):
             # Another size: Textual lays the menu out for it and draws all of it, and that
             # frame should be the only one, as an app's first is.
             self.screen.draw_once_on_next_layout()
-        self._taken_over = False
+        self._first_frame_pending = False
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):
