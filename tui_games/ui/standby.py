@@ -39,7 +39,7 @@ from pathlib import Path
 
 from textual.driver import Driver
 
-from tui_games.online.client import LobbyClient
+from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV, LobbyClient
 from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
@@ -121,10 +121,8 @@ class Standby:
         self.profile, self.online = profile(env), online
 
     def fits(self, env: Mapping[str, str]) -> bool:
-        """Whether a player's app with environment ``env`` can be this one (see the module);
-        the player's ASCII setting is looked at in :meth:`run`."""
-        from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
-
+        """Whether a player's app with environment ``env`` can be this one (see the module;
+        the player's ASCII setting is applied as the app takes the player over)."""
         online = bool(env.get(LOBBY_ENV) and env.get(LOBBY_TOKEN_ENV))
         return profile(env) == self.profile and online == self.online and not self.task.done()
 
