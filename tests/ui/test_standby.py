@@ -19,6 +19,7 @@ import threading
 import time
 
 import pytest
+from rich.console import Console
 from textual.widgets import OptionList
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
@@ -187,6 +188,10 @@ def test_a_terminal_or_session_it_was_not_made_for_gets_a_fresh_app(tmp_path):
         assert not standby.fits(player_env(tmp_path, "ann", COLORTERM="truecolor", **lobby))
         assert not standby.fits(player_env(tmp_path, "ann", NO_COLOR="1", **lobby))
         assert not standby.fits({**player_env(tmp_path, "ann", **lobby), "TERM": "vt100"})
+        # tmux's and screen's 256-colour terminals draw as xterm's does: the prepared menu fits.
+        for term in ("tmux-256color", "screen-256color", "XTERM-256COLOR"):
+            assert standby.fits({**player_env(tmp_path, "ann", **lobby), "TERM": term})
+        assert not standby.fits({**player_env(tmp_path, "ann", **lobby), "TERM": "screen"})
         assert not standby.fits(player_env(tmp_path, "ann", TEXTUAL="debug", **lobby))
         assert not standby.fits(player_env(tmp_path, "ann"))
     finally:
@@ -229,3 +234,13 @@ def test_a_child_that_starts_read_only_takes_the_saved_games_when_their_holder_e
         for fd in (*ready, *done):
             os.close(fd)
     assert status == 0 and "Traceback" not in alice.text(), alice.text()[-1500:]
+
+
+@pytest.mark.parametrize("term", ["xterm-256color", "tmux-256color", "screen-256color", "xterm-kitty", "rxvt-16color",
+                                  "xterm", "screen", "vt100", "linux", "dumb", "unknown", "", "xterm-direct"])
+def test_a_terms_depth_is_what_rich_draws_it_in(term):
+    # The prepared menu is shared by the TERMs of one depth: Rich must give them one colour system.
+    systems = {Console(force_terminal=True, _environ={"TERM": other}).color_system
+               for other in ("xterm-256color", "xterm", "dumb", "rxvt-16color")
+               if standby_module.term_depth(other) == standby_module.term_depth(term)}
+    assert systems == {Console(force_terminal=True, _environ={"TERM": term}).color_system}

@@ -64,9 +64,24 @@ SETTLE_SECONDS = 0.3
 TURN = 0.005
 
 
+# TERM's suffix as Rich reads it (its colour depth: "tmux-256color" draws as "xterm-256color"
+# does); any other suffix is Rich's standard 8 colours.
+TERM_DEPTHS = {"256color": "256", "kitty": "256"}
+
+
+def term_depth(term: str) -> str:
+    """What a TERM value means to Rich: "dumb" (no colour), or its colour depth. Only this
+    reaches what an app renders, so a tmux or screen terminal takes the prepared menu too."""
+    term = term.strip().lower()
+    if term in ("dumb", "unknown"):
+        return "dumb"
+    return TERM_DEPTHS.get(term.rpartition("-")[2], "standard")
+
+
 def profile(env: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """What of ``env`` decides how an app renders (see :data:`PROFILE_NAMES`)."""
-    return tuple(sorted((name, value) for name, value in env.items() if name in PROFILE_NAMES))
+    return tuple(sorted((name, term_depth(value) if name == "TERM" else value)
+                        for name, value in env.items() if name in PROFILE_NAMES))
 
 
 class StandbyDriver(Driver):
