@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from sudoku_marks import assert_sound, named, pm_state
 
-from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku import forcing, sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.forcing import (
     cell_forcing_chains,
@@ -481,3 +481,58 @@ def test_no_nested_net_without_one_solution():
     grid = parse_grid("." * 9 + HARDEST_1[9:])  # the first row's givens gone
     assert sat.count_solutions(grid) == 2  # (two or more)
     assert next(iter(nested_forcing_nets(State.from_grid(grid))), None) is None
+
+
+def _reference_chain_removals(net, masks, places, par):  # type: ignore[no-untyped-def]
+    """The inner rule of level 2 as it was written first: one static chain built from every
+    root, its links found as the chain reaches them (the oracle of the quicker search)."""
+    n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
+
+    def weak_of(i: int) -> list[int]:
+        c, d = divmod(i, n)
+        targets = [c * n + e for e in bits[masks[c] & ~(1 << d)]]
+        for u, pos in cell_units[c]:
+            targets += [units[u][j] * n + d for j in bits[places[u * n + d] & ~pos]]
+        return targets
+
+    def strong_of(i: int) -> list[int]:
+        c, d = divmod(i, n)
+        m = masks[c] & ~(1 << d)
+        targets = [c * n + m.bit_length() - 1] if m and not m & (m - 1) else []
+        for u, pos in cell_units[c]:
+            rest = places[u * n + d] & ~pos
+            if rest and not rest & (rest - 1):
+                targets.append(units[u][rest.bit_length() - 1] * n + d)
+        return targets
+
+    out = []
+    for i in forcing._open(net, masks, par):
+        for root in ((i << 1) | 1, i << 1):
+            sub = forcing._chain(root, weak_of, strong_of, False)
+            if sub.conflict < 0:
+                continue
+            end = root ^ 1
+            parents = forcing._strong_parents(net, sub, (end,), masks, places, par)
+            if parents:
+                size = len(forcing._ancestors(sub.par, (end,)))
+                gone = [i << 1] if root & 1 else [(i - i % n + e) << 1 for e in bits[masks[i // n] & ~(1 << i % n)]]
+                out += [(size, root, nd, parents) for nd in gone]
+    return out
+
+
+def test_level_2_inner_chains_found_as_by_building_every_chain():
+    """The inner forcing chains of level 2 are looked for by reachability in the net's graph
+    of links (one pass for every root) and only the chains that reach their opposite are
+    built: the removals, their chains' sizes and parents are those of building every chain,
+    in every (+) net of a forum position's candidates (the grade's ratings rest on them)."""
+    state = pm_state(FORUM_10_4_LEVEL_2_PM)
+    net = forcing._Net(state)
+    checked = 0
+    for i in net.candidates[::3]:
+        prop = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
+        if prop.masks is None or prop.places is None:
+            continue
+        ours = forcing._chain_removals(net, prop.masks, prop.places, prop.par, state, 0)
+        assert ours == _reference_chain_removals(net, prop.masks, prop.places, prop.par)
+        checked += bool(ours)
+    assert checked >= 10  # positions where the inner rule removes something

@@ -517,31 +517,114 @@ def _nested_rules(net: _Net, inner: int, masks: list[int], places: list[int], pa
     return 0, resume
 
 
-def _static_in(net: _Net, root: int, masks: list[int], places: list[int], any_conflict: bool) -> _Prop:
-    """A static chain from ``root`` in a net's position ``masks``/``places``: the links
-    are that position's (a bivalue cell, a digit with two places in a unit), found as the
-    chain reaches them."""
+def _links_in(net: _Net, masks: list[int], places: list[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """Per candidate of a net's position ``masks``/``places``, the candidates it sees (weak
+    links) and its conjugates there (strong links: the other candidate of a bivalue cell, the
+    other place of a digit with two places in a unit), in the order the chains follow them
+    (the cell's, then each unit's). Computed once for every chain in that position (a chain
+    visits the same candidates again and again)."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
+    size = len(masks) * n
+    weak: list[list[int]] = [[]] * size
+    strong: list[list[int]] = [[]] * size
+    for c, m in enumerate(masks):
+        if not m:
+            continue
+        base = c * n
+        for d in bits[m]:
+            i = base + d
+            other = m & ~(1 << d)
+            targets = [base + e for e in bits[other]]
+            conj = [base + other.bit_length() - 1] if other and not other & (other - 1) else []
+            for u, pos in cell_units[c]:
+                unit = units[u]
+                rest = places[u * n + d] & ~pos
+                targets += [unit[j] * n + d for j in bits[rest]]
+                if rest and not rest & (rest - 1):
+                    conj.append(unit[rest.bit_length() - 1] * n + d)
+            weak[i], strong[i] = targets, conj
+    return weak, strong
 
-    def weak_of(i: int) -> list[int]:
-        c, d = divmod(i, n)
-        targets = [c * n + e for e in bits[masks[c] & ~(1 << d)]]
-        for u, pos in cell_units[c]:
-            unit = units[u]
-            targets += [unit[j] * n + d for j in bits[places[u * n + d] & ~pos]]
-        return targets
 
-    def strong_of(i: int) -> list[int]:
-        c, d = divmod(i, n)
-        m = masks[c] & ~(1 << d)
-        targets = [c * n + m.bit_length() - 1] if m and not m & (m - 1) else []
-        for u, pos in cell_units[c]:
-            rest = places[u * n + d] & ~pos
-            if rest and not rest & (rest - 1):
-                targets.append(units[u][rest.bit_length() - 1] * n + d)
-        return targets
+def _static_in(net: _Net, root: int, masks: list[int], places: list[int], any_conflict: bool,
+               links: tuple[list[list[int]], list[list[int]]] | None = None) -> _Prop:
+    """A static chain from ``root`` in a net's position ``masks``/``places``: the links
+    are that position's (a bivalue cell, a digit with two places in a unit); ``links``:
+    :func:`_links_in` of that position, if computed already."""
+    weak, strong = links if links is not None else _links_in(net, masks, places)
+    return _chain(root, weak.__getitem__, strong.__getitem__, any_conflict)
 
-    return _chain(root, weak_of, strong_of, any_conflict)
+
+def _self_conflicts(weak: list[list[int]], strong: list[list[int]], roots: Sequence[int]) -> set[int]:
+    """The ``roots`` whose static chain reaches their opposite (a forcing chain: "on" removes
+    itself, "off" places itself), without building each chain: a chain that does not reach
+    it goes through every node it can reach, so the question is one of reachability in the
+    graph of links, answered for every root at once by its strongly connected components
+    (Tarjan's, iterative) and, per component, the set of components it reaches (a bit mask).
+    The chains of the roots found are built afterwards, as before, for their parents."""
+    succs: dict[int, list[int]] = {}
+
+    def succ(node: int) -> list[int]:
+        out = succs.get(node)
+        if out is None:
+            if node & 1:
+                out = succs[node] = [j << 1 for j in weak[node >> 1]]
+            else:
+                out = succs[node] = [(j << 1) | 1 for j in strong[node >> 1]]
+        return out
+
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    comp: dict[int, int] = {}
+    reach: list[int] = []  # per component (numbered sinks first): the components it reaches
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    for root in roots:
+        if root in index:
+            continue
+        work = [(root, iter(succ(root)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            for nxt in it:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(succ(nxt))))
+                    break
+                if nxt in on_stack and index[nxt] < low[node]:
+                    low[node] = index[nxt]
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    k = len(reach)
+                    members = []
+                    while True:
+                        x = stack.pop()
+                        on_stack.discard(x)
+                        comp[x] = k
+                        members.append(x)
+                        if x == node:
+                            break
+                    mask = 1 << k
+                    for x in members:
+                        for y in succs[x]:
+                            if comp[y] != k:  # every successor's component is numbered already
+                                mask |= reach[comp[y]]
+                    reach.append(mask)
+    found = set()
+    for root in roots:
+        other = comp.get(root ^ 1)
+        if other is not None and reach[comp[root]] >> other & 1:
+            found.add(root)
+    return found
 
 
 def _strong_parents(net: _Net, inner: _Prop, ends: Sequence[int], masks: list[int], places: list[int],
@@ -611,11 +694,17 @@ def _chain_removals(net: _Net, masks: list[int], places: list[int], par: _Parent
     where the easier techniques found nothing)."""
     n = net.n
     out: list[_Removal] = []
-    for k, i in enumerate(_open(net, masks, par)):
+    links = _links_in(net, masks, places)
+    opens = _open(net, masks, par)
+    state.check_stop()
+    hits = _self_conflicts(*links, [root for i in opens for root in ((i << 1) | 1, i << 1)])
+    for k, i in enumerate(opens):
         if not k & 31:
             state.check_stop()
         for root in ((i << 1) | 1, i << 1):
-            sub = _static_in(net, root, masks, places, False)
+            if root not in hits:
+                continue  # its chain would not reach its opposite
+            sub = _static_in(net, root, masks, places, False, links)
             if sub.conflict < 0:
                 continue
             end = root ^ 1
@@ -641,9 +730,11 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
     n, bits = net.n, net.bits
     props: dict[int, _Prop] = {}
 
+    links = _links_in(net, masks, places)
+
     def prop(i: int) -> _Prop:
         if i not in props:
-            props[i] = _static_in(net, (i << 1) | 1, masks, places, True)
+            props[i] = _static_in(net, (i << 1) | 1, masks, places, True, links)
         return props[i]
 
     groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
