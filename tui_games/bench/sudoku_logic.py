@@ -151,13 +151,17 @@ def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int,
     try:
         for name, path, grids in loaded:
             args = [(list(g.values), g.size, g.diagonal) for g in grids]
-            results = list(pool.map(_puzzle, args, chunksize=4)) if pool else [_puzzle(a) for a in args]
-            if out is not None:
-                for number, (grid, r) in enumerate(zip(grids, results), 1):
+            results = []
+            # each puzzle's line written as soon as it is graded, so a long run stopped early
+            # (the forum's hardest: tens of CPU seconds a puzzle) keeps what it did
+            for number, (grid, r) in enumerate(zip(grids, pool.map(_puzzle, args) if pool else map(_puzzle, args)), 1):
+                results.append(r)
+                if out is not None:
                     out.write(json.dumps({"set": name, "line": number, "puzzle": grid.format(), "finished": r.finished,
                                           "level": r.level if r.finished else None, "rating": r.rating,
                                           "technique": r.technique, "seconds": round(r.seconds, 4),
                                           "steps": len(r.hint_seconds) - 1, "wrong": len(r.wrong)}) + "\n")
+                    out.flush()
             hints = [h for r in results for h in r.hint_seconds]
             totals = [r.seconds for r in results]
             finished = sum(r.finished for r in results)
