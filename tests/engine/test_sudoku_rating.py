@@ -11,6 +11,7 @@ from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.formats import parse_grid
 from tui_games.engine.sudoku.grading import logic_grade
 from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.levels import NIGHTMARE, level_index
 from tui_games.engine.sudoku.stepper import Stepper
 
 # Positions the stepper reached on two puzzles of the shipped diabolical sample (lines 2 and
@@ -76,3 +77,15 @@ def test_the_grade_uses_sudoku_explainers_techniques_the_hints_every_one():
     assert "finned swordfish" in {s.technique for s in hints.steps}
     explainer = {t.name for t in Stepper(puzzle, explainer=True).techniques}
     assert "finned swordfish" not in explainer and "XY-wing" in explainer
+
+
+def test_the_grades_level_stops_the_leveller_at_its_highest_level():
+    """The grade's level comes from a second pass going by level; once that pass takes a step
+    of its highest level (a nested or dynamic net) on a puzzle with one solution, the level is
+    known and the pass stops there: the level is the one the whole pass gives."""
+    grid = parse_grid("6.2.5.........4.3..........43...8....1....2........7..5..27...........81...6.....")  # top95
+    grade = logic_grade(grid)
+    whole = Stepper(grid, explainer=True, by_level=True)
+    whole.run()
+    assert whole.solved
+    assert grade.level == max((s.level for s in whole.steps), key=level_index) == NIGHTMARE
