@@ -297,6 +297,36 @@ def test_bench_sudoku_logic(capsys, tmp_path):
     assert "WRONG STEP" not in out
 
 
+def test_bench_sudoku_logic_resumes_and_grades_only(capsys, tmp_path):
+    """``--results FILE --resume`` keeps the puzzles FILE holds (a long run stopped early goes
+    on) and runs only the others; ``--grade-only`` leaves out the hints' pass."""
+    puzzles = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text().split()[:3]
+    ratings = (DATA / "bench_sudoku_sudoku_exchange_diabolical_200_se_ratings.txt").read_text().split()[:3]
+    (tmp_path / "set.txt").write_text("\n".join(puzzles) + "\n")
+    (tmp_path / "set_se_ratings.txt").write_text("\n".join(ratings) + "\n")
+    results = tmp_path / "results.jsonl"
+    code, out, err = run(capsys, "bench", "sudoku", "--logic", "--limit", "2", "--results", str(results),
+                         str(tmp_path / "set.txt"))
+    assert code == 0, err
+    first = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [o["line"] for o in first] == [1, 2] and all(o["hints"] for o in first)
+    marked = dict(first[0], rating=9.9)  # a kept line is taken as it is, not run again
+    results.write_text(json.dumps(marked) + "\n" + json.dumps(first[1]) + "\n")
+    code, out, err = run(capsys, "bench", "sudoku", "--logic", "--grade-only", "--results", str(results),
+                         "--resume", str(tmp_path / "set.txt"))
+    assert code == 0, err
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [o["line"] for o in records] == [1, 2, 3]
+    assert records[0]["rating"] == 9.9 and records[2]["hints"] == [] and records[2]["steps"] is None
+    assert records[2]["rating"] > 0 and records[2]["wrong"] == 0
+    worst = out.split("biggest disagreements")[1].splitlines()[4].split()
+    assert worst[0] == "1" and worst[2] == "9.9"  # the kept rating is in the report
+    row = next(line for line in out.splitlines() if line.startswith("set.txt ")).split()
+    assert row[1] == "3" and row[4] == "0"
+    code, out, err = run(capsys, "bench", "sudoku", "--logic", "--resume", str(tmp_path / "set.txt"))
+    assert code != 0 and "--resume goes with --results" in out + err
+
+
 @pytest.mark.slow
 def test_bench_sudoku_logic_meets_the_rating_goals_on_a_shipped_sample(capsys, tmp_path):
     """Issue 25's goals against Sudoku Explainer's ratings (within ±0.3 for 85%, Spearman's rho

@@ -176,7 +176,8 @@ def generation_table(write: Write, count: int) -> None:
 
 
 def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = None,
-                 limit: int | None = None, logic: bool = False, jobs: int = 1, results: str | None = None) -> None:
+                 limit: int | None = None, logic: bool = False, jobs: int = 1, results: str | None = None,
+                 resume: bool = False, grade_only: bool = False) -> None:
     """The SAT solver, Norvig's and the generator; with ``logic``, the human stepper instead
     (:mod:`tui_games.bench.sudoku_logic`), over ``jobs`` processes."""
     if logic:
@@ -184,10 +185,13 @@ def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = 
 
         paths = [Path(s) for s in sets] if sets else default_sets(LOGIC_SETS)
         loaded = load_sets([str(p) for p in paths], limit or (QUICK_LIMIT if quick else None))
-        logic_tables(write, [(name, path, grids) for (name, grids), path in zip(loaded, paths)], jobs, results)
+        if resume and results is None:
+            raise ValueError("--resume goes with --results")
+        logic_tables(write, [(name, path, grids) for (name, grids), path in zip(loaded, paths)], jobs, results,
+                     resume=resume, hints=not grade_only)
         return
-    if results is not None:
-        raise ValueError("--results goes with --logic")
+    if results is not None or resume or grade_only:
+        raise ValueError("--results, --resume and --grade-only go with --logic")
     loaded = load_sets(sets, limit, quick)
     sat.solve(Grid())  # build the shape's caches before anything is timed
     # Tens of thousands of loaded grids would make every full garbage collection walk them

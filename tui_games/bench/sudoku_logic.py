@@ -24,7 +24,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from tui_games.bench.table import Write, write_table
 from tui_games.engine.sudoku import sat
@@ -59,17 +59,18 @@ class Solved:
     wrong: tuple[str, ...]  # "technique: removes the true 7 from r1c2"
 
 
-def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solved:
+def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False, with_hints: bool = True) -> Solved:
     """Step through one puzzle (its digits, 0 for a blank), checking every step: once with
-    every technique, as the hints do (timed), and once with Sudoku Explainer's techniques
-    only, as the grade does (the rating, level and hardest step reported)."""
+    every technique, as the hints do (timed; not with ``with_hints=False``), and once with
+    Sudoku Explainer's techniques only, as the grade does (the rating, level and hardest step
+    reported)."""
     grid = Grid(values, size=size, diagonal=diagonal)
     solution = sat.solve(grid).solution or []
     stepper = Stepper(grid)
     hints: list[float] = []
     wrong: list[str] = []
     start = time.process_time()
-    while True:
+    while with_hints:
         t0 = time.process_time()
         step = stepper.next_step()
         hints.append(time.process_time() - t0)
@@ -81,8 +82,8 @@ def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False) -> Solv
     grade, steps = graded_steps(grid)
     for step in steps:
         wrong.extend(_wrong(step, solution))
-    return Solved(stepper.solved and grade.logic, grade.rating, grade.level or "-", grade.technique or "-",
-                  tuple(hints), seconds, tuple(wrong))
+    return Solved((stepper.solved or not with_hints) and grade.logic, grade.rating, grade.level or "-",
+                  grade.technique or "-", tuple(hints), seconds, tuple(wrong))
 
 
 def _wrong(step: Step, solution: list[int]) -> list[str]:
@@ -93,7 +94,7 @@ def _wrong(step: Step, solution: list[int]) -> list[str]:
     return out
 
 
-def _puzzle(args: tuple[list[int], int, bool]) -> Solved:
+def _puzzle(args: tuple[list[int], int, bool, bool]) -> Solved:
     return run_puzzle(*args)
 
 
@@ -137,40 +138,72 @@ def _bucket(rating: float) -> str:
 
 
 def logic_tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int = 1,
-                 results: str | None = None) -> None:
+                 results: str | None = None, *, resume: bool = False, hints: bool = True) -> None:
     """The tables; with ``results``, also one JSON object per puzzle in that file (what
-    ``scripts/sudoku_collections.py`` picks the shipped collections from)."""
-    with open(results, "w", encoding="utf-8") if results else contextlib.nullcontext() as out:
-        _tables(write, loaded, jobs, out)
+    ``scripts/sudoku_collections.py`` picks the shipped collections from), written as each
+    puzzle is done; with ``resume``, the puzzles that file holds already are kept, not run
+    again. ``hints=False``: the grade only (no hint times)."""
+    kept = _kept(results) if resume and results else {}
+    # resumed: the file keeps its lines and gets the new puzzles' appended
+    with open(results, "a" if resume else "w", encoding="utf-8") if results else contextlib.nullcontext() as out:
+        _tables(write, loaded, jobs, out, kept, hints)
 
 
-def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int, out: TextIO | None) -> None:
+def _record(name: str, number: int, grid: Grid, r: Solved) -> dict[str, Any]:
+    return {"set": name, "line": number, "puzzle": grid.format(), "finished": r.finished,
+            "level": r.level if r.finished else None, "rating": r.rating, "technique": r.technique,
+            "seconds": round(r.seconds, 4), "steps": len(r.hint_seconds) - 1 if r.hint_seconds else None,
+            "wrong": len(r.wrong),
+            "wrong_steps": list(r.wrong), "hints": [round(h, 6) for h in r.hint_seconds]}
+
+
+def _kept(path: str) -> dict[tuple[str, int, str], Solved]:
+    """The puzzles a results file holds (a missing file or a torn last line: none / skipped)."""
+    kept: dict[tuple[str, int, str], Solved] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return kept
+    for line in text.splitlines():
+        try:
+            o = json.loads(line)
+            wrong = o.get("wrong_steps") or ["(not kept)"] * int(o["wrong"])
+            kept[(o["set"], int(o["line"]), o["puzzle"])] = Solved(
+                bool(o["finished"]), float(o["rating"]), o["level"] or "-", o["technique"],
+                tuple(float(h) for h in o.get("hints", ())), float(o["seconds"]), tuple(wrong))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return kept
+
+
+def _tables(write: Write, loaded: list[tuple[str, Path, list[Grid]]], jobs: int, out: TextIO | None,
+            kept: dict[tuple[str, int, str], Solved], with_hints: bool) -> None:
     rows, dist_rows, compare = [], [], []
     buckets = [f"{b}.x" for b in range(1, 10)] + ["10+", "unfinished"]
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     try:
         for name, path, grids in loaded:
-            args = [(list(g.values), g.size, g.diagonal) for g in grids]
+            keys = [(name, number, g.format()) for number, g in enumerate(grids, 1)]
+            todo = [(list(g.values), g.size, g.diagonal, with_hints) for g, key in zip(grids, keys) if key not in kept]
+            done = iter(pool.map(_puzzle, todo) if pool else map(_puzzle, todo))
             results = []
-            # each puzzle's line written as soon as it is graded, so a long run stopped early
-            # (the forum's hardest: tens of CPU seconds a puzzle) keeps what it did
-            for number, (grid, r) in enumerate(zip(grids, pool.map(_puzzle, args) if pool else map(_puzzle, args)), 1):
+            # each puzzle's line written as soon as it is done, so a long run stopped early
+            # (the forum's hardest: tens of CPU seconds a puzzle) keeps what it did (--resume)
+            for number, (grid, key) in enumerate(zip(grids, keys), 1):
+                r = kept[key] if key in kept else next(done)
                 results.append(r)
-                if out is not None:
-                    out.write(json.dumps({"set": name, "line": number, "puzzle": grid.format(), "finished": r.finished,
-                                          "level": r.level if r.finished else None, "rating": r.rating,
-                                          "technique": r.technique, "seconds": round(r.seconds, 4),
-                                          "steps": len(r.hint_seconds) - 1, "wrong": len(r.wrong)}) + "\n")
+                if out is not None and key not in kept:
+                    out.write(json.dumps(_record(name, number, grid, r)) + "\n")
                     out.flush()
             hints = [h for r in results for h in r.hint_seconds]
-            totals = [r.seconds for r in results]
+            totals = [r.seconds for r in results if r.hint_seconds]  # --grade-only: no hints' pass
             finished = sum(r.finished for r in results)
             wrong = sum(len(r.wrong) for r in results)
             rows.append([name, str(len(results)), f"{finished} ({100 * finished / max(1, len(results)):.0f}%)",
                          str(wrong), f"{1000 * statistics.mean(hints):.1f}" if hints else "-",
-                         f"{1000 * _p95(hints):.0f}", f"{1000 * max(hints, default=0):.0f}",
-                         f"{statistics.mean(totals):.2f}" if totals else "-", f"{_p95(totals):.2f}",
-                         f"{max(totals, default=0):.2f}"])
+                         f"{1000 * _p95(hints):.0f}" if hints else "-", f"{1000 * max(hints):.0f}" if hints else "-",
+                         f"{statistics.mean(totals):.2f}" if totals else "-", f"{_p95(totals):.2f}" if totals else "-",
+                         f"{max(totals):.2f}" if totals else "-"])
             counted = Counter(_bucket(r.rating) if r.finished else "unfinished" for r in results)
             dist_rows.append([name, *(str(counted.get(b, "")) for b in buckets)])
             theirs = reference_ratings(path, len(results))

@@ -58,7 +58,12 @@ BENCH_OPTIONS = (
     Option("--jobs", type=positive_int, metavar="N", help="with --logic: spread the puzzles over N processes"),
     Option("--results", metavar="FILE",
            help="with --logic: also write one JSON object per puzzle (level, rating, technique, seconds, steps, "
-                "wrong steps) to FILE"),
+                "wrong steps) to FILE, each as soon as it is done"),
+    Option("--resume", action="store_true",
+           help="with --results: keep the puzzles FILE holds already (same set, line and puzzle) and run only "
+                "the others (a long run stopped early goes on)"),
+    Option("--grade-only", action="store_true",
+           help="with --logic: only the grade (rating, level, wrong steps), not the hints' pass (no hint times)"),
 )
 
 
