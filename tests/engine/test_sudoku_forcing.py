@@ -536,3 +536,16 @@ def test_level_2_inner_chains_found_as_by_building_every_chain():
         assert ours == _reference_chain_removals(net, prop.masks, prop.places, prop.par)
         checked += bool(ours)
     assert checked >= 10  # positions where the inner rule removes something
+
+
+def test_the_hints_nested_nets_do_not_use_the_grades_levels_2_and_3(monkeypatch):
+    """The hints go to level 4 at once: the inner forcing chains of levels 2 and 3 (seconds a
+    step, the grade's) are never looked for, so the hints' speed does not depend on them."""
+    def grade_only(*args: object) -> None:
+        raise AssertionError("a hint used the grade's inner forcing chains")
+    monkeypatch.setattr(forcing, "_static_rules", grade_only)
+    state = pm_state(FORUM_10_4_LEVEL_2_PM)
+    steps = list(nested_forcing_nets(state))
+    assert steps and all(s.rating >= 10.5 for s in steps)
+    hint_techniques = [t.find for t in TECHNIQUES if t.hints]
+    assert nested_forcing_nets in hint_techniques and explainer_nested_forcing_nets not in hint_techniques
