@@ -318,7 +318,7 @@ def test_bench_sudoku_logic_resumes_and_grades_only(capsys, tmp_path):
     records = [json.loads(line) for line in results.read_text().splitlines()]
     assert [o["line"] for o in records] == [1, 2, 3]
     assert records[0]["rating"] == 9.9 and records[2]["hints"] == [] and records[2]["steps"] is None
-    assert records[2]["rating"] > 0 and records[2]["wrong"] == 0
+    assert records[2]["rating"] > 0 and records[2]["wrong"] == 0 and records[2]["grade_seconds"] > 0
     worst = out.split("biggest disagreements")[1].splitlines()[4].split()
     assert worst[0] == "1" and worst[2] == "9.9"  # the kept rating is in the report
     row = next(line for line in out.splitlines() if line.startswith("set.txt ")).split()

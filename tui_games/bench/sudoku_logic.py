@@ -55,8 +55,9 @@ class Solved:
     level: str
     technique: str
     hint_seconds: tuple[float, ...]
-    seconds: float
+    seconds: float  # the hints' pass
     wrong: tuple[str, ...]  # "technique: removes the true 7 from r1c2"
+    grade_seconds: float = 0.0  # the grade (CPU)
 
 
 def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False, with_hints: bool = True) -> Solved:
@@ -79,11 +80,13 @@ def run_puzzle(values: list[int], size: int = 9, diagonal: bool = False, with_hi
         wrong.extend(_wrong(step, solution))
         stepper.apply(step)
     seconds = time.process_time() - start
+    graded = time.process_time()
     grade, steps = graded_steps(grid)
+    graded = time.process_time() - graded
     for step in steps:
         wrong.extend(_wrong(step, solution))
     return Solved((stepper.solved or not with_hints) and grade.logic, grade.rating, grade.level or "-",
-                  grade.technique or "-", tuple(hints), seconds, tuple(wrong))
+                  grade.technique or "-", tuple(hints), seconds, tuple(wrong), graded)
 
 
 def _wrong(step: Step, solution: list[int]) -> list[str]:
@@ -154,7 +157,8 @@ def _record(name: str, number: int, grid: Grid, r: Solved) -> dict[str, Any]:
             "level": r.level if r.finished else None, "rating": r.rating, "technique": r.technique,
             "seconds": round(r.seconds, 4), "steps": len(r.hint_seconds) - 1 if r.hint_seconds else None,
             "wrong": len(r.wrong),
-            "wrong_steps": list(r.wrong), "hints": [round(h, 6) for h in r.hint_seconds]}
+            "wrong_steps": list(r.wrong), "hints": [round(h, 6) for h in r.hint_seconds],
+            "grade_seconds": round(r.grade_seconds, 3)}
 
 
 def _kept(path: str) -> dict[tuple[str, int, str], Solved]:
@@ -170,7 +174,8 @@ def _kept(path: str) -> dict[tuple[str, int, str], Solved]:
             wrong = o.get("wrong_steps") or ["(not kept)"] * int(o["wrong"])
             kept[(o["set"], int(o["line"]), o["puzzle"])] = Solved(
                 bool(o["finished"]), float(o["rating"]), o["level"] or "-", o["technique"],
-                tuple(float(h) for h in o.get("hints", ())), float(o["seconds"]), tuple(wrong))
+                tuple(float(h) for h in o.get("hints", ())), float(o["seconds"]), tuple(wrong),
+                float(o.get("grade_seconds", 0.0)))
         except (ValueError, KeyError, TypeError):
             continue
     return kept
