@@ -7,6 +7,8 @@ solution.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sudoku_marks import GEO, assert_sound, named
 
 from tui_games.engine.sudoku import sat
@@ -14,6 +16,8 @@ from tui_games.engine.sudoku.aligned import aligned_exclusion
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
 from tui_games.engine.sudoku.formats import parse_grid
 from tui_games.engine.sudoku.techniques import State
+
+PUZZLES = Path(__file__).parents[2] / "puzzles"
 
 PAIR_PUZZLE = "..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4."
 PAIR = ("007001500001080003900070001625148937003000600009006200090503002702804006010207040",
@@ -62,3 +66,32 @@ def test_ratings():
     assert table["aligned triplet exclusion"] == ("diabolical", 7.5, True)
     names = [t.name for t in TECHNIQUES]
     assert names.index("aligned triplet exclusion") < names.index("digit forcing chain")
+
+
+def test_the_base_cells_looked_at_are_every_combination_sharing_enough_excluders():
+    """The combinations of base cells are extended only from prefixes that share enough
+    excluders; they are those of every combination, in the same order, on positions of the
+    forum's hardest (where SE's grade asks for aligned exclusions at almost every step)."""
+    from itertools import combinations
+
+    from tui_games.engine.sudoku.aligned import _aligned, _base_cells
+    from tui_games.engine.sudoku.stepper import Stepper
+
+    puzzle = (PUZZLES / "bench_sudoku_forum_database_er_60.txt").read_text().split()[1]
+    stepper = Stepper(parse_grid(puzzle), explainer=True)
+    looked = 0
+    for _ in range(12):
+        for k in (2, 3):
+            bases = _base_cells(stepper.state, k)
+            every = []
+            for combo in combinations(sorted(bases), k):
+                common = frozenset.intersection(*(bases[c] for c in combo))
+                if len(common) >= k:
+                    every.append((combo, common))
+            assert list(_aligned(bases, k)) == every
+            looked += len(every)
+        step = stepper.next_step()
+        if step is None:
+            break
+        stepper.apply(step)
+    assert looked > 100

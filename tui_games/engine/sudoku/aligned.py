@@ -46,6 +46,27 @@ def _base_cells(state: State, k: int) -> dict[int, frozenset[int]]:
     return out
 
 
+def _aligned(bases: dict[int, frozenset[int]], k: int) -> Iterator[tuple[tuple[int, ...], frozenset[int]]]:
+    """The combinations of ``k`` base cells (in the order of ``itertools.combinations`` over
+    the sorted cells) that share at least ``k`` excluders, with those excluders: a prefix
+    sharing fewer is not extended (most pairs share too few, so few triplets are looked at)."""
+    order = sorted(bases)
+
+    def extend(start: int, combo: tuple[int, ...], common: frozenset[int] | None) -> Iterator[
+            tuple[tuple[int, ...], frozenset[int]]]:
+        for x in range(start, len(order) - (k - len(combo)) + 1):
+            cell = order[x]
+            shared = bases[cell] if common is None else common & bases[cell]
+            if len(shared) < k:
+                continue
+            if len(combo) + 1 == k:
+                yield (*combo, cell), shared
+            else:
+                yield from extend(x + 1, (*combo, cell), shared)
+
+    return extend(0, (), None)
+
+
 def aligned_exclusion(k: int) -> Finder:
     """Aligned pair (k=2) or triplet (k=3) exclusion."""
     name, level = NAMES[k], FIENDISH if k == 2 else DIABOLICAL
@@ -54,16 +75,8 @@ def aligned_exclusion(k: int) -> Finder:
         geo, masks = state.geo, state.masks
         n = geo.size
         bases = _base_cells(state, k)
-        order = sorted(bases)
-        for combo in combinations(order, k):
+        for combo, common in _aligned(bases, k):
             state.check_stop()
-            common = bases[combo[0]]
-            for c in combo[1:]:
-                common = common & bases[c]
-                if len(common) < k:
-                    break
-            if len(common) < k:
-                continue
             seeing = [(i, j) for i, j in combinations(range(k), 2) if geo.sees(combo[i], combo[j])]
             excluders = [masks[e] for e in sorted(common)]
             allowed = [0] * k
