@@ -91,6 +91,10 @@ OUTER = -1
 _Parents = dict[int, int | tuple[int, ...]]
 # Nested nets: node -> (key of the inner chain that removed it, that chain's size).
 _Weights = dict[int, tuple[int, int]]
+# What an inner rule removes: (its chain's size, the chain's key, the off node, its parents in the net).
+_Removal = tuple[int, int, int, tuple[int, ...]]
+# The inner forcing chains a nested net found in a position: (the net's node count then, their removals).
+_Chains = tuple[int, tuple[_Removal, ...]]
 
 # Propagation levels, Sudoku Explainer's: 0 singles (dynamic), 1 singles + pointing, box-line and
 # pairs (dynamic +); nested, level 1 plus the candidates that inner chains refute inside the net:
@@ -209,10 +213,11 @@ class _Prop:
     parent node or a tuple of parent nodes), ``order`` lists the nodes in the order implied,
     ``conflict`` is the node found both on and off (its off node), or -1."""
 
-    __slots__ = ("_index", "_nodes", "conflict", "masks", "order", "par", "places", "weights")
+    __slots__ = ("_index", "_nodes", "chains", "conflict", "masks", "order", "par", "places", "weights")
 
     def __init__(self, par: _Parents, order: list[int], conflict: int, masks: list[int] | None = None,
-                 places: list[int] | None = None, weights: _Weights | None = None) -> None:
+                 places: list[int] | None = None, weights: _Weights | None = None,
+                 chains: _Chains | None = None) -> None:
         self.par, self.order, self.conflict = par, order, conflict
         #: The position the net reached (dynamic nets without a contradiction): where a
         #: stronger net goes on from.
@@ -220,6 +225,9 @@ class _Prop:
         #: Nested nets: each node an inner chain removed -> (that chain's key, its size); the
         #: candidates one chain removes at once share its key (SE counts a chain once).
         self.weights: _Weights = {} if weights is None else weights
+        #: Nested nets of level 2: the inner forcing chains looked for last, in the position the
+        #: net ended in (a level-3 net going on from there looks for them first: the same ones).
+        self.chains = chains
         self._index: dict[int, int] | None = None
         self._nodes: set[int] | None = None
 
@@ -276,10 +284,11 @@ def _static(net: _Net, root: int) -> _Prop:
 
 
 def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: _Parents,
-             state: State, order: list[int] | None = None) -> _Prop:
+             state: State, order: list[int] | None = None, chains: _Chains | None = None) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
     ``par`` (this call's too: None, or OUTER for what an enclosing net already implied).
-    With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`)."""
+    With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`),
+    and ``chains``, the inner forcing chains that net found last."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
     weights: _Weights = {}  # nested nets: see _Prop.weights
@@ -361,15 +370,15 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
         if level < 2:
             break
         if level < _NEST_DFC:
-            found, resume = _static_rules(net, level == _NEST_MFC, masks, places, par, order, resume, state,
-                                          weights)
+            found, chains = _static_rules(net, level == _NEST_MFC, masks, places, par, order, state, weights,
+                                          chains)
         else:
             found, resume = _nested_rules(net, _PLUS, masks, places, par, order, resume, state, weights)
         if found < 0:
             return _Prop(par, order, ~found, weights=weights)
         if not found:
             break
-    return _Prop(par, order, -1, masks, places, weights)
+    return _Prop(par, order, -1, masks, places, weights, chains)
 
 
 def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
@@ -378,7 +387,8 @@ def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
     there (the same contradiction if the weaker net found one)."""
     if prop.conflict >= 0 or prop.masks is None or prop.places is None:
         return prop
-    return _dynamic(net, (), level, list(prop.masks), list(prop.places), dict(prop.par), state, list(prop.order))
+    return _dynamic(net, (), level, list(prop.masks), list(prop.places), dict(prop.par), state, list(prop.order),
+                    prop.chains)
 
 
 def _imply_off(par: _Parents, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
@@ -653,14 +663,20 @@ def _strong_parents(net: _Net, inner: _Prop, ends: Sequence[int], masks: list[in
 
 
 def _static_rules(net: _Net, multiple: bool, masks: list[int], places: list[int], par: _Parents, order: list[int],
-                  resume: int, state: State, weights: _Weights) -> tuple[int, int]:
+                  state: State, weights: _Weights, chains: _Chains | None) -> tuple[int, _Chains]:
     """Sudoku Explainer's inner rules of nesting levels 2 and 3, on the net's position: every
     candidate a static forcing chain removes (level 2; at level 3 first), failing those, with
     ``multiple`` (level 3), every one that static cell or unit forcing chains remove. As SE
     does, all of them at once, each resting on the smallest chain that removes it, smallest
-    first. Returns (how many nodes were added, or ``~node`` on a contradiction; ``resume``)."""
+    first. ``chains``: the forcing chains found last in this net, (the net's node count then,
+    their removals): the same position if no node was added since. Returns (how many nodes were
+    added, or ``~node`` on a contradiction; the forcing chains found here)."""
     call = len(order) << 24  # the chains' keys: unique in this net (weights)
-    found = _chain_removals(net, masks, places, par, state, call)
+    if chains is not None and chains[0] == len(order):
+        found = list(chains[1])
+    else:
+        found = _chain_removals(net, masks, places, par, state, call)
+    chains = (len(order), tuple(found))
     if not found and multiple:
         found = _verity_removals(net, masks, places, par, state, call | 1 << 23)
     found.sort(key=lambda f: f[0])
@@ -668,15 +684,11 @@ def _static_rules(net: _Net, multiple: bool, masks: list[int], places: list[int]
     for size, key, node, parents in found:
         r = _imply_off(par, order, node, parents)
         if r < 0:
-            return r, resume
+            return r, chains
         if r:
             weights[node] = (key, size)
             added += 1
-    return added, resume
-
-
-# What an inner rule removes: (its chain's size, the chain's key, the off node, its parents in the net).
-_Removal = tuple[int, int, int, tuple[int, ...]]
+    return added, chains
 
 
 def _open(net: _Net, masks: list[int], par: _Parents) -> list[int]:
