@@ -38,10 +38,10 @@
 #define LMR_AFTER 3
 /* Selectivity (core.py's doc says why each is sound enough): reverse futility from
  * RFP_DEPTH down, late move pruning from LMP_DEPTH down. */
-#define RFP_DEPTH 3
+#define RFP_DEPTH 5
 #define RFP_MARGIN 55
 #define RFP_LIMIT 2000
-#define LMP_DEPTH 3
+#define LMP_DEPTH 4
 /* ProbCut: from PC_DEPTH up, a search PC_REDUCE plies shallower that clears beta by
  * PC_MARGIN is taken as the deep search's cut. */
 #define PC_DEPTH 5
@@ -485,14 +485,18 @@ static int repeated(Core *c, u64 z, int ply, int quiet) {
     return 0;
 }
 
-/* Late move reductions: one ply, more for later moves deeper down, one more off the PV for a
- * move that has never cut off (no history), one less on the PV. */
-static inline int reduction(int depth, int i, int pv_node, int hist) {
+/* Late move reductions: one ply, more for later moves deeper down (up to five plies at depth
+ * 15+), one more off the PV for a move that has never cut off (no history), one less on the
+ * PV and one less for a killer. */
+static inline int reduction(int depth, int i, int pv_node, int hist, int killer) {
     int r = 1;
     if (depth >= 5 && i >= 5) r++;
     if (depth >= 8 && i >= 8) r++;
+    if (depth >= 11 && i >= 4) r++;
+    if (depth >= 15 && i >= 6) r++;
     if (!pv_node && hist == 0 && depth >= 4) r++;
     if (pv_node && r > 1) r--;
+    if (killer) r--;
     return r;
 }
 #define LMP_COUNT(depth) (2 + 2 * (depth))
@@ -646,7 +650,8 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                 continue;
             }
             int reduce = reducible && i >= LMR_AFTER && !crowns
-                             ? reduction(depth, i, pv_node, c->history[turn * 1024 + (m->id & 1023)]) : 0;
+                             ? reduction(depth, i, pv_node, c->history[turn * 1024 + (m->id & 1023)],
+                                         m->id == c->killers[ply][0] || m->id == c->killers[ply][1]) : 0;
             if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
             score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
             if (!c->failed && score > alpha && (reduce || score < beta)) {

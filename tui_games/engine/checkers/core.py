@@ -89,10 +89,10 @@ INF = 10 * WIN
 WIN_BOUND = WIN - 10_000
 LMR_DEPTH = 3
 LMR_AFTER = 3
-RFP_DEPTH = 3
+RFP_DEPTH = 5
 RFP_MARGIN = 55
 RFP_LIMIT = 2000
-LMP_DEPTH = 3
+LMP_DEPTH = 4
 PC_DEPTH = 5
 PC_REDUCE = 4
 PC_MARGIN = 80
@@ -179,16 +179,22 @@ def _rooted(score: int, ply: int, band: int = WIN_BOUND) -> int:
     return score
 
 
-def _reduction(depth: int, i: int, pv_node: bool, hist: int) -> int:
+def _reduction(depth: int, i: int, pv_node: bool, hist: int, killer: bool) -> int:
     """Late move reduction of the ``i``-th move (see the module doc)."""
     r = 1
     if depth >= 5 and i >= 5:
         r += 1
     if depth >= 8 and i >= 8:
         r += 1
+    if depth >= 11 and i >= 4:
+        r += 1
+    if depth >= 15 and i >= 6:
+        r += 1
     if not pv_node and hist == 0 and depth >= 4:
         r += 1
     if pv_node and r > 1:
+        r -= 1
+    if killer:
         r -= 1
     return r
 
@@ -419,8 +425,8 @@ class PyCore:
                 if i == 0:
                     score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
                 else:
-                    reduce = _reduction(depth, i, pv_node, history[hist_off + (m[5] & 1023)]) if (
-                        reducible and i >= LMR_AFTER and not crowns) else 0
+                    reduce = _reduction(depth, i, pv_node, history[hist_off + (m[5] & 1023)],
+                                        m[5] in killers[ply]) if (reducible and i >= LMR_AFTER and not crowns) else 0
                     score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq, child)
                     if score > alpha and (reduce or score < beta):
                         if child is not None:

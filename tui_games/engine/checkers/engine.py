@@ -15,9 +15,9 @@ core's speed and finds what an unrecorded one does (the same nodes, moves and sc
 - **Time**: ``limits.seconds`` counts CPU seconds of the search thread
   (``time.thread_time``), so a busy machine does not make the engine weaker; a wall-clock
   ceiling (``wall_factor`` times the budget, plus :data:`WALL_SLACK`; by default
-  :data:`WALL_FACTOR`) stays as a safety. A new iteration starts only if the time spent plus half the next iteration's
-  estimated cost (the last iteration's cost times its growth over the one before) fits the
-  budget; one that runs out still counts if its first moves found a better one.
+  :data:`WALL_FACTOR`) stays as a safety. A timed search deepens until its budget runs out
+  (each move has its own budget, so time left unspent is time lost): the iteration that runs
+  out still counts if its first moves found a better one.
 - **The table** lives in the :class:`Engine`, so a game's later searches start with the
   earlier ones' work; entries carry the search's age and give way to newer ones.
 - **Endgame databases**: ``database`` (an :class:`EndgameDB` the caller opened: this
@@ -72,10 +72,6 @@ PROGRESS_INTERVAL = 0.1
 # Half-width of the aspiration window (hundredths of a man), from this depth on.
 ASPIRATION = 40
 ASPIRATION_DEPTH = 4
-# A new iteration starts if the time spent plus this share of its estimated cost fits.
-NEXT_ITERATION_SHARE = 0.35
-# The estimated growth of an iteration's cost over the last one's, bounds.
-GROWTH_MIN, GROWTH_MAX = 1.5, 4.0
 # The wall-clock ceiling of a timed search: WALL_FACTOR × the CPU budget + WALL_SLACK (an
 # engine measured in CPU time, as in the engine mode's matches, takes a larger factor).
 WALL_FACTOR = 10.0
@@ -302,10 +298,8 @@ class _Search:
         previous: SearchResult | None = None
         stopped = False
         depth = 0
-        costs: list[float] = []
         while depth < max_depth:
             depth += 1
-            began = self.cpu()
             horizon_before = core.counters()[5]
             lo, hi = -INF, INF
             if previous is not None and depth >= ASPIRATION_DEPTH and abs(previous.score) < WIN_BOUND:
@@ -343,9 +337,7 @@ class _Search:
                 break
             if abs(best) >= WIN_BOUND and WIN - abs(best) < depth - 1:
                 break  # a win (or loss) found with depth to spare: deeper cannot shorten it
-            spent = self.cpu()
-            costs.append(spent - began)
-            if seconds is not None and spent + NEXT_ITERATION_SHARE * self._next_cost(costs) > seconds:
+            if seconds is not None and self.cpu() >= seconds:
                 break
             # Next iteration: the best move first, then by this iteration's scores.
             scores = {rm.move: rm.score for rm in results}
@@ -362,14 +354,6 @@ class _Search:
         if self.on_progress is not None:
             self.on_progress(stats.snapshot())  # the final numbers, whatever the rate
         return previous
-
-    @staticmethod
-    def _next_cost(costs: list[float]) -> float:
-        """The next iteration's estimated CPU cost: the last one's times its growth."""
-        last = costs[-1]
-        if len(costs) < 2 or costs[-2] <= 1e-4:
-            return last * 3
-        return last * min(GROWTH_MAX, max(GROWTH_MIN, last / costs[-2]))
 
     # -- the root ---------------------------------------------------------------------------------------
 
