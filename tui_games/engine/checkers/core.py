@@ -37,8 +37,10 @@ The node function:
 - **PVS** (null windows after the first move) with **late move reductions** of quiet moves
   late in the order (from depth :data:`LMR_DEPTH`, after :data:`LMR_AFTER` moves): one ply,
   two for a move from the sixth on (depth 5+), three from the ninth (depth 8+), one more
-  off the PV for a move without history, one less on the PV; a reduced move that beats
-  alpha is searched again to the full depth. Crowning moves are never reduced;
+  from the fifth move at depth 11+ and another from the seventh at depth 15+, one more off
+  the PV for a move without history, one less on the PV and one less for a killer; a
+  reduced move that beats alpha is searched again to the full depth. Crowning moves are
+  never reduced;
 - **selectivity off the PV**, never where the side to move must capture (captures are
   compulsory, so a capture node's moves are all forced) nor in an ending of
   :data:`SELECT_PIECES` pieces or fewer (won king endings are converted by long manoeuvres
