@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
+from pathlib import Path
+from types import ModuleType
 
 from tui_games.engine.checkers.egdb import LOSS, WIN
 from tui_games.engine.checkers.position import CheckersPosition
@@ -41,3 +45,14 @@ def tally_proven(value: int, score: int, fen: str, proven: Counter[int]) -> None
     elif score <= -WIN_BOUND:
         assert value == LOSS, fen
         proven[LOSS] += 1
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/NAME.py`` (the training and import tools, which are not in the package) as a module."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module

@@ -4,6 +4,10 @@ condition, the plain text of a widget, where a cell is on the screen, a Sudoku c
 from __future__ import annotations
 
 import io
+import os
+import signal
+import sys
+import threading
 
 from rich.console import Console
 from rich.text import Text
@@ -93,3 +97,11 @@ def square_offset(board: CheckersBoard, square: int) -> tuple[int, int]:
 def column_offset(board: Connect4Board, column: int) -> tuple[int, int]:
     region = board.cell_region(5 * 7 + column)  # the bottom cell of the column
     return region.x + region.width // 2, region.y + 1
+
+
+def process_state() -> dict[str, object]:
+    """What a process-wide preparation (the zygote's rehearsal or standby app) must leave as it
+    found it: the environment, the directory, the threads, the hang-up handlers, the streams."""
+    return {"environment": dict(os.environ), "cwd": os.getcwd(), "threads": set(threading.enumerate()),
+            "handlers": {signum: signal.getsignal(signum) for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)},
+            "streams": (sys.stdout, sys.stderr, sys.stdin)}

@@ -4,13 +4,10 @@ training script's data pieces compute what the engine computes."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
-from checkers_support import KING_POSITIONS, random_positions
+from checkers_support import KING_POSITIONS, load_script, random_positions
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import patterns
@@ -125,18 +122,9 @@ def test_bad_weight_vectors_are_refused_by_both_evaluations():
     assert len(DEFAULT_WEIGHTS) in (N_WEIGHTS, N_WEIGHTS + N_PATTERN_WEIGHTS)
 
 
-def _training_script():
-    path = Path(__file__).resolve().parents[2] / "scripts" / "checkers_train_patterns.py"
-    spec = importlib.util.spec_from_file_location("checkers_train_patterns", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
     np = pytest.importorskip("numpy")  # the training's own dependency, not the project's
-    script = _training_script()
+    script = load_script("checkers_train_patterns")
     pos = positions()[:60]
     games = tmp_path / "games.jsonl"
     lines = [
@@ -160,7 +148,7 @@ def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
 
 def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(tmp_path):
     np = pytest.importorskip("numpy")
-    script = _training_script()
+    script = load_script("checkers_train_patterns")
     pos = positions()[:40]
     own_games, outside = tmp_path / "own.jsonl", tmp_path / "outside.jsonl"
     own_games.write_text("".join('{"result": %s, "positions": [[%d, %d, %d, %d, 10]]}\n' % (r, p.black, p.white, p.kings, p.turn)

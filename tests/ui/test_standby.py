@@ -15,12 +15,12 @@ import select
 import signal
 import sys
 import tempfile
-import threading
 import time
 
 import pytest
 from rich.console import Console
 from textual.widgets import OptionList
+from ui_support import process_state
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.store import Store
@@ -157,10 +157,7 @@ def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tm
 
 def test_the_preparation_leaves_nothing_but_the_app(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    environment, cwd = dict(os.environ), os.getcwd()
-    threads = set(threading.enumerate())
-    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
-    streams = (sys.stdout, sys.stderr, sys.stdin)
+    before = process_state()
 
     standby = standby_module.prepare(online=True)
     try:
@@ -169,10 +166,7 @@ def test_the_preparation_leaves_nothing_but_the_app(tmp_path, monkeypatch):
         # The menu has the lobby's entry (the placeholder lobby never connects: no player's).
         assert standby.app.screen.query_one(OptionList).get_option("lobby") is not None
         assert list(tmp_path.iterdir()) == []  # its folder is gone, and with it any session lock
-        assert dict(os.environ) == environment and os.getcwd() == cwd
-        assert set(threading.enumerate()) == threads  # a fork copies no thread of it
-        assert {signum: signal.getsignal(signum) for signum in handlers} == handlers
-        assert (sys.stdout, sys.stderr, sys.stdin) == streams
+        assert process_state() == before  # nor a thread of it, which a fork would not copy
     finally:
         if standby is not None:
             standby.discard()

@@ -7,10 +7,7 @@ server's rehearsal of an app, which draws a menu and leaves nothing of itself be
 from __future__ import annotations
 
 import os
-import signal
-import sys
 import tempfile
-import threading
 
 import pytest
 import textual.css.stylesheet as textual_stylesheet
@@ -21,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
-from ui_support import SIZE
+from ui_support import SIZE, process_state
 
 from tui_games.store import Store
 from tui_games.ui import rehearsal, warm_start
@@ -270,18 +267,12 @@ def open_descriptors() -> set[str]:
 
 def test_the_rehearsal_draws_a_menu_and_leaves_nothing_of_itself(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    environment, cwd = dict(os.environ), os.getcwd()
-    threads = set(threading.enumerate())
-    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT)}
-    streams = (sys.stdout, sys.stderr, sys.stdin)
+    before = process_state()
     descriptors = open_descriptors() if os.path.isdir("/proc/self/fd") else set()
 
     assert rehearsal.rehearse()
 
     assert list(tmp_path.iterdir()) == []  # its folder, its settings and its session lock are gone
-    assert dict(os.environ) == environment and os.getcwd() == cwd
-    assert set(threading.enumerate()) == threads
-    assert {signum: signal.getsignal(signum) for signum in handlers} == handlers
-    assert (sys.stdout, sys.stderr, sys.stdin) == streams
+    assert process_state() == before
     if descriptors:
         assert not {path for path in open_descriptors() - descriptors if str(tmp_path) in path}
