@@ -19,6 +19,7 @@ import time
 
 import pytest
 from rich.console import Console
+from textual.driver import Driver
 from textual.widgets import OptionList
 from ui_support import process_state
 
@@ -238,3 +239,35 @@ def test_a_terms_depth_is_what_rich_draws_it_in(term):
                for other in ("xterm-256color", "xterm", "dumb", "rxvt-16color")
                if standby_module.term_depth(other) == standby_module.term_depth(term)}
     assert systems == {Console(force_terminal=True, _environ={"TERM": term}).color_system}
+
+
+async def test_what_is_drawn_before_the_terminals_size_never_reaches_the_player():
+    # On a busy machine the taken-over app's loop may paint (at the size prepared) before the
+    # driver's size arrives; those bytes would land on the wrong rows of a larger terminal.
+    class Recording(Driver):
+        def __init__(self, app, **kwargs) -> None:
+            super().__init__(app, **kwargs)
+            self.written: list[str] = []
+
+        def write(self, data: str) -> None:
+            self.written.append(data)
+
+        def start_application_mode(self) -> None:
+            self.write("enter")
+
+        def stop_application_mode(self) -> None:
+            self.write("leave")
+
+        def disable_input(self) -> None:
+            pass
+
+    app = TuiGamesApp(standby=True)
+    driver = standby_module.held(Recording, app)(app)
+    driver.start_application_mode()
+    app.first_frame_pending = True  # as take_player leaves it
+    driver.write("a frame at 80x24")
+    app.first_frame_pending = False  # the size came: the next frame is whole
+    driver.write("the first frame")
+    app.first_frame_pending = True
+    driver.stop_application_mode()  # an app that ends before its first frame still leaves
+    assert driver.written == ["enter", "the first frame", "leave"]

@@ -102,7 +102,9 @@ class TuiGamesApp(App):
         #: Built for nobody, up to its menu, to be forked and given a player (tui_games.ui.standby):
         #: nothing of a player's session starts until :meth:`take_player`.
         self.standby = standby
-        self._first_frame_pending = False  # taken over by a player, its first frame not drawn yet
+        # Taken over by a player, its first frame not drawn yet: until the driver says the
+        # terminal's size, nothing drawn reaches the player (tui_games.ui.standby).
+        self.first_frame_pending = False
         # Parsed once a process, not once an app: the server's pre-started process has parsed
         # it all before it forks this app (tui_games.ui.warm_start).
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
@@ -151,6 +153,9 @@ class TuiGamesApp(App):
         self.lobby = LobbyClient.from_env(self._lobby_event)
         self._driver = driver
         driver.start_application_mode()
+        # Drawn whole on the player's terminal once the driver says its size (see _on_resize);
+        # nothing before that reaches the player (tui_games.ui.standby.held).
+        self.first_frame_pending = True
         self._start_session()
         if isinstance(self.screen, MenuScreen):
             self.screen.show_saved_games()
@@ -158,8 +163,6 @@ class TuiGamesApp(App):
             for widget in self.screen.walk_children(with_self=False):
                 widget.refresh()
         self.refresh_bindings()
-        # Drawn whole on the player's terminal once the driver says its size (see _on_resize).
-        self._first_frame_pending = True
 
     def _start_session(self) -> None:
         # Before any screen: they show whether this session writes the saved games.
@@ -355,13 +358,13 @@ class TuiGamesApp(App):
         # out and draw the whole screen again for the same size, after the first frame.
         if self._size is not None and event.size == self._size and self._resize_event is None:
             event.prevent_default()
-            if self._first_frame_pending:  # laid out already, for this size: drawn whole, once
+            if self.first_frame_pending:  # laid out already, for this size: drawn whole, once
                 self.screen.refresh()
-        elif self._first_frame_pending and isinstance(self.screen, MenuScreen):
+        elif self.first_frame_pending and isinstance(self.screen, MenuScreen):
             # Another size: Textual lays the menu out for it and draws all of it, and that
             # frame should be the only one, as an app's first is.
             self.screen.draw_once_on_next_layout()
-        self._first_frame_pending = False
+        self.first_frame_pending = False
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):

@@ -166,9 +166,27 @@ class Standby:
         app = self.app
         standby = app._driver
         assert isinstance(standby, StandbyDriver)
-        player = app.get_driver_class()(app, debug=False, mouse=True, size=None)
+        player = held(app.get_driver_class(), app)(app, debug=False, mouse=True, size=None)
         standby.player = player
         app.take_player(player)
+
+
+def held(driver_class: type[Driver], app: TuiGamesApp) -> type[Driver]:
+    """``driver_class``, holding back what the app draws between the take-over and the
+    terminal's size (``TuiGamesApp.first_frame_pending``): on a busy machine the loop could
+    paint a frame or a footer at the size prepared first, on rows the player's terminal does
+    not have where it is larger. The first frame after the size is whole (``_on_resize``)."""
+
+    class Held(driver_class):  # type: ignore[valid-type,misc]
+        def write(self, data: str) -> None:
+            if not app.first_frame_pending:
+                super().write(data)
+
+        def stop_application_mode(self) -> None:
+            app.first_frame_pending = False  # an app ending before its first frame says goodbye
+            super().stop_application_mode()
+
+    return Held
 
 
 def _own_wakeup_pipe(loop: asyncio.AbstractEventLoop) -> None:
