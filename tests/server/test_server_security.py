@@ -333,6 +333,51 @@ async def test_the_terminal_is_reset_when_the_app_dies(start_server):
     await player.close()
 
 
+@needs_ssh
+async def test_a_client_that_stalls_at_shutdown_still_gets_its_goodbye_and_its_terminal_back(
+        start_server, tmp_path):
+    # Seen in CI under a load of 20: a player's screen left in the app, without the line saying
+    # why. The server said goodbye, waited 2 s for the channel to close, then dropped the
+    # connection; OpenSSH, reading the goodbye and the disconnect in one go, exits (255) before
+    # it writes the goodbye, so the terminal is neither reset nor told.
+    identity, _ = key_file(tmp_path, "uma")
+    server = await start_server()
+    ssh = await asyncio.create_subprocess_exec(
+        "ssh", "-tt", "-F", "/dev/null", "-p", str(server.port), "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+        "-o", "IdentityAgent=none", "-i", str(identity), "uma@127.0.0.1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    screen = bytearray()
+
+    async def read() -> None:
+        while data := await ssh.stdout.read(65536):
+            screen.extend(data)
+
+    reader = asyncio.create_task(read())
+    closing = None
+    try:
+        await wait_until(lambda: b"Sudoku" in ESCAPES.sub(b"", bytes(screen)), APP_START, "the menu")
+        (session,) = server.sessions
+        ssh.send_signal(signal.SIGSTOP)
+        closing = asyncio.create_task(server.close())
+        await wait_until(lambda: session.closed_channel is not None, 30, "the goodbye to be sent")
+        # The stall itself, not a wait for something to happen: longer than the old 2 s.
+        await asyncio.sleep(3)
+        ssh.send_signal(signal.SIGCONT)
+        status = await asyncio.wait_for(ssh.wait(), 30)
+        await asyncio.wait_for(reader, 5)
+        await asyncio.wait_for(closing, 30)
+    finally:
+        if ssh.returncode is None:
+            ssh.send_signal(signal.SIGCONT)
+            ssh.kill()
+            await ssh.wait()
+    tail = bytes(screen[-300:])
+    assert status == 0, (status, await ssh.stderr.read())
+    assert ssh_module.TERMINAL_RESET in tail and b"the server is shutting down" in tail
+    assert any(line.startswith("stopped goodbyes=1/1") for line in start_server.logs), start_server.logs
+
+
 async def test_memory_total_limits_the_players(start_server):
     # 128 MB holds two sessions of the size expected before any is measured (fresh processes:
     # no zygote's memory counted in).

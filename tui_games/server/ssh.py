@@ -126,6 +126,9 @@ class SSHConfig:
     memory_mb: int | None = 1024  # per session (RLIMIT_AS), a guard; None or 0: no cap
     memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all sessions
     grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    # How long a stopping server waits for its clients to take their goodbyes (the terminal
+    # reset and the line saying why): a client that stalls longer loses them.
+    goodbye_seconds: float = 10.0
     sessions_per_player: int = 3
     address_share: int = 25  # percent of the places one address may hold
     zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
@@ -343,13 +346,17 @@ class GameServer:
             await self._listener.wait_closed()
         sessions = await self.session_host.close("the server is shutting down")
         # Each goodbye (the terminal reset and the line saying why) must reach its client before
-        # the connections go: wait (briefly) for the channels to close on their own.
+        # the connections go: OpenSSH that reads a goodbye and the disconnect together exits
+        # before it writes the goodbye. So wait for the channels to close on their own, which
+        # the clients do once they have it; a busy machine's client may take seconds.
         closing = [asyncio.ensure_future(session.closed_channel.wait_closed())
                    for session in sessions if session.closed_channel]
         if closing:
-            await asyncio.wait(closing, timeout=2.0)
+            await asyncio.wait(closing, timeout=self.config.goodbye_seconds)
             for waiting in closing:
                 waiting.cancel()
+        said = sum(1 for waiting in closing if waiting.done() and not waiting.cancelled())
+        self.config.log(event("stopped", goodbyes=f"{said}/{len(sessions)}"))
         for connection in list(self.connections):
             connection.close()
         if self.frontend is not None:
