@@ -4,7 +4,9 @@ A connection not yet playing (not authenticated, or authenticated without a sess
 **startup**. Startups are judged by their progress, not only counted:
 
 - **Stale**: one that has sent no SSH version string within ``version_seconds``, or has not
-  tried to log in within ``auth_seconds``. A real client does both in a fraction of a second.
+  tried to log in within ``auth_seconds``. A real client sends its version at once and tries
+  a key some four round trips later: a fraction of a second nearby, seconds over a satellite
+  or a poor mobile link or to a server starved of CPU, so the limits leave room for both.
 - **Eviction, not refusal**: a newcomer that finds its source at its cap closes that source's
   stalest stale startup instead of being refused; one that finds the server ``full`` closes
   a stale startup or one that has not tried to log in from a source that owes at least as
@@ -13,7 +15,8 @@ A connection not yet playing (not authenticated, or authenticated without a sess
   startups or more) ``sweep`` closes every stale one. Only when nothing can go is a newcomer
   refused.
 - **Penalties that add up** (after sshd's ``PerSourcePenalties``): a source owes seconds for
-  every connection it wasted — ``auth_fail`` for a wrong key, ``unused`` for one dropped or
+  every connection it wasted — ``stale`` for one dropped as stale (sshd's grace-exceeded),
+  ``auth_fail`` for a wrong key, ``unused`` for one dropped or
   closed without trying to log in, ``refused`` for one turned away (at its cap, or while
   penalised: a storm that keeps knocking stays out) — which run down in real time; while it
   owes more than ``threshold`` its new connections are refused at once. A source never owes
@@ -79,10 +82,11 @@ class Limits:
     per_trusted_source: int = 64
     per_network: int = 32  # IPv6 /48
     max_connections: int = 300
-    version_seconds: float = 1.5
-    auth_seconds: float = 3.0
+    version_seconds: float = 3.0
+    auth_seconds: float = 10.0
     auth_fail: float = 5.0
     unused: float = 2.0
+    stale: float = 10.0
     refused: float = 1.0
     threshold: float = 15.0
     network_factor: float = 4.0
@@ -193,7 +197,7 @@ class Admission:
         now = self.clock()
         stale = [startup for startup in self.waiting if startup.stale(now, self.limits)]
         for startup in stale:
-            self._drop(startup)
+            self._drop(startup, self.limits.stale)
         return len(stale)
 
     def penalise(self, source: str, seconds: float) -> None:
@@ -218,15 +222,16 @@ class Admission:
             startup.stale(now, self.limits) or (owing is not None and not startup.tried and owed(startup) >= owing))]
         if not found:
             return False
-        self._drop(min(found, key=lambda startup: (-owed(startup), not startup.stale(now, self.limits),
-                                                  *startup.rank())))
+        victim = min(found, key=lambda startup: (-owed(startup), not startup.stale(now, self.limits),
+                                                 *startup.rank()))
+        self._drop(victim, self.limits.stale if victim.stale(now, self.limits) else self.limits.unused)
         return True
 
-    def _drop(self, startup: Startup) -> None:
+    def _drop(self, startup: Startup, cost: float) -> None:
         self.evictions += 1
         startup.evicted = True
         self._leave(startup)  # its connection is counted until ``closed``
-        self._charge(startup, self.limits.unused)
+        self._charge(startup, cost)
         startup.close()
 
     def _charge(self, startup: Startup, seconds: float) -> None:
