@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tui_games.games import arena_adapter
-from tui_games.server.lobby.house import House, parse_house
+from tui_games.server.lobby import house as house_module
+from tui_games.server.lobby.house import EngineWorker, House, parse_house
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
@@ -23,7 +24,11 @@ BOT = Path(__file__).resolve().parents[2] / "examples" / "lobby_bot.py"
 
 
 @pytest.fixture
-async def house_hub(tmp_path):
+async def house_hub(tmp_path, monkeypatch):
+    # The worker is niced so that people's sessions come first (tested below); beside eight
+    # CPU-bound processes of normal priority that leaves it about 1% of a core, and its first
+    # move took the minute after which a game is aborted. These tests are about seeks and moves.
+    monkeypatch.setattr(house_module, "NICE", 0)
     storage = Storage(tmp_path / "lobby.sqlite3")
     lobby = Lobby(storage)
     hub = HubSocket(lobby, tmp_path / "lobby.sock")
@@ -34,6 +39,19 @@ async def house_hub(tmp_path):
     await house.close()
     await hub.close()
     storage.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="POSIX priorities")
+async def test_the_engines_think_in_a_niced_process():
+    worker = EngineWorker()
+    try:
+        move = await worker.think({"game": "connect4", "variant": {}, "moves": [], "spec": "level1",
+                                   "seconds": 0.1, "seed": 1}, ceiling=120)
+        assert move.isdigit()
+        own, its = os.getpriority(os.PRIO_PROCESS, 0), os.getpriority(os.PRIO_PROCESS, worker._process.pid)
+        assert its == min(19, own + house_module.NICE) and (its > own or own == 19)
+    finally:
+        worker.stop()
 
 
 async def until(condition, timeout: float = 60.0):

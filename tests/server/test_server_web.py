@@ -632,23 +632,41 @@ async def test_a_key_flood_does_not_grow_the_app(start_web):
         pid = held.app.pid
 
         def rss() -> float:
-            status = Path(f"/proc/{pid}/status").read_text()
-            return int(status.split("VmRSS:")[1].split()[0]) / 1024
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except FileNotFoundError:  # hung up (see below)
+                return 0.0
+            return int(status.split("VmRSS:")[1].split()[0]) / 1024 if "VmRSS:" in status else 0.0
 
         before = peak = rss()
         reading = asyncio.create_task(tab.pump(timeout=60))
         keys = json.dumps(["stdin", "jk" * 16384])
+        dropped = False
         for _ in range(120):  # ~4 MB of keys at most
             try:
                 await asyncio.wait_for(tab.websocket.send_str(keys), 0.5)
             except asyncio.TimeoutError:
                 pass
+            except aiohttp.ClientConnectionError:
+                # While the app is behind, the server reads nothing from the tab, pongs included:
+                # on a machine busy enough that the app stays behind past the heartbeat (~22 s),
+                # the flooder is hung up as gone. Fine for a flood; a crash would not be.
+                dropped = True
+                break
             peak = max(peak, rss())
         for _ in range(30):  # and while the app works through what it has taken
             await asyncio.sleep(0.1)
             peak = max(peak, rss())
         reading.cancel()
-        assert _alive(pid), "the app died under the flood"
+        if dropped:
+            deadline = time.monotonic() + 30
+            while not any(line.startswith("hangup ") for line in server.lines):
+                assert time.monotonic() < deadline, f"the dropped flood was not hung up: {server.lines}"
+                await asyncio.sleep(0.05)
+        if any(line.startswith("hangup ") for line in server.lines):  # dropped, as above
+            assert not any(line.startswith("failed ") for line in server.lines), server.lines
+        else:
+            assert _alive(pid), "the app died under the flood"
         assert peak - before < 30, f"app RSS {before:.0f} → {peak:.0f} MB"
     finally:
         await session.close()
