@@ -549,3 +549,30 @@ def test_the_hints_nested_nets_do_not_use_the_grades_levels_2_and_3(monkeypatch)
     assert steps and all(s.rating >= 10.5 for s in steps)
     hint_techniques = [t.find for t in TECHNIQUES if t.hints]
     assert nested_forcing_nets in hint_techniques and explainer_nested_forcing_nets not in hint_techniques
+
+
+def test_a_level_3_net_counts_the_level_2_chains_it_goes_on_from():
+    """Sudoku Explainer's net of level 3 tries its inner rules in order at each point, the
+    forcing chains of level 2 first, so the candidates they remove rest on them in the level-3
+    net too, and the net's size counts each of those chains once (``getNestedComplexity``).
+    Ours goes on from the level-2 net of the same assumption: it must keep what the level-2
+    chains weigh (it dropped them, and the top of the scale rated low)."""
+    state = pm_state(FORUM_10_4_LEVEL_2_PM)
+    net = forcing._Net(state)
+    kept = 0
+    for i in net.candidates:
+        plus = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
+        two = forcing._stronger(net, plus, forcing._NEST_FC, state)
+        if two.conflict >= 0 or not two.weights:
+            continue
+        three = forcing._stronger(net, two, forcing._NEST_MFC, state)
+        assert three.weights.items() >= two.weights.items()
+        if three.conflict >= 0:
+            ends = (three.conflict, three.conflict | 1)
+            behind = {key: size for node, (key, size) in three.weights.items()
+                      if node in forcing._ancestors(three.par, ends)}
+            assert forcing._size(three, ends) == len(forcing._ancestors(three.par, ends)) + sum(behind.values())
+        kept += 1
+        if kept == 4:
+            break
+    assert kept == 4

@@ -284,14 +284,17 @@ def _static(net: _Net, root: int) -> _Prop:
 
 
 def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], places: list[int], par: _Parents,
-             state: State, order: list[int] | None = None, chains: _Chains | None = None) -> _Prop:
+             state: State, order: list[int] | None = None, chains: _Chains | None = None,
+             weights: _Weights | None = None) -> _Prop:
     """Propagate ``roots`` in the position ``masks``/``places`` (copies this call owns) with
     ``par`` (this call's too: None, or OUTER for what an enclosing net already implied).
     With ``order``, go on from a weaker net that reached that position (see :func:`_stronger`),
-    and ``chains``, the inner forcing chains that net found last."""
+    with ``chains``, the inner forcing chains that net found last, and ``weights``, the inner
+    chains its nodes rest on (a copy this call owns)."""
     n, units, cell_units, bits = net.n, net.units, net.cell_units, net.bits
     masks0, places0 = net.masks, net.places
-    weights: _Weights = {}  # nested nets: see _Prop.weights
+    if weights is None:
+        weights = {}  # nested nets: see _Prop.weights
     if order is None:
         order = []
         for node in roots:
@@ -384,11 +387,13 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
 def _stronger(net: _Net, prop: _Prop, level: int, state: State) -> _Prop:
     """The net of ``level`` from the same assumption as the weaker net ``prop``: the weaker
     net is where the stronger one would be once its own rules run out, so it goes on from
-    there (the same contradiction if the weaker net found one)."""
+    there (the same contradiction if the weaker net found one), its inner chains' sizes
+    included: a level-3 net of Sudoku Explainer tries the forcing chains of level 2 first, so
+    the nodes they removed rest on them there too, and count them."""
     if prop.conflict >= 0 or prop.masks is None or prop.places is None:
         return prop
     return _dynamic(net, (), level, list(prop.masks), list(prop.places), dict(prop.par), state, list(prop.order),
-                    prop.chains)
+                    prop.chains, dict(prop.weights))
 
 
 def _imply_off(par: _Parents, order: list[int], nd: int, parents: tuple[int, ...]) -> int:
