@@ -576,3 +576,94 @@ def test_a_level_3_net_counts_the_level_2_chains_it_goes_on_from():
         if kept == 4:
             break
     assert kept == 4
+
+
+def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
+    """Sudoku Explainer's nesting level 4 is a net of its own whose inner rules are locked
+    candidates, pairs, X-wings and dynamic forcing chains: no static forcing chain of levels 2
+    and 3 removes anything in it. So the grade's level-4 net of an assumption starts from its
+    (+) net, not from its level-3 net (whose static removals came free and made it smaller).
+    Levels 2 and 3 are made to give no step here, so that the grade goes on to level 4."""
+    real = forcing._stronger
+    level_4: list[forcing._Prop] = []
+
+    def stronger(net, prop, level, state):  # type: ignore[no-untyped-def]
+        out = real(net, prop, level, state)
+        if level < forcing._NEST_DFC and out.conflict >= 0:
+            return forcing._Prop(dict(out.par), list(out.order), -1)  # no step at levels 2 and 3
+        if level == forcing._NEST_DFC:
+            level_4.append(out)
+        return out
+
+    monkeypatch.setattr(forcing, "_stronger", stronger)
+    monkeypatch.setattr(forcing, "_cells", lambda *args: [])
+    monkeypatch.setattr(forcing, "_units", lambda *args: [])
+    step = first(explainer_nested_forcing_nets, pm_state(FORUM_10_4_LEVEL_2_PM))
+    assert step.rating >= 10.5 and level_4
+    for prop in level_4:  # an inner dynamic net's removal is keyed by its node, a static chain's is not
+        assert all(key == node for node, (key, _) in prop.weights.items())
+    assert_sound(step, solution_of(FORUM_10_4))
+
+
+def _explainer_dynamic(net, root):  # type: ignore[no-untyped-def]
+    """Sudoku Explainer's ``doChaining`` for a dynamic net (singles only), written plainly:
+    two queues, and a pending "on" node always taken before any "off" one. Returns the parents
+    and the off node of its contradiction (-1 for none)."""
+    from collections import deque
+
+    n, units, bits = net.n, net.units, net.bits
+    masks, places = list(net.masks), list(net.places)
+    par = {root: forcing.ROOT}
+    ons, offs = deque([root] if root & 1 else []), deque([] if root & 1 else [root])
+    while ons or offs:
+        if ons:
+            node = ons.popleft()
+            c, d = divmod(node >> 1, n)
+            targets = [c * n + e for e in bits[masks[c] & ~(1 << d)]]
+            for u, pos in net.cell_units[c]:
+                targets += [units[u][j] * n + d for j in bits[places[u * n + d] & ~pos]]
+            for j in targets:
+                if j << 1 not in par:
+                    par[j << 1] = node
+                    if (j << 1) | 1 in par:
+                        return par, j << 1
+                    offs.append(j << 1)
+            continue
+        node = offs.popleft()
+        c, d = divmod(node >> 1, n)
+        if not masks[c] >> d & 1:
+            continue
+        masks[c] &= ~(1 << d)
+        found = []
+        if masks[c] and not masks[c] & (masks[c] - 1):
+            found.append((((c * n + masks[c].bit_length() - 1) << 1) | 1,
+                          tuple((c * n + e) << 1 for e in bits[net.masks[c] & ~masks[c]])))
+        for u, pos in net.cell_units[c]:
+            k = u * n + d
+            places[k] &= ~pos
+            pl = places[k]
+            if pl and not pl & (pl - 1):
+                found.append((((units[u][pl.bit_length() - 1] * n + d) << 1) | 1,
+                              tuple((units[u][j] * n + d) << 1 for j in bits[net.places[k] & ~pl])))
+        for nd, parents in found:
+            if nd not in par:
+                par[nd] = parents
+                if nd ^ 1 in par:
+                    return par, nd ^ 1
+                ons.append(nd)
+    return par, -1
+
+
+def test_dynamic_nets_take_every_on_before_any_off_as_explainer():
+    """Sudoku Explainer's nets (``doChaining``) take every pending "on" node before any "off"
+    one. Our one breadth-first queue records the same parents and meets the same contradiction:
+    an "on" node only makes "off" nodes, and they join the queue in the same order either way,
+    so the offs are taken in the same order. Held here to a plain two-queue version of SE's,
+    from "on" and "off" of every candidate of a forum position."""
+    state = pm_state(FORUM_10_4_LEVEL_2_PM)
+    net = forcing._Net(state)
+    for i in net.candidates:
+        for root in ((i << 1) | 1, i << 1):
+            prop = forcing._dynamic(net, (root,), forcing._SINGLES, list(net.masks), list(net.places), {}, state)
+            par, conflict = _explainer_dynamic(net, root)
+            assert (prop.par, prop.conflict) == (par, conflict)

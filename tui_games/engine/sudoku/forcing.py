@@ -1420,7 +1420,11 @@ def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
         hints: list[_Hint] = []
         for i in false:
             state.check_stop()
-            prop = weaker[i] = _stronger(net, weaker[i], level, state)
+            # SE's level 4 is a net of its own, whose inner rules are dynamic chains alone (its
+            # static chains' removals are not in it): it starts from the (+) net, levels 2 and 3
+            # go on from the level below
+            base = plus[(i << 1) | 1] if level == _NEST_DFC else weaker[i]
+            prop = weaker[i] = _stronger(net, base, level, state)
             if prop.conflict >= 0:
                 ends = [prop.conflict, prop.conflict | 1]
                 hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
