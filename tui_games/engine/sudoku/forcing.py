@@ -1374,10 +1374,10 @@ def _refute(net: _Net, prop: _Prop, state: State, depth: int = 1) -> int | None:
     return deepest
 
 
-#: How many refutations the nested nets of level 4 collect before giving the smallest (a full
-#: scan of the board costs seconds there; the first few, found in the order below, are within
-#: a few nodes of the smallest). Levels 2 and 3 scan every false candidate, as Sudoku Explainer
-#: does, and give the smallest: a tenth more or less decides the top of the scale.
+#: How many refutations the hints' nested nets of level 4 collect before giving the smallest (a
+#: full scan of the board costs seconds there; the first few, found in the order below, are
+#: within a few nodes of the smallest). The grade scans every false candidate at every level, as
+#: Sudoku Explainer does, and gives the smallest: a tenth more or less decides the top of the scale.
 NESTED_SAMPLE = 8
 
 
@@ -1396,14 +1396,15 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
 def explainer_nested_forcing_nets(state: State) -> Iterator[Step]:
     """The grade's nested nets, in Sudoku Explainer's order of nesting levels (the first level
     with a step wins): static forcing chains inside the net (level 2, 9.5), static multiple
-    forcing chains (level 3, 10.0), dynamic (+) nets (level 4, 10.5); at levels 2 and 3 every
-    false candidate is tried and the smallest net comes first, as SE takes its easiest hint (a
+    forcing chains (level 3, 10.0), dynamic (+) nets (level 4, 10.5, a net of its own from the
+    (+) net, with no static chain inside); at every level every false candidate is tried and
+    the smallest net comes first, as SE takes its easiest hint (a
     tenth more or less decides the top of the scale). Slower than :func:`nested_forcing_nets`
     (seconds a step on the forum's hardest), so the hints keep that one."""
-    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_DFC))
+    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_DFC), sample=False)
 
 
-def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
+def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> Iterator[Step]:
     if _unsolvable(state):
         return
     a = _analysis(state)
@@ -1428,7 +1429,7 @@ def _nested_finder(state: State, levels: Sequence[int]) -> Iterator[Step]:
             if prop.conflict >= 0:
                 ends = [prop.conflict, prop.conflict | 1]
                 hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
-                if len(hints) == NESTED_SAMPLE and level == _NEST_DFC:
+                if sample and len(hints) == NESTED_SAMPLE and level == _NEST_DFC:
                     break
         if level < _NEST_DFC:  # SE's nets of levels 2 and 3 also give cell and unit verities
             for i in net.candidates:
