@@ -285,22 +285,26 @@ def test_nested_forcing_net_takes_explainers_lowest_level_first():
 
 def test_nested_forcing_net_level_4(monkeypatch):
     """With no inner static chains (levels 2 and 3 find nothing) the grade's nets of level 4,
-    with dynamic (+) nets inside, take over at 10.5 + length: the hints' nested net, which
-    looks at level 4 at once."""
+    with dynamic (+) nets inside, take over at 10.5 + length. The hints' nested net looks at
+    level 4 at once and gives the smallest of its first few refutations; the grade tries every
+    false candidate, so its step is that small or smaller."""
     import tui_games.engine.sudoku.forcing as forcing
 
     monkeypatch.setattr(forcing, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
                         weights: (0, resume))
     state = pm_state(HARDEST_1_NESTED_PM)
     step = first(explainer_nested_forcing_nets, state)
-    assert step == first(nested_forcing_nets, pm_state(HARDEST_1_NESTED_PM))
-    assert step.technique == "nested forcing net" and step.level == "nightmare"
-    assert named(step.eliminations) == {("r2c4", 4)}
-    assert step.explanation.startswith("If r2c4 were 4, r8c6 would be 4, ")
-    assert step.explanation.endswith("then r1c5 would be both 3 and 2, so r2c4 is not 4. Inside the net, r1c5 "
+    hint = first(nested_forcing_nets, pm_state(HARDEST_1_NESTED_PM))
+    assert hint.technique == "nested forcing net" and hint.level == "nightmare"
+    assert named(hint.eliminations) == {("r2c4", 4)}
+    assert hint.explanation.startswith("If r2c4 were 4, r8c6 would be 4, ")
+    assert hint.explanation.endswith("then r1c5 would be both 3 and 2, so r2c4 is not 4. Inside the net, r1c5 "
                                      "is not 1, since its own (+) net would end in a contradiction.")
-    assert 10.5 < step.rating <= 12.0  # Sudoku Explainer's nesting level 4, 8.5 + 0.5 x 4, + length
+    assert 10.5 < hint.rating <= 12.0  # Sudoku Explainer's nesting level 4, 8.5 + 0.5 x 4, + length
+    assert step.technique == "nested forcing net" and "own (+) net" in step.explanation
+    assert 10.5 < step.rating <= hint.rating
     assert_sound(step, solution_of(HARDEST_1))
+    assert_sound(hint, solution_of(HARDEST_1))
 
 
 # A forum puzzle (1905 11+ list) that Sukaku Explainer 1.18.1 rates 11.0; on its way it takes
@@ -696,3 +700,4 @@ def test_the_grades_level_4_takes_the_smallest_net_of_every_false_candidate():
     assert "own (+) net" in steps[0].explanation
     for s in steps[:3]:
         assert_sound(s, solution_of(FORUM_11_5))
+
