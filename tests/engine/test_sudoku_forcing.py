@@ -701,18 +701,3 @@ def test_the_grades_level_4_takes_the_smallest_net_of_every_false_candidate():
     for s in steps[:3]:
         assert_sound(s, solution_of(FORUM_11_5))
 
-
-def test_dynamic_plus_nets_apply_x_wings_as_explainer():
-    """Inside its (+) nets Sudoku Explainer applies, when locked candidates and pairs find
-    nothing, X-wings (its ``Fisherman(2)``, the fourth of its rules there), resting on the
-    candidates the net took from the fish's base lines. In HARDEST_1's position the (+) net of
-    r3c2 = 4 leaves 8 in rows 2 and 6 only in columns 7 and 8: 8 goes from r4c7, r7c7 and r7c8,
-    because the net took it from r2c9 and r6c3."""
-    def off(name: str, digit: int) -> int:
-        return (((int(name[1]) - 1) * 9 + int(name[3]) - 1) * 9 + digit - 1) << 1
-
-    state = pm_state(HARDEST_1_NESTED_PM)
-    net = forcing._Net(state)
-    prop = forcing._dynamic(net, (off("r3c2", 4) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
-    for name in ("r4c7", "r7c7", "r7c8"):
-        assert set(prop.par[off(name, 8)]) == {off("r2c9", 8), off("r6c3", 8)}

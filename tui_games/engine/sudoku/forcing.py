@@ -168,12 +168,6 @@ class _Net:
                     places[u * n + d] |= 1 << pos
         self.places = places
         self.candidates = [c * n + d for c in range(n * n) for d in self.bits[masks[c]]]
-        #: How many times each digit (0-based) is placed (SE's fish look only at digits placed 5
-        #: times or fewer).
-        self.placed = [0] * n
-        for v in self.values:
-            if v:
-                self.placed[v - 1] += 1
         self._weak: list[list[int]] | None = None
         self._strong: list[list[int]] | None = None
 
@@ -312,7 +306,6 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
     else:
         head = len(order)
     since = 0  # where the (+) rules look next
-    x_since = 0  # where the X-wings look next
     resume = 0  # where the nested scan goes on
     while True:
         while head < len(order):
@@ -373,9 +366,6 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
             break
         found = _plus_rules(net, masks, places, par, order, since)
         since = len(order) - found if found > 0 else len(order)
-        if not found:  # SE's last rule inside a (+) net
-            found = _x_wings(net, masks, places, par, order, x_since)
-            x_since, since = since, len(order) - found if found > 0 else len(order)
         if found < 0:
             return _Prop(par, order, ~found, weights=weights)
         if found:
@@ -487,46 +477,6 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: _Parents, o
                 x = unit[j]
                 for f in bits[masks[x] & ~keep]:
                     r = _imply_off(par, order, (x * n + f) << 1, parents)
-                    if r < 0:
-                        return r
-                    added += r
-    return added
-
-
-def _x_wings(net: _Net, masks: list[int], places: list[int], par: _Parents, order: list[int], since: int) -> int:
-    """X-wings in a (+) net's position, Sudoku Explainer's last rule there (after pointing and
-    pairs found nothing): two rows (columns) whose places for a digit are the same two columns
-    (rows) take the digit from the rest of those. Only those resting on the net's removals (a
-    base line that lost places: looked for where the nodes ``order[since:]`` removed a
-    candidate), and, as SE's, only for digits placed 5 times or fewer. Returns the number of
-    nodes added, or ``~node`` on a contradiction."""
-    n, units, places0, bits = net.n, net.units, net.places, net.bits
-    bases: dict[tuple[int, int], None] = {}  # (line, digit), in order
-    for k in range(since, len(order)):
-        node = order[k]
-        if node & 1:
-            continue
-        c, d = divmod(node >> 1, n)
-        if net.placed[d] + 4 > n:
-            continue
-        for u in (n + c % n, c // n):  # SE's order: columns first, then rows
-            if places[u * n + d].bit_count() == 2:
-                bases[(u, d)] = None
-    added = 0
-    seen = set()
-    for u1, d in bases:
-        pl = places[u1 * n + d]
-        start = n if u1 >= n else 0
-        for u2 in range(start, start + n):
-            if u2 == u1 or places[u2 * n + d] != pl or (min(u1, u2), u2 + u1, d) in seen:
-                continue
-            seen.add((min(u1, u2), u2 + u1, d))
-            parents = tuple((units[u][j] * n + d) << 1 for u in (u1, u2) for j in bits[places0[u * n + d] & ~pl])
-            keep = (1 << (u1 % n)) | (1 << (u2 % n))
-            for j in bits[pl]:
-                cover = (n - start) + j  # the line crossing the base lines at that position
-                for k in bits[places[cover * n + d] & ~keep]:
-                    r = _imply_off(par, order, (units[cover][k] * n + d) << 1, parents)
                     if r < 0:
                         return r
                     added += r
