@@ -26,9 +26,11 @@ Four strengths of propagation, as in Sudoku Explainer:
   (9.5) the candidates static forcing chains remove (a chain from "on" that removes its
   candidate, or from "off" that places it), all at once, each on its smallest chain, as SE
   adds every hint of its inner rule; level 3 (10.0) those first, failing them the candidates
-  static cell and unit forcing chains remove; level 4 (10.5) one whose own dynamic (+) net
-  ends in a contradiction. The grade
-  tries the levels in that order, as SE does; the hints go to level 4 at once (quicker, and it
+  static cell and unit forcing chains remove (a level-3 net goes on from its level-2 net,
+  counting the chains that one rests on); level 4 (10.5), a net of its own from the (+) net,
+  one whose own dynamic (+) net ends in a contradiction. The grade
+  tries the levels in that order, as SE does, every false candidate at each; the hints go to
+  level 4 at once and take the smallest of its first few refutations (quicker, and it
   refutes a false candidate of every puzzle in the shared sets, the forum's hardest included);
   should it not, a tree of (+) nets branching on one cell's candidates after another does
   (rated by the tree's depth). A false candidate always fails that way, since the tree is an
@@ -39,7 +41,7 @@ Four strengths of propagation, as in Sudoku Explainer:
 The rating is the base rating plus :func:`~.techniques.length_rating` of the number of nodes
 the conclusion rests on (summed over the branches of a verity; a nested net adds each inner
 chain's own nodes once, as SE adds each nested chain once), and the finders yield the
-smallest nets first (the nested nets: the smallest of the first few found). Each search is
+smallest nets first (the hints' nested nets: the smallest of the first few found). Each search is
 computed once per position and shared by the finders (the stepper tries them one after the
 other on the same position).
 
