@@ -162,7 +162,8 @@ def _database(args: argparse.Namespace) -> EndgameDB | None:
 
 def cmd_engine(args: argparse.Namespace) -> int:
     """The line protocol of :mod:`tui_games.engine.checkers.protocol` on stdin/stdout."""
-    session = EngineSession(seed=args.seed, engine=Engine(wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args)),
+    engine = Engine(evaluation=args.evaluation, wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args))
+    session = EngineSession(seed=args.seed, engine=engine,
                             book=None if args.no_book else shared_book())
     for line in sys.stdin:
         reply = session.handle(line.strip())
@@ -212,6 +213,8 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--no-database", action="store_true",
                         help="search without the endgame tables of build-db (used when they are there)")
     engine.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
+    engine.add_argument("--evaluation", choices=("default", "network", "material"), default="default",
+                        help="the static evaluation: the shipped one, with the network on top, or material only")
 
 
 # -- play ------------------------------------------------------------------------------------------

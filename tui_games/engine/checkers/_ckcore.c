@@ -254,7 +254,63 @@ static int conversion(u32 win, u32 lose, u32 kings, int colour) {
     return s > DB_MARGIN ? DB_MARGIN : s < -DB_MARGIN ? -DB_MARGIN : s;
 }
 
-static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
+/* -- the network (network.py's forward; its module doc has the arithmetic) ----------------- */
+
+#define NET_INPUTS 128
+#define NET_ACT 127
+#define NET_SHIFT2 6
+#define NET_SHIFT3 10
+#define NET_LIMIT 500
+#define NET_MAX_H1 256
+#define NET_MAX_H2 64
+#define NET_MAX_WEIGHT 32767
+#define NET_MAX_BIAS (1 << 24)
+/* The first layer's bounds: 32 inputs and the bias stay inside 16 bits. */
+#define NET_MAX_W1 800
+#define NET_MAX_B1 7000
+
+/* The weights in the image's order, in one allocation (mem NULL: no network). */
+typedef struct {
+    int h1, h2;
+    int32_t *mem, *w1, *b1, *w2, *b2, *w3, b3;
+    int16_t *w1s, *b1s; /* W1 and B1 in 16 bits (their bounds keep the sums there: they vectorise) */
+    int16_t *w2t; /* W2 a second-layer unit at a time, in 16 bits */
+} Net;
+
+/* The output for the side whose men om and kings ok move down the board (as Black), against
+ * men pm and kings pk. The bounds checked in read_net keep every sum inside 32 bits. */
+static int net_forward(const Net *N, u32 om, u32 ok, u32 pm, u32 pk) {
+    const int h1 = N->h1, h2 = N->h2;
+    int16_t a1[NET_MAX_H1];
+    int32_t a2[NET_MAX_H2];
+    memcpy(a1, N->b1s, sizeof(int16_t) * h1);
+    const u32 planes[4] = {om, ok, pm, pk};
+    for (int p = 0; p < 4; p++) {
+        for (u32 m = planes[p]; m; m &= m - 1) {
+            const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
+            for (int j = 0; j < h1; j++) a1[j] = (int16_t)(a1[j] + row[j]);
+        }
+    }
+    int16_t c1[NET_MAX_H1];
+    for (int j = 0; j < h1; j++) c1[j] = (int16_t)(a1[j] < 0 ? 0 : a1[j] > NET_ACT ? NET_ACT : a1[j]);
+    for (int k = 0; k < h2; k++) {
+        const int16_t *row = N->w2t + k * h1;
+        int32_t s = N->b2[k];
+        for (int j = 0; j < h1; j++) s += c1[j] * row[j];
+        a2[k] = s;
+    }
+    int32_t out = N->b3;
+    for (int k = 0; k < h2; k++) {
+        int32_t s = a2[k];
+        if (s <= 0) continue;
+        s >>= NET_SHIFT2;
+        out += (s < NET_ACT ? s : NET_ACT) * N->w3[k];
+    }
+    out = floordiv(out, 1 << NET_SHIFT3);
+    return out > NET_LIMIT ? NET_LIMIT : out < -NET_LIMIT ? -NET_LIMIT : out;
+}
+
+static int evaluate(const int *W, const Net *N, u32 black, u32 white, u32 kings, int turn) {
     const int *OP = W, *EN = W + N_FEATURES;
     const u32 DOUBLE = SQ(1) | SQ(5) | SQ(28) | SQ(32);
     u32 bk = black & kings, wk = white & kings, bm = black ^ bk, wm = white ^ wk;
@@ -317,7 +373,15 @@ static int evaluate(const int *W, u32 black, u32 white, u32 kings, int turn) {
     }
     /* Blended by the phase; C's division rounds towards zero, as evaluation.blend does. */
     int score = (op * pieces + en * (PHASE - pieces)) / (PHASE * unit);
-    return turn == 0 ? score : -score;
+    if (turn) score = -score;
+    if (N->mem != NULL) { /* the network's correction, read from the side to move */
+        if (turn == 0) {
+            score += net_forward(N, bm, bk, wm, wk);
+        } else {
+            score += net_forward(N, turned(wm), turned(wk), turned(bm), turned(bk));
+        }
+    }
+    return score;
 }
 
 /* -- the search core ---------------------------------------------------------------------- */
@@ -343,6 +407,7 @@ typedef struct {
     u64 mask;
     int age;
     int *weights;        /* WEIGHT_INTS: the feature weights, the pattern flag, the tables */
+    Net net;             /* the network on top of the evaluation (net.mem NULL: none) */
     int32_t history[2 * 1024];
     uint16_t killers[MAX_PLY + 2][2];
     uint16_t pv[MAX_PLY + 2][MAX_PLY + 2];
@@ -537,7 +602,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         c->leaves++;
         if (ply < MAX_PLY && !can_step(own, opp, k, turn)) return leave(c, tn, ply - WIN, F_EXACT, K_END, NULL, NULL, 0);
         c->horizon++;
-        int score = evaluate(c->weights, b, w, k, turn);
+        int score = evaluate(c->weights, &c->net, b, w, k, turn);
         if (quiet > QUIET_FADE) score = floordiv(score * (QUIET_LIMIT - quiet), QUIET_LIMIT - QUIET_FADE);
         if (c->probe_pieces) score = score >= DB_LOW ? DB_LOW - 1 : score <= -DB_LOW ? 1 - DB_LOW : score;
         return leave(c, tn, score, F_EXACT, K_HORIZON, NULL, NULL, 0);
@@ -570,7 +635,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
      * near the horizon is not searched on. */
     if (selective && depth <= RFP_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT &&
         quiet <= QUIET_FADE && !can_capture(opp, own, k, turn ^ 1)) {
-        int s = evaluate(c->weights, b, w, k, turn) - RFP_MARGIN * depth;
+        int s = evaluate(c->weights, &c->net, b, w, k, turn) - RFP_MARGIN * depth;
         if (s >= beta) {
             c->leaves++;
             c->horizon++;
@@ -717,6 +782,9 @@ static void Core_dealloc(Core *self) {
     free(self->table);
     free(self->keys);
     free(self->weights);
+    free(self->net.mem);
+    free(self->net.w2t);
+    free(self->net.w1s);
     Py_XDECREF(self->check);
     Py_XDECREF(self->probe);
     Py_XDECREF(self->tracer);
@@ -760,11 +828,63 @@ static int read_weights(Core *self, PyObject *weights) {
     return 0;
 }
 
-static int Core_init(Core *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"table_bits", "weights", NULL};
-    int bits;
+
+/* net: None, or (hidden1, hidden2, weights) as network.Network holds them (network.check's
+ * bounds, checked again here: the C sums rely on them). */
+static int read_net(Core *self, PyObject *net) {
+    free(self->net.mem);
+    free(self->net.w2t);
+    free(self->net.w1s);
+    self->net.mem = NULL;
+    self->net.w2t = NULL;
+    self->net.w1s = NULL;
+    if (net == Py_None) return 0;
+    int h1, h2;
     PyObject *weights;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iO", names, &bits, &weights)) return -1;
+    if (!PyArg_ParseTuple(net, "iiO", &h1, &h2, &weights)) return -1;
+    if (h1 < 1 || h1 > NET_MAX_H1 || h2 < 1 || h2 > NET_MAX_H2) {
+        PyErr_SetString(PyExc_ValueError, "network widths out of range");
+        return -1;
+    }
+    Py_ssize_t n = (Py_ssize_t)NET_INPUTS * h1 + h1 + h1 * h2 + h2 + h2 + 1;
+    PyObject *seq = PySequence_Fast(weights, "network weights must be a sequence of ints");
+    if (!seq) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != n) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "expected %zd network weights", n);
+        return -1;
+    }
+    int32_t *mem = malloc(sizeof(int32_t) * n);
+    if (!mem) { Py_DECREF(seq); PyErr_NoMemory(); return -1; }
+    Py_ssize_t b1 = NET_INPUTS * h1, w2 = b1 + h1, b2 = w2 + h1 * h2, w3 = b2 + h2;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { free(mem); Py_DECREF(seq); return -1; }
+        int bias = (i >= b1 && i < w2) || (i >= b2 && i < w3) || i == n - 1;
+        long bound = i < b1 ? NET_MAX_W1 : i < w2 ? NET_MAX_B1 : bias ? NET_MAX_BIAS : NET_MAX_WEIGHT;
+        if (v < -bound || v > bound) {
+            free(mem);
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "network weight out of range");
+            return -1;
+        }
+        mem[i] = (int32_t)v;
+    }
+    Py_DECREF(seq);
+    int16_t *w2t = malloc(sizeof(int16_t) * h1 * h2), *w1s = malloc(sizeof(int16_t) * (b1 + h1));
+    if (!w2t || !w1s) { free(mem); free(w2t); free(w1s); PyErr_NoMemory(); return -1; }
+    for (int j = 0; j < h1; j++)
+        for (int k = 0; k < h2; k++) w2t[k * h1 + j] = (int16_t)mem[w2 + j * h2 + k];
+    for (Py_ssize_t i = 0; i < b1 + h1; i++) w1s[i] = (int16_t)mem[i];
+    self->net = (Net){h1, h2, mem, mem, mem + b1, mem + w2, mem + b2, mem + w3, mem[n - 1], w1s, w1s + b1, w2t};
+    return 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"table_bits", "weights", "net", NULL};
+    int bits;
+    PyObject *weights, *net = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iO|O", names, &bits, &weights, &net)) return -1;
     if (!zobrist_ready) {
         PyErr_SetString(PyExc_RuntimeError, "set_zobrist() first");
         return -1;
@@ -774,6 +894,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
         return -1;
     }
     if (read_weights(self, weights) < 0) return -1;
+    if (read_net(self, net) < 0) return -1;
     free(self->table);
     self->table = malloc(sizeof(Entry) << bits);
     if (!self->table) { PyErr_NoMemory(); return -1; }
@@ -918,7 +1039,7 @@ static PyObject *Core_evaluate(Core *self, PyObject *args) {
     unsigned int b, w, k;
     int turn;
     if (!PyArg_ParseTuple(args, "IIIi", &b, &w, &k, &turn)) return NULL;
-    return PyLong_FromLong(evaluate(self->weights, b, w, k, turn & 1));
+    return PyLong_FromLong(evaluate(self->weights, &self->net, b, w, k, turn & 1));
 }
 
 static PyMethodDef Core_methods[] = {

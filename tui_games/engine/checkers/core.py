@@ -10,8 +10,9 @@ Two twins give the same scores, lines and node counts at a fixed depth:
 runs the root, iterative deepening, aspiration windows and the clock; a core searches one
 root move's subtree per :meth:`node` call. The interface:
 
-- ``Core(table_bits, weights)``: a table of ``2**table_bits`` entries, the evaluation's
-  weights (:data:`evaluation.DEFAULT_WEIGHTS`);
+- ``Core(table_bits, weights, net=None)``: a table of ``2**table_bits`` entries, the evaluation's
+  weights (:data:`evaluation.DEFAULT_WEIGHTS`) and the network on top of it, if any (the
+  compiled core takes it as ``(hidden1, hidden2, weights)``, :class:`network.Network`'s fields);
 - ``begin(keys, check, check_every, probe=None, probe_pieces=0)``: a new search; ``keys``
   are the game's position keys since the last irreversible move, the root's last
   (repetitions score 0); ``check(nodes)`` is called every ``check_every`` nodes and raises
@@ -75,6 +76,7 @@ from collections.abc import Callable, Sequence
 
 from tui_games.engine.checkers import position as _position
 from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, DIST, make_evaluator
+from tui_games.engine.checkers.network import Network
 from tui_games.engine.checkers.position import QUIET_LIMIT, Move, generate, has_capture, has_step
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
@@ -127,7 +129,7 @@ COMPILED = _ckcore is not None
 
 
 def make_core(table_bits: int | None = None, weights: Sequence[int] = DEFAULT_WEIGHTS, *,
-              compiled: bool | None = None) -> PyCore:
+              compiled: bool | None = None, net: Network | None = None) -> PyCore:
     """A search core: the compiled one if it was built (or ``compiled=True`` demands it;
     RuntimeError without it), else :class:`PyCore`. ``table_bits`` None: each core's default."""
     if compiled is None:
@@ -137,8 +139,9 @@ def make_core(table_bits: int | None = None, weights: Sequence[int] = DEFAULT_WE
     if compiled:
         if _ckcore is None:
             raise RuntimeError("the compiled checkers core was not built (no C compiler at install)")
-        return _ckcore.Core(table_bits, tuple(weights))  # type: ignore[no-any-return]
-    return PyCore(table_bits, weights)
+        spec = None if net is None else (net.hidden1, net.hidden2, net.weights)
+        return _ckcore.Core(table_bits, tuple(weights), spec)  # type: ignore[no-any-return]
+    return PyCore(table_bits, weights, net)
 
 
 def conversion(win: int, lose: int, kings: int, colour: int) -> int:
@@ -204,10 +207,10 @@ def _reduction(depth: int, i: int, pv_node: bool, hist: int, killer: bool) -> in
 class PyCore:
     """The node function in Python (see the module doc): the compiled core's twin."""
 
-    def __init__(self, table_bits: int, weights: Sequence[int] = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, table_bits: int, weights: Sequence[int] = DEFAULT_WEIGHTS, net: Network | None = None) -> None:
         if not 8 <= table_bits <= 28:
             raise ValueError("table_bits must be from 8 to 28")
-        self.evaluate = make_evaluator(tuple(weights))
+        self.evaluate = make_evaluator(tuple(weights), net)
         self.mask = (1 << table_bits) - 1
         # Slots: None or [key, score, move, depth, flag, age].
         self.table: list[list[int] | None] = [None] * (self.mask + 1)

@@ -45,7 +45,8 @@ from typing import cast
 from tui_games.engine.checkers.core import MAX_PLY, PyCore, make_core
 from tui_games.engine.checkers.egdb import DRAW, LOSS, EndgameDB
 from tui_games.engine.checkers.egdb import WIN as DB_WIN_RESULT
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, MATERIAL_WEIGHTS, NETWORK
+from tui_games.engine.checkers.network import Network
 from tui_games.engine.checkers.position import CheckersPosition, Move, play
 from tui_games.engine.checkers.tracing import RecorderTrace
 from tui_games.engine.pacing import give_way
@@ -77,7 +78,9 @@ ASPIRATION_DEPTH = 4
 WALL_FACTOR = 10.0
 WALL_SLACK = 2.0
 _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
-WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS}
+WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS, "network": DEFAULT_WEIGHTS}
+# The evaluations with a network on top of their weights (evaluation.NETWORK).
+NETWORKS = {"network": NETWORK}
 # An endgame database: (black, white, kings, turn) -> 1 / 0 / -1 for the side to move, or None.
 Probe = Callable[[int, int, int, int], "int | None"]
 _VERDICTS = {DB_WIN_RESULT: 1, LOSS: -1, DRAW: 0}
@@ -98,21 +101,25 @@ class _Stopped(Exception):
 class Engine:
     """The checkers search. Keep one per player and game: its table and history carry over.
 
-    ``evaluation`` names the static evaluation (``"default"`` or ``"material"``) or gives
-    its weights; ``compiled`` picks the core (None: the compiled one if it was built);
+    ``evaluation`` names the static evaluation (``"default"``, ``"material"`` or ``"network"``,
+    the default one with the network on top) or gives its weights, and ``net`` a network to
+    add to given weights; ``compiled`` picks the core (None: the compiled one if it was built);
     ``table_bits``: the table has ``2**table_bits`` entries (16 bytes each in C; None: the
     core's default, :data:`core.DEFAULT_TABLE_BITS` in C, :data:`core.PY_TABLE_BITS` in Python).
     """
 
     def __init__(self, *, evaluation: str | tuple[int, ...] = "default", table_bits: int | None = None,
                  compiled: bool | None = None, probe: Probe | None = None, probe_pieces: int = 0,
-                 wall_factor: float = WALL_FACTOR, database: EndgameDB | None = None) -> None:
+                 wall_factor: float = WALL_FACTOR, database: EndgameDB | None = None,
+                 net: Network | None = None) -> None:
         if isinstance(evaluation, str):
             key = evaluation.strip().lower()
             if key not in WEIGHTS:
                 raise ValueError(f"unknown evaluation {evaluation!r}; choose one of {', '.join(WEIGHTS)}")
             evaluation = WEIGHTS[key]
+            net = NETWORKS.get(key)
         self.weights = tuple(evaluation)
+        self.net = net
         self.table_bits = table_bits
         self.compiled = compiled
         self.wall_factor = wall_factor
@@ -131,7 +138,7 @@ class Engine:
     def core(self) -> PyCore:
         """The search core, made on first use (its table is the engine's memory)."""
         if self._core is None:
-            self._core = make_core(self.table_bits, self.weights, compiled=self.compiled)
+            self._core = make_core(self.table_bits, self.weights, compiled=self.compiled, net=self.net)
         return self._core
 
     @property

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tui_games.engine.checkers import _pattern_data, patterns
+from tui_games.engine.checkers import _net_data, _pattern_data, network, patterns
 from tui_games.engine.checkers.bits import (
     BLACK,
     DOWN_LEFT,
@@ -306,9 +306,10 @@ def pattern_indices(own: int, opp: int) -> list[int]:
     return [BASE3[window_byte(own, s, b)] + 2 * BASE3[window_byte(opp, s, b)] for s, b in PATTERN_WINDOWS]
 
 
-def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
+def make_evaluator(weights: tuple[int, ...], net: network.Network | None = None) -> Evaluator:
     """The engine's evaluation with these weights (see the module doc and WEIGHT_NAMES; a vector
-    of N_WEIGHTS + N_PATTERN_WEIGHTS adds the pattern tables, see :func:`pattern_weights`)."""
+    of N_WEIGHTS + N_PATTERN_WEIGHTS adds the pattern tables, see :func:`pattern_weights`), plus
+    ``net``'s correction read from the side to move when a network is given (:mod:`.network`)."""
     if len(weights) not in (N_WEIGHTS, N_WEIGHTS + N_PATTERN_WEIGHTS) or weights[0] <= 0:
         raise ValueError(f"expected {N_WEIGHTS} weights (or {N_WEIGHTS + N_PATTERN_WEIGHTS} with the pattern "
                          "tables), the man's opening weight positive")
@@ -319,6 +320,7 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
     patterns = [weights[N_WEIGHTS + 2 * w * PATTERN_STATES:N_WEIGHTS + 2 * (w + 1) * PATTERN_STATES]
                 for w in range(len(PATTERN_WINDOWS))] if len(weights) > N_WEIGHTS else []
     windows = list(zip(PATTERN_WINDOWS, patterns))
+    forward = network.make_forward(net) if net is not None else None
     # Per side and kind: bit index -> (opening, endgame) worth of the piece there.
     tables = []
     for base, sign in ((_MAN_SQ, 1), (_KING_SQ, 1)):
@@ -356,7 +358,11 @@ def make_evaluator(weights: tuple[int, ...]) -> Evaluator:
             score = blend(op, en, (black | white).bit_count(), PATTERN_UNIT)
         else:
             score = blend(op, en, (black | white).bit_count())
-        return score if turn == BLACK else -score
+        if forward is None:
+            return score if turn == BLACK else -score
+        if turn == BLACK:
+            return score + forward(bm, bk, wm, wk)
+        return forward(_turn(wm), _turn(wk), _turn(bm), _turn(bk)) - score
 
     return evaluate
 
@@ -421,7 +427,12 @@ DEFAULT_WEIGHTS: tuple[int, ...] = FEATURE_WEIGHTS + PATTERN_WEIGHTS
 
 evaluate = make_evaluator(DEFAULT_WEIGHTS)
 
-EVALUATORS: dict[str, Evaluator] = {"default": evaluate, "material": material}
+# The network on top of the default evaluation (network.py; fitted by
+# scripts/checkers_train_net.py, see docs/games/checkers.md), decoded from its shipped image.
+NETWORK: network.Network = network.decode_text(_net_data.BLOB)
+
+EVALUATORS: dict[str, Evaluator] = {"default": evaluate, "material": material,
+                                    "network": make_evaluator(DEFAULT_WEIGHTS, NETWORK)}
 
 
 def resolve(name: str) -> Evaluator:

@@ -1,0 +1,256 @@
+"""Label positions by the engine's search, and fit the checkers evaluation's small network.
+
+    python scripts/checkers_train_net.py label GAMES.jsonl --out LABELLED.jsonl [--nodes 10000] [--every 2]
+    python scripts/checkers_train_net.py fit GAMES.jsonl [more ...] --out net.json [--train-only MORE ...]
+        [--mix 0.25] [--hidden 32 32] [--epochs 8] [--module tui_games/engine/checkers/_net_data.py]
+
+**label** searches one in ``--every`` quiet positions of the games of a file in the
+self-play form (``scripts/checkers_tune.py selfplay``, ``scripts/checkers_import_games.py``)
+with the engine at ``--nodes`` nodes (the shipped evaluation, no book, no database) and writes
+the games again with the search's score for Black added to each kept position: master games'
+variety with the engine's label. It appends game by game, so a stopped run can be resumed
+(games already in ``--out`` are skipped).
+
+**fit** trains the network of :mod:`tui_games.engine.checkers.network` as a residual on top
+of the shipped evaluation, which stays frozen: the probability that Black wins is the
+logistic of ``(evaluation + network) / scale`` (the network read from the side to move), so a
+network of zeros is the shipped evaluation exactly. The labels and the held-out split are
+``checkers_train_patterns.py``'s (:func:`load_positions`, :func:`labels`: whole games held
+out, the result mixed with the search's score by ``--mix``). Needs PyTorch and NumPy
+(training only: the engine never imports them). After the float fit the weights are
+quantised exactly as the engine computes them (:func:`network.forward`) and the held-out
+error is measured again with the integer network. ``--module`` writes the shipped image.
+Run it nice'd: one process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checkers_train_patterns import SCALE, labels, load_positions  # noqa: E402
+
+from tui_games.engine.checkers import network  # noqa: E402
+from tui_games.engine.checkers.engine import Engine  # noqa: E402
+from tui_games.engine.checkers.evaluation import evaluate  # noqa: E402
+from tui_games.engine.checkers.notation import format_fen  # noqa: E402
+from tui_games.engine.checkers.position import CheckersPosition  # noqa: E402
+from tui_games.engine.search import SearchLimits  # noqa: E402
+
+TABLE_BITS = 18
+
+
+# -- labelling -------------------------------------------------------------------------------------
+
+def cmd_label(args: argparse.Namespace) -> int:
+    done = 0
+    out_path = Path(args.out)
+    if out_path.exists():
+        done = sum(1 for line in out_path.read_text().splitlines() if line.strip())
+    lines = [line for line in Path(args.games).read_text().splitlines() if line.strip()]
+    if args.limit:
+        lines = lines[:args.limit]
+    began = time.process_time()
+    labelled = 0
+    with out_path.open("a") as out:
+        for g, line in enumerate(lines):
+            if g < done:
+                continue
+            record = json.loads(line)
+            engine = Engine(evaluation="default", table_bits=TABLE_BITS)
+            kept = []
+            rng = random.Random(g)  # a share of each game's positions, both sides to move
+            for p in record["positions"]:
+                if rng.randrange(args.every):
+                    continue
+                b, w, k, t = p[:4]
+                pos = CheckersPosition(format_fen(b, w, k, t))
+                if not pos.legal_moves():
+                    continue
+                result = engine.search(pos, SearchLimits(nodes=args.nodes))
+                kept.append([b, w, k, t, result.score if t == 0 else -result.score])
+                labelled += 1
+            record["positions"] = kept
+            record["labelled"] = f"checkers_train_net.py label --nodes {args.nodes} --every {args.every}"
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            if (g + 1) % 100 == 0:
+                print(f"{g + 1} games, {labelled} positions, {time.process_time() - began:.0f} s CPU", file=sys.stderr)
+    return 0
+
+
+# -- fitting ---------------------------------------------------------------------------------------
+
+def _turn_np(m: Any, np: Any) -> Any:
+    rev8 = np.array([int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.uint32)
+    return (rev8[m & 255] << 24) | (rev8[(m >> 8) & 255] << 16) | (rev8[(m >> 16) & 255] << 8) | rev8[m >> 24]
+
+
+def input_matrix(data: dict[str, Any], np: Any) -> Any:
+    """The network's 128 inputs of every position, from the side to move (uint8, 0 or 1)."""
+    black, white, kings, turn = data["black"], data["white"], data["kings"], data["turn"]
+    white_moves = turn == 1
+    own = np.where(white_moves, _turn_np(white, np), black)
+    opp = np.where(white_moves, _turn_np(black, np), white)
+    k = np.where(white_moves, _turn_np(kings, np), kings)
+    bits = np.arange(32, dtype=np.uint32)
+    planes = [own & ~k, own & k, opp & ~k, opp & k]
+    return np.concatenate([((p[:, None] >> bits) & 1).astype(np.uint8) for p in planes], axis=1)
+
+
+def base_scores(data: dict[str, Any], np: Any) -> Any:
+    """The shipped evaluation of every position, for Black (the frozen part of the model)."""
+    out = [evaluate(b, w, k, t) * (1 if t == 0 else -1) for b, w, k, t in
+           zip(data["black"].tolist(), data["white"].tolist(), data["kings"].tolist(), data["turn"].tolist())]
+    return np.array(out, dtype=np.float32)
+
+
+def quantise(model: Any, np: Any) -> network.Network:
+    """The float model's weights as the engine's integers (see network's module doc)."""
+    w1 = model[0].weight.detach().numpy().T  # inputs x hidden1
+    b1 = model[0].bias.detach().numpy()
+    w2 = model[2].weight.detach().numpy().T  # hidden1 x hidden2
+    b2 = model[2].bias.detach().numpy()
+    w3 = model[4].weight.detach().numpy()[0]
+    b3 = float(model[4].bias.detach().numpy()[0])
+    act, s2, s3 = network.ACT, 1 << network.SHIFT2, 1 << network.SHIFT3
+
+    def q(a: Any, scale: float, bound: int) -> list[int]:
+        return np.clip(np.rint(a * scale), -bound, bound).astype(np.int64).reshape(-1).tolist()
+
+    # a1 = act · h1; a2 = act · h2 needs (B2 + Σ a1 · W2) / s2 = act · (b2 + Σ h1 · w2): W2 = w2 · s2,
+    # B2 = b2 · act · s2; out = (B3 + Σ a2 · W3) / s3: W3 = w3 · s3 / act, B3 = b3 · s3.
+    weights = (q(w1, act, network.MAX_W1) + q(b1, act, network.MAX_B1) + q(w2, s2, network.MAX_WEIGHT)
+               + q(b2, act * s2, network.MAX_BIAS) + q(w3, s3 / act, network.MAX_WEIGHT)
+               + q(np.array([b3]), s3, network.MAX_BIAS))
+    return network.Network(w1.shape[1], w2.shape[1], tuple(weights))
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    import numpy as np  # training only (see the module doc)
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only)
+    print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
+    x = torch.from_numpy(input_matrix(data, np).astype(np.float32))
+    base = torch.from_numpy(base_scores(data, np))
+    sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
+    y = torch.from_numpy(labels(data["result"], data["score"], args.mix, args.scale, np).astype(np.float32))
+    result = torch.from_numpy(data["result"].astype(np.float32))
+    check = data["check"]
+    train_idx = torch.from_numpy(np.flatnonzero(~check))
+    check_idx = torch.from_numpy(np.flatnonzero(check))
+    h1, h2 = args.hidden
+    model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, h1), torch.nn.Hardtanh(0, 1),
+                                torch.nn.Linear(h1, h2), torch.nn.Hardtanh(0, 1), torch.nn.Linear(h2, 1))
+    with torch.no_grad():  # start as the shipped evaluation: no correction
+        model[4].weight.mul_(0.01)
+        model[4].bias.zero_()
+
+    def score(idx: Any, net: Any = None) -> Any:
+        if net is None:
+            out = model(x[idx])[:, 0].clamp(-network.LIMIT, network.LIMIT)
+        else:
+            out = net[idx]
+        return base[idx] + sign[idx] * out
+
+    def loss_of(s: Any, target: Any) -> Any:
+        return torch.nn.functional.binary_cross_entropy_with_logits(s / args.scale, target)
+
+    with torch.no_grad():
+        zero = torch.zeros(len(y))
+        start_error = float(loss_of(score(check_idx, zero), y[check_idx]))
+        start_result_error = float(loss_of(score(check_idx, zero), result[check_idx]))
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.decay)
+    n = len(train_idx)
+    steps = args.epochs * ((n + args.batch - 1) // args.batch)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - (1 - args.final_lr) * min(i, steps) / steps)
+    for epoch in range(args.epochs):
+        perm = train_idx[torch.randperm(n)]
+        total = 0.0
+        for lo in range(0, n, args.batch):
+            idx = perm[lo:lo + args.batch]
+            loss = loss_of(score(idx), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        with torch.no_grad():
+            err = float(loss_of(score(check_idx), y[check_idx]))
+        print(f"epoch {epoch + 1}: train {total / n:.5f}, check {err:.5f} (shipped {start_error:.5f})",
+              file=sys.stderr)
+    net = quantise(model, np)
+    forward = network.make_forward(net)
+    xs = input_matrix(data, np)
+    masks = [(xs[:, 32 * p:32 * p + 32] * (1 << np.arange(32, dtype=np.uint64))).sum(1).astype(np.uint64)
+             for p in range(4)]
+    ci = check_idx.numpy()
+    outs = torch.zeros(len(y))
+    outs[check_idx] = torch.tensor([float(forward(int(masks[0][i]), int(masks[1][i]), int(masks[2][i]),
+                                                  int(masks[3][i]))) for i in ci])
+    with torch.no_grad():
+        float_error = float(loss_of(score(check_idx), y[check_idx]))
+        q_error = float(loss_of(score(check_idx, outs), y[check_idx]))
+        q_result_error = float(loss_of(score(check_idx, outs), result[check_idx]))
+    record = {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
+              "data": args.data, "train_only": args.train_only, "mix": args.mix, "scale": args.scale,
+              "hidden": [h1, h2], "epochs": args.epochs, "lr": args.lr, "decay": args.decay,
+              "check_error_start": start_error, "check_error_float": float_error, "check_error": q_error,
+              "check_result_error_start": start_result_error, "check_result_error": q_result_error,
+              "net": list(net.weights)}
+    Path(args.out).write_text(json.dumps(record) + "\n")
+    print(f"check error {q_error:.5f} (float {float_error:.5f}, shipped {start_error:.5f}); against the results "
+          f"alone {q_result_error:.5f} (shipped {start_result_error:.5f}); wrote {args.out}", file=sys.stderr)
+    if args.module:
+        write_module(args.module, net, record)
+    return 0
+
+
+def write_module(path: str, net: network.Network, record: dict[str, Any]) -> None:
+    Path(path).write_text(
+        '"""The evaluation\'s network (see network.py), written by scripts/checkers_train_net.py\n'
+        f'from {record["positions"]:,} positions of {record["games"]:,} games (docs/games/checkers.md)."""\n\n'
+        f'BLOB = """\n{network.encode_text(net)}\n"""\n')
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    lab = sub.add_parser("label", help="add the engine's search score to each kept position")
+    lab.set_defaults(handler=cmd_label)
+    lab.add_argument("games")
+    lab.add_argument("--out", required=True)
+    lab.add_argument("--nodes", type=int, default=10_000)
+    lab.add_argument("--every", type=int, default=2, help="search one in n kept positions (drawn by the game's number)")
+    lab.add_argument("--limit", type=int, default=0, help="the first n games only")
+    fit = sub.add_parser("fit", help="fit the network on top of the shipped evaluation")
+    fit.set_defaults(handler=cmd_fit)
+    fit.add_argument("data", nargs="+")
+    fit.add_argument("--out", required=True, help="the fit as JSON")
+    fit.add_argument("--train-only", nargs="+", default=[], metavar="GAMES", help="more games, never held out")
+    fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
+    fit.add_argument("--scale", type=float, default=SCALE)
+    fit.add_argument("--hidden", type=int, nargs=2, default=[32, 32])
+    fit.add_argument("--epochs", type=int, default=8)
+    fit.add_argument("--lr", type=float, default=2e-3)
+    fit.add_argument("--final-lr", type=float, default=0.05)
+    fit.add_argument("--decay", type=float, default=0.0, help="Adam's weight decay")
+    fit.add_argument("--batch", type=int, default=1024)
+    fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--module", help="write the network as this _net_data.py")
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
