@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -39,7 +40,7 @@ from checkers_train_patterns import SCALE, labels, load_positions  # noqa: E402
 
 from tui_games.engine.checkers import network  # noqa: E402
 from tui_games.engine.checkers.engine import Engine  # noqa: E402
-from tui_games.engine.checkers.evaluation import evaluate  # noqa: E402
+from tui_games.engine.checkers.evaluation import NETWORK, evaluate  # noqa: E402
 from tui_games.engine.checkers.notation import format_fen  # noqa: E402
 from tui_games.engine.checkers.position import CheckersPosition  # noqa: E402
 from tui_games.engine.search import SearchLimits  # noqa: E402
@@ -59,12 +60,15 @@ def cmd_label(args: argparse.Namespace) -> int:
         lines = lines[:args.limit]
     began = time.process_time()
     labelled = 0
+    # One engine, cleared between games (a compiled core held by a search is not freed with
+    # its engine: see the report of issue 24's network round).
+    engine = Engine(evaluation="default", table_bits=TABLE_BITS)
     with out_path.open("a") as out:
         for g, line in enumerate(lines):
             if g < done:
                 continue
             record = json.loads(line)
-            engine = Engine(evaluation="default", table_bits=TABLE_BITS)
+            engine.clear()
             kept = []
             rng = random.Random(g)  # a share of each game's positions, both sides to move
             for p in record["positions"]:
@@ -223,6 +227,68 @@ def write_module(path: str, net: network.Network, record: dict[str, Any]) -> Non
         f'BLOB = """\n{network.encode_text(net)}\n"""\n')
 
 
+# -- comparing in play -----------------------------------------------------------------------------
+
+def load_net(path: str) -> network.Network | None:
+    """A fit's network (``shipped``: the shipped one, ``none``: no network)."""
+    if path == "none":
+        return None
+    if path == "shipped":
+        return NETWORK
+    record = json.loads(Path(path).read_text())
+    return network.Network(*record["hidden"], tuple(record["net"]))
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """A with a network against B (by default the evaluation without one), in one process,
+    both colours of each ballot; nodes a move (each side its own count, so a slower
+    evaluation can be given fewer) or CPU seconds."""
+    from checkers_tune import ballots, elo
+
+    net_a, net_b = load_net(args.a), load_net(args.b)
+    rng = random.Random(args.seed)
+    openings = ballots()
+    rng.shuffle(openings)
+    wins = draws = losses = 0
+    # One engine a side, cleared before each game (a compiled core held by a search is not
+    # freed with its engine: two new engines a game would grow the process).
+    a, b = Engine(table_bits=TABLE_BITS, net=net_a), Engine(table_bits=TABLE_BITS, net=net_b)
+    if args.seconds:
+        limits = {id(a): SearchLimits(seconds=args.seconds), id(b): SearchLimits(seconds=args.seconds)}
+    else:
+        limits = {id(a): SearchLimits(nodes=args.nodes_a or args.nodes), id(b): SearchLimits(nodes=args.nodes)}
+    for game in range(args.first, args.first + args.games):
+        ballot = openings[(game // 2) % len(openings)]
+        new_black = game % 2 == 0
+        a.clear()
+        b.clear()
+        black, white = (a, b) if new_black else (b, a)
+        result = _play(black, white, ballot.position(), limits, rng)
+        score = result if new_black else 1 - result
+        wins, draws, losses = wins + (score == 1), draws + (score == 0.5), losses + (score == 0)
+        print(f"game {game + 1}: {ballot}, A {'Black' if new_black else 'White'}: {score}", file=sys.stderr, flush=True)
+    n = wins + draws + losses
+    p = (wins + draws / 2) / n
+    sd = math.sqrt((wins * (1 - p) ** 2 + draws * (0.5 - p) ** 2 + losses * p ** 2) / n) / math.sqrt(n)
+    budget = f"{args.seconds} CPU s" if args.seconds else f"{args.nodes_a or args.nodes} / {args.nodes} nodes"
+    print(f"A vs B: {wins}-{draws}-{losses} ({n} games, {budget} a move): score {100 * p:.1f}% "
+          f"± {196 * sd:.1f}, Elo {elo(p):+.0f} [{elo(p - 1.96 * sd):+.0f}, {elo(p + 1.96 * sd):+.0f}]")
+    return 0
+
+
+def _play(black: Engine, white: Engine, start: CheckersPosition, limits: dict[int, SearchLimits],
+          rng: random.Random) -> float:
+    """checkers_tune.play with each engine's own limits."""
+    from checkers_tune import MAX_PLIES, adjudicate
+
+    pos = start.copy()
+    engines = (black, white)
+    while pos.outcome() is None and pos.ply < MAX_PLIES:
+        engine = engines[pos.turn]
+        pos.push(engine.search(pos, limits[id(engine)], rng=rng).move)
+    return float(adjudicate(pos))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -248,6 +314,16 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--batch", type=int, default=1024)
     fit.add_argument("--seed", type=int, default=0)
     fit.add_argument("--module", help="write the network as this _net_data.py")
+    co = sub.add_parser("compare", help="a network against another (or none) in play")
+    co.set_defaults(handler=cmd_compare)
+    co.add_argument("--a", required=True, help="a fit (JSON), shipped, or none")
+    co.add_argument("--b", default="none", help="a fit (JSON), shipped, or none (the default)")
+    co.add_argument("--games", type=int, default=100)
+    co.add_argument("--nodes", type=int, default=20_000, help="nodes a move (B's, and A's without --nodes-a)")
+    co.add_argument("--nodes-a", type=int, default=0, help="A's nodes a move (e.g. fewer for a slower evaluation)")
+    co.add_argument("--seconds", type=float, help="CPU seconds a move instead of nodes")
+    co.add_argument("--first", type=int, default=0, help="start at this game (to split a match into shards)")
+    co.add_argument("--seed", type=int, default=2)
     args = parser.parse_args(argv)
     return int(args.handler(args))
 

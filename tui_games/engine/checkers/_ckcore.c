@@ -269,28 +269,57 @@ static int conversion(u32 win, u32 lose, u32 kings, int colour) {
 #define NET_MAX_W1 800
 #define NET_MAX_B1 7000
 
+/* The first layer's sums for the last position evaluated from one side's view (its four
+ * masks): the next one is reached by the rows of the squares that changed, a handful between
+ * neighbouring leaves instead of every piece on the board. Integer sums, so the same numbers
+ * as summing from scratch (16-bit lanes wrap, and the true sum fits in them). */
+typedef struct {
+    u32 planes[4];
+    int valid;
+    int16_t acc[NET_MAX_H1];
+} NetCache;
+
 /* The weights in the image's order, in one allocation (mem NULL: no network). */
 typedef struct {
     int h1, h2;
     int32_t *mem, *w1, *b1, *w2, *b2, *w3, b3;
     int16_t *w1s, *b1s; /* W1 and B1 in 16 bits (their bounds keep the sums there: they vectorise) */
     int16_t *w2t; /* W2 a second-layer unit at a time, in 16 bits */
+    NetCache cache[2]; /* per side to move */
 } Net;
 
 /* The output for the side whose men om and kings ok move down the board (as Black), against
  * men pm and kings pk. The bounds checked in read_net keep every sum inside 32 bits. */
-static int net_forward(const Net *N, u32 om, u32 ok, u32 pm, u32 pk) {
+static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
     const int h1 = N->h1, h2 = N->h2;
-    int16_t a1[NET_MAX_H1];
+    NetCache *C = &N->cache[view];
+    int16_t *a1 = C->acc;
     int32_t a2[NET_MAX_H2];
-    memcpy(a1, N->b1s, sizeof(int16_t) * h1);
     const u32 planes[4] = {om, ok, pm, pk};
-    for (int p = 0; p < 4; p++) {
-        for (u32 m = planes[p]; m; m &= m - 1) {
-            const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
-            for (int j = 0; j < h1; j++) a1[j] = (int16_t)(a1[j] + row[j]);
+    int changed = 0;
+    for (int p = 0; p < 4; p++) changed += popc(C->planes[p] ^ planes[p]);
+    if (C->valid && changed < popc(om | ok | pm | pk)) {
+        for (int p = 0; p < 4; p++) {
+            for (u32 m = C->planes[p] & ~planes[p]; m; m &= m - 1) {
+                const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
+                for (int j = 0; j < h1; j++) a1[j] = (int16_t)(a1[j] - row[j]);
+            }
+            for (u32 m = planes[p] & ~C->planes[p]; m; m &= m - 1) {
+                const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
+                for (int j = 0; j < h1; j++) a1[j] = (int16_t)(a1[j] + row[j]);
+            }
         }
+    } else {
+        memcpy(a1, N->b1s, sizeof(int16_t) * h1);
+        for (int p = 0; p < 4; p++) {
+            for (u32 m = planes[p]; m; m &= m - 1) {
+                const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
+                for (int j = 0; j < h1; j++) a1[j] = (int16_t)(a1[j] + row[j]);
+            }
+        }
+        C->valid = 1;
     }
+    memcpy(C->planes, planes, sizeof planes);
     int16_t c1[NET_MAX_H1];
     for (int j = 0; j < h1; j++) c1[j] = (int16_t)(a1[j] < 0 ? 0 : a1[j] > NET_ACT ? NET_ACT : a1[j]);
     for (int k = 0; k < h2; k++) {
@@ -310,7 +339,7 @@ static int net_forward(const Net *N, u32 om, u32 ok, u32 pm, u32 pk) {
     return out > NET_LIMIT ? NET_LIMIT : out < -NET_LIMIT ? -NET_LIMIT : out;
 }
 
-static int evaluate(const int *W, const Net *N, u32 black, u32 white, u32 kings, int turn) {
+static int evaluate(const int *W, Net *N, u32 black, u32 white, u32 kings, int turn) {
     const int *OP = W, *EN = W + N_FEATURES;
     const u32 DOUBLE = SQ(1) | SQ(5) | SQ(28) | SQ(32);
     u32 bk = black & kings, wk = white & kings, bm = black ^ bk, wm = white ^ wk;
@@ -376,9 +405,9 @@ static int evaluate(const int *W, const Net *N, u32 black, u32 white, u32 kings,
     if (turn) score = -score;
     if (N->mem != NULL) { /* the network's correction, read from the side to move */
         if (turn == 0) {
-            score += net_forward(N, bm, bk, wm, wk);
+            score += net_forward(N, 0, bm, bk, wm, wk);
         } else {
-            score += net_forward(N, turned(wm), turned(wk), turned(bm), turned(bk));
+            score += net_forward(N, 1, turned(wm), turned(wk), turned(bm), turned(bk));
         }
     }
     return score;
@@ -876,7 +905,8 @@ static int read_net(Core *self, PyObject *net) {
     for (int j = 0; j < h1; j++)
         for (int k = 0; k < h2; k++) w2t[k * h1 + j] = (int16_t)mem[w2 + j * h2 + k];
     for (Py_ssize_t i = 0; i < b1 + h1; i++) w1s[i] = (int16_t)mem[i];
-    self->net = (Net){h1, h2, mem, mem, mem + b1, mem + w2, mem + b2, mem + w3, mem[n - 1], w1s, w1s + b1, w2t};
+    self->net = (Net){h1, h2, mem, mem, mem + b1, mem + w2, mem + b2, mem + w3, mem[n - 1], w1s, w1s + b1, w2t,
+                      {{{0}, 0, {0}}, {{0}, 0, {0}}}};
     return 0;
 }
 

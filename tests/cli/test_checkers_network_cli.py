@@ -1,0 +1,37 @@
+"""``tui-games checkers engine --evaluation``: the network on top of the evaluation, by name."""
+
+from __future__ import annotations
+
+import random
+
+from cli_support import assert_usage_error, run
+
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.search import SearchLimits
+
+
+def _reply(capsys, monkeypatch, *options: str) -> dict[str, str]:
+    code, out, _ = run(capsys, "checkers", "engine", "--no-book", "--no-database", "--seed", "1", *options,
+                       stdin="new\nmove 11-15\ngo depth 6\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0
+    words = out.splitlines()[2].split()
+    return dict(zip(words[::2], words[1::2]))
+
+
+def test_the_engine_mode_searches_with_the_network_when_asked(capsys, monkeypatch):
+    pos = CheckersPosition()
+    pos.push_text("11-15")
+    for name in ("default", "network"):
+        expected = Engine(evaluation=name).search(pos, SearchLimits(depth=6), rng=random.Random(1))
+        reply = _reply(capsys, monkeypatch, "--evaluation", name)
+        assert (reply["bestmove"], int(reply["eval"]), int(reply["nodes"])) == (
+            str(expected.move), expected.score, expected.stats.nodes)
+    # Without the option: the default evaluation (the same move, score and nodes).
+    plain, default = _reply(capsys, monkeypatch), _reply(capsys, monkeypatch, "--evaluation", "default")
+    assert {k: v for k, v in plain.items() if k != "cpu"} == {k: v for k, v in default.items() if k != "cpu"}
+
+
+def test_an_unknown_evaluation_is_a_usage_error(capsys):
+    code, out, err = run(capsys, "checkers", "engine", "--evaluation", "neural")
+    assert_usage_error(code, out, err, "--evaluation")
