@@ -5,11 +5,12 @@ random and extreme weights), colour symmetry, and the shipped image, refused whe
 from __future__ import annotations
 
 import base64
+import json
 import random
 import struct
 
 import pytest
-from checkers_support import KING_POSITIONS, random_positions
+from checkers_support import KING_POSITIONS, load_script, random_positions
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import network
@@ -114,6 +115,7 @@ def test_compiled_and_python_searches_agree_with_a_network():
     for net in (NETWORK, _random_net(rng, 16, 8)):
         fast = Engine(compiled=True, table_bits=12, net=net)
         slow = Engine(compiled=False, table_bits=12, net=net)
+        assert fast.net is net and slow.net is net
         positions = random_positions(10, seed=25) + [CheckersPosition(f) for f in KING_POSITIONS[:3]]
         for i, pos in enumerate(positions):
             depth = 3 + i % 4
@@ -124,6 +126,8 @@ def test_the_engine_names_the_network_evaluation():
     engine = Engine(evaluation="network", compiled=False)
     assert engine.net is NETWORK
     assert Engine().net is None
+    other = _random_net(random.Random(32), 4, 4)
+    assert Engine(net=other).net is other  # a network given with the default weights is kept
     pos = CheckersPosition()
     assert engine.core.evaluate(pos.black, pos.white, pos.kings, pos.turn) == EVALUATORS["network"](
         pos.black, pos.white, pos.kings, pos.turn)
@@ -187,3 +191,69 @@ def test_the_compiled_core_refuses_a_bad_network():
 def test_the_shipped_network_is_small():
     assert NETWORK.hidden1 <= 64 and NETWORK.hidden2 <= 64
     assert len(network.encode(NETWORK)) < 64_000
+
+
+# -- the training script -------------------------------------------------------------------------
+
+def test_the_training_inputs_are_the_networks_view(tmp_path):
+    np = pytest.importorskip("numpy")  # the training's own dependency, not the project's
+    script = load_script("checkers_train_net")
+    pos = _positions()[:50]
+    data = {"black": np.array([p.black for p in pos], dtype=np.uint32),
+            "white": np.array([p.white for p in pos], dtype=np.uint32),
+            "kings": np.array([p.kings for p in pos], dtype=np.uint32),
+            "turn": np.array([p.turn for p in pos], dtype=np.int8)}
+    x = script.input_matrix(data, np)
+    net = _random_net(random.Random(30), 6, 4)
+    forward = network.make_forward(net)
+    ev = make_evaluator(DEFAULT_WEIGHTS, net)
+    for row, p in zip(x, pos):
+        masks = [sum(1 << i for i in range(32) if row[32 * plane + i]) for plane in range(4)]
+        assert forward(*masks) == ev(p.black, p.white, p.kings, p.turn) - evaluate(p.black, p.white, p.kings, p.turn)
+    base = script.base_scores(data, np)
+    assert base.tolist() == [evaluate(p.black, p.white, p.kings, p.turn) * (1 if p.turn == 0 else -1) for p in pos]
+
+
+def test_the_quantised_network_computes_the_float_one():
+    np = pytest.importorskip("numpy")
+    torch = pytest.importorskip("torch")
+    script = load_script("checkers_train_net")
+    torch.manual_seed(31)
+    model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, 16), torch.nn.Hardtanh(0, 1),
+                                torch.nn.Linear(16, 8), torch.nn.Hardtanh(0, 1), torch.nn.Linear(8, 1))
+    with torch.no_grad():
+        model[4].weight.mul_(100)
+        model[4].bias.fill_(7)
+    forward = network.make_forward(script.quantise(model, np))
+    outs = []
+    for p in _positions()[:80]:
+        own, opp = (p.black, p.white) if p.turn == 0 else (_turn(p.white), _turn(p.black))
+        k = p.kings if p.turn == 0 else _turn(p.kings)
+        masks = (own & ~k, own & k, opp & ~k, opp & k)
+        x = torch.tensor([[float(m >> i & 1) for m in masks for i in range(32)]])
+        with torch.no_grad():
+            expected = float(model(x)[0, 0])
+        outs.append(expected)
+        assert abs(forward(*masks) - expected) <= 2 + 0.03 * abs(expected)
+    assert max(outs) - min(outs) > 10  # the test positions tell the network's outputs apart
+
+
+def test_labelling_adds_the_search_score_and_resumes(tmp_path):
+    script = load_script("checkers_train_net")
+    pos = _positions()[:12]
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join('{"result": %s, "positions": [%s]}\n' % (r, ", ".join(
+        f"[{p.black}, {p.white}, {p.kings}, {p.turn}]" for p in chunk)) for r, chunk in ((1.0, pos[:6]), (0.0, pos[6:]))))
+    out = tmp_path / "labelled.jsonl"
+    assert script.main(["label", str(games), "--out", str(out), "--nodes", "300", "--every", "1", "--limit", "1"]) == 0
+    assert script.main(["label", str(games), "--out", str(out), "--nodes", "300", "--every", "1"]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [g["result"] for g in lines] == [1.0, 0.0]  # the second run went on from the second game
+    for g, chunk in zip(lines, (pos[:6], pos[6:])):
+        playable = [p for p in chunk if p.legal_moves()]
+        assert [q[:4] for q in g["positions"]] == [[p.black, p.white, p.kings, p.turn] for p in playable]
+        # Each game starts from a cleared engine: its first position scores as a fresh search,
+        # for Black.
+        first = playable[0]
+        score = Engine(table_bits=script.TABLE_BITS).search(first, SearchLimits(nodes=300)).score
+        assert g["positions"][0][4] == (score if first.turn == 0 else -score)

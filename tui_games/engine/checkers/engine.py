@@ -117,7 +117,7 @@ class Engine:
             if key not in WEIGHTS:
                 raise ValueError(f"unknown evaluation {evaluation!r}; choose one of {', '.join(WEIGHTS)}")
             evaluation = WEIGHTS[key]
-            net = NETWORKS.get(key)
+            net = net if net is not None else NETWORKS.get(key)
         self.weights = tuple(evaluation)
         self.net = net
         self.table_bits = table_bits
