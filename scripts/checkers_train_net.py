@@ -60,8 +60,7 @@ def cmd_label(args: argparse.Namespace) -> int:
         lines = lines[:args.limit]
     began = time.process_time()
     labelled = 0
-    # One engine, cleared between games (a compiled core held by a search is not freed with
-    # its engine: see the report of issue 24's network round).
+    # One engine, cleared between games (a new table a game would only cost allocations).
     engine = Engine(evaluation="default", table_bits=TABLE_BITS)
     with out_path.open("a") as out:
         for g, line in enumerate(lines):
@@ -250,8 +249,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     openings = ballots()
     rng.shuffle(openings)
     wins = draws = losses = 0
-    # One engine a side, cleared before each game (a compiled core held by a search is not
-    # freed with its engine: two new engines a game would grow the process).
+    # One engine a side, cleared before each game.
     a, b = Engine(table_bits=TABLE_BITS, net=net_a), Engine(table_bits=TABLE_BITS, net=net_b)
     if args.seconds:
         limits = {id(a): SearchLimits(seconds=args.seconds), id(b): SearchLimits(seconds=args.seconds)}

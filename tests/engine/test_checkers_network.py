@@ -257,3 +257,4 @@ def test_labelling_adds_the_search_score_and_resumes(tmp_path):
         first = playable[0]
         score = Engine(table_bits=script.TABLE_BITS).search(first, SearchLimits(nodes=300)).score
         assert g["positions"][0][4] == (score if first.turn == 0 else -score)
+

@@ -807,16 +807,32 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
 
 /* -- Python glue -------------------------------------------------------------------------- */
 
+/* The core holds Python objects (the search's clock check, the probe, the tracer) that hold
+ * the engine that holds the core: the collector must see them, or no engine that ever
+ * searched would be freed, table and all. */
+static int Core_traverse(Core *self, visitproc visit, void *arg) {
+    Py_VISIT(self->check);
+    Py_VISIT(self->probe);
+    Py_VISIT(self->tracer);
+    return 0;
+}
+
+static int Core_clear_refs(Core *self) {
+    Py_CLEAR(self->check);
+    Py_CLEAR(self->probe);
+    Py_CLEAR(self->tracer);
+    return 0;
+}
+
 static void Core_dealloc(Core *self) {
+    PyObject_GC_UnTrack(self);
+    Core_clear_refs(self);
     free(self->table);
     free(self->keys);
     free(self->weights);
     free(self->net.mem);
     free(self->net.w2t);
     free(self->net.w1s);
-    Py_XDECREF(self->check);
-    Py_XDECREF(self->probe);
-    Py_XDECREF(self->tracer);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1089,7 +1105,9 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "tui_games.engine.checkers._ckcore.Core",
     .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear_refs,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,
