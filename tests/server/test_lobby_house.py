@@ -15,7 +15,7 @@ import pytest
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby import house as house_module
-from tui_games.server.lobby.house import EngineWorker, House, parse_house
+from tui_games.server.lobby.house import EngineWorker, House, _think, parse_house
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import Storage
@@ -52,6 +52,27 @@ async def test_the_engines_think_in_a_niced_process():
         assert its == min(19, own + house_module.NICE) and (its > own or own == 19)
     finally:
         worker.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the memory from /proc")
+def test_the_worker_does_not_grow_with_its_moves():
+    """The worker makes a player for each move; the perfect Connect-4 player's solver has a
+    32 MB table, and every one of them stayed (the compiled search's cycle was invisible to
+    the collector): the worker grew 32 MB a move."""
+    import gc
+
+    def rss_mb() -> float:
+        status = Path("/proc/self/status").read_text()
+        return int(status.split("VmRSS:")[1].split()[0]) / 1024
+
+    moves: list[str] = []
+    for seed in range(6):
+        moves.append(_think({"game": "connect4", "variant": {}, "moves": moves, "spec": "perfect",
+                             "seconds": 0.2, "seed": seed}))
+        gc.collect()
+        if seed == 0:
+            first = rss_mb()
+    assert rss_mb() - first < 48, f"{first:.0f} → {rss_mb():.0f} MB over five moves"
 
 
 async def until(condition, timeout: float = 60.0):

@@ -291,13 +291,28 @@ static int negamax(Search *s, u64 cur, u64 mask, u64 opp_w, int n, int alpha, in
 
 /* -- the Python type ---------------------------------------------------------------------------- */
 
+/* The search holds its run's check, a method of the run that holds the search: the
+ * collector must see it, or no solver that ever solved would be freed, table and all. */
+static int Search_traverse(Search *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->check);
+    return 0;
+}
+
+static int Search_clear(Search *self)
+{
+    Py_CLEAR(self->check);
+    return 0;
+}
+
 static void Search_dealloc(Search *self)
 {
+    PyObject_GC_UnTrack(self);
     if (self->has_slots)
         PyBuffer_Release(&self->slots);
     if (self->has_book)
         PyBuffer_Release(&self->book);
-    Py_XDECREF(self->check);
+    Search_clear(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -331,7 +346,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds)
         self->book_discs = -1;
     }
     Py_INCREF(check);
-    self->check = check;
+    Py_XSETREF(self->check, check);
     self->size = size;
     self->stamp = stamp;
     self->check_mask = check_mask;
@@ -345,6 +360,10 @@ static PyObject *Search_negamax(Search *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "KKKKiii", &cur, &mask, &own_w, &opp_w, &n, &alpha, &beta))
         return NULL;
     (void)own_w; /* recomputed where needed: completing_cells of the mover's discs */
+    if (!self->has_slots || self->check == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the search was not initialised");
+        return NULL;
+    }
     if (n < 0 || n > CELLS) {
         PyErr_SetString(PyExc_ValueError, "n must be 0-42");
         return NULL;
@@ -399,7 +418,9 @@ static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "tui_games.engine.connect4._c4solve.Search",
     .tp_basicsize = sizeof(Search),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Search_traverse,
+    .tp_clear = (inquiry)Search_clear,
     .tp_doc = "One solver run's node function over a table, an optional book and a stop check.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Search_init,
