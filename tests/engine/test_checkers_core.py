@@ -302,3 +302,15 @@ def test_an_engine_that_searched_is_freed():
     del engine
     gc.collect()
     assert gone() is None
+    # Nor does it wait for a collection, which a long-lived app runs rarely: the core keeps
+    # its check weakly (engine/callbacks.py), so nothing it holds leads back to the engine.
+    gc.disable()
+    try:
+        for compiled in (True, False):
+            engine = Engine(compiled=compiled, table_bits=12)
+            engine.search(CheckersPosition(), SearchLimits(depth=3), rng=random.Random(0))
+            gone = weakref.ref(engine)
+            del engine
+            assert gone() is None, compiled
+    finally:
+        gc.enable()

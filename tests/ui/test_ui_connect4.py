@@ -114,6 +114,32 @@ async def test_the_hint_beside_a_perfect_opponent_shares_its_solver(home):
         assert "not solved" not in text_of(screen.query_one("#status"))
 
 
+async def test_a_finished_games_player_goes_with_its_solver_at_the_next_game(home):
+    # Textual frees a finished worker only at a full collection, rare in a long-lived app, and
+    # the worker kept the job that holds the player: every new game against the perfect
+    # player kept the last one's 32 MB table (the app grew 33 MB a game in tmux).
+    import gc
+    import weakref
+
+    app = make_app(opponent="perfect", first="human")
+    gc.disable()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.screen
+            await pilot.press("4")
+            await settle(pilot, screen, timeout=60)
+            assert len(screen.position.history) == 2
+            gone = weakref.ref(screen.opponent)
+            await pilot.press("n")
+            await settle(pilot, screen, timeout=60)
+            await pilot.press("3")
+            await settle(pilot, screen, timeout=60)
+            assert len(screen.position.history) == 2 and screen.opponent is not gone()
+            assert gone() is None
+    finally:
+        gc.enable()
+
+
 async def test_computer_answers(home):
     app = make_app(opponent="level3", first="human")
     async with app.run_test(size=SIZE) as pilot:

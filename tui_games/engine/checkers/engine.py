@@ -42,6 +42,7 @@ import time
 from collections.abc import Callable
 from typing import cast
 
+from tui_games.engine.callbacks import weak_method
 from tui_games.engine.checkers.core import MAX_PLY, PyCore, make_core
 from tui_games.engine.checkers.egdb import DRAW, LOSS, EndgameDB
 from tui_games.engine.checkers.egdb import WIN as DB_WIN_RESULT
@@ -286,16 +287,17 @@ class _Search:
             root_moves = _keeping(engine, pos, root_moves, root_verdict)
             cut_pieces = (pos.black | pos.white).bit_count() - 1
         probe = engine.probe
+        check = weak_method(self._check)  # the core keeps it: see engine/callbacks.py
         if engine.capsule is not None and not isinstance(core, PyCore):
             probe = cast(Probe, engine.capsule)  # the compiled core takes _egdb's capsule too
         if self.recorder is not None and isinstance(core, PyCore):
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
+            core.begin(pos.history_keys(), check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
                        recorder=self.recorder)
         elif self.recorder is not None:
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
+            core.begin(pos.history_keys(), check, CHECK_EVERY, probe, probe_pieces, cut_pieces,
                        tracer=RecorderTrace(self.recorder))
         else:
-            core.begin(pos.history_keys(), self._check, CHECK_EVERY, probe, probe_pieces, cut_pieces)
+            core.begin(pos.history_keys(), check, CHECK_EVERY, probe, probe_pieces, cut_pieces)
         max_depth = min(limits.depth, MAX_PLY - 1) if limits.depth is not None else MAX_PLY - 1
         self.rng.shuffle(root_moves)  # ties fall randomly (seeded): the sorts below are stable
         entry = core.entry(cast(int, pos.key()))

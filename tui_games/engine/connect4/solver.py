@@ -54,6 +54,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterator
 
 from tui_games.engine.budget import Budget
+from tui_games.engine.callbacks import weak_method
 from tui_games.engine.connect4.bits import (
     BOARD,
     BOTTOM,
@@ -486,7 +487,8 @@ class _Run:
         self.deepest = 0
         self._finished_at: float | None = None
         self.root_moves = 0
-        self.negamax, self.counters = _make_negamax(solver, self._check)
+        # Weakly: the compiled search keeps its check (engine/callbacks.py).
+        self.negamax, self.counters = _make_negamax(solver, weak_method(self._check))
 
     def _check(self, nodes: int, cutoffs: int, hits: int) -> None:
         give_way()

@@ -23,6 +23,20 @@ from textual.widget import Widget
 Job = Callable[[threading.Event, Callable[[Any], None]], Any]
 
 
+class _Once:
+    """A job handed to the worker thread, which takes it out: Textual frees a finished worker
+    only at a full collection (the worker and its task's context refer to each other), which a
+    long-lived app runs rarely, and a job's closure holds its player (a Connect-4 solver's
+    32 MB table, a checkers engine's), so the worker must not keep the job."""
+
+    def __init__(self, job: Job) -> None:
+        self._job: Job | None = job
+
+    def take(self) -> Job | None:
+        job, self._job = self._job, None
+        return job
+
+
 class EngineRunner(Widget):
     DEFAULT_CSS = "EngineRunner { display: none; }"
 
@@ -60,7 +74,7 @@ class EngineRunner(Widget):
         self.generation += 1
         self.tag = tag
         self._stop = threading.Event()
-        self._run(self.generation, tag, job, self._stop)
+        self._run(self.generation, tag, _Once(job), self._stop)
 
     def stop(self) -> None:
         """Ask the running job to finish early; its result still counts."""
@@ -89,11 +103,14 @@ class EngineRunner(Widget):
         return False
 
     @work(thread=True, exclusive=True, group="engine", exit_on_error=False)
-    def _run(self, generation: int, tag: str, job: Job, stop: threading.Event) -> None:
+    def _run(self, generation: int, tag: str, once: _Once, stop: threading.Event) -> None:
         def progress(stats: Any) -> None:
             if not stop.is_set():
                 self.post_message(self.Progress(generation, tag, stats))
 
+        job = once.take()
+        if job is None:
+            return
         try:
             payload = job(stop, progress)
         except Exception as error:  # a bug in a job must reach the screen, not kill the app
