@@ -284,10 +284,10 @@ def test_nested_forcing_net_takes_explainers_lowest_level_first():
 
 
 def test_nested_forcing_net_level_4(monkeypatch):
-    """With no inner static chains (levels 2 and 3 find nothing) the grade's nets of level 4,
-    with dynamic (+) nets inside, take over at 10.5 + length. The hints' nested net looks at
-    level 4 at once and gives the smallest of its first few refutations; the grade tries every
-    false candidate, so its step is that small or smaller."""
+    """With no inner static chains (levels 2 and 3 find nothing) the grade's nets of level 4 take
+    over at 10.5 + length, with Sudoku Explainer's inner rule (dynamic forcing chains of every
+    kind). The hints' nested net looks at level 4 at once, with the first candidate whose (+)
+    net fails as its inner rule, and gives the smallest of its first few refutations."""
     import tui_games.engine.sudoku.forcing as forcing
 
     monkeypatch.setattr(forcing, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
@@ -301,8 +301,8 @@ def test_nested_forcing_net_level_4(monkeypatch):
     assert hint.explanation.endswith("then r1c5 would be both 3 and 2, so r2c4 is not 4. Inside the net, r1c5 "
                                      "is not 1, since its own (+) net would end in a contradiction.")
     assert 10.5 < hint.rating <= 12.0  # Sudoku Explainer's nesting level 4, 8.5 + 0.5 x 4, + length
-    assert step.technique == "nested forcing net" and "own (+) net" in step.explanation
-    assert 10.5 < step.rating <= hint.rating
+    assert step.technique == "nested forcing net" and "dynamic forcing chains rule" in step.explanation
+    assert 10.5 < step.rating <= 12.0
     assert_sound(step, solution_of(HARDEST_1))
     assert_sound(hint, solution_of(HARDEST_1))
 
@@ -590,12 +590,18 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
     Levels 2 and 3 are made to give no step here, so that the grade goes on to level 4."""
     real = forcing._stronger
     level_4: list[forcing._Prop] = []
+    static = 0
 
     def stronger(net, prop, level, state):  # type: ignore[no-untyped-def]
+        nonlocal static
+        if level == forcing._NEST_SE:
+            assert not prop.weights  # it goes on from a net with no inner removal: the (+) net
         out = real(net, prop, level, state)
-        if level < forcing._NEST_DFC and out.conflict >= 0:
-            return forcing._Prop(dict(out.par), list(out.order), -1)  # no step at levels 2 and 3
-        if level == forcing._NEST_DFC:
+        if level < forcing._NEST_DFC:
+            static += bool(out.weights)
+            if out.conflict >= 0:
+                return forcing._Prop(dict(out.par), list(out.order), -1)  # no step at levels 2 and 3
+        else:
             level_4.append(out)
         return out
 
@@ -603,9 +609,7 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
     monkeypatch.setattr(forcing, "_cells", lambda *args: [])
     monkeypatch.setattr(forcing, "_units", lambda *args: [])
     step = first(explainer_nested_forcing_nets, pm_state(FORUM_10_4_LEVEL_2_PM))
-    assert step.rating >= 10.5 and level_4
-    for prop in level_4:  # an inner dynamic net's removal is keyed by its node, a static chain's is not
-        assert all(key == node for node, (key, _) in prop.weights.items())
+    assert step.rating >= 10.5 and level_4 and static
     assert_sound(step, solution_of(FORUM_10_4))
 
 
@@ -689,15 +693,44 @@ FORUM_11_5_LEVEL_4_PM = """
 """
 
 
-def test_the_grades_level_4_takes_the_smallest_net_of_every_false_candidate():
-    """Sudoku Explainer's level 4 nets, like its others, are sorted and the smallest taken:
-    every candidate is tried. The grade's level 4 looked at the first few refutations only
-    (the hints' shortcut, :data:`~.forcing.NESTED_SAMPLE`) and took 11.9 here where a net of
-    11.8 exists; now it tries every false candidate, as at levels 2 and 3."""
+def test_the_grades_level_4_inner_rule_is_explainers_dynamic_forcing_chains():
+    """Sudoku Explainer's inner rule at nesting level 4 is its plain dynamic forcing chains, of
+    every kind at once (``getAdvancedPotentials``: ``Chaining(multiple, dynamic)`` with no
+    nesting of its own): inside the net, a candidate goes when its own net (singles only) from
+    "on" ends in a contradiction, when its "off" net does for another of its cell (placing
+    that one), when both its nets remove the same one (double implication), or when every
+    candidate of a cell, or every place of a digit in a unit, removes it. Ours removed one
+    candidate at a time, the first whose own (+) net ended in a contradiction: other nets,
+    and 11.8 at this position of a puzzle whose published ER is 11.5, where now the smallest
+    level-4 net rates 11.5 (and the grade of the whole puzzle 11.5: docs/games/sudoku.md). Like
+    SE's other levels, every false candidate is tried and the smallest net taken (not the first
+    few refutations, the hints' shortcut, :data:`~.forcing.NESTED_SAMPLE`)."""
     steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_5_LEVEL_4_PM)))
     assert len(steps) > forcing.NESTED_SAMPLE
-    assert steps[0].rating == min(s.rating for s in steps) == 11.8
-    assert "own (+) net" in steps[0].explanation
-    for s in steps[:3]:
-        assert_sound(s, solution_of(FORUM_11_5))
+    assert steps[0].rating == min(s.rating for s in steps) == 11.5
+    assert "dynamic forcing chains rule" in steps[0].explanation
+    assert_sound(steps[0], solution_of(FORUM_11_5))
 
+
+def test_the_level_4_inner_rule_removes_only_false_candidates_and_every_kind():
+    """In the (+) nets of true candidates (a position the solution still fits), every removal
+    of the level-4 inner rule is a false candidate, and each kind of dynamic forcing chain
+    gives some: contradictions from "on" and from "off", double implications, cell and unit
+    verities (told apart by their keys)."""
+    state = pm_state(FORUM_11_5_LEVEL_4_PM)
+    solution = solution_of(FORUM_11_5)
+    net = forcing._Net(state)
+    n = net.n
+    kinds: set[str] = set()
+    true = [i for i in net.candidates if solution[i // n] == i % n + 1]
+    for i in true:
+        plus = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
+        assert plus.conflict < 0 and plus.masks is not None and plus.places is not None
+        found = forcing._dynamic_removals(net, plus.masks, plus.places, plus.par, state, 0)
+        for _size, key, node, parents in found:
+            c, d = divmod(node >> 1, n)
+            assert not node & 1 and solution[c] != d + 1
+            assert parents and all(p in plus.par for p in parents)
+            kinds.add("unit or cell" if key & 1 << 21 else "double" if key & 1 << 22 else
+                      "on" if key & 1 else "off")
+    assert kinds == {"on", "off", "double", "unit or cell"}

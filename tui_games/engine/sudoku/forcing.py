@@ -27,9 +27,11 @@ Four strengths of propagation, as in Sudoku Explainer:
   candidate, or from "off" that places it), all at once, each on its smallest chain, as SE
   adds every hint of its inner rule; level 3 (10.0) those first, failing them the candidates
   static cell and unit forcing chains remove (a level-3 net goes on from its level-2 net,
-  counting the chains that one rests on); level 4 (10.5), a net of its own from the (+) net,
-  one whose own dynamic (+) net ends in a contradiction. The grade
-  tries the levels in that order, as SE does, every false candidate at each; the hints go to
+  counting the chains that one rests on); level 4 (10.5), a net of its own from the (+) net:
+  for the grade, as SE's, every candidate plain dynamic forcing chains of every kind remove
+  (contradictions, double implications, cell and unit verities), all at once, failing those
+  the first whose own (+) net ends in a contradiction; for the hints, that last rule alone.
+  The grade tries the levels in that order, as SE does, every false candidate at each; the hints go to
   level 4 at once and take the smallest of its first few refutations (quicker, and it
   refutes a false candidate of every puzzle in the shared sets, the forum's hardest included);
   should it not, a tree of (+) nets branching on one cell's candidates after another does
@@ -101,8 +103,10 @@ _Chains = tuple[int, tuple[_Removal, ...]]
 # Propagation levels, Sudoku Explainer's: 0 singles (dynamic), 1 singles + pointing, box-line and
 # pairs (dynamic +); nested, level 1 plus the candidates that inner chains refute inside the net:
 # 2 static forcing chains (a candidate whose chain leads to its own removal), 3 static multiple
-# forcing chains (a candidate whose chain reaches any contradiction), 4 dynamic (+) nets.
-_SINGLES, _PLUS, _NEST_FC, _NEST_MFC, _NEST_DFC = 0, 1, 2, 3, 4
+# forcing chains (a candidate whose chain reaches any contradiction), 4 dynamic (+) nets (the
+# hints': the first candidate whose (+) net contradicts); _NEST_SE: SE's level 4 as the grade
+# takes it, every candidate plain dynamic forcing chains of every kind remove, all at once.
+_SINGLES, _PLUS, _NEST_FC, _NEST_MFC, _NEST_DFC, _NEST_SE = 0, 1, 2, 3, 4, 5
 
 
 _TABLES: dict[int, list[tuple[int, ...]]] = {}
@@ -377,6 +381,11 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
         if level < _NEST_DFC:
             found, chains = _static_rules(net, level == _NEST_MFC, masks, places, par, order, state, weights,
                                           chains)
+        elif level == _NEST_SE:
+            found = _add_removals(_dynamic_removals(net, masks, places, par, state, len(order) << 24), par, order,
+                                  weights)
+            if not found:  # as SE's level-4 nets with (+) chains inside, when the plain ones find nothing
+                found, resume = _nested_rules(net, _PLUS, masks, places, par, order, resume, state, weights)
         else:
             found, resume = _nested_rules(net, _PLUS, masks, places, par, order, resume, state, weights)
         if found < 0:
@@ -686,16 +695,22 @@ def _static_rules(net: _Net, multiple: bool, masks: list[int], places: list[int]
     chains = (len(order), tuple(found))
     if not found and multiple:
         found = _verity_removals(net, masks, places, par, state, call | 1 << 23)
+    return _add_removals(found, par, order, weights), chains
+
+
+def _add_removals(found: list[_Removal], par: _Parents, order: list[int], weights: _Weights) -> int:
+    """Add an inner rule's removals to the net, all at once, smallest chain first (each node on
+    the smallest chain that removes it). Returns how many were new, or ``~node`` on a contradiction."""
     found.sort(key=lambda f: f[0])
     added = 0
     for size, key, node, parents in found:
         r = _imply_off(par, order, node, parents)
         if r < 0:
-            return r, chains
+            return r
         if r:
             weights[node] = (key, size)
             added += 1
-    return added, chains
+    return added
 
 
 def _open(net: _Net, masks: list[int], par: _Parents) -> list[int]:
@@ -785,6 +800,76 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
                 size += len(_ancestors(sub.par, (nd,)))
             if parents:
                 out.append((size, call | k, nd, tuple(sorted(parents))))
+    return out
+
+
+def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Parents, state: State,
+                      call: int) -> list[_Removal]:
+    """Sudoku Explainer's inner rule of nesting level 4: plain dynamic forcing chains of every
+    kind in the net's position, all their removals at once. From each open candidate, its net
+    (singles only) from "on" and from "off": a contradiction from "on" removes it, from "off"
+    places it (its cell's other candidates go); a candidate both nets remove goes (double
+    implication, cells of 3+ candidates); so does one that the "on" nets of every candidate of a
+    cell, or of every place of a digit in a unit, remove (cell and unit forcing chains). Only
+    removals that rest on the net's own removals count (the others are the position's own)."""
+    n, bits = net.n, net.bits
+    template = dict.fromkeys(par, OUTER)
+    opens = _open(net, masks, par)
+    props: dict[int, _Prop] = {}
+
+    def prop(root: int) -> _Prop:
+        sub = props.get(root)
+        if sub is None:
+            sub = props[root] = _dynamic(net, (root,), _SINGLES, list(masks), list(places), dict(template), state)
+        return sub
+
+    def removed(sub: _Prop) -> set[int]:
+        return {x for x, p in sub.par.items() if not x & 1 and p != OUTER}
+
+    out: list[_Removal] = []
+
+    def add(key: int, nodes: Sequence[int], branches: Sequence[tuple[_Prop, Sequence[int]]]) -> None:
+        parents: set[int] = set()
+        size = 0
+        for sub, ends in branches:
+            parents.update(_outer_parents(sub.par, ends))
+            size += _size(sub, ends, inner=True)
+        if parents:
+            out.extend((size, call | key, node, tuple(sorted(parents))) for node in nodes)
+
+    for k, i in enumerate(opens):
+        if not k & 15:
+            state.check_stop()
+        c, d = divmod(i, n)
+        on, off = prop((i << 1) | 1), prop(i << 1)
+        if on.conflict >= 0:
+            add((i << 1) | 1, (i << 1,), ((on, (on.conflict, on.conflict | 1)),))
+        if off.conflict >= 0:
+            add(i << 1, [(c * n + e) << 1 for e in bits[masks[c] & ~(1 << d)]],
+                ((off, (off.conflict, off.conflict | 1)),))
+        if on.conflict < 0 and off.conflict < 0 and masks[c].bit_count() >= 3:
+            for nd in sorted(removed(on) & removed(off)):
+                add((i << 1) | 1 | 1 << 22, (nd,), ((on, (nd,)), (off, (nd,))))
+    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
+                               if masks[c] & (masks[c] - 1)]
+    for u, unit in enumerate(net.units):
+        for d in range(n):
+            pl = places[u * n + d]
+            if pl & (pl - 1):
+                groups.append([unit[j] * n + d for j in bits[pl]])
+    for k, group in enumerate(groups):
+        if not k & 15:
+            state.check_stop()
+        if any(((i << 1) | 1) in par or (i << 1) in par for i in group):
+            continue
+        common = removed(prop((group[0] << 1) | 1))
+        for i in group[1:]:
+            common &= prop((i << 1) | 1).par.keys()
+            if not common:
+                break
+        for nd in sorted(common):
+            if nd >> 1 not in group:
+                add(k | 1 << 21, (nd,), [(props[(i << 1) | 1], (nd,)) for i in group])
     return out
 
 
@@ -1276,6 +1361,8 @@ NESTED_NOTES = {
     _NEST_MFC: (" Inside the net, every candidate that forcing chains rule out (its own chain, or every case of"
                 " a cell or of a digit's places in a unit) is removed too."),
     _NEST_DFC: " Inside the net, every candidate whose own net (+) ends in a contradiction is removed too.",
+    _NEST_SE: (" Inside the net, every candidate that dynamic forcing chains rule out (its own net, or every case"
+               " of a candidate, a cell or a digit's places in a unit) is removed too."),
 }
 #: How a step names the inner chains behind the candidates its net removed (one, several).
 _NESTED_WHY = {
@@ -1283,6 +1370,7 @@ _NESTED_WHY = {
     NESTED_NOTES[_NEST_MFC]: ("forcing chains rule it out", "forcing chains rule them out"),
     NESTED_NOTES[_NEST_DFC]: ("its own (+) net would end in a contradiction",
                               "their own (+) nets would end in a contradiction"),
+    NESTED_NOTES[_NEST_SE]: ("dynamic forcing chains rule it out", "dynamic forcing chains rule them out"),
 }
 
 
@@ -1398,12 +1486,13 @@ def nested_forcing_nets(state: State) -> Iterator[Step]:
 def explainer_nested_forcing_nets(state: State) -> Iterator[Step]:
     """The grade's nested nets, in Sudoku Explainer's order of nesting levels (the first level
     with a step wins): static forcing chains inside the net (level 2, 9.5), static multiple
-    forcing chains (level 3, 10.0), dynamic (+) nets (level 4, 10.5, a net of its own from the
-    (+) net, with no static chain inside); at every level every false candidate is tried and
+    forcing chains (level 3, 10.0), dynamic forcing chains of every kind, all at once (level 4,
+    10.5, a net of its own from the (+) net, with no static chain inside; failing those, the
+    first candidate whose (+) net fails); at every level every false candidate is tried and
     the smallest net comes first, as SE takes its easiest hint (a
     tenth more or less decides the top of the scale). Slower than :func:`nested_forcing_nets`
     (seconds a step on the forum's hardest), so the hints keep that one."""
-    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_DFC), sample=False)
+    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_SE), sample=False)
 
 
 def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> Iterator[Step]:
@@ -1426,7 +1515,7 @@ def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> 
             # SE's level 4 is a net of its own, whose inner rules are dynamic chains alone (its
             # static chains' removals are not in it): it starts from the (+) net, levels 2 and 3
             # go on from the level below
-            base = plus[(i << 1) | 1] if level == _NEST_DFC else weaker[i]
+            base = plus[(i << 1) | 1] if level >= _NEST_DFC else weaker[i]
             prop = weaker[i] = _stronger(net, base, level, state)
             if prop.conflict >= 0:
                 ends = [prop.conflict, prop.conflict | 1]
@@ -1441,7 +1530,7 @@ def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> 
             props = {(i << 1) | 1: prop for i, prop in weaker.items()}
             hints += _cells(net, props) + _units(net, props)
         if hints:
-            yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(level),
+            yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(min(level, 4)),
                                      NESTED_NOTES[level])
             return
     for i in false:
