@@ -823,8 +823,13 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
             sub = props[root] = _dynamic(net, (root,), _SINGLES, list(masks), list(places), dict(template), state)
         return sub
 
-    def removed(sub: _Prop) -> set[int]:
-        return {x for x, p in sub.par.items() if not x & 1 and p != OUTER}
+    gone: dict[int, set[int]] = {}
+
+    def removed(root: int) -> set[int]:
+        out = gone.get(root)
+        if out is None:
+            out = gone[root] = {x for x, p in prop(root).par.items() if not x & 1 and p != OUTER}
+        return out
 
     out: list[_Removal] = []
 
@@ -832,8 +837,8 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
         parents: set[int] = set()
         size = 0
         for sub, ends in branches:
-            parents.update(_outer_parents(sub.par, ends))
-            size += _size(sub, ends, inner=True)
+            for end in ends:  # _size(inner=True) and _outer_parents in one walk (an inner net has no weights)
+                size += _inner_walk(sub.par, end, parents)
         if parents:
             out.extend((size, call | key, node, tuple(sorted(parents))) for node in nodes)
 
@@ -848,7 +853,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
             add(i << 1, [(c * n + e) << 1 for e in bits[masks[c] & ~(1 << d)]],
                 ((off, (off.conflict, off.conflict | 1)),))
         if on.conflict < 0 and off.conflict < 0 and masks[c].bit_count() >= 3:
-            for nd in sorted(removed(on) & removed(off)):
+            for nd in sorted(removed((i << 1) | 1) & removed(i << 1)):
                 add((i << 1) | 1 | 1 << 22, (nd,), ((on, (nd,)), (off, (nd,))))
     groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
                                if masks[c] & (masks[c] - 1)]
@@ -862,7 +867,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
             state.check_stop()
         if any(((i << 1) | 1) in par or (i << 1) in par for i in group):
             continue
-        common = removed(prop((group[0] << 1) | 1))
+        common = set(removed((group[0] << 1) | 1))
         for i in group[1:]:
             common &= prop((i << 1) | 1).par.keys()
             if not common:
@@ -871,6 +876,30 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
             if nd >> 1 not in group:
                 add(k | 1 << 21, (nd,), [(props[(i << 1) | 1], (nd,)) for i in group])
     return out
+
+
+def _inner_walk(par: _Parents, end: int, outer: set[int]) -> int:
+    """The nodes an inner net's ``end`` rests on that the inner net implied (counted), and
+    those of the enclosing net it rests on (added to ``outer``)."""
+    seen = {end}
+    stack = [end]
+    count = 0
+    while stack:
+        node = stack.pop()
+        p = par.get(node)
+        if p == OUTER:
+            outer.add(node)
+            continue
+        count += 1
+        if isinstance(p, tuple):
+            for q in p:
+                if q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        elif p is not None and p >= 0 and p not in seen:
+            seen.add(p)
+            stack.append(p)
+    return count
 
 
 # -- reading a net ---------------------------------------------------------------------------------
