@@ -828,7 +828,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
     def removed(root: int) -> set[int]:
         out = gone.get(root)
         if out is None:
-            out = gone[root] = {x for x, p in prop(root).par.items() if not x & 1 and p != OUTER}
+            out = gone[root] = {x for x in prop(root).order if not x & 1}  # order: the inner net's own nodes
         return out
 
     out: list[_Removal] = []
@@ -869,7 +869,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
             continue
         common = set(removed((group[0] << 1) | 1))
         for i in group[1:]:
-            common &= prop((i << 1) | 1).par.keys()
+            common &= removed((i << 1) | 1)
             if not common:
                 break
         for nd in sorted(common):
