@@ -11,7 +11,7 @@ from types import ModuleType
 
 from tui_games.engine.checkers.egdb import LOSS, WIN
 from tui_games.engine.checkers.position import CheckersPosition
-from tui_games.engine.search import WIN_BOUND
+from tui_games.engine.search import WIN_BOUND, SearchLimits
 
 KING_POSITIONS = [
     "B:WK5,K14,K23,26:BK10,K19,K27,3",  # kings in the middle: many capture paths
@@ -56,3 +56,11 @@ def load_script(name: str) -> ModuleType:
     sys.modules[spec.name] = module  # its dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
+
+
+def search_summary(engine, pos: CheckersPosition, depth: int, seed: int) -> tuple:
+    """Everything a fixed-depth search reports that the two cores must agree on."""
+    result = engine.search(pos, SearchLimits(depth=depth), rng=random.Random(seed))
+    stats = result.stats
+    return (str(result.move), result.score, [str(m) for m in result.pv], stats.nodes, stats.leaves, stats.cutoffs,
+            stats.tt_hits, stats.seldepth, [(str(rm.move), rm.score, rm.bound) for rm in result.root_moves])

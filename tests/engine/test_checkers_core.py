@@ -8,7 +8,7 @@ import random
 import threading
 
 import pytest
-from checkers_support import KING_POSITIONS, random_positions
+from checkers_support import KING_POSITIONS, random_positions, search_summary
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers.core import PyCore, make_core
@@ -69,12 +69,6 @@ def test_compiled_evaluation_agrees_with_python():
                     pos.black, pos.white, pos.kings, turn), pos.fen()
 
 
-def _summary(engine: Engine, pos: CheckersPosition, depth: int, seed: int) -> tuple:
-    result = engine.search(pos, SearchLimits(depth=depth), rng=random.Random(seed))
-    stats = result.stats
-    return (str(result.move), result.score, [str(m) for m in result.pv], stats.nodes, stats.leaves, stats.cutoffs,
-            stats.tt_hits, stats.seldepth, [(str(rm.move), rm.score, rm.bound) for rm in result.root_moves])
-
 
 @compiled
 @pytest.mark.parametrize("table_bits", [10, 16])
@@ -86,7 +80,7 @@ def test_compiled_and_python_searches_agree(table_bits):
     positions = random_positions(24, seed=5) + [CheckersPosition(f) for f in KING_POSITIONS]
     for i, pos in enumerate(positions):
         depth = 3 + i % 4
-        assert _summary(fast, pos, depth, i) == _summary(slow, pos, depth, i), pos.fen()
+        assert search_summary(fast, pos, depth, i) == search_summary(slow, pos, depth, i), pos.fen()
 
 
 @compiled
@@ -96,7 +90,7 @@ def test_compiled_and_python_agree_where_the_selective_search_works():
     fast, slow = Engine(compiled=True, table_bits=14), Engine(compiled=False, table_bits=14)
     for i, fen in enumerate([GAME_24, "W:W19,23,25,26,27,29,30,31,32:B1,2,3,4,8,11,12,14,20"]):
         pos = CheckersPosition(fen)
-        assert _summary(fast, pos, 8, i) == _summary(slow, pos, 8, i), pos.fen()
+        assert search_summary(fast, pos, 8, i) == search_summary(slow, pos, 8, i), pos.fen()
 
 
 @compiled
@@ -116,7 +110,7 @@ def test_compiled_and_python_agree_in_a_game_with_repetitions():
     for text in ("29-25", "4-8", "25-29", "8-4"):
         pos.push_text(text)
     fast, slow = Engine(compiled=True, table_bits=12), Engine(compiled=False, table_bits=12)
-    assert _summary(fast, pos, 7, 0) == _summary(slow, pos, 7, 0)
+    assert search_summary(fast, pos, 7, 0) == search_summary(slow, pos, 7, 0)
 
 
 def test_python_core_alone_keeps_the_contract():
@@ -192,7 +186,7 @@ def test_compiled_and_python_agree_with_a_database():
     pos = CheckersPosition("W:WK10,K26:BK14,K1,K3")
     fast = Engine(compiled=True, table_bits=12, probe=_fake_database, probe_pieces=4)
     slow = Engine(compiled=False, table_bits=12, probe=_fake_database, probe_pieces=4)
-    assert _summary(fast, pos, 6, 0) == _summary(slow, pos, 6, 0)
+    assert search_summary(fast, pos, 6, 0) == search_summary(slow, pos, 6, 0)
 
 
 @compiled

@@ -10,7 +10,7 @@ import random
 import struct
 
 import pytest
-from checkers_support import KING_POSITIONS, load_script, random_positions
+from checkers_support import KING_POSITIONS, load_script, random_positions, search_summary
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import network
@@ -102,12 +102,6 @@ def test_compiled_network_evaluation_agrees_with_python():
                 assert c.evaluate(pos.black, pos.white, pos.kings, turn) == ev(pos.black, pos.white, pos.kings, turn)
 
 
-def _summary(engine: Engine, pos: CheckersPosition, depth: int, seed: int) -> tuple:
-    result = engine.search(pos, SearchLimits(depth=depth), rng=random.Random(seed))
-    stats = result.stats
-    return (str(result.move), result.score, [str(m) for m in result.pv], stats.nodes, stats.leaves, stats.cutoffs,
-            stats.tt_hits, stats.seldepth, [(str(rm.move), rm.score, rm.bound) for rm in result.root_moves])
-
 
 @compiled
 def test_compiled_and_python_searches_agree_with_a_network():
@@ -119,7 +113,7 @@ def test_compiled_and_python_searches_agree_with_a_network():
         positions = random_positions(10, seed=25) + [CheckersPosition(f) for f in KING_POSITIONS[:3]]
         for i, pos in enumerate(positions):
             depth = 3 + i % 4
-            assert _summary(fast, pos, depth, i) == _summary(slow, pos, depth, i), pos.fen()
+            assert search_summary(fast, pos, depth, i) == search_summary(slow, pos, depth, i), pos.fen()
 
 
 def test_the_engine_names_the_network_evaluation():
