@@ -5,9 +5,12 @@ way a person does (to whatever has the focus)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -36,7 +39,10 @@ class Browser:
              "--disable-sync", "--disable-default-apps", "--remote-debugging-address=127.0.0.1",
              "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "--window-size=1000,700",
              "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # Its own session, so close() ends its helpers with it; its own TMPDIR inside the
+            # profile, so the files it keeps there go when the profile does.
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+            env={**os.environ, "TMPDIR": self.profile})
         active = Path(self.profile) / "DevToolsActivePort"
         deadline = time.monotonic() + 30
         while not (active.exists() and active.read_text().count("\n") >= 1):
@@ -126,6 +132,9 @@ class Browser:
         if self.http is not None:
             await self.http.close()
         if self.process is not None:
-            self.process.kill()
+            # The whole group: a renderer or crash handler left behind would write into the
+            # profile after it is removed.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
