@@ -273,10 +273,12 @@ def test_techniques_find_nothing_on_a_blank_slate():
 
 
 def sample_puzzles() -> list[Grid]:
+    """The shipped samples, less the hard ones test_sudoku_patterns already steps through (the
+    diabolical 200's first 80, magictour's first 40: two thirds of this test's CPU)."""
     grids = []
-    for name in ("sudoku_exchange_diabolical_200.txt", "tdoku_17_clue_100.txt", "project_euler_96.txt",
-                 "magictour_top1465_100.txt"):
-        grids += parse_puzzles((DATA / f"bench_sudoku_{name}").read_text(), name)
+    for name, first in (("sudoku_exchange_diabolical_200.txt", 80), ("tdoku_17_clue_100.txt", 0),
+                        ("project_euler_96.txt", 0), ("magictour_top1465_100.txt", 40)):
+        grids += parse_puzzles((DATA / f"bench_sudoku_{name}").read_text(), name)[first:]
     return grids
 
 
@@ -356,7 +358,8 @@ def test_levels():
 
 
 def test_grade_is_the_least_level_that_solves():
-    grids = parse_puzzles((DATA / "bench_sudoku_project_euler_96.txt").read_text())[:25] + sample_puzzles()[200:230]
+    grids = parse_puzzles((DATA / "bench_sudoku_project_euler_96.txt").read_text())[:25]
+    grids += parse_puzzles((DATA / "bench_sudoku_tdoku_17_clue_100.txt").read_text())[:30]
     seen = set()
     for grid in grids:
         result = grade(grid)
