@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import time
 
 import pytest
@@ -293,6 +294,12 @@ def open_paths(pid: int) -> set[str]:
     return paths
 
 
+def zygote_environment(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        pairs = [item.decode().partition("=") for item in environ.read().split(b"\0") if item]
+    return {name: value for name, _, value in pairs}
+
+
 @linux_only
 async def test_a_killed_zygote_is_restarted_and_logins_keep_working_meanwhile(start_server, monkeypatch):
     # The restart waits for the test's word, so the login in between is sure to meet no zygote.
@@ -311,9 +318,15 @@ async def test_a_killed_zygote_is_restarted_and_logins_keep_working_meanwhile(st
     before = await connect(server.port, "carol")
     await before.wait_for("Sudoku", timeout=APP_START)
 
+    # Its temporary files (the prepared app's home while it prepares) are in a folder of its
+    # own, which the server removes: a zygote killed mid-preparation cleans up nothing itself.
+    temporary = zygote_environment(zygote.process.pid)["TMPDIR"]
+    assert os.path.isdir(temporary) and temporary != tempfile.gettempdir()
+
     os.kill(zygote.process.pid, signal.SIGKILL)
     await wait_until(lambda: any(line.startswith("zygote-died") for line in start_server.logs), 30,
                      "the server to notice")
+    assert not os.path.exists(temporary)
     during = await connect(server.port, "dave")
     await during.wait_for("Sudoku", timeout=APP_START)
     assert "start=fresh" in login_lines(start_server.logs, "dave")[0]

@@ -42,9 +42,11 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -170,14 +172,17 @@ class Zygote:
     def start(self) -> None:
         self._task = asyncio.create_task(self._keep_running())
 
-    def environment(self, socket_fd: int) -> dict[str, str]:
+    def environment(self, socket_fd: int, temporary: str) -> dict[str, str]:
         """The zygote's own environment: no player's, and what must be in place when a process
         starts rather than when the app does, since a fork does not start again: UTF-8 mode,
         glibc's arena cap (read when malloc starts; see child.child_env), where the package is,
-        and what the server's kind of app needs before Textual is imported (``preload_env``)."""
+        and what the server's kind of app needs before Textual is imported (``preload_env``).
+        Its temporary files go to ``temporary``, a folder the server removes when the zygote
+        ends: killed while it prepares (its parent gone, a restart), it cleans up nothing."""
         base = child_env(Path("/"), "dumb")
         keep = ("PATH", "PYTHONPATH", "PYTHONUTF8", "MALLOC_ARENA_MAX")
-        return {**{name: base[name] for name in keep}, **self.preload_env, SOCKET_FD_ENV: str(socket_fd)}
+        return {**{name: base[name] for name in keep}, **self.preload_env, SOCKET_FD_ENV: str(socket_fd),
+                "TMPDIR": temporary}
 
     async def wait_ready(self) -> None:
         await self._ready_event.wait()
@@ -197,14 +202,16 @@ class Zygote:
 
     async def _run_once(self) -> int | str:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        temporary = tempfile.mkdtemp(prefix="tui-games-zygote-")
         try:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tui_games.server.zygote", env=self.environment(theirs.fileno()),
+                sys.executable, "-m", "tui_games.server.zygote", env=self.environment(theirs.fileno(), temporary),
                 cwd=str(PACKAGE_ROOT), pass_fds=(theirs.fileno(),),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
                 start_new_session=True, preexec_fn=die_with_parent)  # no orphan zygote keeps forking
         except OSError as error:
             ours.close()
+            shutil.rmtree(temporary, ignore_errors=True)
             return f"could not start: {error}"
         finally:
             theirs.close()
@@ -217,6 +224,7 @@ class Zygote:
             return await self.process.wait()
         finally:
             self._lost()
+            shutil.rmtree(temporary, ignore_errors=True)
 
     def _read(self) -> None:
         sock = self._sock
@@ -438,6 +446,7 @@ def _child(request: dict, fds: list[int], sock: socket.socket, wakeup: int, take
         apply_limits(tty=request.get("tty", False), memory_bytes=request.get("memory"), hang_up_with=None)
         os.environ.clear()
         os.environ.update(request["env"])
+        tempfile.tempdir = None  # the zygote's folder, gone when it is: found again from the player's env
         os.chdir(request["cwd"])
         # As a fresh interpreter's: on the player's descriptors (Textual writes to __stdout__).
         sys.stdin = sys.__stdin__ = open(0, "r", encoding="utf-8", closefd=False)  # type: ignore[misc]  # noqa: SIM115
