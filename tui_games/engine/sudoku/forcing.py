@@ -371,7 +371,8 @@ def _dynamic(net: _Net, roots: Sequence[int], level: int, masks: list[int], plac
         if level < _PLUS:
             break
         found = _plus_rules(net, masks, places, par, order, since)
-        since = len(order) - found if found > 0 else len(order)
+        if not found:  # else look again from the same place: the kinds after the one that fired
+            since = len(order)
         if found < 0:
             return _Prop(par, order, ~found, weights=weights)
         if found:
@@ -419,10 +420,13 @@ def _imply_off(par: _Parents, order: list[int], nd: int, parents: tuple[int, ...
 
 
 def _plus_rules(net: _Net, masks: list[int], places: list[int], par: _Parents, order: list[int], since: int) -> int:
-    """Pointing, box-line reduction, naked and hidden pairs on the net's position, looked for
-    only where the nodes ``order[since:]`` removed candidates (the rest was looked at before,
-    or is the position's own, where the easier techniques found nothing). Returns the number
-    of nodes added, or ``~node`` on a contradiction."""
+    """Pointing and box-line reduction, failing those hidden pairs, failing those naked pairs
+    on the net's position: Sudoku Explainer's rules inside a (+) net, in its order, each only
+    when the ones before it remove nothing (and only once the singles have run out, which
+    decides the parents a node records, and so a net's size). Looked for only where the
+    nodes ``order[since:]`` removed candidates (the rest was looked at before, or is the
+    position's own, where the easier techniques found nothing). Returns the number of nodes
+    added, or ``~node`` on a contradiction."""
     n, units, masks0, places0, cell_units, bits = net.n, net.units, net.masks, net.places, net.cell_units, net.bits
     touched: dict[int, None] = {}  # u * n + d, in order
     cells: dict[int, None] = {}
@@ -456,23 +460,8 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: _Parents, o
                 if r < 0:
                     return r
                 added += r
-    for c in cells:  # naked pairs with a cell that just became bivalue
-        m = masks[c]
-        if m.bit_count() != 2 or ((c * n + m.bit_length() - 1) << 1) | 1 in par:
-            continue
-        for u, _ in cell_units[c]:
-            unit = units[u]
-            for other in unit:
-                if other == c or masks[other] != m:
-                    continue
-                parents = tuple((x * n + e) << 1 for x in (other, c) for e in bits[masks0[x] & ~m])
-                for x in unit:
-                    if x != c and x != other and masks[x] & m:
-                        for e in bits[masks[x] & m]:
-                            r = _imply_off(par, order, (x * n + e) << 1, parents)
-                            if r < 0:
-                                return r
-                            added += r
+    if added:
+        return added
     for k in touched:  # hidden pairs with a digit just down to two places
         pl = places[k]
         if pl.bit_count() != 2:
@@ -491,6 +480,25 @@ def _plus_rules(net: _Net, masks: list[int], places: list[int], par: _Parents, o
                     if r < 0:
                         return r
                     added += r
+    if added:
+        return added
+    for c in cells:  # naked pairs with a cell that just became bivalue
+        m = masks[c]
+        if m.bit_count() != 2 or ((c * n + m.bit_length() - 1) << 1) | 1 in par:
+            continue
+        for u, _ in cell_units[c]:
+            unit = units[u]
+            for other in unit:
+                if other == c or masks[other] != m:
+                    continue
+                parents = tuple((x * n + e) << 1 for x in (other, c) for e in bits[masks0[x] & ~m])
+                for x in unit:
+                    if x != c and x != other and masks[x] & m:
+                        for e in bits[masks[x] & m]:
+                            r = _imply_off(par, order, (x * n + e) << 1, parents)
+                            if r < 0:
+                                return r
+                            added += r
     return added
 
 
@@ -761,7 +769,6 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
     a cell): a candidate that every case removes goes. Each case's chain stops at a
     contradiction, as SE's do; a contradiction itself proves nothing here (SE's static
     multiple chains look for none)."""
-    n, bits = net.n, net.bits
     props: dict[int, _Prop] = {}
 
     links = _links_in(net, masks, places)
@@ -771,15 +778,9 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
             props[i] = _static_in(net, (i << 1) | 1, masks, places, True, links)
         return props[i]
 
-    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
-                               if masks[c].bit_count() >= STATIC_LEAST]
-    for u, unit in enumerate(net.units):
-        for d in range(n):
-            pl = places[u * n + d]
-            if pl.bit_count() > 1 and masks[unit[(pl & -pl).bit_length() - 1]].bit_count() >= STATIC_LEAST:
-                groups.append([unit[j] * n + d for j in bits[pl]])
+    groups = _verity_groups(net, masks, places, STATIC_LEAST)
     out: list[_Removal] = []
-    for k, group in enumerate(groups):
+    for k, (group, given) in enumerate(groups):
         if not k & 7:
             state.check_stop()
         if any(((i << 1) | 1) in par or (i << 1) in par for i in group):
@@ -792,7 +793,7 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
         for nd in sorted(common):
             if nd >> 1 in group:
                 continue
-            parents: set[int] = set()
+            parents: set[int] = {x for x in given if x in par}
             size = 0
             for i in group:
                 sub = props[i]
@@ -801,6 +802,28 @@ def _verity_removals(net: _Net, masks: list[int], places: list[int], par: _Paren
             if parents:
                 out.append((size, call | k, nd, tuple(sorted(parents))))
     return out
+
+
+def _verity_groups(net: _Net, masks: list[int], places: list[int], least: int) -> list[tuple[list[int], list[int]]]:
+    """The cases of SE's cell and unit forcing chains in a net's position: every candidate of a
+    cell of ``least`` candidates or more, every place of a digit in a unit (2+ places) whose
+    first place is such a cell. Each with the off nodes of the cases the net took away (the
+    cell's candidates, the digit's places in the unit, removed since the position): a verity
+    over the cases left rests on them, as SE's rule parents of a cell or region chaining hint
+    take the cell's or region's removed candidates."""
+    n, bits = net.n, net.bits
+    groups: list[tuple[list[int], list[int]]] = []
+    for c, m in enumerate(masks):
+        if m.bit_count() >= least:
+            groups.append(([c * n + d for d in bits[m]], [(c * n + e) << 1 for e in bits[net.masks[c] & ~m]]))
+    for u, unit in enumerate(net.units):
+        for d in range(n):
+            k = u * n + d
+            pl = places[k]
+            if pl & (pl - 1) and masks[unit[(pl & -pl).bit_length() - 1]].bit_count() >= least:
+                groups.append(([unit[j] * n + d for j in bits[pl]],
+                               [(unit[j] * n + d) << 1 for j in bits[net.places[k] & ~pl]]))
+    return groups
 
 
 def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Parents, state: State,
@@ -833,8 +856,9 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
 
     out: list[_Removal] = []
 
-    def add(key: int, nodes: Sequence[int], branches: Sequence[tuple[_Prop, Sequence[int]]]) -> None:
-        parents: set[int] = set()
+    def add(key: int, nodes: Sequence[int], branches: Sequence[tuple[_Prop, Sequence[int]]],
+            given: Sequence[int] = ()) -> None:
+        parents: set[int] = {x for x in given if x in par}
         size = 0
         for sub, ends in branches:
             for end in ends:  # _size(inner=True) and _outer_parents in one walk (an inner net has no weights)
@@ -855,14 +879,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
         if on.conflict < 0 and off.conflict < 0 and masks[c].bit_count() >= 3:
             for nd in sorted(removed((i << 1) | 1) & removed(i << 1)):
                 add((i << 1) | 1 | 1 << 22, (nd,), ((on, (nd,)), (off, (nd,))))
-    groups: list[list[int]] = [[c * n + d for d in bits[masks[c]]] for c in range(len(masks))
-                               if masks[c] & (masks[c] - 1)]
-    for u, unit in enumerate(net.units):
-        for d in range(n):
-            pl = places[u * n + d]
-            if pl & (pl - 1):
-                groups.append([unit[j] * n + d for j in bits[pl]])
-    for k, group in enumerate(groups):
+    for k, (group, given) in enumerate(_verity_groups(net, masks, places, 2)):
         if not k & 15:
             state.check_stop()
         if any(((i << 1) | 1) in par or (i << 1) in par for i in group):
@@ -874,7 +891,7 @@ def _dynamic_removals(net: _Net, masks: list[int], places: list[int], par: _Pare
                 break
         for nd in sorted(common):
             if nd >> 1 not in group:
-                add(k | 1 << 21, (nd,), [(props[(i << 1) | 1], (nd,)) for i in group])
+                add(k | 1 << 21, (nd,), [(props[(i << 1) | 1], (nd,)) for i in group], given)
     return out
 
 
