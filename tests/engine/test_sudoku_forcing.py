@@ -412,20 +412,27 @@ def test_plus_rules_inside_a_net_one_kind_at_a_time_as_explainer():
         assert_sound(s, solution_of(FORUM_10_4_B))
 
 
+FORCING_KINDS = Path(__file__).parent / "data" / "sudoku_top95_forcing_kinds.txt"
+
+
 def test_every_kind_of_conclusion():
     """On top95 the stepper meets every kind of verity, cell, unit and double implication, some
     of them placing digits, and dynamic contradictions; each of them sound. (Static
-    contradictions are discontinuous nice loops: the AICs, cheaper, find them first.)"""
+    contradictions are discontinuous nice loops: the AICs, cheaper, find them first.) Taken
+    at the positions where the stepper, going from the puzzles (top95's 34, 53, 58 and 59),
+    meets each kind first (``data/``): the step there is of that kind."""
     kinds = set()
     top95 = puzzles("norvig_top95.txt", 95)
-    # Four puzzles that meet them all as the stepper now chooses (SE's order for the grade moved
-    # 74's unit chain to a cell chain; 58 has both).
-    for k in (34, 53, 58, 59):
-        solution = solution_of(top95[k])
-        for step in Stepper(parse_grid(top95[k])).run():
-            assert_sound(step, solution)
-            if "forcing" in step.technique:
-                kinds.add((step.technique, step.explanation.split()[0], bool(step.placements)))
+    for line in FORCING_KINDS.read_text().splitlines():
+        k, marks = line.split(" ", 1)
+        puzzle = top95[int(k)]
+        state = pm_state(marks)
+        solution = solution_of(puzzle)
+        assert all(solution[c] == v for c, v in enumerate(state.values) if v)
+        step = Stepper(Grid(state.values, givens=parse_grid(puzzle).givens), state.masks).next_step()
+        assert step is not None and "forcing" in step.technique
+        assert_sound(step, solution)
+        kinds.add((step.technique, step.explanation.split()[0], bool(step.placements)))
     assert {("dynamic forcing chain", "If", False), ("dynamic forcing chain", "If", True),
             ("cell forcing chain", "Whatever", False), ("unit forcing chain", "Wherever", False),
             ("dynamic forcing chain", "Whatever", False), ("dynamic forcing chain", "Wherever", False),
@@ -651,7 +658,9 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
     candidates, pairs, X-wings and dynamic forcing chains: no static forcing chain of levels 2
     and 3 removes anything in it. So the grade's level-4 net of an assumption starts from its
     (+) net, not from its level-3 net (whose static removals came free and made it smaller).
-    Levels 2 and 3 are made to give no step here, so that the grade goes on to level 4."""
+    Levels 2 and 3 are made to give no step here, so that the grade goes on to level 4, and
+    only the first few level-4 nets are built (the others stay the (+) nets they start from,
+    with no step: a full scan of level 4 costs ten times as much and tells nothing more)."""
     real = forcing._stronger
     level_4: list[forcing._Prop] = []
     static = 0
@@ -660,6 +669,9 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
         nonlocal static
         if level == forcing._NEST_SE:
             assert not prop.weights  # it goes on from a net with no inner removal: the (+) net
+            assert prop.conflict < 0 and prop.masks is not None
+            if len(level_4) == 6:
+                return prop
         out = real(net, prop, level, state)
         if level < forcing._NEST_DFC:
             static += bool(out.weights)
@@ -673,7 +685,9 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
     monkeypatch.setattr(forcing, "_cells", lambda *args: [])
     monkeypatch.setattr(forcing, "_units", lambda *args: [])
     step = first(explainer_nested_forcing_nets, pm_state(FORUM_10_4_LEVEL_2_PM))
-    assert step.rating >= 10.5 and level_4 and static
+    assert step.rating >= 10.5 and len(level_4) == 6 and static
+    assert any(out.conflict >= 0 and out.order[0] >> 1 == step.eliminations[0][0] * 9 + step.eliminations[0][1] - 1
+               for out in level_4)  # the step is one of those level-4 nets
     assert_sound(step, solution_of(FORUM_10_4))
 
 

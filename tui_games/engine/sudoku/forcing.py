@@ -19,8 +19,8 @@ Four strengths of propagation, as in Sudoku Explainer:
 - *dynamic* forcing chains play the singles out in a copy of the position, so a cell whose
   other candidates the chain removed becomes a naked single, a unit likewise a hidden single
   (8.5); each node remembers every node it came from, so what the rating counts is the net;
-- *dynamic (+)* also applies pointing, box-line reduction and naked and hidden pairs inside
-  the net (9.0);
+- *dynamic (+)* also applies pointing and box-line reduction, failing those hidden pairs,
+  failing those naked pairs inside the net, once the singles run out, as SE does (9.0);
 - *nested* forcing nets also remove, inside the net, the candidates an inner chain refutes,
   Sudoku Explainer's nesting levels (8.5 + 0.5 a level, :func:`explainer_level`): level 2
   (9.5) the candidates static forcing chains remove (a chain from "on" that removes its
