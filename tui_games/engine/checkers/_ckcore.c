@@ -268,6 +268,18 @@ static int conversion(u32 win, u32 lose, u32 kings, int colour) {
 /* The first layer's bounds: 32 inputs and the bias stay inside 16 bits. */
 #define NET_MAX_W1 800
 #define NET_MAX_B1 7000
+/* Above this many changed squares the first layer is summed afresh (either way the same sums). */
+#define NET_INCREMENTAL 12
+#if defined(__SSE2__) && !defined(NET_NO_SIMD) /* NET_NO_SIMD: build the plain loops (to test them) */
+#include <emmintrin.h>
+#define NET_SSE2 1
+#endif
+/* Forced inline, so that the shipped widths passed as constants unroll the loops. */
+#if defined(__GNUC__)
+#define NET_INLINE static inline __attribute__((always_inline))
+#else
+#define NET_INLINE static inline
+#endif
 
 /* The first layer's sums for the last position evaluated from one side's view (its four
  * masks): the next one is reached by the rows of the squares that changed, a handful between
@@ -284,21 +296,77 @@ typedef struct {
     int h1, h2;
     int32_t *mem, *w1, *b1, *w2, *b2, *w3, b3;
     int16_t *w1s, *b1s; /* W1 and B1 in 16 bits (their bounds keep the sums there: they vectorise) */
-    int16_t *w2t; /* W2 a second-layer unit at a time, in 16 bits */
+    /* The second and third layers laid out for multiply-adds of 16-bit pairs: W2 two
+     * first-layer units at a time (w2p[(p · h2pad + k) · 2 + i] = W2[2p + i][k]), so one
+     * broadcast pair of activations updates four second-layer sums at once and a pair of
+     * zero activations (clipped ReLUs are often 0) is skipped whole; then W3 in 16 bits.
+     * h2pad rounds h2 up to 8, the padding zero (it adds nothing). All in one allocation. */
+    int16_t *w2p, *w3s;
+    int32_t *b2p;
+    int h2pad;
     NetCache cache[2]; /* per side to move */
 } Net;
 
-/* The output for the side whose men om and kings ok move down the board (as Black), against
- * men pm and kings pk. The bounds checked in read_net keep every sum inside 32 bits. */
-static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
-    const int h1 = N->h1, h2 = N->h2;
+/* The second and third layers from the clipped first-layer activations c1 (paired: c1[h1]
+ * is 0 when h1 is odd), before the final shift. Inlined with the shipped widths as constants
+ * (see net_forward) so the compiler keeps the sums in registers. */
+NET_INLINE int32_t net_tail(const Net *N, const int16_t *c1, const int pairs, const int h2pad) {
+#ifdef NET_SSE2
+    /* The same integers as the plain loops below: pmaddwd multiplies 16-bit pairs exactly
+     * into 32 bits and every sum stays inside them (read_net's bounds). */
+    __m128i acc[NET_MAX_H2 / 4];
+    for (int q = 0; q < h2pad / 4; q++) acc[q] = _mm_loadu_si128((const __m128i *)(N->b2p + 4 * q));
+    for (int p = 0; p < pairs; p++) {
+        uint32_t pair = (uint32_t)(uint16_t)c1[2 * p] | (uint32_t)(uint16_t)c1[2 * p + 1] << 16;
+        if (!pair) continue;
+        const __m128i x = _mm_set1_epi32((int)pair);
+        const __m128i *row = (const __m128i *)(N->w2p + 2 * p * h2pad);
+        for (int q = 0; q < h2pad / 4; q++) acc[q] = _mm_add_epi32(acc[q], _mm_madd_epi16(x, _mm_loadu_si128(row + q)));
+    }
+    /* a2 = clamp(s >> SHIFT2, 0, ACT): a non-positive s shifts to at most 0, and the 16-bit
+     * saturation of the pack keeps the order, so clamping after it is the same. */
+    const __m128i zero = _mm_setzero_si128(), top = _mm_set1_epi16(NET_ACT);
+    __m128i sum = zero;
+    for (int q = 0; q < h2pad / 8; q++) {
+        __m128i v = _mm_packs_epi32(_mm_srai_epi32(acc[2 * q], NET_SHIFT2), _mm_srai_epi32(acc[2 * q + 1], NET_SHIFT2));
+        v = _mm_min_epi16(_mm_max_epi16(v, zero), top);
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(v, _mm_loadu_si128((const __m128i *)(N->w3s + 8 * q))));
+    }
+    sum = _mm_add_epi32(sum, _mm_srli_si128(sum, 8));
+    sum = _mm_add_epi32(sum, _mm_srli_si128(sum, 4));
+    return N->b3 + _mm_cvtsi128_si32(sum);
+#else
+    int32_t a2[NET_MAX_H2];
+    memcpy(a2, N->b2p, sizeof(int32_t) * h2pad);
+    for (int p = 0; p < pairs; p++) {
+        int32_t x = c1[2 * p], y = c1[2 * p + 1];
+        if (!x && !y) continue;
+        const int16_t *row = N->w2p + 2 * p * h2pad;
+        for (int k = 0; k < h2pad; k++) a2[k] += x * row[2 * k] + y * row[2 * k + 1];
+    }
+    int32_t out = N->b3;
+    for (int k = 0; k < h2pad; k++) {
+        int32_t s = a2[k];
+        if (s <= 0) continue;
+        s >>= NET_SHIFT2;
+        out += (s < NET_ACT ? s : NET_ACT) * N->w3s[k];
+    }
+    return out;
+#endif
+}
+
+/* net_forward for widths h1 and h2pad. The bounds checked in read_net keep every sum inside
+ * 32 bits. */
+NET_INLINE int net_forward_w(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk, const int h1, const int h2pad) {
     NetCache *C = &N->cache[view];
     int16_t *a1 = C->acc;
-    int32_t a2[NET_MAX_H2];
     const u32 planes[4] = {om, ok, pm, pk};
+    /* Rows to move from the last position seen from this side: a handful between
+     * neighbouring leaves (counted bit by bit: fewer than a popcount call's worth). */
     int changed = 0;
-    for (int p = 0; p < 4; p++) changed += popc(C->planes[p] ^ planes[p]);
-    if (C->valid && changed < popc(om | ok | pm | pk)) {
+    for (int p = 0; p < 4; p++)
+        for (u32 m = C->planes[p] ^ planes[p]; m; m &= m - 1) changed++;
+    if (C->valid && changed <= NET_INCREMENTAL) {
         for (int p = 0; p < 4; p++) {
             for (u32 m = C->planes[p] & ~planes[p]; m; m &= m - 1) {
                 const int16_t *row = N->w1s + (32 * p + lowbit(m)) * h1;
@@ -320,23 +388,19 @@ static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
         C->valid = 1;
     }
     memcpy(C->planes, planes, sizeof planes);
-    int16_t c1[NET_MAX_H1];
+    int16_t c1[NET_MAX_H1 + 1];
     for (int j = 0; j < h1; j++) c1[j] = (int16_t)(a1[j] < 0 ? 0 : a1[j] > NET_ACT ? NET_ACT : a1[j]);
-    for (int k = 0; k < h2; k++) {
-        const int16_t *row = N->w2t + k * h1;
-        int32_t s = N->b2[k];
-        for (int j = 0; j < h1; j++) s += c1[j] * row[j];
-        a2[k] = s;
-    }
-    int32_t out = N->b3;
-    for (int k = 0; k < h2; k++) {
-        int32_t s = a2[k];
-        if (s <= 0) continue;
-        s >>= NET_SHIFT2;
-        out += (s < NET_ACT ? s : NET_ACT) * N->w3[k];
-    }
-    out = floordiv(out, 1 << NET_SHIFT3);
+    c1[h1] = 0; /* the odd unit's partner */
+    const int pairs = (h1 + 1) >> 1;
+    int32_t out = floordiv(net_tail(N, c1, pairs, h2pad), 1 << NET_SHIFT3);
     return out > NET_LIMIT ? NET_LIMIT : out < -NET_LIMIT ? -NET_LIMIT : out;
+}
+
+/* The output for the side whose men om and kings ok move down the board (as Black), against
+ * men pm and kings pk: the shipped widths (32, 32) compiled apart. */
+static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
+    if (N->h1 == 32 && N->h2pad == 32) return net_forward_w(N, view, om, ok, pm, pk, 32, 32);
+    return net_forward_w(N, view, om, ok, pm, pk, N->h1, N->h2pad);
 }
 
 static int evaluate(const int *W, Net *N, u32 black, u32 white, u32 kings, int turn) {
@@ -831,8 +895,8 @@ static void Core_dealloc(Core *self) {
     free(self->keys);
     free(self->weights);
     free(self->net.mem);
-    free(self->net.w2t);
     free(self->net.w1s);
+    free(self->net.b2p);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -878,11 +942,11 @@ static int read_weights(Core *self, PyObject *weights) {
  * bounds, checked again here: the C sums rely on them). */
 static int read_net(Core *self, PyObject *net) {
     free(self->net.mem);
-    free(self->net.w2t);
     free(self->net.w1s);
+    free(self->net.b2p);
     self->net.mem = NULL;
-    self->net.w2t = NULL;
     self->net.w1s = NULL;
+    self->net.b2p = NULL;
     if (net == Py_None) return 0;
     int h1, h2;
     PyObject *weights;
@@ -916,13 +980,21 @@ static int read_net(Core *self, PyObject *net) {
         mem[i] = (int32_t)v;
     }
     Py_DECREF(seq);
-    int16_t *w2t = malloc(sizeof(int16_t) * h1 * h2), *w1s = malloc(sizeof(int16_t) * (b1 + h1));
-    if (!w2t || !w1s) { free(mem); free(w2t); free(w1s); PyErr_NoMemory(); return -1; }
-    for (int j = 0; j < h1; j++)
-        for (int k = 0; k < h2; k++) w2t[k * h1 + j] = (int16_t)mem[w2 + j * h2 + k];
+    int h2pad = (h2 + 7) & ~7, pairs = (h1 + 1) / 2;
+    size_t n16 = (size_t)(b1 + h1) + (size_t)2 * pairs * h2pad + h2pad;
+    int16_t *w1s = calloc(n16, sizeof(int16_t));
+    int32_t *b2p = calloc((size_t)h2pad, sizeof(int32_t));
+    if (!w1s || !b2p) { free(mem); free(w1s); free(b2p); PyErr_NoMemory(); return -1; }
     for (Py_ssize_t i = 0; i < b1 + h1; i++) w1s[i] = (int16_t)mem[i];
-    self->net = (Net){h1, h2, mem, mem, mem + b1, mem + w2, mem + b2, mem + w3, mem[n - 1], w1s, w1s + b1, w2t,
-                      {{{0}, 0, {0}}, {{0}, 0, {0}}}};
+    int16_t *w2p = w1s + b1 + h1, *w3s = w2p + 2 * pairs * h2pad;
+    for (int j = 0; j < h1; j++)
+        for (int k = 0; k < h2; k++) w2p[((j >> 1) * h2pad + k) * 2 + (j & 1)] = (int16_t)mem[w2 + j * h2 + k];
+    for (int k = 0; k < h2; k++) {
+        w3s[k] = (int16_t)mem[w3 + k];
+        b2p[k] = mem[b2 + k];
+    }
+    self->net = (Net){h1, h2, mem, mem, mem + b1, mem + w2, mem + b2, mem + w3, mem[n - 1], w1s, w1s + b1,
+                      w2p, w3s, b2p, h2pad, {{{0}, 0, {0}}, {{0}, 0, {0}}}};
     return 0;
 }
 
