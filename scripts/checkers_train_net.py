@@ -2,6 +2,7 @@
 
     python scripts/checkers_train_net.py label GAMES.jsonl --out LABELLED.jsonl [--nodes 10000] [--every 2]
     python scripts/checkers_train_net.py fit GAMES.jsonl [more ...] --out net.json [--train-only MORE ...]
+        [--twins UNLABELLED ...] [--weight 1] [--warm FIT|shipped]
         [--mix 0.25] [--hidden 32 32] [--epochs 8] [--module tui_games/engine/checkers/_net_data.py]
 
 **label** searches one in ``--every`` quiet positions of the games of a file in the
@@ -16,7 +17,11 @@ of the shipped evaluation, which stays frozen: the probability that Black wins i
 logistic of ``(evaluation + network) / scale`` (the network read from the side to move), so a
 network of zeros is the shipped evaluation exactly. The labels and the held-out split are
 ``checkers_train_patterns.py``'s (:func:`load_positions`, :func:`labels`: whole games held
-out, the result mixed with the search's score by ``--mix``). Needs PyTorch and NumPy
+out, the result mixed with the search's score by ``--mix``). Positions labelled again by a
+deeper search are fitted with ``--twins``, the files they were labelled from (trained on but
+for the held-out games' twins, so the held-out error is against the deep labels of positions
+no fit saw), and weigh ``--weight`` times the others; ``--warm`` starts from a fit instead of
+from no correction. Needs PyTorch and NumPy
 (training only: the engine never imports them). After the float fit the weights are
 quantised exactly as the engine computes them (:func:`network.forward`) and the held-out
 error is measured again with the integer network. ``--module`` writes the shipped image.
@@ -136,14 +141,40 @@ def quantise(model: Any, np: Any) -> network.Network:
     return network.Network(w1.shape[1], w2.shape[1], tuple(weights))
 
 
+def start_from(model: Any, net: network.Network | None, torch: Any) -> None:
+    """Set the float model to a network's integers (:func:`quantise` undone)."""
+    if net is None:
+        raise SystemExit("--warm needs a network")
+    h1, h2, w = net.hidden1, net.hidden2, net.weights
+    if (model[0].out_features, model[2].out_features) != (h1, h2):
+        raise SystemExit(f"--warm: a {h1}x{h2} network, not {model[0].out_features}x{model[2].out_features}")
+    act, s2, s3 = network.ACT, 1 << network.SHIFT2, 1 << network.SHIFT3
+    b1_at = network.INPUTS * h1
+    w2_at = b1_at + h1
+    b2_at = w2_at + h1 * h2
+    w3_at = b2_at + h2
+
+    def t(values: Any, shape: tuple[int, ...], scale: float) -> Any:
+        return torch.tensor(values, dtype=torch.float32).reshape(shape) / scale
+
+    model[0].weight.copy_(t(w[:b1_at], (network.INPUTS, h1), act).T)
+    model[0].bias.copy_(t(w[b1_at:w2_at], (h1,), act))
+    model[2].weight.copy_(t(w[w2_at:b2_at], (h1, h2), s2).T)
+    model[2].bias.copy_(t(w[b2_at:w3_at], (h2,), act * s2))
+    model[4].weight.copy_(t(w[w3_at:w3_at + h2], (1, h2), s3 / act))
+    model[4].bias.copy_(t(w[w3_at + h2:], (1,), s3))
+
+
 def cmd_fit(args: argparse.Namespace) -> int:
     import numpy as np  # training only (see the module doc)
     import torch
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only)
+    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only, twins=args.twins)
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
+    # The files' own positions (those searched deeper, with --twins) count --weight times.
+    weight = torch.from_numpy(np.where(data["primary"], args.weight, 1.0).astype(np.float32))
     x = torch.from_numpy(input_matrix(data, np).astype(np.float32))
     base = torch.from_numpy(base_scores(data, np))
     sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
@@ -155,9 +186,12 @@ def cmd_fit(args: argparse.Namespace) -> int:
     h1, h2 = args.hidden
     model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, h1), torch.nn.Hardtanh(0, 1),
                                 torch.nn.Linear(h1, h2), torch.nn.Hardtanh(0, 1), torch.nn.Linear(h2, 1))
-    with torch.no_grad():  # start as the shipped evaluation: no correction
-        model[4].weight.mul_(0.01)
-        model[4].bias.zero_()
+    with torch.no_grad():
+        if args.warm:  # start from a fit's integers (the inverse of quantise)
+            start_from(model, load_net(args.warm), torch)
+        else:  # start as the shipped evaluation: no correction
+            model[4].weight.mul_(0.01)
+            model[4].bias.zero_()
 
     def score(idx: Any, net: Any = None) -> Any:
         if net is None:
@@ -166,8 +200,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
             out = net[idx]
         return base[idx] + sign[idx] * out
 
-    def loss_of(s: Any, target: Any) -> Any:
-        return torch.nn.functional.binary_cross_entropy_with_logits(s / args.scale, target)
+    def loss_of(s: Any, target: Any, w: Any = None) -> Any:
+        return torch.nn.functional.binary_cross_entropy_with_logits(s / args.scale, target, weight=w)
 
     with torch.no_grad():
         zero = torch.zeros(len(y))
@@ -182,7 +216,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         total = 0.0
         for lo in range(0, n, args.batch):
             idx = perm[lo:lo + args.batch]
-            loss = loss_of(score(idx), y[idx])
+            loss = loss_of(score(idx), y[idx], weight[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -206,7 +240,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
         q_error = float(loss_of(score(check_idx, outs), y[check_idx]))
         q_result_error = float(loss_of(score(check_idx, outs), result[check_idx]))
     record = {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
-              "data": args.data, "train_only": args.train_only, "mix": args.mix, "scale": args.scale,
+              "data": args.data, "train_only": args.train_only, "twins": args.twins, "weight": args.weight,
+              "warm": args.warm, "mix": args.mix, "scale": args.scale,
               "hidden": [h1, h2], "epochs": args.epochs, "lr": args.lr, "decay": args.decay,
               "check_error_start": start_error, "check_error_float": float_error, "check_error": q_error,
               "check_result_error_start": start_result_error, "check_result_error": q_result_error,
@@ -302,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("data", nargs="+")
     fit.add_argument("--out", required=True, help="the fit as JSON")
     fit.add_argument("--train-only", nargs="+", default=[], metavar="GAMES", help="more games, never held out")
+    fit.add_argument("--twins", nargs="+", default=[], metavar="GAMES",
+                     help="the data files' games before labelling, file for file: trained on, but for the held-out")
+    fit.add_argument("--weight", type=float, default=1.0, help="the data files' positions' weight in the loss")
+    fit.add_argument("--warm", help="start from this fit (JSON) or the shipped network, not from zero")
     fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
     fit.add_argument("--scale", type=float, default=SCALE)
     fit.add_argument("--hidden", type=int, nargs=2, default=[32, 32])

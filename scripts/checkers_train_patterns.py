@@ -73,17 +73,33 @@ def _read_games(paths: list[str]) -> list[tuple[float, list]]:
 
 
 def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float = 0.1,
-                   train_only: list[str] | None = None) -> dict[str, Any]:
+                   train_only: list[str] | None = None, twins: list[str] | None = None) -> dict[str, Any]:
     """Every position of the games as arrays: black, white, kings, turn, result, score (NaN
-    where the file has none), and ``check`` (True for the held-out games: whole games, a
-    ``check_share`` of the games of ``paths`` chosen by ``seed``). The games of
-    ``train_only`` come after them and are never held out, so adding such files leaves the
-    held-out games, and so the errors measured on them, as they were."""
-    games = _read_games(paths)
+    where the file has none), ``check`` (True for the held-out games: whole games, a
+    ``check_share`` of the games of ``paths`` chosen by ``seed``) and ``primary`` (True for
+    the games of ``paths``). The games of ``train_only`` come after them and are never held
+    out, so adding such files leaves the held-out games, and so the errors measured on them,
+    as they were. ``twins`` are files holding the same games as ``paths``, file for file and
+    game for game, with other labels (the games before ``checkers_train_net.py label``
+    searched again one in n of their positions, in the same order; a labelling stopped early
+    leaves the labelled file shorter): their games are trained on too, but never the twins
+    of held-out games, so no held-out position is seen with another label."""
+    per_file = [_read_games([path]) for path in paths]
+    games = [game for file_games in per_file for game in file_games]
     rng = random.Random(seed)
     check_games = set(rng.sample(range(len(games)), int(len(games) * check_share)))
+    primary = len(games)
+    if twins:
+        if len(twins) != len(paths):
+            raise ValueError(f"{len(twins)} twin files for {len(paths)} files")
+        first = 0
+        for file_games, twin in zip(per_file, twins):
+            games += [game for i, game in enumerate(_read_games([twin]))
+                      if i >= len(file_games) or first + i not in check_games]
+            first += len(file_games)
     games += _read_games(train_only or [])
-    cols: dict[str, list] = {k: [] for k in ("black", "white", "kings", "turn", "result", "score", "check")}
+    cols: dict[str, list] = {k: [] for k in ("black", "white", "kings", "turn", "result", "score", "check",
+                                              "primary")}
     for g, (result, kept) in enumerate(games):
         for p in kept:
             cols["black"].append(p[0])
@@ -93,11 +109,13 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
             cols["score"].append(float(p[4]) if len(p) > 4 else float("nan"))
             cols["result"].append(result)
             cols["check"].append(g in check_games)
+            cols["primary"].append(g < primary)
     out = {k: np.array(v, dtype=np.uint32) for k, v in cols.items() if k in ("black", "white", "kings")}
     out["turn"] = np.array(cols["turn"], dtype=np.int8)
     out["result"] = np.array(cols["result"], dtype=np.float64)
     out["score"] = np.array(cols["score"], dtype=np.float64)
     out["check"] = np.array(cols["check"], dtype=bool)
+    out["primary"] = np.array(cols["primary"], dtype=bool)
     out["games"] = len(games)
     return out
 

@@ -230,6 +230,12 @@ def test_the_quantised_network_computes_the_float_one():
         outs.append(expected)
         assert abs(forward(*masks) - expected) <= 2 + 0.03 * abs(expected)
     assert max(outs) - min(outs) > 10  # the test positions tell the network's outputs apart
+    # --warm undoes the quantisation: a model started from these integers quantises to them.
+    again = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, 16), torch.nn.Hardtanh(0, 1),
+                                torch.nn.Linear(16, 8), torch.nn.Hardtanh(0, 1), torch.nn.Linear(8, 1))
+    with torch.no_grad():
+        script.start_from(again, script.quantise(model, np), torch)
+    assert script.quantise(again, np) == script.quantise(model, np)
 
 
 def test_labelling_adds_the_search_score_and_resumes(tmp_path):

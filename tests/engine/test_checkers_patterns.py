@@ -161,3 +161,24 @@ def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(
     assert both["check"][:20].tolist() == alone["check"].tolist() and alone["check"].sum() == 10
     assert not both["check"][20:].any()
     assert np.isnan(both["score"][20:]).all() and (both["score"][:20] == 10).all()
+
+
+def test_twins_train_but_never_the_held_out_games_twins(tmp_path):
+    # The labelled file is the first 10 games of 14 again (one position each, a new score);
+    # the twin file trains every game but the held-out ones' twins, and its games past the
+    # labelled ones all.
+    np = pytest.importorskip("numpy")
+    script = load_script("checkers_train_patterns")
+    pos = positions()[:14]
+    twin, deep = tmp_path / "twin.jsonl", tmp_path / "deep.jsonl"
+    line = '{"result": 0.5, "positions": [[%d, %d, %d, %d, %d]]}\n'
+    twin.write_text("".join(line % (p.black, p.white, p.kings, p.turn, 10) for p in pos))
+    deep.write_text("".join(line % (p.black, p.white, p.kings, p.turn, 99) for p in pos[:10]))
+    data = script.load_positions([str(deep)], np, check_share=0.3, twins=[str(twin)])
+    held = {int(b) for b, c in zip(data["black"], data["check"]) if c}
+    assert len(held) == 3 and data["primary"][:10].all() and not data["primary"][10:].any()
+    assert (data["score"][data["primary"]] == 99).all() and (data["score"][~data["primary"]] == 10).all()
+    twins_trained = {int(b) for b in data["black"][~data["primary"]]}
+    assert twins_trained == {p.black for p in pos} - held and not data["check"][10:].any()
+    with pytest.raises(ValueError, match="twin"):
+        script.load_positions([str(deep)], np, twins=[str(twin), str(twin)])
