@@ -494,6 +494,16 @@ typedef struct {
     uint8_t flag_age; /* flag in bits 0-1, age in bits 2-7 */
 } Entry;
 
+/* An evaluation kept with its whole position, so a hit is exact (no key can collide). About
+ * a sixth of the search's evaluations are of a position evaluated a moment before (the next
+ * iteration's leaves, ProbCut's and PVS's searches again); the network makes them worth
+ * keeping. 256 KB: it stays in the cache the memory sits near. */
+typedef struct {
+    u32 black, white, kings;
+    int32_t score_turn; /* the score · 2 + the side to move */
+} EvalEntry;
+#define EVAL_CACHE (1 << 14)
+
 typedef struct {
     PyObject_HEAD
     Entry *table;
@@ -501,6 +511,7 @@ typedef struct {
     int age;
     int *weights;        /* WEIGHT_INTS: the feature weights, the pattern flag, the tables */
     Net net;             /* the network on top of the evaluation (net.mem NULL: none) */
+    EvalEntry evals[EVAL_CACHE]; /* the last evaluations, by key (see cached_evaluate) */
     int32_t history[2 * 1024];
     uint16_t killers[MAX_PLY + 2][2];
     uint16_t pv[MAX_PLY + 2][MAX_PLY + 2];
@@ -605,6 +616,15 @@ static void trace_release(Core *c, PyObject *tn) {
 
 /* T.leave(node, value, flag, kind, best, pruned) for a traced node (tn not NULL); the value
  * passes through, so that a return reads `return leave(...)`. */
+/* evaluate() through the cache of the last evaluations (the same numbers). */
+static inline int cached_evaluate(Core *c, u64 z, u32 b, u32 w, u32 k, int turn) {
+    EvalEntry *e = &c->evals[z & (EVAL_CACHE - 1)];
+    if (e->black == b && e->white == w && e->kings == k && (e->score_turn & 1) == turn) return e->score_turn >> 1;
+    int s = evaluate(c->weights, &c->net, b, w, k, turn);
+    *e = (EvalEntry){b, w, k, s * 2 + turn};
+    return s;
+}
+
 static int leave(Core *c, PyObject *tn, int value, int flag, int kind, const Move *best, const Move *pruned,
                  int npruned) {
     if (tn == NULL) return value;
@@ -695,7 +715,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         c->leaves++;
         if (ply < MAX_PLY && !can_step(own, opp, k, turn)) return leave(c, tn, ply - WIN, F_EXACT, K_END, NULL, NULL, 0);
         c->horizon++;
-        int score = evaluate(c->weights, &c->net, b, w, k, turn);
+        int score = cached_evaluate(c, z, b, w, k, turn);
         if (quiet > QUIET_FADE) score = floordiv(score * (QUIET_LIMIT - quiet), QUIET_LIMIT - QUIET_FADE);
         if (c->probe_pieces) score = score >= DB_LOW ? DB_LOW - 1 : score <= -DB_LOW ? 1 - DB_LOW : score;
         return leave(c, tn, score, F_EXACT, K_HORIZON, NULL, NULL, 0);
@@ -728,7 +748,7 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
      * near the horizon is not searched on. */
     if (selective && depth <= RFP_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT &&
         quiet <= QUIET_FADE && !can_capture(opp, own, k, turn ^ 1)) {
-        int s = evaluate(c->weights, &c->net, b, w, k, turn) - RFP_MARGIN * depth;
+        int s = cached_evaluate(c, z, b, w, k, turn) - RFP_MARGIN * depth;
         if (s >= beta) {
             c->leaves++;
             c->horizon++;
@@ -1013,6 +1033,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     }
     if (read_weights(self, weights) < 0) return -1;
     if (read_net(self, net) < 0) return -1;
+    memset(self->evals, 0xFF, sizeof self->evals); /* black and white on every square: never a position */
     free(self->table);
     self->table = malloc(sizeof(Entry) << bits);
     if (!self->table) { PyErr_NoMemory(); return -1; }
