@@ -209,7 +209,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         start_result_error = float(loss_of(score(check_idx, zero), result[check_idx]))
     opt = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.decay)
     n = len(train_idx)
-    steps = args.epochs * ((n + args.batch - 1) // args.batch)
+    steps = max(1, args.epochs * ((n + args.batch - 1) // args.batch))  # --epochs 0: a fit measured as it is
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - (1 - args.final_lr) * min(i, steps) / steps)
     for epoch in range(args.epochs):
         perm = train_idx[torch.randperm(n)]
