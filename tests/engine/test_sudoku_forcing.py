@@ -339,13 +339,18 @@ def test_nested_net_cell_verity_as_explainer():
     """The grade's nested nets of levels 2 and 3 give cell and unit verities too, as Sudoku
     Explainer's: its step on its way through this puzzle, whatever r7c8 holds r7c7 is not 1,
     at 10.9. Run on this very position, Sukaku Explainer 1.18.1 takes another verity at 10.9
-    first ("Cell Forcing Chains: r7c7 ==> r7c8.8 off"); ours is r7c7 not 1 at 10.8 (its inner
-    chains are each the smallest that removes a candidate, one size step under SE's here)."""
+    first, "Cell Forcing Chains: r7c7 ==> r7c8.8 off", now ours too (one of r7c7's cases ends
+    in a contradiction: see the next test), at 10.8 (its inner chains are each the smallest
+    that removes a candidate, one size step under SE's here), r7c7 not 1 beside it."""
     steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_0_VERITY_PM)))
     step = steps[0]
-    assert named(step.eliminations) == {("r7c7", 1)} and abs(step.rating - 10.9) <= 0.1
-    assert step.explanation.startswith("Whatever r7c8 holds (1, 3, 4 or 8), every case leads to r7c7 not being 1")
-    assert_sound(step, solution_of(FORUM_11_0))
+    assert named(step.eliminations) == {("r7c8", 8)} and abs(step.rating - 10.9) <= 0.1
+    assert step.explanation.startswith("Whatever r7c7 holds (1, 5, 8 or 9), every case leads to r7c8 not being 8")
+    other = next(s for s in steps if named(s.eliminations) == {("r7c7", 1)})
+    assert other.explanation.startswith("Whatever r7c8 holds (1, 3, 4 or 8), every case leads to r7c7 not being 1")
+    assert abs(other.rating - 10.9) <= 0.1
+    for s in steps:
+        assert_sound(s, solution_of(FORUM_11_0))
 
 
 # A forum puzzle (the hardest database, its published ER 10.4) in the position where our grade
@@ -410,6 +415,37 @@ def test_plus_rules_inside_a_net_one_kind_at_a_time_as_explainer():
     assert se.rating == 10.4
     for s in steps:
         assert_sound(s, solution_of(FORUM_10_4_B))
+
+
+# A forum puzzle (the hardest database, its published ER 11.0) at its fourth step, where our
+# grade took 11.3 (the puzzle 11.4); Sukaku Explainer 1.18.1 and SE 1.2.1.3's serate take
+# "11.0 Cell Forcing Chains: r3c6 ==> r6c5.4 off" there, the puzzle's hardest step.
+FORUM_11_0_B = "1....67...5.....3...8....4.....9...3..5.12...9..6..1...4.7....8.....1...7...6.9.."
+FORUM_11_0_B_PM = """
+1      239    2349   234589 23458  6      7      2589   259
+246    5      24679  12489  2478   4789   268    3      1269
+236    23679  8      12359  2357   3579   256    4      12569
+2468   12678  12467  458    9      4578   24568  25678  3
+3468   3678   5      348    1      2      468    679    4679
+9      2378   2347   6      34578  34578  1      2578   2457
+2356   4      12369  7      235    359    2356   1256   8
+2358   23689  2369   234589 23458  1      23456  2567   24567
+7      1238   123    23458  6      3458   9      125    245
+"""
+
+
+def test_a_verity_counts_a_case_that_ends_in_a_contradiction_as_explainer():
+    """A case of a cell (or of a digit's places in a unit) whose nested net ends in a
+    contradiction is impossible, so it implies anything: Sudoku Explainer's cell and region
+    chains keep such a case with what its chain had reached when the contradiction stopped it.
+    We dropped the verity there: r3c6 = 9 ends in a contradiction at level 3, so "whatever
+    r3c6 holds, r6c5 is not 4" was not seen and the grade took an 11.3 net."""
+    steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_0_B_PM)))
+    step = steps[0]
+    assert named(step.eliminations) == {("r6c5", 4)} and abs(step.rating - 11.0) <= 0.1
+    assert step.explanation.startswith("Whatever r3c6 holds (3, 5, 7 or 9), every case leads to r6c5 not being 4")
+    for s in steps:
+        assert_sound(s, solution_of(FORUM_11_0_B))
 
 
 FORCING_KINDS = Path(__file__).parent / "data" / "sudoku_top95_forcing_kinds.txt"

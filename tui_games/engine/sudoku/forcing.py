@@ -1150,9 +1150,12 @@ def _contradictions(props: dict[int, _Prop]) -> list[_Hint]:
     return out
 
 
-def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int]) -> _Hint | None:
-    """The node every branch implies (the smallest net), or None."""
-    if any(p.conflict >= 0 for p in props):
+def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int], partial: bool = False) -> _Hint | None:
+    """The node every branch implies (the smallest net), or None. ``partial``: a branch that
+    ends in a contradiction counts with the nodes it implied before it (Sudoku Explainer's
+    rule: such a branch is impossible, so it implies anything; SE keeps what its chain had
+    reached when the contradiction stopped it)."""
+    if all(p.conflict >= 0 for p in props) or (not partial and any(p.conflict >= 0 for p in props)):
         return None
     common = props[0].nodes
     for p in props[1:]:
@@ -1187,22 +1190,24 @@ def _double(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
     return out
 
 
-def _cells(net: _Net, props: dict[int, _Prop], least: int = 2) -> list[_Hint]:
-    """Cell forcing chains from the cells with ``least`` candidates or more."""
+def _cells(net: _Net, props: dict[int, _Prop], least: int = 2, partial: bool = False) -> list[_Hint]:
+    """Cell forcing chains from the cells with ``least`` candidates or more (``partial``: see
+    :func:`_common`)."""
     out = []
     n = net.n
     for c, m in enumerate(net.masks):
         if m.bit_count() < least:
             continue
-        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in net.bits[m]], {c})
+        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in net.bits[m]], {c}, partial)
         if hint is not None:
             hint.kind = "cell"
             out.append(hint)
     return out
 
 
-def _units(net: _Net, props: dict[int, _Prop], least: int = 2) -> list[_Hint]:
-    """Unit forcing chains; ``least``: the first place's cell has that many candidates or more."""
+def _units(net: _Net, props: dict[int, _Prop], least: int = 2, partial: bool = False) -> list[_Hint]:
+    """Unit forcing chains; ``least``: the first place's cell has that many candidates or more
+    (``partial``: see :func:`_common`)."""
     out = []
     n = net.n
     for u, unit in enumerate(net.units):
@@ -1213,7 +1218,7 @@ def _units(net: _Net, props: dict[int, _Prop], least: int = 2) -> list[_Hint]:
             cells = [unit[j] for j in net.bits[pl]]
             if net.masks[cells[0]].bit_count() < least:
                 continue
-            hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set())
+            hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set(), partial)
             if hint is not None:
                 hint.kind = f"unit {u}"
                 out.append(hint)
@@ -1574,7 +1579,7 @@ def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> 
                     state.check_stop()
                     weaker[i] = _stronger(net, weaker[i], level, state)
             props = {(i << 1) | 1: prop for i, prop in weaker.items()}
-            hints += _cells(net, props) + _units(net, props)
+            hints += _cells(net, props, partial=True) + _units(net, props, partial=True)
         if hints:
             yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(min(level, 4)),
                                      NESTED_NOTES[level])
