@@ -718,8 +718,8 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
         return out
 
     monkeypatch.setattr(forcing, "_stronger", stronger)
-    monkeypatch.setattr(forcing, "_cells", lambda *args: [])
-    monkeypatch.setattr(forcing, "_units", lambda *args: [])
+    monkeypatch.setattr(forcing, "_cells", lambda *args, **kwargs: [])
+    monkeypatch.setattr(forcing, "_units", lambda *args, **kwargs: [])
     step = first(explainer_nested_forcing_nets, pm_state(FORUM_10_4_LEVEL_2_PM))
     assert step.rating >= 10.5 and len(level_4) == 6 and static
     assert any(out.conflict >= 0 and out.order[0] >> 1 == step.eliminations[0][0] * 9 + step.eliminations[0][1] - 1
