@@ -265,6 +265,15 @@ def test_dynamic_forcing_chain_plus():
     assert_sound(step, solution_of(HARDEST_1))
 
 
+def sound_nested_nets(marks: str, puzzle: str) -> list:
+    """The grade's nested nets at the position ``marks`` of ``puzzle``, each checked against its
+    solution."""
+    steps = list(explainer_nested_forcing_nets(pm_state(marks)))
+    for s in steps:
+        assert_sound(s, solution_of(puzzle))
+    return steps
+
+
 def test_nested_forcing_net_takes_explainers_lowest_level_first():
     """Sukaku Explainer 1.18.1's first step on the forum puzzle HARDEST_1 (rated 11.1) is a
     nested net of level 3, dynamic (+) with multiple forcing chains inside, 10.0 + 1.0 for its
@@ -342,15 +351,13 @@ def test_nested_net_cell_verity_as_explainer():
     first, "Cell Forcing Chains: r7c7 ==> r7c8.8 off", now ours too (one of r7c7's cases ends
     in a contradiction: see the next test), at 10.8 (its inner chains are each the smallest
     that removes a candidate, one size step under SE's here), r7c7 not 1 beside it."""
-    steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_0_VERITY_PM)))
+    steps = sound_nested_nets(FORUM_11_0_VERITY_PM, FORUM_11_0)
     step = steps[0]
     assert named(step.eliminations) == {("r7c8", 8)} and abs(step.rating - 10.9) <= 0.1
     assert step.explanation.startswith("Whatever r7c7 holds (1, 5, 8 or 9), every case leads to r7c8 not being 8")
     other = next(s for s in steps if named(s.eliminations) == {("r7c7", 1)})
     assert other.explanation.startswith("Whatever r7c8 holds (1, 3, 4 or 8), every case leads to r7c7 not being 1")
     assert abs(other.rating - 10.9) <= 0.1
-    for s in steps:
-        assert_sound(s, solution_of(FORUM_11_0))
 
 
 # A forum puzzle (the hardest database, its published ER 10.4) in the position where our grade
@@ -376,15 +383,12 @@ def test_nested_net_level_2_takes_forcing_chains_that_place_too():
     whose chain from "on" removes it, and one whose chain from "off" places it (its cell's
     other candidates go); it adds every removal they give at once, each on its smallest chain.
     Its step here is among ours at its 10.2 (the ties come in another order), the least."""
-    state = pm_state(FORUM_10_4_LEVEL_2_PM)
-    steps = list(explainer_nested_forcing_nets(state))
+    steps = sound_nested_nets(FORUM_10_4_LEVEL_2_PM, FORUM_10_4)
     assert steps[0].rating == 10.2 and min(s.rating for s in steps) == 10.2
     se = next(s for s in steps if named(s.eliminations) == {("r5c2", 9)})
     assert se.rating == 10.2
     assert se.explanation.startswith("If r5c2 were 9, r2c5 would have to be 8 and could not be, so r5c2 is not 9.")
     assert "r2c5 is not 8 and r2c5 is not 2, since forcing chains would remove them" in se.explanation
-    for s in steps:
-        assert_sound(s, solution_of(FORUM_10_4))
 
 
 FORUM_10_4_B = ".2.4...8......9..2..9.3............5..8..7....4.5..82...46..21.6.21..4...1......8"
@@ -408,13 +412,10 @@ def test_plus_rules_inside_a_net_one_kind_at_a_time_as_explainer():
     reached its contradiction through other parents, sooner. On this forum puzzle (ER 10.4),
     at its fourth step, Sukaku Explainer takes "10.4 Contradiction Forcing Chain: r9c4.7 on
     ==> r7c2.3 both on & off", the puzzle's hardest step; we took 10.2 there (grade 10.2)."""
-    state = pm_state(FORUM_10_4_B_PM)
-    steps = list(explainer_nested_forcing_nets(state))
+    steps = sound_nested_nets(FORUM_10_4_B_PM, FORUM_10_4_B)
     assert min(s.rating for s in steps) == 10.4
     se = next(s for s in steps if named(s.eliminations) == {("r9c4", 7)})
     assert se.rating == 10.4
-    for s in steps:
-        assert_sound(s, solution_of(FORUM_10_4_B))
 
 
 # A forum puzzle (the hardest database, its published ER 11.0) at its fourth step, where our
@@ -440,12 +441,10 @@ def test_a_verity_counts_a_case_that_ends_in_a_contradiction_as_explainer():
     chains keep such a case with what its chain had reached when the contradiction stopped it.
     We dropped the verity there: r3c6 = 9 ends in a contradiction at level 3, so "whatever
     r3c6 holds, r6c5 is not 4" was not seen and the grade took an 11.3 net."""
-    steps = list(explainer_nested_forcing_nets(pm_state(FORUM_11_0_B_PM)))
+    steps = sound_nested_nets(FORUM_11_0_B_PM, FORUM_11_0_B)
     step = steps[0]
     assert named(step.eliminations) == {("r6c5", 4)} and abs(step.rating - 11.0) <= 0.1
     assert step.explanation.startswith("Whatever r3c6 holds (3, 5, 7 or 9), every case leads to r6c5 not being 4")
-    for s in steps:
-        assert_sound(s, solution_of(FORUM_11_0_B))
 
 
 FORCING_KINDS = Path(__file__).parent / "data" / "sudoku_top95_forcing_kinds.txt"
