@@ -77,7 +77,19 @@ static inline u32 shift_dir(u32 m, int d) {
     return out;
 }
 
+/* Without the popcnt instruction (a build for any x86-64), __builtin_popcount is a call into
+ * libgcc that showed as ~5% of a search's time; the inline bit count costs a dozen plain
+ * instructions and no call. */
+#if defined(__POPCNT__) || defined(__aarch64__)
 static inline int popc(u32 x) { return __builtin_popcount(x); }
+#else
+static inline int popc(u32 x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+#endif
 static inline int lowbit(u32 x) { return __builtin_ctz(x); }
 
 /* The move key: from | to << 5 | 6 bits of the captured mask (see core.move_key). */
