@@ -11,7 +11,8 @@ import pytest
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers.engine import Engine
-from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
+from tui_games.engine.checkers.position import CheckersPosition, has_capture
 from tui_games.engine.search import SearchLimits, SearchResult
 from tui_games.engine.tree import TreeNode, TreeRecorder
 
@@ -180,3 +181,54 @@ def test_a_move_found_by_a_stopped_iteration_is_the_one_its_tree_shows():
     # stopped) keeps the score of the iteration before in the list.
     exact = [child for child in root.children if child.value is not None and child.bound == "exact"]
     assert exact and all(-child.value == scores[child.move] for child in exact)
+
+
+def positions_of(root: TreeNode, start: CheckersPosition):
+    """Each recorded node with the position it stands for (the root's children's moves played)."""
+    stack = [(root, start)]
+    while stack:
+        node, pos = stack.pop()
+        yield node, pos
+        for child in node.children:
+            after = pos.copy()
+            after.push(child.move)
+            stack.append((child, after))
+
+
+@pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
+def test_a_quiet_move_at_the_last_ply_that_threatens_a_capture_is_answered(compiled_core):
+    # Issue 24: a move at the horizon that sets up a capture was scored by the evaluation,
+    # blind to the capture; it now gets one ply more, so the opponent's answer is searched.
+    start = CheckersPosition(GAME_24)
+    recorder = TreeRecorder(max_plies=3, max_nodes=50_000)
+    Engine(compiled=compiled_core).search(start, SearchLimits(depth=3), recorder=recorder, rng=random.Random(0))
+    assert recorder.root is not None
+    threats = others = 0
+    for node, pos in positions_of(recorder.root, start):
+        if node.ply != 3 or node.move.captured_mask or node.kind in ("tt", "end"):
+            continue
+        if has_capture(pos.black, pos.white, pos.kings, pos.turn ^ 1):  # the side that moved
+            threats += 1
+            assert node.kind != "horizon" and (node.children or node.truncated), str(node.move)
+        else:
+            others += node.kind == "horizon"
+    assert threats and others
+
+
+@pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
+def test_probcut_is_tried_only_where_the_evaluation_clears_its_bound(compiled_core):
+    # The shallow search costs nodes at every node it is tried at: it is tried only where the
+    # static evaluation already clears beta by the margin (as the best engines gate it), and
+    # from depth 3 up, so it cuts far more often, and cheaper.
+    start = CheckersPosition(GAME_24)
+    recorder = TreeRecorder(max_plies=8, max_nodes=200_000)
+    Engine(compiled=compiled_core).search(start, SearchLimits(depth=8), recorder=recorder, rng=random.Random(0))
+    assert recorder.root is not None
+    evaluate = make_evaluator(DEFAULT_WEIGHTS)
+    cuts = [(node, pos) for node, pos in positions_of(recorder.root, start) if node.kind == "probcut"]
+    assert len(cuts) > 20
+    for node, pos in cuts:
+        assert evaluate(pos.black, pos.white, pos.kings, pos.turn) >= node.beta + core_module.PC_MARGIN
+    # Cut at depth 3 and 4 too (the two plies above the horizon's last three), which the
+    # ungated ProbCut never tried.
+    assert any(node.ply >= 5 for node, _ in cuts)

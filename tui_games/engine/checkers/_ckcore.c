@@ -42,11 +42,12 @@
 #define RFP_MARGIN 55
 #define RFP_LIMIT 2000
 #define LMP_DEPTH 4
-/* ProbCut: from PC_DEPTH up, a search PC_REDUCE plies shallower that clears beta by
- * PC_MARGIN is taken as the deep search's cut. */
-#define PC_DEPTH 5
+/* ProbCut: from PC_DEPTH up, where the evaluation clears beta by PC_MARGIN, a search
+ * PC_REDUCE plies shallower (at least one) that clears it too is taken as the deep search's
+ * cut. */
+#define PC_DEPTH 3
 #define PC_REDUCE 4
-#define PC_MARGIN 80
+#define PC_MARGIN 32
 /* None of it in an ending of SELECT_PIECES pieces or fewer, where a won position is converted
  * by long king manoeuvres that pruning would cut short. */
 #define SELECT_PIECES 6
@@ -759,11 +760,15 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
      * search of this same node is not traced: see the top of node()). */
     if (selective && depth >= PC_DEPTH && beta < RFP_LIMIT && beta > -RFP_LIMIT) {
         int rb = beta + PC_MARGIN;
-        int s = node(c, b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet);
-        if (c->failed) return 0;
-        c->pvlen[ply] = 0;
-        if (s >= rb) return leave(c, tn, s, F_LOWER, K_PROBCUT, NULL, NULL, 0);
-        if (e->key == z && e->depth != NO_DEPTH) tt_move = e->move;
+        /* The shallow search is paid for only where the evaluation already clears its bound. */
+        if (cached_evaluate(c, z, b, w, k, turn) >= rb) {
+            int pd = depth - PC_REDUCE > 1 ? depth - PC_REDUCE : 1;
+            int s = node(c, b, w, k, turn, z, pd, rb - 1, rb, ply, quiet);
+            if (c->failed) return 0;
+            c->pvlen[ply] = 0;
+            if (s >= rb) return leave(c, tn, s, F_LOWER, K_PROBCUT, NULL, NULL, 0);
+            if (e->key == z && e->depth != NO_DEPTH) tt_move = e->move;
+        }
     }
     /* Ordering: one integer key per move, larger first, no ties between distinct moves. */
     long long order[MAX_MOVES];
@@ -816,9 +821,12 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         int score;
         PyObject *ch = NULL;
         int crowns = m->kdelta && m->kdelta != m->delta;
+        /* A quiet move at the last ply that threatens a capture gets one ply more: the
+         * opponent's answer to the threat is searched, not the evaluation's guess at it. */
+        int dm = d1 + (d1 == 0 && !m->cap && can_capture(turn ? nw : nb, turn ? nb : nw, nk, turn));
         if (i == 0) {
             if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
-            score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+            score = -node(c, nb, nw, nk, turn ^ 1, nz, dm, -beta, -alpha, nply, nq);
         } else {
             /* Late move pruning spares a move that leaves the opponent a capture: a shot. */
             if (prunable && i >= LMP_COUNT(depth) && !crowns && best > -WIN_BOUND &&
@@ -831,12 +839,12 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
                              ? reduction(depth, i, pv_node, c->history[turn * 1024 + (m->id & 1023)],
                                          m->id == c->killers[ply][0] || m->id == c->killers[ply][1]) : 0;
             if (enter_child(c, tn, &ch, m, nply, -beta, -alpha)) return 0;
-            score = -node(c, nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq);
+            score = -node(c, nb, nw, nk, turn ^ 1, nz, dm - reduce, -alpha - 1, -alpha, nply, nq);
             if (!c->failed && score > alpha && (reduce || score < beta)) {
                 if (ch) trace_again(c, ch, -beta, -alpha);
                 if (!c->failed) {
                     c->trace[nply] = ch;
-                    score = -node(c, nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq);
+                    score = -node(c, nb, nw, nk, turn ^ 1, nz, dm, -beta, -alpha, nply, nq);
                 }
             }
         }

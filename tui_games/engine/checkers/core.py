@@ -51,12 +51,15 @@ The node function:
   meaningless); *late move pruning* from depth :data:`LMP_DEPTH` down searches only the
   first ``2 + 2 * depth`` quiet moves, and after them only crowning moves and those that
   leave the opponent a capture (the sacrifices that set up shots); *ProbCut* (as multi-ProbCut
-  in checkers and Othello programs) from depth :data:`PC_DEPTH` up takes a null-window
-  search :data:`PC_REDUCE` plies shallower that clears beta by :data:`PC_MARGIN` as the
-  cut; its best move orders the deep search when it does not cut;
+  in checkers and Othello programs) from depth :data:`PC_DEPTH` up: where the evaluation
+  clears beta by :data:`PC_MARGIN`, a null-window search :data:`PC_REDUCE` plies shallower
+  (at least one) that clears it too is taken as the cut; its best move orders the deep
+  search when it does not cut. The evaluation's gate makes the shallow search rare enough
+  to try it this low and this close to beta;
 - **capture extension** (the checkers quiescence): at the horizon a side that must capture
   keeps capturing; a forced move costs no depth from depth 2 up (at the last ply a forced
-  capture is the quiescence's already);
+  capture is the quiescence's already); a quiet move at the last ply that leaves its side a
+  capture (a threat) gets one ply more, so the opponent's answer is searched;
 - **transposition table**: one entry per slot (key, score, move key, depth, bound, age);
   a slot is replaced by the same position, by any deeper or equal search, or when its
   entry is from an earlier search (the age);
@@ -97,9 +100,9 @@ RFP_DEPTH = 5
 RFP_MARGIN = 55
 RFP_LIMIT = 2000
 LMP_DEPTH = 4
-PC_DEPTH = 5
+PC_DEPTH = 3
 PC_REDUCE = 4
-PC_MARGIN = 80
+PC_MARGIN = 32
 # None of it in an ending of SELECT_PIECES pieces or fewer (long king manoeuvres convert those).
 SELECT_PIECES = 6
 QUIET_FADE = 24
@@ -369,9 +372,11 @@ class PyCore:
                         tnode.close(s, "lower", "futility")
                     return s
             # ProbCut: off the PV, a shallow search well above beta stands for the deep one.
-            if selective and depth >= PC_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT:
+            # The shallow search is paid for only where the evaluation already clears its bound.
+            if (selective and depth >= PC_DEPTH and -RFP_LIMIT < beta < RFP_LIMIT
+                    and evaluate(b, w, k, turn) >= beta + PC_MARGIN):
                 rb = beta + PC_MARGIN
-                s = node(b, w, k, turn, z, depth - PC_REDUCE, rb - 1, rb, ply, quiet)
+                s = node(b, w, k, turn, z, max(depth - PC_REDUCE, 1), rb - 1, rb, ply, quiet)
                 pv.clear()
                 if s >= rb:
                     if tnode is not None:
@@ -427,17 +432,19 @@ class PyCore:
                 child = None
                 if tnode is not None:
                     child = recorder.add_child(tnode, m, nply, -beta, -alpha)  # type: ignore[union-attr]
+                # A quiet move at the last ply that threatens a capture gets one ply more.
+                dm = d1 + 1 if d1 == 0 and not cap and capture_test(nb, nw, nk, turn) else d1
                 if i == 0:
-                    score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
+                    score = -node(nb, nw, nk, turn ^ 1, nz, dm, -beta, -alpha, nply, nq, child)
                 else:
                     reduce = _reduction(depth, i, pv_node, history[hist_off + (m[5] & 1023)],
                                         m[5] in killers[ply]) if (reducible and i >= LMR_AFTER and not crowns) else 0
-                    score = -node(nb, nw, nk, turn ^ 1, nz, d1 - reduce, -alpha - 1, -alpha, nply, nq, child)
+                    score = -node(nb, nw, nk, turn ^ 1, nz, dm - reduce, -alpha - 1, -alpha, nply, nq, child)
                     if score > alpha and (reduce or score < beta):
                         if child is not None:
                             child.children.clear()
                             child.alpha, child.beta = -beta, -alpha
-                        score = -node(nb, nw, nk, turn ^ 1, nz, d1, -beta, -alpha, nply, nq, child)
+                        score = -node(nb, nw, nk, turn ^ 1, nz, dm, -beta, -alpha, nply, nq, child)
                 if score > best:
                     best = score
                     best_id = m[5]
