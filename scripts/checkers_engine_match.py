@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shlex
@@ -154,29 +155,45 @@ def speed(log: list[dict], side: str) -> tuple[float, float]:
     return (nodes / cpu if cpu else 0.0), (statistics.median(r["depth"] for r in rows) if rows else 0.0)
 
 
-def summarize(per_ballot: dict[str, dict[bool, float]], logs: list[dict], opponent: str) -> None:
-    """The table per ballot (tui-games Black, then White), speeds and the score."""
+def score_line(scores: list[float], opponent: str) -> str:
+    """W-D-L, the score with its 95% interval (1.96 standard errors of the mean game score)
+    and the Elo difference it stands for."""
+    n = len(scores)
+    w, d, lost = scores.count(1.0), scores.count(0.5), scores.count(0.0)
+    line = f"tui-games {w}-{d}-{lost} vs {opponent}"
+    if not n:
+        return line + ": no games"
+    mean = sum(scores) / n
+    half = 1.96 * math.sqrt(sum((s - mean) ** 2 for s in scores) / n / n)
+
+    def elo(p: float) -> str:
+        return "+inf" if p >= 1 else "-inf" if p <= 0 else f"{-400 * math.log10(1 / p - 1):+.0f}"
+
+    return (f"{line}: score {100 * mean:.1f}% ± {100 * half:.1f} ({n} games), "
+            f"Elo {elo(mean)} ({elo(mean - half)} … {elo(mean + half)})")
+
+
+def summarize(per_ballot: dict[str, dict[bool, list[float]]], logs: list[dict], opponent: str) -> None:
+    """The table per ballot (tui-games Black, then White; a ballot played more than once, as
+    matches of several seeds do, shows each result), speeds and the score of every game."""
     print("\n| ballot | tui-games Black | tui-games White |\n|---|---|---|")
     words = {1.0: "W", 0.5: "D", 0.0: "L"}
     for ballot, scores in per_ballot.items():
-        cells = [words[scores[black]] if black in scores else "–" for black in (True, False)]
+        cells = [", ".join(words[s] for s in scores.get(black, [])) or "–" for black in (True, False)]
         print(f"| {ballot} | {cells[0]} | {cells[1]} |")
-    all_scores = [s for scores in per_ballot.values() for s in scores.values()]
-    w, d, lost = all_scores.count(1.0), all_scores.count(0.5), all_scores.count(0.0)
     for side in ("tui-games", "opponent"):
         nps, depth = speed(logs, side)
         print(f"{side}: {nps / 1e6:.2f} M nodes per CPU second, median depth {depth:g} (moves searched)")
-    n = max(len(all_scores), 1)
-    print(f"tui-games {w}-{d}-{lost} vs {opponent}: score {100 * (w + d / 2) / n:.0f}% ({len(all_scores)} games)")
+    print(score_line([s for scores in per_ballot.values() for side in scores.values() for s in side], opponent))
 
 
 def summary_of(paths: list[str]) -> int:
     games = [json.loads(line) for path in paths for line in open(path) if line.strip()]
     games.sort(key=lambda g: g["game"])
-    per_ballot: dict[str, dict[bool, float]] = {}
+    per_ballot: dict[str, dict[bool, list[float]]] = {}
     logs: list[dict] = []
     for g in games:
-        per_ballot.setdefault(" ".join(g["ballot"]), {})[g["ours_black"]] = g["score"]
+        per_ballot.setdefault(" ".join(g["ballot"]), {}).setdefault(g["ours_black"], []).append(g["score"])
         logs.extend(g["log"])
     summarize(per_ballot, logs, "the opponent")
     return 0
@@ -218,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     opponent_path = os.path.abspath(args.opponent)
     theirs = LineEngine([opponent_path], cwd=os.path.dirname(opponent_path))
     out = open(args.out, "w") if args.out else None
-    per_ballot: dict[str, dict[bool, float]] = {}
+    per_ballot: dict[str, dict[bool, list[float]]] = {}
     logs: list[dict] = []
     try:
         for i in range(args.games):
@@ -228,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.colour != "both" and ours_black != (args.colour == "black"):
                 continue
             score, reason, moves, log = play_game(ours, theirs, ballot, ours_black, args.seconds, args.max_plies)
-            per_ballot.setdefault(" ".join(ballot), {})[ours_black] = score
+            per_ballot.setdefault(" ".join(ballot), {}).setdefault(ours_black, []).append(score)
             logs.extend(log)
             word = {1.0: "win", 0.5: "draw", 0.0: "loss"}[score]
             print(f"game {i + 1}: {' '.join(ballot)}, tui-games {'Black' if ours_black else 'White'}: {word} "
