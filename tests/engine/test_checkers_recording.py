@@ -183,28 +183,30 @@ def test_a_move_found_by_a_stopped_iteration_is_the_one_its_tree_shows():
     assert exact and all(-child.value == scores[child.move] for child in exact)
 
 
-def positions_of(root: TreeNode, start: CheckersPosition):
-    """Each recorded node with the position it stands for (the root's children's moves played)."""
-    stack = [(root, start)]
+def recorded_game_24(compiled_core: bool, depth: int, max_nodes: int) -> list[tuple[TreeNode, CheckersPosition]]:
+    """Every node of a search of the game-24 position recorded to its full depth, each with
+    the position it stands for (its path's moves played)."""
+    start = CheckersPosition(GAME_24)
+    recorder = TreeRecorder(max_plies=depth, max_nodes=max_nodes)
+    Engine(compiled=compiled_core).search(start, SearchLimits(depth=depth), recorder=recorder, rng=random.Random(0))
+    assert recorder.root is not None
+    found, stack = [], [(recorder.root, start)]
     while stack:
         node, pos = stack.pop()
-        yield node, pos
+        found.append((node, pos))
         for child in node.children:
             after = pos.copy()
             after.push(child.move)
             stack.append((child, after))
+    return found
 
 
 @pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
 def test_a_quiet_move_at_the_last_ply_that_threatens_a_capture_is_answered(compiled_core):
     # Issue 24: a move at the horizon that sets up a capture was scored by the evaluation,
     # blind to the capture; it now gets one ply more, so the opponent's answer is searched.
-    start = CheckersPosition(GAME_24)
-    recorder = TreeRecorder(max_plies=3, max_nodes=50_000)
-    Engine(compiled=compiled_core).search(start, SearchLimits(depth=3), recorder=recorder, rng=random.Random(0))
-    assert recorder.root is not None
     threats = others = 0
-    for node, pos in positions_of(recorder.root, start):
+    for node, pos in recorded_game_24(compiled_core, 3, 50_000):
         if node.ply != 3 or node.move.captured_mask or node.kind in ("tt", "end"):
             continue
         if has_capture(pos.black, pos.white, pos.kings, pos.turn ^ 1):  # the side that moved
@@ -217,18 +219,12 @@ def test_a_quiet_move_at_the_last_ply_that_threatens_a_capture_is_answered(compi
 
 @pytest.mark.parametrize("compiled_core", [False, pytest.param(True, marks=compiled)])
 def test_probcut_is_tried_only_where_the_evaluation_clears_its_bound(compiled_core):
-    # The shallow search costs nodes at every node it is tried at: it is tried only where the
-    # static evaluation already clears beta by the margin (as the best engines gate it), and
-    # from depth 3 up, so it cuts far more often, and cheaper.
-    start = CheckersPosition(GAME_24)
-    recorder = TreeRecorder(max_plies=8, max_nodes=200_000)
-    Engine(compiled=compiled_core).search(start, SearchLimits(depth=8), recorder=recorder, rng=random.Random(0))
-    assert recorder.root is not None
+    # The shallow search costs nodes wherever it is tried: it is tried only where the static
+    # evaluation already clears beta by the margin, so it can be tried from depth 3 up.
     evaluate = make_evaluator(DEFAULT_WEIGHTS)
-    cuts = [(node, pos) for node, pos in positions_of(recorder.root, start) if node.kind == "probcut"]
+    cuts = [(node, pos) for node, pos in recorded_game_24(compiled_core, 8, 200_000) if node.kind == "probcut"]
     assert len(cuts) > 20
     for node, pos in cuts:
         assert evaluate(pos.black, pos.white, pos.kings, pos.turn) >= node.beta + core_module.PC_MARGIN
-    # Cut at depth 3 and 4 too (the two plies above the horizon's last three), which the
-    # ungated ProbCut never tried.
+    # Cuts from ply 5 on, where three plies or fewer were left: the old rule tried none below 5.
     assert any(node.ply >= 5 for node, _ in cuts)
