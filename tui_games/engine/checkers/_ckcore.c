@@ -47,7 +47,7 @@
  * cut. */
 #define PC_DEPTH 3
 #define PC_REDUCE 4
-#define PC_MARGIN 32
+#define PC_MARGIN 16
 /* None of it in an ending of SELECT_PIECES pieces or fewer, where a won position is converted
  * by long king manoeuvres that pruning would cut short. */
 #define SELECT_PIECES 6

@@ -102,7 +102,7 @@ RFP_LIMIT = 2000
 LMP_DEPTH = 4
 PC_DEPTH = 3
 PC_REDUCE = 4
-PC_MARGIN = 32
+PC_MARGIN = 16
 # None of it in an ending of SELECT_PIECES pieces or fewer (long king manoeuvres convert those).
 SELECT_PIECES = 6
 QUIET_FADE = 24
