@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from parallel_support import parallel_map
 from sudoku_marks import assert_sound, named, pm_state
 
 from tui_games.engine.sudoku import forcing, sat
@@ -501,8 +502,11 @@ def run_all(puzzle: str) -> Stepper:
 @pytest.mark.parametrize("name,count", [("norvig_top95.txt", 30), ("sudoku_exchange_diabolical_10k.txt", 30),
                                         ("norvig_hardest11.txt", 11)])
 def test_stepper_finishes_by_logic(name, count):
-    for puzzle in puzzles(name, count):
-        run_all(puzzle)
+    parallel_map(_finished, puzzles(name, count))
+
+
+def _finished(puzzle: str) -> None:
+    run_all(puzzle)  # the stepper itself stays in the worker
 
 
 NESTED_15 = Path(__file__).parent / "data" / "sudoku_forum_hardest_15_nested.txt"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from parallel_support import parallel_map
 
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
@@ -282,24 +283,30 @@ def sample_puzzles() -> list[Grid]:
     return grids
 
 
+def _steps_checked(text: str) -> set[str]:
+    """Every step of the stepper on a puzzle agrees with its solution; the techniques used."""
+    grid = parse_puzzles(text)[0]
+    solution = sat.solve(grid).solution
+    stepper = Stepper(grid)
+    used = set()
+    for step in stepper.run():
+        used.add(step.technique)
+        for c, d in step.placements:
+            assert solution[c] == d, f"{text}: {step}"
+        for c, d in step.eliminations:
+            assert solution[c] != d, f"{text}: {step}"
+    assert all(v == 0 or v == solution[c] for c, v in enumerate(stepper.state.values)), text
+    assert all(solution[c] == 0 or stepper.state.masks[c] & bits(solution[c]) or stepper.state.values[c]
+               for c in range(81)), f"{text}: the solution's digit is never lost"
+    if stepper.solved:
+        assert stepper.grid().values == solution, text
+    return used
+
+
 def test_stepper_never_makes_a_wrong_step():
     grids = sample_puzzles()
     assert len(grids) >= 300
-    used = set()
-    for grid in grids:
-        solution = sat.solve(grid).solution
-        stepper = Stepper(grid)
-        for step in stepper.run():
-            used.add(step.technique)
-            for c, d in step.placements:
-                assert solution[c] == d, step
-            for c, d in step.eliminations:
-                assert solution[c] != d, step
-        assert all(v == 0 or v == solution[c] for c, v in enumerate(stepper.state.values))
-        assert all(solution[c] == 0 or stepper.state.masks[c] & bits(solution[c]) or stepper.state.values[c]
-                   for c in range(81)), "the solution's digit is never lost"
-        if stepper.solved:
-            assert stepper.grid().values == solution
+    used = set().union(*parallel_map(_steps_checked, [grid.format() for grid in grids]))
     # The samples exercise most techniques in real positions, not only in hand-made ones.
     assert {"full house", "hidden single", "naked single", "pointing", "box-line reduction", "naked pair",
             "hidden pair", "naked triple", "X-wing"} <= used, used
