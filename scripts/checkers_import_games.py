@@ -24,7 +24,7 @@ import json
 import sys
 from pathlib import Path
 
-from tui_games.engine.checkers.position import CheckersPosition, has_capture
+from tui_games.engine.checkers.position import CheckersPosition, Move, has_capture
 
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -36,13 +36,16 @@ def standard_square(square: int) -> int:
     return 4 * (square // 4) + 4 - square % 4
 
 
-def game_positions(moves: list[str]) -> list[tuple[int, int, int, int]]:
-    """Every quiet position before a move of the game (black, white, kings, turn). A move
-    that is not legal there raises ValueError."""
+def transcript_moves(moves: list[str]) -> list[Move]:
+    """The moves of a transcript game on the standard board. A move that is unreadable or
+    not legal where it is played raises ValueError."""
     pos = CheckersPosition()
-    kept = []
+    played = []
     for text in moves:
-        path = tuple(standard_square(int(s)) for s in text.split("-"))
+        try:
+            path = tuple(standard_square(int(s)) for s in text.split("-"))
+        except ValueError as exc:
+            raise ValueError(f"move {text!r} at ply {pos.ply}: {exc}") from None
         legal = pos.legal_moves()
         fits = [m for m in legal if m.path == path]
         if not fits and len(path) == 2:  # a capture written by its two ends only
@@ -50,9 +53,20 @@ def game_positions(moves: list[str]) -> list[tuple[int, int, int, int]]:
         if len(fits) != 1:
             raise ValueError(f"move {text} ({'-'.join(map(str, path))}) is {'ambiguous' if fits else 'not legal'} "
                              f"at ply {pos.ply}")
+        played.append(fits[0])
+        pos.push(fits[0])
+    return played
+
+
+def game_positions(moves: list[str]) -> list[tuple[int, int, int, int]]:
+    """Every quiet position before a move of the game (black, white, kings, turn). A move
+    that is not legal there raises ValueError."""
+    pos = CheckersPosition()
+    kept = []
+    for move in transcript_moves(moves):
         if not has_capture(pos.black, pos.white, pos.kings, pos.turn):
             kept.append((pos.black, pos.white, pos.kings, pos.turn))
-        pos.push(fits[0])
+        pos.push(move)
     return kept
 
 

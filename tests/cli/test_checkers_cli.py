@@ -116,3 +116,32 @@ def test_bench_checkers_quick(capsys, monkeypatch):
     assert "179,740" in out  # perft 7
     code, out, err = run(capsys, "bench", "checkers", "--node-limit", "5")
     assert_usage_error(code, out, err, "--node-limit does not apply to the checkers benchmark")
+
+
+AFTER_11_15 = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"
+
+
+def test_a_book_file_is_read_over_the_shipped_book_by_play_and_the_engine(capsys, monkeypatch, tmp_path):
+    book = tmp_path / "masters.txt"
+    book.write_text(f"# a test book\n{AFTER_11_15} 21-17  # made up for the test\n")
+    code, out, _ = run(capsys, "checkers", "play", "start", "11-15", "--book-file", str(book), "--json")
+    assert code == 0 and json.loads(out)["move"] == "21-17" and json.loads(out)["book"] is True
+    code, out, _ = run(capsys, "checkers", "engine", "--book-file", str(book), "--no-database",
+                       stdin="new\nmove 11-15\ngo 0.5\nquit\n", monkeypatch=monkeypatch)
+    assert code == 0 and out.splitlines()[-1].startswith("bestmove 21-17 ") and out.splitlines()[-1].endswith(" book")
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    (None, "No such file or directory"),
+    (f"{AFTER_11_15} 11-16\n", "line 1"),
+    ("B:W21:B1\n", "line 1"),
+])
+def test_a_bad_book_file_is_one_line_naming_it(capsys, tmp_path, text, fragment):
+    book = tmp_path / "book.txt"
+    if text is not None:
+        book.write_text(text)
+    code, out, err = run(capsys, "checkers", "play", "start", "--book-file", str(book))
+    assert_usage_error(code, out, err, fragment)
+    assert str(book) in err
+    code, out, err = run(capsys, "checkers", "play", "start", "--book-file", str(book), "--no-book")
+    assert_usage_error(code, out, err, "--book-file and --no-book exclude each other")

@@ -19,12 +19,14 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tui_games.checkers_book import shared_book
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
+from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, value_note
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import CheckersError
@@ -113,7 +115,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     database = _database(args)
     value = database.probe(position) if database is not None else None
     verdict = RESULT_NAMES[value] if value is not None else None
-    booked = None if args.no_book else shared_book().move(position)
+    book = _book(args)
+    booked = None if book is None else book.move(position)
     if booked is not None:
         if args.json:
             print(json.dumps({"fen": position.fen(), "move": str(booked), "score": None, "depth": 0, "seldepth": 0,
@@ -151,6 +154,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _book(args: argparse.Namespace) -> OpeningBook | None:
+    """The shipped opening book with --book-file's entries over it, or None (--no-book);
+    UsageError (one line) names a file that cannot be read or its first bad line."""
+    if args.book_file is None:
+        return None if args.no_book else shared_book()
+    if args.no_book:
+        raise UsageError("--book-file and --no-book exclude each other")
+    try:
+        text = Path(args.book_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise UsageError(f"--book-file {args.book_file}: {reason}") from None
+    book = OpeningBook(shared_book().entries)
+    try:
+        book.update(text)
+    except ValueError as error:
+        raise UsageError(f"--book-file {args.book_file}: {error}") from None
+    return book
+
+
 def _database(args: argparse.Namespace) -> EndgameDB | None:
     """The endgame tables in the data directory (``build-db``), unless --no-database."""
     if args.no_database:
@@ -163,14 +186,17 @@ def _database(args: argparse.Namespace) -> EndgameDB | None:
 def cmd_engine(args: argparse.Namespace) -> int:
     """The line protocol of :mod:`tui_games.engine.checkers.protocol` on stdin/stdout."""
     engine = Engine(evaluation=args.evaluation, wall_factor=PROTOCOL_WALL_FACTOR, database=_database(args))
-    session = EngineSession(seed=args.seed, engine=engine,
-                            book=None if args.no_book else shared_book())
+    session = EngineSession(seed=args.seed, engine=engine, book=_book(args))
     for line in sys.stdin:
         reply = session.handle(line.strip())
         if reply is None:
             break
         print(reply, flush=True)
     return 0
+
+
+BOOK_FILE_HELP = ("a book (FEN MOVE lines, as puzzles/checkers_book.txt) read over the shipped one: its moves "
+                  "replace the shipped book's where both have one")
 
 
 def add_tools(parser: argparse.ArgumentParser) -> None:
@@ -203,6 +229,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                       help='print {"fen", "move", "score", "depth", "seldepth", "pv", "nodes", "seconds", "note", '
                            '"database", "book"}')
     play.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
+    play.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
     play.add_argument("--no-database", action="store_true",
                       help="search without the endgame tables of build-db (used when they are there)")
 
@@ -213,6 +240,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     engine.add_argument("--no-database", action="store_true",
                         help="search without the endgame tables of build-db (used when they are there)")
     engine.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
+    engine.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
     engine.add_argument("--evaluation", choices=("default", "network", "material"), default="default",
                         help="the static evaluation: the shipped one, with the network on top, or material only")
 

@@ -5,7 +5,9 @@ The book ships as ``puzzles/checkers_book.txt`` (read with
 module does no file I/O and parses the text it is given). A line is ``FEN MOVE``, then
 optionally ``# comment`` (how it was found); ``#`` lines are comments. It was written by
 ``scripts/checkers_build_book.py``: our own engine's searches, far longer than a move's
-budget, from each standard ballot (see its doc and docs/games/checkers.md).
+budget, from each standard ballot (see its doc and docs/games/checkers.md). Another book of
+the same format (``scripts/checkers_book_from_games.py`` writes one from master games) can be
+read over it (``OpeningBook.update``; ``--book-file`` of ``checkers play`` and ``engine``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ BOOK_FILE = "checkers_book.txt"
 
 def book_lines(text: str) -> Iterator[tuple[str, str, str]]:
     """(FEN, move, comment) of each entry of a book's text; ValueError names a bad line."""
+    for _, fen, move, comment in _numbered_lines(text):
+        yield fen, move, comment
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, str, str, str]]:
     for number, raw in enumerate(text.splitlines(), 1):
         line, _, comment = raw.partition("#")
         words = line.split()
@@ -29,7 +36,7 @@ def book_lines(text: str) -> Iterator[tuple[str, str, str]]:
             continue
         if len(words) != 2:
             raise ValueError(f"book line {number}: expected FEN MOVE, got {line.strip()!r}")
-        yield words[0], words[1], comment.strip()
+        yield number, words[0], words[1], comment.strip()
 
 
 class OpeningBook:
@@ -44,9 +51,17 @@ class OpeningBook:
     @classmethod
     def parse(cls, text: str) -> OpeningBook:
         book = cls()
-        for fen, move, _ in book_lines(text):
-            book.add(fen, move)
+        book.update(text)
         return book
+
+    def update(self, text: str) -> None:
+        """Add the entries of a book's text, each replacing this book's move for its position;
+        ValueError names the first bad line."""
+        for number, fen, move, _ in _numbered_lines(text):
+            try:
+                self.add(fen, move)
+            except ValueError as error:
+                raise ValueError(f"book line {number}: {error}") from None
 
     def add(self, fen: str, move: str) -> None:
         try:
