@@ -10,12 +10,13 @@ position the stepper meets on real puzzles and on every shape of grid.
 from __future__ import annotations
 
 import threading
+from functools import partial
 from itertools import islice
 from pathlib import Path
 
 import pytest
 from parallel_support import parallel_map
-from sudoku_marks import assert_sound, named, pm_state
+from sudoku_marks import assert_sound, finds_checked, named, pm_state
 
 from tui_games.engine.sudoku import als, sat
 from tui_games.engine.sudoku.als import BENT_WINGS, als_xy_wings, als_xz, bent_wing, sue_de_coq
@@ -233,26 +234,10 @@ def test_finders_leave_the_state_alone():
     assert (state.values, state.masks) == before
 
 
-def _finders_checked(text: str) -> set[str]:
-    """At each step on one puzzle the finders' first ten finds agree with the solution, as
-    does the step; the techniques found."""
-    grid = parse_puzzles(text)[0]
-    solution = sat.solve(grid).solution
-    stepper = Stepper(grid)
-    used = set()
-    while (step := stepper.next_step()) is not None:
-        for finder in FINDERS:
-            for found in islice(finder(stepper.state), 10):
-                assert_sound(found, solution)
-                used.add(found.technique)
-        assert_sound(step, solution)
-        stepper.apply(step)
-    return used
-
-
 def test_every_step_is_sound_on_real_puzzles():
     texts = [grid.format() for grid in parse_puzzles(DIABOLICAL.read_text())[:40]]
-    assert set().union(*parallel_map(_finders_checked, texts)) == {"ALS-XZ", "ALS-XY-wing", "sue de coq"}
+    found = parallel_map(partial(finds_checked, finders=FINDERS, limit=10), texts)
+    assert set().union(*found) == {"ALS-XZ", "ALS-XY-wing", "sue de coq"}
 
 
 @pytest.mark.parametrize("size, diagonal, level", [(4, False, "trivial"), (6, False, "basic"),

@@ -9,11 +9,12 @@ original puzzle; the last tests run the stepper over real puzzles and every shap
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 from parallel_support import parallel_map
-from sudoku_marks import GEO, assert_sound, named, pm_state
+from sudoku_marks import GEO, assert_sound, finds_checked, named, pm_state
 
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
@@ -278,28 +279,11 @@ def test_uniqueness_false_leaves_the_techniques_out():
     assert seen_with & UNIQUENESS  # they do come up when allowed
 
 
-def _every_finder_checked(text: str) -> set[str]:
-    """At every step on one puzzle, whatever each uniqueness finder sees agrees with the
-    solution, as does the step taken; the techniques the finders found."""
-    grid = parse_puzzles(text)[0]
-    solution = sat.solve(grid).solution
-    stepper = Stepper(grid)
-    used = set()
-    while (step := stepper.next_step()) is not None:
-        # every step the uniqueness finders see here is sound, not only the one taken
-        for finder in FINDERS:
-            for found in finder(stepper.state):
-                assert_sound(found, solution)
-                used.add(found.technique)
-        assert_sound(step, solution)
-        stepper.apply(step)
-    return used
-
-
 @pytest.mark.parametrize("path, count", [(DIABOLICAL, 40), (SAMPLES / "bench_sudoku_norvig_top95.txt", 95)])
 def test_every_step_is_sound_on_real_puzzles(path, count):
     texts = [grid.format() for grid in parse_puzzles(path.read_text())[:count]]
-    used = set().union(*parallel_map(_every_finder_checked, texts))
+    # every step the uniqueness finders see is sound, not only the one taken
+    used = set().union(*parallel_map(partial(finds_checked, finders=FINDERS), texts))
     assert len(used) >= 3
 
 
