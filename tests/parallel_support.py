@@ -2,8 +2,8 @@
 sample), spread over the machine's cores: the same checks, in a fraction of the wall time
 on a CI runner whose suite otherwise runs on one core.
 
-The function and its items must pickle: a module-level function of the test module, and
-plain values (a grid's text, not the grid). The workers are spawned, not forked: a fork of
+The function and its items must pickle: a module-level function of a test module (or a
+functools.partial of one), and values such as a Sudoku grid. The workers are spawned, not forked: a fork of
 the test process could copy a lock another test's thread holds. A failed check raises in the
 test as it would have in a loop (its message kept; pytest's rewriting of the assert is not).
 """

@@ -11,8 +11,7 @@ from collections.abc import Callable, Iterable
 from itertools import islice
 
 from tui_games.engine.sudoku import sat
-from tui_games.engine.sudoku.formats import parse_puzzles
-from tui_games.engine.sudoku.grid import cell_name, geometry
+from tui_games.engine.sudoku.grid import Grid, cell_name, geometry
 from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import State, Step
 
@@ -46,12 +45,11 @@ def assert_sound(step: Step, solution: list[int]) -> None:
         assert solution[cell] != digit, f"{step.technique} removes the true {digit} from {cell_name(cell)}"
 
 
-def finds_checked(text: str, *, finders: tuple[Callable[[State], Iterable[Step]], ...],
+def finds_checked(grid: Grid, *, finders: tuple[Callable[[State], Iterable[Step]], ...],
                   limit: int | None = None) -> set[str]:
-    """Step through the puzzle ``text``; at every step whatever each finder sees (its first
+    """Step through the puzzle ``grid``; at every step whatever each finder sees (its first
     ``limit`` finds) agrees with the solution, as does the step taken. The techniques the
     finders found. (A module-level function: parallel_map sends it to its workers.)"""
-    grid = parse_puzzles(text)[0]
     solution = sat.solve(grid).solution
     stepper = Stepper(grid)
     used = set()

@@ -235,8 +235,7 @@ def test_finders_leave_the_state_alone():
 
 
 def test_every_step_is_sound_on_real_puzzles():
-    texts = [grid.format() for grid in parse_puzzles(DIABOLICAL.read_text())[:40]]
-    found = parallel_map(partial(finds_checked, finders=FINDERS, limit=10), texts)
+    found = parallel_map(partial(finds_checked, finders=FINDERS, limit=10), parse_puzzles(DIABOLICAL.read_text())[:40])
     assert set().union(*found) == {"ALS-XZ", "ALS-XY-wing", "sue de coq"}
 
 

@@ -140,15 +140,15 @@ def test_collection_sizes_and_no_duplicates(name, level):
     # Every line's grade: test_collection_grades_every_line.
 
 
-def _level(text: str) -> str:
-    return grade(parse_puzzles(text)[0]).level
+def _level(grid: Grid) -> str:
+    return grade(grid).level
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "level"), COLLECTIONS.items())
 def test_collection_grades_every_line(name, level):
     grids = parse_puzzles(read_puzzles(name), name)
-    levels = parallel_map(_level, [grid.format() for grid in grids])
+    levels = parallel_map(_level, grids)
     assert [(g.format(), got) for g, got in zip(grids, levels, strict=True) if got != level] == []
 
 

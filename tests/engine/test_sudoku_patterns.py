@@ -891,16 +891,15 @@ def test_reglib(line):
 # -- real puzzles, other shapes ---------------------------------------------------------------------
 
 
-def _hard_steps_checked(text: str) -> set[str]:
+def _hard_steps_checked(grid: Grid) -> set[str]:
     """The stepper's steps on one puzzle agree with its solution; the techniques used."""
-    grid = parse_puzzles(text)[0]
     solution = sat.solve(grid).solution
     used = set()
     for step in Stepper(grid, uniqueness=False).run():
         used.add(step.technique)
         assert_sound(step, solution)
         if step.technique in FINDERS:
-            assert step.rating >= 3.4, f"{text}: {step}"
+            assert step.rating >= 3.4, f"{grid.format()}: {step}"
     return used
 
 
@@ -909,7 +908,7 @@ def test_stepper_is_sound_on_hard_puzzles():
     this file take part."""
     grids = parse_puzzles((SHIPPED / "bench_sudoku_magictour_top1465_100.txt").read_text())[:40]
     grids += parse_puzzles((SHIPPED / "bench_sudoku_sudoku_exchange_diabolical_200.txt").read_text())[:80]
-    used = set().union(*parallel_map(_hard_steps_checked, [grid.format() for grid in grids]))
+    used = set().union(*parallel_map(_hard_steps_checked, grids))
     # No "empty rectangle": at the same 4.3 the grouped turbot fish, listed first as in SE, finds
     # those eliminations (an empty rectangle is one); its own tests are the literature's above.
     assert {"finned X-wing", "sashimi X-wing", "finned swordfish", "W-wing", "2-string kite",

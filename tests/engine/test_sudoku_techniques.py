@@ -283,9 +283,9 @@ def sample_puzzles() -> list[Grid]:
     return grids
 
 
-def _steps_checked(text: str) -> set[str]:
+def _steps_checked(grid: Grid) -> set[str]:
     """Every step of the stepper on a puzzle agrees with its solution; the techniques used."""
-    grid = parse_puzzles(text)[0]
+    text = grid.format()  # names the puzzle in a failure
     solution = sat.solve(grid).solution
     stepper = Stepper(grid)
     used = set()
@@ -306,7 +306,7 @@ def _steps_checked(text: str) -> set[str]:
 def test_stepper_never_makes_a_wrong_step():
     grids = sample_puzzles()
     assert len(grids) >= 300
-    used = set().union(*parallel_map(_steps_checked, [grid.format() for grid in grids]))
+    used = set().union(*parallel_map(_steps_checked, grids))
     # The samples exercise most techniques in real positions, not only in hand-made ones.
     assert {"full house", "hidden single", "naked single", "pointing", "box-line reduction", "naked pair",
             "hidden pair", "naked triple", "X-wing"} <= used, used

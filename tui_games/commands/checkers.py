@@ -166,7 +166,8 @@ def _book(args: argparse.Namespace) -> OpeningBook | None:
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise UsageError(f"--book-file {args.book_file}: {reason}") from None
-    book = OpeningBook(shared_book().entries)
+    book = OpeningBook()
+    book.entries.update(shared_book().entries)  # checked when the shipped book was read
     try:
         book.update(text)
     except ValueError as error:
