@@ -29,6 +29,13 @@ def test_the_book_reads_its_lines_and_refuses_bad_ones():
         OpeningBook.parse(f"{AFTER_11_15} 11-16\n")  # not White's move
 
 
+def test_a_copy_is_a_book_of_its_own():
+    book = OpeningBook.parse(TEXT)
+    copy = book.copy()
+    copy.update(f"{AFTER_11_15} 22-18\n")
+    assert copy.entries[AFTER_11_15] == "22-18" and book.entries[AFTER_11_15] == "23-19"
+
+
 def test_the_strong_player_plays_the_book_and_the_levels_do_not():
     book = OpeningBook.parse(TEXT)
     position = CheckersPosition(AFTER_11_15)

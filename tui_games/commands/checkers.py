@@ -166,8 +166,7 @@ def _book(args: argparse.Namespace) -> OpeningBook | None:
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise UsageError(f"--book-file {args.book_file}: {reason}") from None
-    book = OpeningBook()
-    book.entries.update(shared_book().entries)  # checked when the shipped book was read
+    book = shared_book().copy()
     try:
         book.update(text)
     except ValueError as error:

@@ -48,6 +48,12 @@ class OpeningBook:
         for fen, move in (entries or {}).items():
             self.add(fen, move)
 
+    def copy(self) -> OpeningBook:
+        """Another book with the same entries (already checked: not parsed again)."""
+        book = OpeningBook()
+        book.entries = dict(self.entries)
+        return book
+
     @classmethod
     def parse(cls, text: str) -> OpeningBook:
         book = cls()
