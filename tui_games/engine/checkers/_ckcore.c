@@ -356,9 +356,9 @@ NET_INLINE int32_t net_tail(const Net *N, const int16_t *c1, const int pairs, co
 #endif
 }
 
-/* net_forward for widths h1 and h2pad. The bounds checked in read_net keep every sum inside
- * 32 bits. */
-NET_INLINE int net_forward_w(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk, const int h1, const int h2pad) {
+/* The first layer for widths h1: the clipped activations c1 (c1[h1] = 0, the odd unit's
+ * partner) of the side whose men om and kings ok move down the board. */
+NET_INLINE void net_layer1(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk, const int h1, int16_t *c1) {
     NetCache *C = &N->cache[view];
     int16_t *a1 = C->acc;
     const u32 planes[4] = {om, ok, pm, pk};
@@ -389,18 +389,69 @@ NET_INLINE int net_forward_w(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk, c
         C->valid = 1;
     }
     memcpy(C->planes, planes, sizeof planes);
-    int16_t c1[NET_MAX_H1 + 1];
     for (int j = 0; j < h1; j++) c1[j] = (int16_t)(a1[j] < 0 ? 0 : a1[j] > NET_ACT ? NET_ACT : a1[j]);
-    c1[h1] = 0; /* the odd unit's partner */
-    const int pairs = (h1 + 1) >> 1;
-    int32_t out = floordiv(net_tail(N, c1, pairs, h2pad), 1 << NET_SHIFT3);
+    c1[h1] = 0;
+}
+
+static inline int net_output(int32_t tail) {
+    int32_t out = floordiv(tail, 1 << NET_SHIFT3);
     return out > NET_LIMIT ? NET_LIMIT : out < -NET_LIMIT ? -NET_LIMIT : out;
 }
 
+/* net_forward for widths h1 and h2pad. The bounds checked in read_net keep every sum inside
+ * 32 bits. */
+NET_INLINE int net_forward_w(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk, const int h1, const int h2pad) {
+    int16_t c1[NET_MAX_H1 + 1];
+    net_layer1(N, view, om, ok, pm, pk, h1, c1);
+    return net_output(net_tail(N, c1, (h1 + 1) >> 1, h2pad));
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(NET_NO_SIMD)
+#include <immintrin.h>
+#define NET_AVX2 1
+/* Chosen at import where the processor has AVX2 (net_avx2). */
+static int net_avx2;
+
+/* The widths (128, 32) with 256-bit registers: the first layer's loops vectorise twice as
+ * wide, and a pair of activations updates eight second-layer sums per multiply-add. The same
+ * integers as net_forward_w: the third layer clamps and multiplies in 32 bits instead of
+ * packing to 16, which changes no value (the clamped activations and W3 fit in 16 bits). */
+__attribute__((target("avx2"))) static int net_forward_128_avx2(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
+    int16_t c1[128 + 1];
+    net_layer1(N, view, om, ok, pm, pk, 128, c1);
+    __m256i acc[4];
+    for (int q = 0; q < 4; q++) acc[q] = _mm256_loadu_si256((const __m256i *)(N->b2p + 8 * q));
+    for (int p = 0; p < 64; p++) {
+        uint32_t pair = (uint32_t)(uint16_t)c1[2 * p] | (uint32_t)(uint16_t)c1[2 * p + 1] << 16;
+        if (!pair) continue;
+        const __m256i x = _mm256_set1_epi32((int)pair);
+        const __m256i *row = (const __m256i *)(N->w2p + 2 * p * 32);
+        for (int q = 0; q < 4; q++) acc[q] = _mm256_add_epi32(acc[q], _mm256_madd_epi16(x, _mm256_loadu_si256(row + q)));
+    }
+    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi32(NET_ACT);
+    __m256i sum = zero;
+    for (int q = 0; q < 4; q++) {
+        __m256i v = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(acc[q], NET_SHIFT2), zero), top);
+        __m256i w = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i *)(N->w3s + 8 * q)));
+        sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(v, w));
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_srli_si128(s, 8));
+    s = _mm_add_epi32(s, _mm_srli_si128(s, 4));
+    return net_output(N->b3 + _mm_cvtsi128_si32(s));
+}
+#endif
+
 /* The output for the side whose men om and kings ok move down the board (as Black), against
- * men pm and kings pk: the shipped widths (32, 32) compiled apart. */
+ * men pm and kings pk: the shipped widths (128, 32) and the earlier (32, 32) compiled apart. */
 static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
     if (N->h1 == 32 && N->h2pad == 32) return net_forward_w(N, view, om, ok, pm, pk, 32, 32);
+    if (N->h1 == 128 && N->h2pad == 32) { /* the shipped widths */
+#ifdef NET_AVX2
+        if (net_avx2) return net_forward_128_avx2(N, view, om, ok, pm, pk);
+#endif
+        return net_forward_w(N, view, om, ok, pm, pk, 128, 32);
+    }
     return net_forward_w(N, view, om, ok, pm, pk, N->h1, N->h2pad);
 }
 
@@ -1263,7 +1314,22 @@ static PyObject *mod_perft(PyObject *m, PyObject *args) {
     return PyLong_FromUnsignedLongLong(r);
 }
 
+/* use_avx2(flag): whether the (128, 32) network takes the AVX2 path, for the tests that
+ * check both paths against the Python twin; it stays off where the processor lacks AVX2. */
+static PyObject *mod_use_avx2(PyObject *self, PyObject *args) {
+    int flag;
+    if (!PyArg_ParseTuple(args, "p", &flag)) return NULL;
+#ifdef NET_AVX2
+    net_avx2 = flag && __builtin_cpu_supports("avx2");
+    return PyBool_FromLong(net_avx2);
+#else
+    (void)flag;
+    Py_RETURN_FALSE;
+#endif
+}
+
 static PyMethodDef mod_methods[] = {
+    {"use_avx2", mod_use_avx2, METH_VARARGS, "use_avx2(flag): the (128, 32) network's AVX2 path on or off; returns whether it is on"},
     {"set_zobrist", mod_set_zobrist, METH_VARARGS, "set_zobrist(keys128, white_to_move)"},
     {"generate", mod_generate, METH_VARARGS, "generate(b, w, k, turn): [(delta, cap, kdelta, zd, path, key)]"},
     {"perft", mod_perft, METH_VARARGS, "perft(b, w, k, turn, depth)"},
@@ -1276,6 +1342,10 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_ckcore", "the check
 PyMODINIT_FUNC PyInit__ckcore(void) {
     init_geometry();
     init_eval_masks();
+#ifdef NET_AVX2
+    __builtin_cpu_init();
+    net_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#endif
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moddef);
     if (!m) return NULL;
