@@ -343,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--warm", help="start from this fit (JSON) or the shipped network, not from zero")
     fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
     fit.add_argument("--scale", type=float, default=SCALE)
-    fit.add_argument("--hidden", type=int, nargs=2, default=[32, 32])
+    fit.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
     fit.add_argument("--epochs", type=int, default=8)
     fit.add_argument("--lr", type=float, default=2e-3)
     fit.add_argument("--final-lr", type=float, default=0.05)
