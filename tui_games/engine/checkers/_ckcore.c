@@ -443,10 +443,10 @@ __attribute__((target("avx2"))) static int net_forward_128_avx2(Net *N, int view
 #endif
 
 /* The output for the side whose men om and kings ok move down the board (as Black), against
- * men pm and kings pk: the shipped widths (128, 32) and the earlier (32, 32) compiled apart. */
+ * men pm and kings pk: the shipped widths (128, 32) compiled apart, other widths (a fit being
+ * tried) by the general loops. */
 static int net_forward(Net *N, int view, u32 om, u32 ok, u32 pm, u32 pk) {
-    if (N->h1 == 32 && N->h2pad == 32) return net_forward_w(N, view, om, ok, pm, pk, 32, 32);
-    if (N->h1 == 128 && N->h2pad == 32) { /* the shipped widths */
+    if (N->h1 == 128 && N->h2pad == 32) {
 #ifdef NET_AVX2
         if (net_avx2) return net_forward_128_avx2(N, view, om, ok, pm, pk);
 #endif
