@@ -1,6 +1,7 @@
 """Fit the checkers evaluation to the engine's own games; measure the gain.
 
     python scripts/checkers_tune.py selfplay --games 1500 --nodes 10000 --seed 11 --out sp11.jsonl [--weights W.json]
+        [--network] [--database]
     python scripts/checkers_tune.py fit sp11.jsonl [more.jsonl ...] --out fitted.json [--python]
     python scripts/checkers_tune.py compare --a fitted.json [--b other.json|previous] --games 200
         (--nodes 20000 | --seconds 0.02) [--first 0] [--seed 2]
@@ -10,7 +11,11 @@
 standard three-move ballots (the project's ``checkers_ballots.txt``, 144 lines, one after
 another), each with one random legal move at a random ply from 4 to 16 for variety. A game
 ends by the rules or at 200 plies (a lead of 2 or more, men 1 and kings 1.5, wins; less is a
-draw). Every position after the random move where the side to move has no capture is kept
+draw). ``--network`` plays with the shipped network on top of the weights; ``--database``
+searches with the endgame tables on disk (``tui-games checkers build-db``) and ends a game at
+the first position they cover, scored by their result (perfect play's, where two engines
+might still have drawn a won ending or lost a drawn one); the positions from there on are not
+kept. Every position after the random move where the side to move has no capture is kept
 with the search's score there for Black (``[black, white, kings, turn, score]``) and the
 game's result for Black (1, 0.5, 0): one JSON line a game. (Files written before the scores
 were kept have four numbers a position.) Nothing but the engine's
@@ -49,12 +54,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tui_games.checkers_db import db_dir, open_db
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.evaluation import (
     DEFAULT_WEIGHTS,
     FEATURE_WEIGHTS,
     N_FEATURES,
+    NETWORK,
     PHASE,
     PREVIOUS_WEIGHTS,
     WEIGHT_NAMES,
@@ -83,13 +90,19 @@ def adjudicate(pos: CheckersPosition) -> float:
 
 
 def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | None, rng: random.Random,
-         random_ply: int | None = None, seconds: float | None = None) -> tuple[float, list[tuple[int, int, int, int, int]]]:
+         random_ply: int | None = None, seconds: float | None = None,
+         end_in_database: bool = False) -> tuple[float, list[tuple[int, int, int, int, int]]]:
     """One game; the result for Black and the quiet positions after the random move, each
-    with the search's score for Black (black, white, kings, turn, score)."""
+    with the search's score for Black (black, white, kings, turn, score). With
+    ``end_in_database`` the game ends at the first position Black's engine's endgame tables
+    cover, with their result (perfect play's, not the engines' play out)."""
     pos = start.copy()
     kept = []
     engines = (black, white)
     while pos.outcome() is None and pos.ply < MAX_PLIES:
+        verdict = black.verdict(pos) if end_in_database else None
+        if verdict is not None:
+            return 0.5 + verdict / 2 if pos.turn == 0 else 0.5 - verdict / 2, kept
         if random_ply is not None and pos.ply == random_ply:
             pos.push(rng.choice(pos.legal_moves()))
             random_ply = -1
@@ -121,14 +134,19 @@ def load_weights(path: str | None) -> tuple[int, ...]:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     weights = load_weights(args.weights)
+    net = NETWORK if args.network else None
+    database = open_db() if args.database else None
+    if database is not None and not database.pieces:
+        raise SystemExit(f"--database: no endgame tables in {db_dir()} (build them: tui-games checkers build-db)")
     rng = random.Random(args.seed)
     openings = ballots()
     began = time.process_time()
     with open(args.out, "a") as out:
         for game in range(args.games):
             ballot = openings[game % len(openings)]
-            engine = Engine(evaluation=weights, table_bits=TABLE_BITS)
-            result, kept = play(engine, engine, ballot.position(), args.nodes, rng, rng.randrange(4, 17))
+            engine = Engine(evaluation=weights, table_bits=TABLE_BITS, net=net, database=database)
+            result, kept = play(engine, engine, ballot.position(), args.nodes, rng, rng.randrange(4, 17),
+                                end_in_database=database is not None)
             out.write(json.dumps({"ballot": str(ballot), "result": result, "positions": kept}) + "\n")
             out.flush()
             if (game + 1) % 20 == 0:
@@ -277,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--nodes", type=int, default=10_000)
     sp.add_argument("--seed", type=int, default=1)
     sp.add_argument("--weights", help="a fit output: play with its weights")
+    sp.add_argument("--network", action="store_true", help="the shipped network on top of the weights")
+    sp.add_argument("--database", action="store_true",
+                    help="search with the endgame tables on disk; a game ends where they cover it, with their result")
     sp.add_argument("--out", required=True)
     sp.set_defaults(handler=cmd_selfplay)
     fi = tools.add_parser("fit", help="fit the weights to the games' results")

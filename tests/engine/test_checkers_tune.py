@@ -1,0 +1,67 @@
+"""scripts/checkers_tune.py selfplay: games that end where the endgame tables cover them."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from checkers_support import load_script
+
+from tui_games.engine.checkers.egdb import class_order
+from tui_games.engine.checkers.egdb_build import Builder
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.position import CheckersPosition
+
+
+@pytest.fixture(scope="module")
+def db():
+    builder = Builder()
+    for cls in class_order(3):
+        if cls not in builder.db:  # its colour twin answers for it
+            builder.build(cls)
+    return builder.db
+
+
+@pytest.mark.parametrize(("fen", "black_result"), [
+    ("B:WK10,K20:B1", 0.0),    # Black to move, two White kings against a man: lost for Black
+    ("W:WK10,K20:B1", 0.0),    # the same with White to move: won for White
+    ("W:W32:BK14,K23", 1.0),   # White to move, a man against two Black kings: won for Black
+    ("B:W29:BK14", None),      # a king against a man on its back rank: whatever the table says
+])
+def test_a_game_ends_with_the_tables_result_where_they_cover_it(db, fen, black_result):
+    script = load_script("checkers_tune")
+    engine = Engine(database=db, table_bits=12)
+    start = CheckersPosition(fen)
+    verdict = engine.verdict(start)
+    assert verdict is not None
+    expected = 0.5 + verdict / 2 if start.turn == 0 else 0.5 - verdict / 2
+    result, kept = script.play(engine, engine, start, 2000, random.Random(1), end_in_database=True)
+    assert (result, kept) == (expected, [])
+    assert black_result is None or result == black_result
+
+
+def test_without_the_flag_the_game_is_played_out(db):
+    script = load_script("checkers_tune")
+    engine = Engine(database=db, table_bits=12)
+    start = CheckersPosition("W:WK10,K20:B1")
+    result, kept = script.play(engine, engine, start, 2000, random.Random(1), random_ply=start.ply)
+    # Played on (a random first move, then searches): the quiet positions are kept, the result is the game's.
+    assert kept and result in (0.0, 0.5, 1.0)
+
+
+def test_selfplay_refuses_database_without_tables(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
+    script = load_script("checkers_tune")
+    with pytest.raises(SystemExit) as err:
+        script.main(["selfplay", "--games", "1", "--database", "--out", str(tmp_path / "g.jsonl")])
+    assert "no endgame tables" in str(err.value)
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_selfplay_with_the_network_writes_games(tmp_path):
+    script = load_script("checkers_tune")
+    out = tmp_path / "g.jsonl"
+    assert script.main(["selfplay", "--games", "1", "--nodes", "300", "--network", "--seed", "3", "--out", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert record["result"] in (0.0, 0.5, 1.0) and len(record["positions"][0]) == 5
