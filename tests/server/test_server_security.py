@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import signal
 import time
@@ -320,6 +321,28 @@ async def test_an_input_flood_is_held_back_not_buffered(start_server):
     await player.close()
 
 
+# What a terminal is left with: its DEC private modes (DECSET h / DECRST l) and, for each
+# screen (main, alternate), the depth of its kitty keyboard-protocol stack (CSI > N u pushes,
+# CSI < N u pops N), which the protocol keeps apart per screen.
+TERMINAL_CONTROLS = re.compile(rb"\x1b\[\?([\d;]+)([hl])|\x1b\[([<>])(\d*)u")
+TERMINAL_DEFAULTS = {7: True, 25: True}  # autowrap and a visible cursor; every other mode off
+
+
+def terminal_left(data: bytes) -> tuple[dict[int, bool], dict[bool, int]]:
+    """The modes that ``data`` leaves away from their defaults, and each screen's kitty stack."""
+    modes: dict[int, bool] = {}
+    stacks = {False: 0, True: 0}
+    for match in TERMINAL_CONTROLS.finditer(data):
+        if match.group(1):
+            for mode in map(int, match.group(1).split(b";")):
+                modes[mode] = match.group(2) == b"h"
+        else:
+            alternate = modes.get(1049, False)
+            count = int(match.group(4) or 1)
+            stacks[alternate] = stacks[alternate] + 1 if match.group(3) == b">" else max(0, stacks[alternate] - count)
+    return {m: on for m, on in modes.items() if on != TERMINAL_DEFAULTS.get(m, False)}, stacks
+
+
 async def test_the_terminal_is_reset_when_the_app_dies(start_server):
     server = await start_server()
     player = await connect(server.port, "lee")
@@ -327,9 +350,17 @@ async def test_the_terminal_is_reset_when_the_app_dies(start_server):
     (session,) = server.sessions
     os.killpg(session.app.pgid, signal.SIGKILL)
     await asyncio.wait_for(player.closed.wait(), 10)
-    tail = bytes(player.output[-300:])
+    output = bytes(player.output)
+    tail = output[-400:]
     assert ssh_module.TERMINAL_RESET in tail and b"the game ended unexpectedly" in tail
     assert tail.index(ssh_module.TERMINAL_RESET) < tail.index(b"the game ended")
+    # The app changed the terminal (alternate screen, mouse, focus reports, no autowrap, the
+    # kitty keyboard protocol) and died without undoing it; the reset undoes all of it, so the
+    # player's shell gets back a terminal as it was.
+    before = output[:output.rindex(ssh_module.TERMINAL_RESET)]
+    changed, _ = terminal_left(before)
+    assert {1049, 1000, 1004, 7} <= set(changed), changed  # what the app is known to set
+    assert terminal_left(output) == ({}, {False: 0, True: 0})
     await player.close()
 
 

@@ -90,10 +90,14 @@ MAX_AUTH_TRIES = 6  # keys offered on one connection, as sshd's MaxAuthTries
 # is dropped, so a player cannot set PYTHONPATH or TUI_GAMES_HOME for their session.
 CLIENT_ENV = ("COLORTERM", "NO_COLOR", "LANG")
 # What the client's terminal needs to be itself again if the app could not say it (it was
-# killed, or the server is going): main screen, cursor on, no mouse reports, no bracketed
-# paste, plain text. Harmless when the app has already restored it.
-TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l"
-                  b"\x1b[?1049l\x1b[?25h\x1b[0m")
+# killed, or the server is going), as Textual undoes it on a normal exit: the kitty keyboard
+# protocol popped (on the alternate screen, whose stack it is), no mouse or focus reports, no
+# bracketed paste or in-band resize, autowrap back on, main screen, cursor on, plain text.
+# Left on, a player's shell after a hang-up would not wrap, would print ^[[I at each focus
+# change and, in a kitty-protocol terminal, read keys as escape codes. Harmless when the app
+# has already restored it.
+TERMINAL_RESET = (b"\x1b[<u\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1016l\x1b[?1004l"
+                  b"\x1b[?2004l\x1b[?2048l\x1b[?7h\x1b[?1049l\x1b[?25h\x1b[0m")
 
 # Only algorithms without SHA-1 or CBC, in order of preference; each list is cut to what the
 # installed asyncssh offers.
