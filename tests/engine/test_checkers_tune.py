@@ -50,7 +50,7 @@ def test_without_the_flag_the_game_is_played_out(db):
     assert kept and result in (0.0, 0.5, 1.0)
 
 
-def test_selfplay_refuses_database_without_tables(tmp_path, monkeypatch, capsys):
+def test_selfplay_refuses_database_without_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
     script = load_script("checkers_tune")
     with pytest.raises(SystemExit) as err:

@@ -406,6 +406,8 @@ async def test_a_client_that_stalls_at_shutdown_still_gets_its_goodbye_and_its_t
     tail = bytes(screen[-300:])
     assert status == 0, (status, await ssh.stderr.read())
     assert ssh_module.TERMINAL_RESET in tail and b"the server is shutting down" in tail
+    # What OpenSSH passed on leaves the player's terminal as it found it (see terminal_left).
+    assert terminal_left(bytes(screen)) == ({}, {False: 0, True: 0})
     assert any(line.startswith("stopped goodbyes=1/1") for line in start_server.logs), start_server.logs
 
 
