@@ -113,6 +113,9 @@ def test_bench_checkers_quick(capsys, monkeypatch):
     assert out.startswith("machine: ")
     assert "WRONG" not in out and out.count(" ok") == 7
     assert "Engine" in out and "Generic search" in out
+    if bench_checkers.COMPILED:  # the network evaluation's cost per node, beside the default's
+        assert "compiled core (C), network evaluation" in out
+        assert out.count("mean depth") == 3
     assert "179,740" in out  # perft 7
     code, out, err = run(capsys, "bench", "checkers", "--node-limit", "5")
     assert_usage_error(code, out, err, "--node-limit does not apply to the checkers benchmark")

@@ -5,7 +5,9 @@
 2. The engine for one CPU second on each of eight middlegame positions (three-move ballots
    followed by some engine moves, fixed here as FENs, none with a forced move): depth
    reached, nodes, nodes per second, the move and its score; with the compiled core (when
-   it was built) and with its pure-Python twin.
+   it was built) and with its pure-Python twin; then the compiled core with the network
+   evaluation (``--evaluation network``: the default evaluation with the small network on
+   top), whose nodes cost more and whose search is narrower.
 3. The same second with the generic search (``search.search``, negamax + TT + deepening on
    the position object): why checkers has its own hot loop (see docs/DESIGN.md).
 """
@@ -57,9 +59,12 @@ def bench_perft(write: Write, depths: range) -> None:
         row([str(depth), f"{n:,}", f"{seconds:.3f}", f"{n / seconds:,.0f}" if seconds > 0 else "-", check])
 
 
-def bench_engine(write: Write, seconds: float, positions: tuple[str, ...], *, compiled: bool) -> None:
+def bench_engine(write: Write, seconds: float, positions: tuple[str, ...], *, compiled: bool,
+                 evaluation: str = "default") -> None:
     write("")
     core = "compiled core (C)" if compiled else "pure-Python core"
+    if evaluation != "default":
+        core += f", {evaluation} evaluation"
     write(f"Engine, {core}: {seconds:g} CPU s on each middlegame (PVS + TT + killers/history + LMR/futility/ProbCut + capture extension)")
     write("")
     widths = [3, 6, 7, 10, 8, 9, 6, 12]
@@ -69,7 +74,7 @@ def bench_engine(write: Write, seconds: float, positions: tuple[str, ...], *, co
     total_seconds = 0.0
     depths = []
     for i, fen in enumerate(positions, 1):
-        engine = Engine(compiled=compiled, wall_factor=100.0)  # CPU seconds, however loaded the machine
+        engine = Engine(evaluation=evaluation, compiled=compiled, wall_factor=100.0)  # CPU seconds, however loaded the machine
         result = engine.search(CheckersPosition(fen), SearchLimits(seconds=seconds), rng=random.Random(0))
         s = result.stats
         total_nodes += s.nodes
@@ -100,8 +105,8 @@ def bench_generic(write: Write, seconds: float, positions: tuple[str, ...]) -> N
 
 
 def bench_checkers(write: Write, *, quick: bool = False) -> None:
-    """Perft 1–9 (quick: 1–7), the engine and the generic search on the middlegames
-    (quick: the first four)."""
+    """Perft 1–9 (quick: 1–7), the engine (each core; the compiled one again with the network
+    evaluation) and the generic search on the middlegames (quick: the first four)."""
     bench_perft(write, range(1, 8 if quick else 10))
     positions = MIDDLEGAMES[:4] if quick else MIDDLEGAMES
     if COMPILED:
@@ -110,4 +115,6 @@ def bench_checkers(write: Write, *, quick: bool = False) -> None:
         write("")
         write("(the compiled core was not built: no C compiler at install)")
     bench_engine(write, ENGINE_SECONDS, positions, compiled=False)
+    if COMPILED:
+        bench_engine(write, ENGINE_SECONDS, positions, compiled=True, evaluation="network")
     bench_generic(write, ENGINE_SECONDS, positions)
