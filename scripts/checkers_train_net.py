@@ -2,7 +2,7 @@
 
     python scripts/checkers_train_net.py label GAMES.jsonl --out LABELLED.jsonl [--nodes 10000] [--every 2]
     python scripts/checkers_train_net.py fit GAMES.jsonl [more ...] --out net.json [--train-only MORE ...]
-        [--twins UNLABELLED ...] [--weight 1] [--warm FIT|shipped]
+        [--twins UNLABELLED ...] [--train-weighted OLDER ...] [--weight 1] [--warm FIT|shipped]
         [--mix 0.25] [--hidden 32 32] [--epochs 8] [--module tui_games/engine/checkers/_net_data.py]
 
 **label** searches one in ``--every`` quiet positions of the games of a file in the
@@ -20,7 +20,9 @@ network of zeros is the shipped evaluation exactly. The labels and the held-out 
 out, the result mixed with the search's score by ``--mix``). Positions labelled again by a
 deeper search are fitted with ``--twins``, the files they were labelled from (trained on but
 for the held-out games' twins, so the held-out error is against the deep labels of positions
-no fit saw), and weigh ``--weight`` times the others; ``--warm`` starts from a fit instead of
+no fit saw), and weigh ``--weight`` times the others, as do the games of ``--train-weighted``
+(never held out: older games of the data files' kind, so that a warm fit is checked on games
+it never saw); ``--warm`` starts from a fit instead of
 from no correction. Needs PyTorch and NumPy
 (training only: the engine never imports them). After the float fit the weights are
 quantised exactly as the engine computes them (:func:`network.forward`) and the held-out
@@ -171,10 +173,11 @@ def cmd_fit(args: argparse.Namespace) -> int:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only, twins=args.twins)
+    data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only, twins=args.twins,
+                          train_weighted=args.train_weighted)
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
     # The files' own positions (those searched deeper, with --twins) count --weight times.
-    weight = torch.from_numpy(np.where(data["primary"], args.weight, 1.0).astype(np.float32))
+    weight = torch.from_numpy(np.where(data["weighted"], args.weight, 1.0).astype(np.float32))
     x = torch.from_numpy(input_matrix(data, np).astype(np.float32))
     base = torch.from_numpy(base_scores(data, np))
     sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
@@ -240,7 +243,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
         q_error = float(loss_of(score(check_idx, outs), y[check_idx]))
         q_result_error = float(loss_of(score(check_idx, outs), result[check_idx]))
     record = {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
-              "data": args.data, "train_only": args.train_only, "twins": args.twins, "weight": args.weight,
+              "data": args.data, "train_only": args.train_only, "twins": args.twins,
+              "train_weighted": args.train_weighted, "weight": args.weight,
               "warm": args.warm, "mix": args.mix, "scale": args.scale,
               "hidden": [h1, h2], "epochs": args.epochs, "lr": args.lr, "decay": args.decay,
               "check_error_start": start_error, "check_error_float": float_error, "check_error": q_error,
@@ -337,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("data", nargs="+")
     fit.add_argument("--out", required=True, help="the fit as JSON")
     fit.add_argument("--train-only", nargs="+", default=[], metavar="GAMES", help="more games, never held out")
+    fit.add_argument("--train-weighted", nargs="+", default=[], metavar="GAMES",
+                     help="more games, never held out, weighed --weight times like the data files'")
     fit.add_argument("--twins", nargs="+", default=[], metavar="GAMES",
                      help="the data files' games before labelling, file for file: trained on, but for the held-out")
     fit.add_argument("--weight", type=float, default=1.0, help="the data files' positions' weight in the loss")

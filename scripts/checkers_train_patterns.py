@@ -73,7 +73,8 @@ def _read_games(paths: list[str]) -> list[tuple[float, list]]:
 
 
 def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float = 0.1,
-                   train_only: list[str] | None = None, twins: list[str] | None = None) -> dict[str, Any]:
+                   train_only: list[str] | None = None, twins: list[str] | None = None,
+                   train_weighted: list[str] | None = None) -> dict[str, Any]:
     """Every position of the games as arrays: black, white, kings, turn, result, score (NaN
     where the file has none), ``check`` (True for the held-out games: whole games, a
     ``check_share`` of the games of ``paths`` chosen by ``seed``) and ``primary`` (True for
@@ -83,7 +84,10 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
     game for game, with other labels (the games before ``checkers_train_net.py label``
     searched again one in n of their positions, in the same order; a labelling stopped early
     leaves the labelled file shorter): their games are trained on too, but never the twins
-    of held-out games, so no held-out position is seen with another label."""
+    of held-out games, so no held-out position is seen with another label. The games of
+    ``train_weighted`` are never held out either but are marked ``weighted`` like those of
+    ``paths`` (a fit weighs both alike): older games of the kind in ``paths``, so that the
+    held-out games are new ones no earlier fit saw."""
     per_file = [_read_games([path]) for path in paths]
     games = [game for file_games in per_file for game in file_games]
     rng = random.Random(seed)
@@ -97,9 +101,12 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
             games += [game for i, game in enumerate(_read_games([twin]))
                       if i >= len(file_games) or first + i not in check_games]
             first += len(file_games)
+    weighted_from = len(games)
+    games += _read_games(train_weighted or [])
+    weighted_to = len(games)
     games += _read_games(train_only or [])
     cols: dict[str, list] = {k: [] for k in ("black", "white", "kings", "turn", "result", "score", "check",
-                                              "primary")}
+                                              "primary", "weighted")}
     for g, (result, kept) in enumerate(games):
         for p in kept:
             cols["black"].append(p[0])
@@ -110,12 +117,14 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
             cols["result"].append(result)
             cols["check"].append(g in check_games)
             cols["primary"].append(g < primary)
+            cols["weighted"].append(g < primary or weighted_from <= g < weighted_to)
     out = {k: np.array(v, dtype=np.uint32) for k, v in cols.items() if k in ("black", "white", "kings")}
     out["turn"] = np.array(cols["turn"], dtype=np.int8)
     out["result"] = np.array(cols["result"], dtype=np.float64)
     out["score"] = np.array(cols["score"], dtype=np.float64)
     out["check"] = np.array(cols["check"], dtype=bool)
     out["primary"] = np.array(cols["primary"], dtype=bool)
+    out["weighted"] = np.array(cols["weighted"], dtype=bool)
     out["games"] = len(games)
     return out
 

@@ -163,6 +163,27 @@ def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(
     assert np.isnan(both["score"][20:]).all() and (both["score"][:20] == 10).all()
 
 
+def test_weighted_training_games_are_never_held_out_but_weigh_as_the_data_files(tmp_path):
+    # New deep games are held out from; older ones of their kind train with the same weight,
+    # so a fit warmed from a network that saw the older games is checked on games it never saw.
+    np = pytest.importorskip("numpy")
+    script = load_script("checkers_train_patterns")
+    pos = positions()[:30]
+    line = '{"result": 0.5, "positions": [[%d, %d, %d, %d]]}\n'
+    new, older, other = (tmp_path / name for name in ("new.jsonl", "older.jsonl", "other.jsonl"))
+    new.write_text("".join(line % (p.black, p.white, p.kings, p.turn) for p in pos[:10]))
+    older.write_text("".join(line % (p.black, p.white, p.kings, p.turn) for p in pos[10:20]))
+    other.write_text("".join(line % (p.black, p.white, p.kings, p.turn) for p in pos[20:]))
+    alone = script.load_positions([str(new)], np, check_share=0.5)
+    data = script.load_positions([str(new)], np, check_share=0.5, train_only=[str(other)],
+                                 train_weighted=[str(older)])
+    assert data["games"] == 30 and data["check"][:10].tolist() == alone["check"].tolist()
+    assert not data["check"][10:].any()
+    assert data["weighted"].tolist() == [True] * 20 + [False] * 10
+    assert data["primary"].tolist() == [True] * 10 + [False] * 20
+    assert [int(b) for b in data["black"][10:20]] == [p.black for p in pos[10:20]]
+
+
 def test_twins_train_but_never_the_held_out_games_twins(tmp_path):
     # The labelled file is the first 10 games of 14 again (one position each, a new score);
     # the twin file trains every game but the held-out ones' twins, and its games past the
