@@ -176,7 +176,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only, twins=args.twins,
                           train_weighted=args.train_weighted)
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
-    # The files' own positions (those searched deeper, with --twins) count --weight times.
+    # The files' own positions (those searched deeper, with --twins) and --train-weighted's count --weight times.
     weight = torch.from_numpy(np.where(data["weighted"], args.weight, 1.0).astype(np.float32))
     x = torch.from_numpy(input_matrix(data, np).astype(np.float32))
     base = torch.from_numpy(base_scores(data, np))

@@ -5,9 +5,9 @@
 2. The engine for one CPU second on each of eight middlegame positions (three-move ballots
    followed by some engine moves, fixed here as FENs, none with a forced move): depth
    reached, nodes, nodes per second, the move and its score; with the compiled core (when
-   it was built) and with its pure-Python twin; then the compiled core with the network
-   evaluation (``--evaluation network``: the default evaluation with the small network on
-   top), whose nodes cost more and whose search is narrower.
+   it was built), again with the network evaluation (``--evaluation network``: the default
+   evaluation with the small network on top, whose nodes cost more and whose search is
+   narrower), and with the pure-Python twin.
 3. The same second with the generic search (``search.search``, negamax + TT + deepening on
    the position object): why checkers has its own hot loop (see docs/DESIGN.md).
 """
@@ -105,16 +105,15 @@ def bench_generic(write: Write, seconds: float, positions: tuple[str, ...]) -> N
 
 
 def bench_checkers(write: Write, *, quick: bool = False) -> None:
-    """Perft 1–9 (quick: 1–7), the engine (each core; the compiled one again with the network
-    evaluation) and the generic search on the middlegames (quick: the first four)."""
+    """Perft 1–9 (quick: 1–7), the engine (the compiled core, again with the network
+    evaluation, and the Python twin) and the generic search on the middlegames (quick: the first four)."""
     bench_perft(write, range(1, 8 if quick else 10))
     positions = MIDDLEGAMES[:4] if quick else MIDDLEGAMES
     if COMPILED:
         bench_engine(write, ENGINE_SECONDS, positions, compiled=True)
+        bench_engine(write, ENGINE_SECONDS, positions, compiled=True, evaluation="network")
     else:
         write("")
         write("(the compiled core was not built: no C compiler at install)")
     bench_engine(write, ENGINE_SECONDS, positions, compiled=False)
-    if COMPILED:
-        bench_engine(write, ENGINE_SECONDS, positions, compiled=True, evaluation="network")
     bench_generic(write, ENGINE_SECONDS, positions)
