@@ -3,7 +3,7 @@
     python scripts/checkers_train_net.py label GAMES.jsonl --out LABELLED.jsonl [--nodes 10000] [--every 2]
     python scripts/checkers_train_net.py fit GAMES.jsonl [more ...] --out net.json [--train-only MORE ...]
         [--twins UNLABELLED ...] [--train-weighted OLDER ...] [--weight 1] [--warm FIT|shipped]
-        [--mix 0.25] [--hidden 32 32] [--epochs 8] [--module tui_games/engine/checkers/_net_data.py]
+        [--mix 0.25] [--lam 0] [--hidden 32 32] [--epochs 8] [--module tui_games/engine/checkers/_net_data.py]
 
 **label** searches one in ``--every`` quiet positions of the games of a file in the
 self-play form (``scripts/checkers_tune.py selfplay``, ``scripts/checkers_import_games.py``)
@@ -17,7 +17,8 @@ of the shipped evaluation, which stays frozen: the probability that Black wins i
 logistic of ``(evaluation + network) / scale`` (the network read from the side to move), so a
 network of zeros is the shipped evaluation exactly. The labels and the held-out split are
 ``checkers_train_patterns.py``'s (:func:`load_positions`, :func:`labels`: whole games held
-out, the result mixed with the search's score by ``--mix``). Positions labelled again by a
+out, the result mixed with the search's score by ``--mix``; with ``--lam`` the search's share is
+the λ-return of the game's later searches). Positions labelled again by a
 deeper search are fitted with ``--twins``, the files they were labelled from (trained on but
 for the held-out games' twins, so the held-out error is against the deep labels of positions
 no fit saw), and weigh ``--weight`` times the others, as do the games of ``--train-weighted``
@@ -181,7 +182,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
     x = torch.from_numpy(input_matrix(data, np).astype(np.float32))
     base = torch.from_numpy(base_scores(data, np))
     sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
-    y = torch.from_numpy(labels(data["result"], data["score"], args.mix, args.scale, np).astype(np.float32))
+    y = torch.from_numpy(labels(data["result"], data["score"], args.mix, args.scale, np, lam=args.lam,
+                                game=data["game"]).astype(np.float32))
     result = torch.from_numpy(data["result"].astype(np.float32))
     check = data["check"]
     train_idx = torch.from_numpy(np.flatnonzero(~check))
@@ -245,7 +247,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     record = {"positions": int(len(y)), "games": data["games"], "check_positions": int(check.sum()),
               "data": args.data, "train_only": args.train_only, "twins": args.twins,
               "train_weighted": args.train_weighted, "weight": args.weight,
-              "warm": args.warm, "mix": args.mix, "scale": args.scale,
+              "warm": args.warm, "mix": args.mix, "lam": args.lam, "scale": args.scale,
               "hidden": [h1, h2], "epochs": args.epochs, "lr": args.lr, "decay": args.decay,
               "check_error_start": start_error, "check_error_float": float_error, "check_error": q_error,
               "check_result_error_start": start_result_error, "check_result_error": q_result_error,
@@ -348,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--weight", type=float, default=1.0, help="the data files' positions' weight in the loss")
     fit.add_argument("--warm", help="start from this fit (JSON) or the shipped network, not from zero")
     fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
+    fit.add_argument("--lam", type=float, default=0.0,
+                     help="the search's share of the label is the λ-return of the game's later searches (TD(λ))")
     fit.add_argument("--scale", type=float, default=SCALE)
     fit.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
     fit.add_argument("--epochs", type=int, default=8)

@@ -87,7 +87,8 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
     of held-out games, so no held-out position is seen with another label. The games of
     ``train_weighted`` are never held out either but are marked ``weighted`` like those of
     ``paths`` (a fit weighs both alike): older games of the kind in ``paths``, so that the
-    held-out games are new ones no earlier fit saw."""
+    held-out games are new ones no earlier fit saw. ``game`` numbers each position's game
+    (positions come in the order they were played)."""
     per_file = [_read_games([path]) for path in paths]
     games = [game for file_games in per_file for game in file_games]
     rng = random.Random(seed)
@@ -106,9 +107,10 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
     weighted_to = len(games)
     games += _read_games(train_only or [])
     cols: dict[str, list] = {k: [] for k in ("black", "white", "kings", "turn", "result", "score", "check",
-                                              "primary", "weighted")}
+                                              "primary", "weighted", "game")}
     for g, (result, kept) in enumerate(games):
         for p in kept:
+            cols["game"].append(g)
             cols["black"].append(p[0])
             cols["white"].append(p[1])
             cols["kings"].append(p[2])
@@ -125,13 +127,33 @@ def load_positions(paths: list[str], np: Any, seed: int = 0, check_share: float 
     out["check"] = np.array(cols["check"], dtype=bool)
     out["primary"] = np.array(cols["primary"], dtype=bool)
     out["weighted"] = np.array(cols["weighted"], dtype=bool)
+    out["game"] = np.array(cols["game"], dtype=np.int64)
     out["games"] = len(games)
     return out
 
 
-def labels(result: Any, score: Any, mix: float, scale: float, np: Any) -> Any:
-    """``mix · result + (1 − mix) · logistic(score / scale)``; the result alone without a score."""
+def labels(result: Any, score: Any, mix: float, scale: float, np: Any, lam: float = 0.0,
+           game: Any = None) -> Any:
+    """``mix · result + (1 − mix) · logistic(score / scale)``; the result alone without a score.
+
+    With ``lam`` (and ``game``, each position's game, positions in the order played) the
+    search's half is the λ-return of the game's later searches instead of the position's own:
+    ``G_i = (1 − lam) · s_i + lam · G_next``, the result after the game's last position, a
+    position without a score passing its successor's on. It leans a position's label on what
+    searches some ``1 / (1 − lam)`` positions later saw (TD(λ)): a drift the position's own
+    search missed, without the whole noise of one game's result."""
     searched = 1 / (1 + np.exp(-np.clip(np.nan_to_num(score) / scale, -30, 30)))
+    if lam:
+        has = ~np.isnan(score)
+        ahead = searched.copy()
+        after = None  # G of the next position of the same game
+        for i in range(len(score) - 1, -1, -1):
+            if after is None or game[i] != game[i + 1]:
+                after = float(result[i])
+            if has[i]:
+                after = (1 - lam) * float(searched[i]) + lam * after
+            ahead[i] = after
+        searched = ahead
     return np.where(np.isnan(score), result, mix * result + (1 - mix) * searched)
 
 

@@ -136,6 +136,7 @@ def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
     games.write_text("\n".join(lines) + "\n")
     data = script.load_positions([str(games)], np, check_share=0.5)
     assert data["games"] == 2 and len(data["result"]) == 60
+    assert data["game"].tolist() == [0] * 30 + [1] * 30
     assert data["check"].sum() in (30,)  # one whole game held out
     y = script.labels(data["result"], data["score"], 0.5, 53.6, np)
     assert y[0] == pytest.approx(0.5 + 0.5 / (1 + np.exp(-40 / 53.6)))
@@ -144,6 +145,28 @@ def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
     for i, p in enumerate(pos):
         assert own[i].tolist() == pattern_indices(p.black, p.white)
         assert opp[i].tolist() == pattern_indices(_turn(p.white), _turn(p.black))
+
+
+def test_lambda_labels_lean_on_the_games_later_searches():
+    # Two games in play order: three searched positions won by Black, then a searched and an
+    # unsearched position lost. G_i = 0.5 s_i + 0.5 G_next, the result after a game's last
+    # position; an unsearched position keeps its result and passes G on unchanged.
+    np = pytest.importorskip("numpy")
+    script = load_script("checkers_train_patterns")
+    score = np.array([0.0, 53.6, -53.6, 20.0, np.nan])
+    result = np.array([1.0, 1.0, 1.0, 0.0, 0.0])
+    game = np.array([0, 0, 0, 1, 1])
+    s = 1 / (1 + np.exp(-np.nan_to_num(score) / 53.6))
+    g2 = 0.5 * s[2] + 0.5 * 1.0
+    g1 = 0.5 * s[1] + 0.5 * g2
+    g0 = 0.5 * s[0] + 0.5 * g1
+    g3 = 0.5 * s[3] + 0.5 * 0.0
+    y = script.labels(result, score, 0.25, 53.6, np, lam=0.5, game=game)
+    assert y[:4].tolist() == pytest.approx([0.25 * r + 0.75 * g for r, g in zip(result, (g0, g1, g2, g3))])
+    assert y[4] == 0.0
+    plain = script.labels(result, score, 0.25, 53.6, np)
+    assert script.labels(result, score, 0.25, 53.6, np, lam=0.0, game=game).tolist() == plain.tolist()
+    assert y[0] != pytest.approx(plain[0])
 
 
 def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(tmp_path):
