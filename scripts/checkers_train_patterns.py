@@ -142,6 +142,8 @@ def labels(result: Any, score: Any, mix: float, scale: float, np: Any, lam: floa
     position without a score passing its successor's on. It leans a position's label on what
     searches some ``1 / (1 − lam)`` positions later saw (TD(λ)): a drift the position's own
     search missed, without the whole noise of one game's result."""
+    if lam and (game is None or not 0 < lam < 1):
+        raise ValueError(f"lam {lam}: wants 0 < lam < 1 and each position's game")
     searched = 1 / (1 + np.exp(-np.clip(np.nan_to_num(score) / scale, -30, 30)))
     if lam:
         has = ~np.isnan(score)

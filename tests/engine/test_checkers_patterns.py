@@ -167,6 +167,10 @@ def test_lambda_labels_lean_on_the_games_later_searches():
     plain = script.labels(result, score, 0.25, 53.6, np)
     assert script.labels(result, score, 0.25, 53.6, np, lam=0.0, game=game).tolist() == plain.tolist()
     assert y[0] != pytest.approx(plain[0])
+    with pytest.raises(ValueError, match="lam"):
+        script.labels(result, score, 0.25, 53.6, np, lam=0.5)
+    with pytest.raises(ValueError, match="lam 1"):
+        script.labels(result, score, 0.25, 53.6, np, lam=1, game=game)
 
 
 def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(tmp_path):
