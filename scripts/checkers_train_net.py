@@ -328,6 +328,17 @@ def _play(black: Engine, white: Engine, start: CheckersPosition, limits: dict[in
     return float(adjudicate(pos))
 
 
+def _lam(text: str) -> float:
+    """--lam: refused when the command line is read, not after minutes of loading games."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: wants a number from 0 up to (not including) 1")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -350,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--weight", type=float, default=1.0, help="the data files' positions' weight in the loss")
     fit.add_argument("--warm", help="start from this fit (JSON) or the shipped network, not from zero")
     fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
-    fit.add_argument("--lam", type=float, default=0.0,
+    fit.add_argument("--lam", type=_lam, default=0.0,
                      help="the search's share of the label is the λ-return of the game's later searches (TD(λ))")
     fit.add_argument("--scale", type=float, default=SCALE)
     fit.add_argument("--hidden", type=int, nargs=2, default=[128, 32])

@@ -147,7 +147,7 @@ def labels(result: Any, score: Any, mix: float, scale: float, np: Any, lam: floa
     searched = 1 / (1 + np.exp(-np.clip(np.nan_to_num(score) / scale, -30, 30)))
     if lam:
         has = ~np.isnan(score)
-        ahead = searched.copy()
+        ahead = np.empty_like(searched)
         after = None  # G of the next position of the same game
         for i in range(len(score) - 1, -1, -1):
             if after is None or game[i] != game[i + 1]:

@@ -269,3 +269,13 @@ def test_labelling_adds_the_search_score_and_resumes(tmp_path):
         score = Engine(table_bits=script.TABLE_BITS).search(first, SearchLimits(nodes=300)).score
         assert g["positions"][0][4] == (score if first.turn == 0 else -score)
 
+
+
+def test_a_bad_lambda_is_refused_before_any_games_are_read(tmp_path, capsys):
+    script = load_script("checkers_train_net")
+    for bad in ("1", "-0.1", "x"):
+        with pytest.raises(SystemExit) as stop:
+            script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "fit.json"), "--lam", bad])
+        assert stop.value.code == 2
+        assert f"argument --lam: '{bad}': wants a number from 0 up to (not including) 1" in capsys.readouterr().err
+    assert not (tmp_path / "fit.json").exists()
