@@ -256,14 +256,15 @@ def cmd_fit(args: argparse.Namespace) -> int:
     print(f"check error {q_error:.5f} (float {float_error:.5f}, shipped {start_error:.5f}); against the results "
           f"alone {q_result_error:.5f} (shipped {start_result_error:.5f}); wrote {args.out}", file=sys.stderr)
     if args.module:
-        write_module(args.module, net, record)
+        write_module(args.module, net, f"scripts/checkers_train_net.py from {record['positions']:,} positions "
+                                       f"of {record['games']:,} games")
     return 0
 
 
-def write_module(path: str, net: network.Network, record: dict[str, Any]) -> None:
+def write_module(path: str, net: network.Network, origin: str) -> None:
+    """Write the shipped image; ``origin`` ends its docstring's first sentence ("written by …")."""
     Path(path).write_text(
-        '"""The evaluation\'s network (see network.py), written by scripts/checkers_train_net.py\n'
-        f'from {record["positions"]:,} positions of {record["games"]:,} games (docs/games/checkers.md)."""\n\n'
+        f'"""The evaluation\'s network (see network.py), written by\n{origin}\n(docs/games/checkers.md)."""\n\n'
         f'BLOB = """\n{network.encode_text(net)}\n"""\n')
 
 

@@ -1,0 +1,262 @@
+"""Fit the checkers evaluation's network to the moves masters chose (comparison training).
+
+    python scripts/checkers_train_choices.py ACF.txt --out fit.json [--warm shipped] [--anchor 1]
+        [--epochs 4] [--module tui_games/engine/checkers/_net_data.py]
+
+The value fits of ``checkers_train_net.py`` learn from the engine's own games, whose labels
+(results, searches) say little about the early middlegame where the engine loses to stronger
+programs. A master's move says something there: of the positions the mover could reach, this
+one is the best. Comparison training (Tesauro, 1989; the evaluation tuning of Deep Blue and of
+Buro's Logistello) turns that into a loss: over each decision's candidates, the softmax of the
+mover's score (shipped evaluation + network) / T, T learnt with the network, should put the
+master's move first.
+
+**Candidates.** A move's position is resolved through forced exchanges: while the side to move
+has exactly one move and it is a capture, it is played (checkers' captures are compulsory, so a
+move that offers an exchange is judged after it). A move whose resolution reaches a choice of
+captures, or the end of the game, is left out (the search judges those, not the evaluation).
+A decision counts where the mover had no capture to make, at ply 3 or later (after a three-move
+ballot), the master's move is among the candidates, and there are at least two.
+
+**Anchor.** Only the order of a decision's candidates is learnt, so nothing ties the scores to
+the value the search needs (a win's probability): ``--anchor MU`` adds MU times the mean squared
+change of the network's output from the ``--warm`` network's, in units of the scale (53.6), over
+the candidates. A tenth of the games (``--seed``) is held out; the fit reports the held-out
+share of decisions where the master's move scores highest, for no network, the warm network and
+the fit after quantising (the engine's integers). Needs PyTorch and NumPy (training only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from checkers_import_games import parse_line, transcript_moves  # noqa: E402
+from checkers_train_net import base_scores, input_matrix, load_net, quantise, start_from, write_module  # noqa: E402
+from checkers_train_patterns import SCALE  # noqa: E402
+
+from tui_games.engine.checkers import network  # noqa: E402
+from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
+
+Board = tuple[int, int, int, int]
+
+# A resolution longer than this is a king's endless capture ring in a malformed record, not an exchange.
+MAX_RESOLVE = 24
+
+
+def resolve(board: Board) -> Board | None:
+    """The quiet position after the forced exchanges from ``board`` (see the module doc), or
+    None where a choice of captures or the game's end comes first."""
+    for _ in range(MAX_RESOLVE):
+        if not has_capture(*board):
+            return board if generate(*board) else None
+        moves = generate(*board)
+        if len(moves) != 1:
+            return None
+        board = play(*board, moves[0])
+    return None
+
+
+def decisions(moves: list[str]) -> list[tuple[list[Board], int, int]]:
+    """Each decision of a transcript game (see the module doc): the candidates' resolved
+    positions, the index of the master's among them, and the mover (0 Black, 1 White). A
+    move that is not legal raises ValueError."""
+    start = CheckersPosition()
+    board: Board = (start.black, start.white, start.kings, start.turn)
+    out = []
+    for ply, move in enumerate(transcript_moves(moves)):
+        if ply >= 3 and not has_capture(*board):
+            legal = generate(*board)
+            candidates: list[Board] = []
+            master = -1
+            for m in legal:
+                resolved = resolve(play(*board, m))
+                if resolved is None:
+                    continue
+                if m == move:
+                    master = len(candidates)
+                candidates.append(resolved)
+            if master >= 0 and len(candidates) >= 2:
+                out.append((candidates, master, board[3]))
+        board = play(*board, move)
+    return out
+
+
+def load_decisions(path: str, np: Any, seed: int) -> dict[str, Any]:
+    """Every decision of a transcript file as arrays: the candidates' boards (black, white,
+    kings, turn), each decision's first candidate, count, master index and mover, and whether
+    its game is held out (a tenth of the games, drawn by ``seed``)."""
+    rng = random.Random(seed)
+    cols: dict[str, list[int]] = {"black": [], "white": [], "kings": [], "turn": []}
+    first, count, master, mover, held = [], [], [], [], []
+    games = skipped = 0
+    for line in Path(path).read_text().splitlines():
+        if not line.strip():
+            continue
+        check = rng.random() < 0.1
+        try:
+            game = decisions(parse_line(line)[0])
+        except ValueError:
+            skipped += 1
+            continue
+        games += 1
+        for candidates, best, side in game:
+            first.append(len(cols["turn"]))
+            count.append(len(candidates))
+            master.append(best)
+            mover.append(side)
+            held.append(check)
+            for b, w, k, t in candidates:
+                cols["black"].append(b)
+                cols["white"].append(w)
+                cols["kings"].append(k)
+                cols["turn"].append(t)
+    data = {name: np.array(values, dtype=np.uint32) for name, values in cols.items()}
+    data.update(first=np.array(first, dtype=np.int64), count=np.array(count, dtype=np.int64),
+                master=np.array(master, dtype=np.int64), mover=np.array(mover, dtype=np.int64),
+                check=np.array(held, dtype=bool), games=games, skipped=skipped)
+    return data
+
+
+def padded(data: dict[str, Any], np: Any) -> Any:
+    """Each decision's candidate indices in a row, -1 past its count."""
+    width = int(data["count"].max())
+    cols = np.arange(width)[None, :]
+    return np.where(cols < data["count"][:, None], data["first"][:, None] + cols, -1)
+
+
+def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
+    """The share of the decisions ``rows`` whose master's candidate has the mover's highest score
+    (``scores``: for Black, every candidate; a tie counts against)."""
+    hits = 0
+    for d in rows.tolist():
+        lo, n = int(data["first"][d]), int(data["count"][d])
+        s = scores[lo:lo + n] * (1 if data["mover"][d] == 0 else -1)
+        best = s[int(data["master"][d])]
+        hits += int((s < best).sum() == n - 1)
+    return hits / max(1, len(rows))
+
+
+def integer_outputs(net: network.Network | None, data: dict[str, Any], idx: Any, np: Any) -> Any:
+    """The engine's integer network output for Black at the candidates ``idx`` (zeros: no network)."""
+    out = np.zeros(len(data["turn"]), dtype=np.float32)
+    if net is None:
+        return out
+    forward = network.make_forward(net)
+    x = input_matrix(data, np)
+    bits = 1 << np.arange(32, dtype=np.uint64)
+    masks = [(x[:, 32 * p:32 * p + 32] * bits).sum(1).astype(np.uint64) for p in range(4)]
+    for i in idx.tolist():
+        value = forward(int(masks[0][i]), int(masks[1][i]), int(masks[2][i]), int(masks[3][i]))
+        out[i] = value if data["turn"][i] == 0 else -value
+    return out
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    import numpy as np  # training only (see the module doc)
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(1)
+    data = load_decisions(args.games, np, args.seed)
+    decided = len(data["count"])
+    print(f"{decided} decisions, {len(data['turn'])} candidates from {data['games']} games "
+          f"({data['skipped']} skipped)", file=sys.stderr)
+    rows = padded(data, np)
+    check_rows = np.flatnonzero(data["check"])
+    train_rows = torch.from_numpy(np.flatnonzero(~data["check"]))
+    x = torch.from_numpy(input_matrix(data, np))
+    base_np = base_scores(data, np)
+    base = torch.from_numpy(base_np)
+    sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
+    mover = torch.from_numpy(np.where(data["mover"] == 0, 1.0, -1.0).astype(np.float32))
+    pad = torch.from_numpy(rows)
+    target = torch.from_numpy(data["master"])
+    h1, h2 = args.hidden
+    model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, h1), torch.nn.Hardtanh(0, 1),
+                                torch.nn.Linear(h1, h2), torch.nn.Hardtanh(0, 1), torch.nn.Linear(h2, 1))
+    warm = load_net(args.warm) if args.warm else None
+    with torch.no_grad():
+        if warm is not None:
+            start_from(model, warm, torch)
+        else:
+            model[4].weight.mul_(0.01)
+            model[4].bias.zero_()
+        anchor_out = torch.cat([model(x[lo:lo + 65536].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
+                                for lo in range(0, len(x), 65536)])
+    log_t = torch.nn.Parameter(torch.tensor(math.log(args.scale)))
+    opt = torch.optim.Adam([*model.parameters(), log_t], lr=args.lr)
+    n = len(train_rows)
+    steps = max(1, args.epochs * ((n + args.batch - 1) // args.batch))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - (1 - args.final_lr) * min(i, steps) / steps)
+    for epoch in range(args.epochs):
+        perm = train_rows[torch.randperm(n)]
+        total_choice = total_anchor = 0.0
+        for lo in range(0, n, args.batch):
+            batch = perm[lo:lo + args.batch]
+            idx = pad[batch]
+            valid = idx >= 0
+            flat = idx[valid]
+            out = model(x[flat].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
+            mine = mover[batch].unsqueeze(1).expand_as(idx)[valid] * (base[flat] + sign[flat] * out)
+            logits = torch.full(idx.shape, -1e9)
+            logits[valid] = mine / log_t.exp()
+            choice = torch.nn.functional.cross_entropy(logits, target[batch])
+            anchor = (((out - anchor_out[flat]) / args.scale) ** 2).mean()
+            loss = choice + args.anchor * anchor
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total_choice += float(choice.detach()) * len(batch)
+            total_anchor += float(anchor.detach()) * len(batch)
+        print(f"epoch {epoch + 1}: choice {total_choice / n:.5f}, anchor {total_anchor / n:.6f}, "
+              f"T {float(log_t.detach().exp()):.1f}", file=sys.stderr)
+    net = quantise(model, np)
+    held = np.zeros(len(data["turn"]), dtype=bool)
+    for d in check_rows.tolist():
+        held[data["first"][d]:data["first"][d] + data["count"][d]] = True
+    held_idx = np.flatnonzero(held)
+    figures = {}
+    for name, which in (("none", None), ("warm", warm), ("fit", net)):
+        figures[name] = accuracy(base_np + integer_outputs(which, data, held_idx, np), data, check_rows, np)
+    record = {"data": args.games, "games": data["games"], "decisions": decided, "check_decisions": int(len(check_rows)),
+              "warm": args.warm, "anchor": args.anchor, "hidden": [h1, h2], "epochs": args.epochs,
+              "lr": args.lr, "temperature": float(log_t.detach().exp()), "seed": args.seed,
+              "check_accuracy": figures, "positions": int(len(data["turn"])),
+              "net": list(net.weights)}
+    Path(args.out).write_text(json.dumps(record) + "\n")
+    print("held-out master's move first: " + ", ".join(f"{k} {v:.4f}" for k, v in figures.items())
+          + f"; wrote {args.out}", file=sys.stderr)
+    if args.module:
+        write_module(args.module, net, f"scripts/checkers_train_choices.py from {decided:,} decisions "
+                                       f"of {data['games']:,} master games, warm from {args.warm or 'no network'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", help="a transcript file (scripts/checkers_import_games.py's input)")
+    parser.add_argument("--out", required=True, help="the fit as JSON")
+    parser.add_argument("--warm", help="start from (and anchor to) this fit (JSON) or the shipped network")
+    parser.add_argument("--anchor", type=float, default=1.0, help="the weight of staying near the warm network")
+    parser.add_argument("--scale", type=float, default=SCALE)
+    parser.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--final-lr", type=float, default=0.05)
+    parser.add_argument("--batch", type=int, default=256, help="decisions a step")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--module", help="write the network as this _net_data.py")
+    return cmd_fit(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""scripts/checkers_train_choices.py: the masters' decisions as candidates to rank."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from checkers_support import load_script
+
+from tui_games.engine.checkers.evaluation import NETWORK
+from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play
+
+
+def _board(*moves: str) -> tuple[int, int, int, int]:
+    pos = CheckersPosition()
+    board = (pos.black, pos.white, pos.kings, pos.turn)
+    for text in moves:
+        (move,) = [m for m in generate(*board) if str(m) == text]
+        board = play(*board, move)
+    return board
+
+
+def _transcript(*moves: str) -> list[str]:
+    """Standard moves in the transcripts' 0-31 numbering (checkers_import_games' module doc)."""
+    def theirs(square: int) -> str:
+        row = (square - 1) // 4
+        return str(8 * row + 4 - square)
+    return ["-".join(theirs(int(s)) for s in text.replace("x", "-").split("-")) for text in moves]
+
+
+def test_a_move_that_offers_an_exchange_is_judged_after_it():
+    script = load_script("checkers_train_choices")
+    quiet = _board("11-15", "23-19", "9-14", "22-17")
+    assert script.resolve(quiet) == quiet
+    # 12-16 hangs a man: White's 19x12 is forced and Black has no recapture.
+    assert script.resolve(_board("11-15", "23-19", "9-14", "22-17", "12-16")) == \
+        _board("11-15", "23-19", "9-14", "22-17", "12-16", "19x12")
+    # 22-18 offers 15x22, after which White has two ways to take back: the search's business.
+    assert script.resolve(_board("11-15", "22-18")) is None
+
+
+def test_the_masters_decisions_skip_the_ballot_and_the_captures():
+    script = load_script("checkers_train_choices")
+    line = ("11-15", "23-19", "9-14", "22-17", "12-16", "19x12", "8-11")
+    found = script.decisions(_transcript(*line))
+    # Plies 0-2 are the ballot and ply 5 (19x12) a forced capture: plies 3, 4 and 6 are decisions.
+    assert [mover for _, _, mover in found] == [1, 0, 0]
+    candidates, master, _ = found[1]
+    before = _board(*line[:4])
+    assert len(candidates) == len(generate(*before)) == 7
+    assert candidates[master] == _board(*line[:6])
+    assert all(not has_capture(*c) for c in candidates)
+    with pytest.raises(ValueError):
+        script.decisions(_transcript("11-15", "23-19", "11-16"))
+
+
+def test_a_fit_of_no_epochs_is_the_warm_network(tmp_path):
+    pytest.importorskip("numpy")  # the training's own dependencies, not the project's
+    pytest.importorskip("torch")
+    script = load_script("checkers_train_choices")
+    games = tmp_path / "games.txt"
+    lines = [" ".join(_transcript("11-15", "23-19", "9-14", "22-17", "12-16", "19x12", "8-11")) + "\t0-1",
+             " ".join(_transcript("9-14", "22-18", "5-9", "24-19", "11-16", "18-15")) + "\t1/2-1/2"]
+    games.write_text("\n".join(lines * 20) + "\n")
+    out = tmp_path / "fit.json"
+    assert script.main([str(games), "--out", str(out), "--warm", "shipped", "--epochs", "0", "--seed", "3"]) == 0
+    record = json.loads(out.read_text())
+    assert record["games"] == 40 and record["decisions"] > 40
+    assert tuple(record["net"]) == NETWORK.weights
+    assert record["check_accuracy"]["fit"] == record["check_accuracy"]["warm"]
