@@ -27,9 +27,11 @@ def test_the_engine_mode_searches_with_the_network_when_asked(capsys, monkeypatc
         reply = _reply(capsys, monkeypatch, "--evaluation", name)
         assert (reply["bestmove"], int(reply["eval"]), int(reply["nodes"])) == (
             str(expected.move), expected.score, expected.stats.nodes)
-    # Without the option: the default evaluation (the same move, score and nodes).
-    plain, default = _reply(capsys, monkeypatch), _reply(capsys, monkeypatch, "--evaluation", "default")
-    assert {k: v for k, v in plain.items() if k != "cpu"} == {k: v for k, v in default.items() if k != "cpu"}
+    # Without the option: the network, the timed engine's evaluation (the same move, score and nodes).
+    plain, network = _reply(capsys, monkeypatch), _reply(capsys, monkeypatch, "--evaluation", "network")
+    assert {k: v for k, v in plain.items() if k != "cpu"} == {k: v for k, v in network.items() if k != "cpu"}
+    default = _reply(capsys, monkeypatch, "--evaluation", "default")
+    assert (default["eval"], default["nodes"]) != (network["eval"], network["nodes"])
 
 
 def test_an_unknown_evaluation_is_a_usage_error(capsys):

@@ -148,11 +148,14 @@ def test_node_limit_bounds_the_search(compiled_core):
 
 
 @compiled
+@pytest.mark.parametrize("evaluation", ["default", "network"])
 @pytest.mark.parametrize("depth", [12, 14, 16])
-def test_game_24_no_longer_plays_23_18(depth):
+def test_game_24_no_longer_plays_23_18(depth, evaluation):
     # Issue 24: the position of game 24 against GuiNN, where 23-18 lost by slow drift.
-    # The default strength (2 CPU seconds with the compiled core) searches 16 plies here.
-    result = Engine().search(CheckersPosition(GAME_24), SearchLimits(depth=depth), rng=random.Random(0))
+    # The default strength (2 CPU seconds with the compiled core) searches 16 plies here; it
+    # evaluates with the network, the levels without.
+    result = Engine(evaluation=evaluation).search(CheckersPosition(GAME_24), SearchLimits(depth=depth),
+                                                  rng=random.Random(0))
     assert str(result.move) != "23-18"
 
 

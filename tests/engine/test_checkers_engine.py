@@ -13,7 +13,7 @@ from checkers_support import random_positions
 
 from tui_games.engine.checkers.ballots import Ballot
 from tui_games.engine.checkers.engine import Engine
-from tui_games.engine.checkers.evaluation import evaluate, material
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, NETWORK, evaluate, material
 from tui_games.engine.checkers.match import play_game, play_match
 from tui_games.engine.checkers.pdn import read_pdn_game
 from tui_games.engine.checkers.players import (
@@ -75,6 +75,15 @@ def test_players_play_legal_moves_through_random_games():
             pos.push(decision.move)
             if pos.outcome() is None:
                 pos.push(rng.choice(pos.legal_moves()))
+
+
+def test_the_strong_player_evaluates_with_the_network_and_the_levels_without():
+    # The levels' arena table was measured without the network; strong (and its hint, play,
+    # the engine mode) gained it when it held GuiNN to an even score.
+    strong, level = make_player("strong", seed=1), make_player("level6", seed=1)
+    assert isinstance(strong, EnginePlayer) and isinstance(level, EnginePlayer)
+    assert strong.engine.net is NETWORK and level.engine.net is None
+    assert strong.engine.weights == level.engine.weights == DEFAULT_WEIGHTS
 
 
 def test_search_stats_and_result_shape():

@@ -28,7 +28,7 @@ from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, value_note
-from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.perft import divide, perft
 from tui_games.engine.checkers.players import DEFAULT_SECONDS, normalize_spec
@@ -126,7 +126,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"move: {booked}")
             print("note: opening book (--no-book searches instead)")
         return 0
-    result = Engine(database=database).search(position, limits, rng=random.Random(args.seed))
+    result = Engine(evaluation=STRONG_EVALUATION, database=database).search(position, limits,
+                                                                         rng=random.Random(args.seed))
     stats = result.stats
     if args.json:
         print(json.dumps({
@@ -241,8 +242,9 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                         help="search without the endgame tables of build-db (used when they are there)")
     engine.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
     engine.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
-    engine.add_argument("--evaluation", choices=("default", "network", "material"), default="default",
-                        help="the static evaluation: the shipped one, with the network on top, or material only")
+    engine.add_argument("--evaluation", choices=("default", "network", "material"), default=STRONG_EVALUATION,
+                        help="the static evaluation: the linear one (default), the linear one with the network on "
+                             f"top (network), or material only (the default: {STRONG_EVALUATION})")
 
 
 # -- play ------------------------------------------------------------------------------------------

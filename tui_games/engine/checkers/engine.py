@@ -82,6 +82,10 @@ _CORE_EXACT, _CORE_LOWER, _CORE_UPPER = 0, 1, 2
 WEIGHTS = {"default": DEFAULT_WEIGHTS, "material": MATERIAL_WEIGHTS, "network": DEFAULT_WEIGHTS}
 # The evaluations with a network on top of their weights (evaluation.NETWORK).
 NETWORKS = {"network": NETWORK}
+# The timed engine's evaluation (strong and its hint, `checkers play`, the engine mode): the
+# network on top of the linear one, which held GuiNN to 50% where the linear one made 44%
+# (docs/games/checkers.md, the fifteenth round). The depth levels keep "default".
+STRONG_EVALUATION = "network"
 # An endgame database: (black, white, kings, turn) -> 1 / 0 / -1 for the side to move, or None.
 Probe = Callable[[int, int, int, int], "int | None"]
 _VERDICTS = {DB_WIN_RESULT: 1, LOSS: -1, DRAW: 0}

@@ -3,9 +3,10 @@
 Use :func:`make_player` with a spec string:
 
 - ``strong`` — the engine (:mod:`.engine`) with a time budget per move, 0.5–10 s
-  (``seconds``, default :data:`DEFAULT_SECONDS`);
+  (``seconds``, default :data:`DEFAULT_SECONDS`), evaluating with :data:`STRONG_EVALUATION`;
 - ``level1`` … ``level12`` — the engine searching that many plies (plus its capture
-  extensions), capped at ``seconds`` if given;
+  extensions), capped at ``seconds`` if given, with the evaluation without the network (the
+  levels' arena table in docs/games/checkers.md was measured so);
 - ``baseline`` — plain alpha-beta (the generic :func:`search.search`, no ordering, no
   table, no extensions) to depth 6 with a material-only evaluation: the yardstick of the
   engine match (:mod:`.match`);
@@ -22,7 +23,7 @@ import threading
 
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB, value_note
-from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.players import (
     Decision,
@@ -137,7 +138,8 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
     key = normalize_spec(spec)
     if key == "strong":
         budget = check_seconds(DEFAULT_SECONDS if seconds is None else seconds)
-        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed, database=database, book=book)
+        return EnginePlayer("strong", SearchLimits(seconds=budget), seed=seed, evaluation=STRONG_EVALUATION,
+                            database=database, book=book)
     if key.startswith("level"):
         level = int(key.removeprefix("level"))
         return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)

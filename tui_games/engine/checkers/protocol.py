@@ -28,7 +28,7 @@ import random
 
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES
-from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.search import SearchLimits
@@ -48,7 +48,7 @@ class EngineSession:
 
     def __init__(self, *, seed: int | None = None, engine: Engine | None = None,
                  book: OpeningBook | None = None) -> None:
-        self.engine = engine or Engine(wall_factor=WALL_FACTOR)
+        self.engine = engine or Engine(evaluation=STRONG_EVALUATION, wall_factor=WALL_FACTOR)
         self.book = book
         self.position = CheckersPosition()
         self.rng = random.Random(seed)
