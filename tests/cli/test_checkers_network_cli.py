@@ -1,7 +1,8 @@
-"""``tui-games checkers engine --evaluation``: the network on top of the evaluation, by name."""
+"""``tui-games checkers engine|play --evaluation``: the network on top of the evaluation, by name."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from cli_support import assert_usage_error, run
@@ -34,6 +35,23 @@ def test_the_engine_mode_searches_with_the_network_when_asked(capsys, monkeypatc
     assert (default["eval"], default["nodes"]) != (network["eval"], network["nodes"])
 
 
+def test_play_searches_with_the_network_unless_told_otherwise(capsys):
+    pos = CheckersPosition()
+    pos.push_text("11-15")
+    replies = {}
+    for options in ((), ("--evaluation", "network"), ("--evaluation", "default")):
+        code, out, _ = run(capsys, "checkers", "play", "start", "11-15", "--depth", "6", "--seed", "1", "--json",
+                           "--no-book", "--no-database", *options)
+        assert code == 0
+        reply = json.loads(out)
+        replies[options[1] if options else "plain"] = (reply["move"], reply["score"], reply["nodes"])
+    for name in ("network", "default"):
+        expected = Engine(evaluation=name).search(pos, SearchLimits(depth=6), rng=random.Random(1))
+        assert replies[name] == (str(expected.move), expected.score, expected.stats.nodes)
+    assert replies["plain"] == replies["network"] != replies["default"]
+
+
 def test_an_unknown_evaluation_is_a_usage_error(capsys):
-    code, out, err = run(capsys, "checkers", "engine", "--evaluation", "neural")
-    assert_usage_error(code, out, err, "--evaluation")
+    for tool in ("engine", "play"):
+        code, out, err = run(capsys, "checkers", tool, *(["start"] if tool == "play" else []), "--evaluation", "neural")
+        assert_usage_error(code, out, err, "--evaluation")

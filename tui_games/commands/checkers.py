@@ -126,8 +126,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"move: {booked}")
             print("note: opening book (--no-book searches instead)")
         return 0
-    result = Engine(evaluation=STRONG_EVALUATION, database=database).search(position, limits,
-                                                                         rng=random.Random(args.seed))
+    result = Engine(evaluation=args.evaluation, database=database).search(position, limits,
+                                                                       rng=random.Random(args.seed))
     stats = result.stats
     if args.json:
         print(json.dumps({
@@ -231,6 +231,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                            '"database", "book"}')
     play.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
     play.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
+    add_evaluation(play)
     play.add_argument("--no-database", action="store_true",
                       help="search without the endgame tables of build-db (used when they are there)")
 
@@ -242,7 +243,12 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                         help="search without the endgame tables of build-db (used when they are there)")
     engine.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
     engine.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
-    engine.add_argument("--evaluation", choices=("default", "network", "material"), default=STRONG_EVALUATION,
+    add_evaluation(engine)
+
+
+def add_evaluation(parser: argparse.ArgumentParser) -> None:
+    """--evaluation, the same on `play` and `engine`."""
+    parser.add_argument("--evaluation", choices=("default", "network", "material"), default=STRONG_EVALUATION,
                         help="the static evaluation: the linear one (default), the linear one with the network on "
                              f"top (network), or material only (the default: {STRONG_EVALUATION})")
 

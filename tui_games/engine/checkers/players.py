@@ -3,7 +3,7 @@
 Use :func:`make_player` with a spec string:
 
 - ``strong`` — the engine (:mod:`.engine`) with a time budget per move, 0.5–10 s
-  (``seconds``, default :data:`DEFAULT_SECONDS`), evaluating with :data:`STRONG_EVALUATION`;
+  (``seconds``, default :data:`DEFAULT_SECONDS`), evaluating with :data:`.engine.STRONG_EVALUATION`;
 - ``level1`` … ``level12`` — the engine searching that many plies (plus its capture
   extensions), capped at ``seconds`` if given, with the evaluation without the network (the
   levels' arena table in docs/games/checkers.md was measured so);
