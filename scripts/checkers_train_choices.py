@@ -167,6 +167,9 @@ def cmd_fit(args: argparse.Namespace) -> int:
     torch.set_num_threads(1)
     data = load_decisions(args.games, np, args.seed)
     decided = len(data["count"])
+    if not decided:
+        raise SystemExit(f"{args.games}: no decisions to fit to ({data['games']} games read, "
+                         f"{data['skipped']} skipped)")
     print(f"{decided} decisions, {len(data['turn'])} candidates from {data['games']} games "
           f"({data['skipped']} skipped)", file=sys.stderr)
     rows = padded(data, np)
@@ -241,12 +244,24 @@ def cmd_fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _at_least_zero(text: str) -> float:
+    """--anchor: a weight, refused when the command line is read."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: wants a number 0 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", help="a transcript file (scripts/checkers_import_games.py's input)")
     parser.add_argument("--out", required=True, help="the fit as JSON")
     parser.add_argument("--warm", help="start from (and anchor to) this fit (JSON) or the shipped network")
-    parser.add_argument("--anchor", type=float, default=1.0, help="the weight of staying near the warm network")
+    parser.add_argument("--anchor", type=_at_least_zero, default=1.0,
+                        help="the weight of staying near the warm network")
     parser.add_argument("--scale", type=float, default=SCALE)
     parser.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
     parser.add_argument("--epochs", type=int, default=4)
@@ -255,7 +270,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256, help="decisions a step")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--module", help="write the network as this _net_data.py")
-    return cmd_fit(parser.parse_args(argv))
+    args = parser.parse_args(argv)
+    if not Path(args.games).is_file():
+        parser.error(f"{args.games}: no such file")
+    if args.epochs < 0:
+        parser.error(f"--epochs {args.epochs}: wants 0 or more")
+    return cmd_fit(args)
 
 
 if __name__ == "__main__":

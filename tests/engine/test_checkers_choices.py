@@ -54,6 +54,26 @@ def test_the_masters_decisions_skip_the_ballot_and_the_captures():
         script.decisions(_transcript("11-15", "23-19", "11-16"))
 
 
+@pytest.mark.parametrize("options, named", [
+    (["MISSING"], "MISSING: no such file"),
+    (["GAMES", "--anchor", "-1"], "--anchor"),
+    (["GAMES", "--anchor", "lots"], "--anchor"),
+    (["GAMES", "--epochs", "-2"], "--epochs -2"),
+])
+def test_bad_options_are_refused_in_one_line_before_any_games_are_read(tmp_path, capsys, options, named):
+    script = load_script("checkers_train_choices")
+    games = tmp_path / "games.txt"
+    games.write_text(" ".join(_transcript("11-15", "23-19")) + "\t1-0\n")
+    paths = {"MISSING": str(tmp_path / "MISSING"), "GAMES": str(games)}
+    args = [paths.get(option, option) for option in options]
+    with pytest.raises(SystemExit) as stop:
+        script.main([*args, "--out", str(tmp_path / "fit.json")])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert named in err[-1] and "Traceback" not in "".join(err)
+    assert not (tmp_path / "fit.json").exists()
+
+
 def test_a_fit_of_no_epochs_is_the_warm_network(tmp_path):
     pytest.importorskip("numpy")  # the training's own dependencies, not the project's
     pytest.importorskip("torch")
