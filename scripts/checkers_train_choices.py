@@ -39,8 +39,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from checkers_import_games import parse_line, transcript_moves  # noqa: E402
-from checkers_train_net import base_scores, input_matrix, load_net, quantise, start_from, write_module  # noqa: E402
-from checkers_train_patterns import SCALE  # noqa: E402
+from checkers_train_net import (  # noqa: E402
+    add_network_options,
+    base_scores,
+    input_matrix,
+    load_net,
+    number_in,
+    quantise,
+    start_from,
+    write_module,
+)
 
 from tui_games.engine.checkers import network  # noqa: E402
 from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
@@ -144,15 +152,21 @@ def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
     return hits / max(1, len(rows))
 
 
-def integer_outputs(net: network.Network | None, data: dict[str, Any], idx: Any, np: Any) -> Any:
+def candidate_masks(data: dict[str, Any], np: Any) -> list[Any]:
+    """The network's four input masks (own men, own kings, opponent's men and kings, from the
+    side to move) of every candidate, as :func:`network.make_forward` takes them."""
+    x = input_matrix(data, np)
+    bits = 1 << np.arange(32, dtype=np.uint64)
+    return [(x[:, 32 * p:32 * p + 32] * bits).sum(1).astype(np.uint64) for p in range(4)]
+
+
+def integer_outputs(net: network.Network | None, data: dict[str, Any], masks: list[Any], idx: Any,
+                    np: Any) -> Any:
     """The engine's integer network output for Black at the candidates ``idx`` (zeros: no network)."""
     out = np.zeros(len(data["turn"]), dtype=np.float32)
     if net is None:
         return out
     forward = network.make_forward(net)
-    x = input_matrix(data, np)
-    bits = 1 << np.arange(32, dtype=np.uint64)
-    masks = [(x[:, 32 * p:32 * p + 32] * bits).sum(1).astype(np.uint64) for p in range(4)]
     for i in idx.tolist():
         value = forward(int(masks[0][i]), int(masks[1][i]), int(masks[2][i]), int(masks[3][i]))
         out[i] = value if data["turn"][i] == 0 else -value
@@ -227,9 +241,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
     for d in check_rows.tolist():
         held[data["first"][d]:data["first"][d] + data["count"][d]] = True
     held_idx = np.flatnonzero(held)
+    masks = candidate_masks(data, np)
     figures = {}
     for name, which in (("none", None), ("warm", warm), ("fit", net)):
-        figures[name] = accuracy(base_np + integer_outputs(which, data, held_idx, np), data, check_rows, np)
+        figures[name] = accuracy(base_np + integer_outputs(which, data, masks, held_idx, np), data, check_rows, np)
     record = {"data": args.games, "games": data["games"], "decisions": decided, "check_decisions": int(len(check_rows)),
               "warm": args.warm, "anchor": args.anchor, "hidden": [h1, h2], "epochs": args.epochs,
               "lr": args.lr, "temperature": float(log_t.detach().exp()), "seed": args.seed,
@@ -244,32 +259,13 @@ def cmd_fit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _at_least_zero(text: str) -> float:
-    """--anchor: a weight, refused when the command line is read."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: wants a number 0 or more")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", help="a transcript file (scripts/checkers_import_games.py's input)")
     parser.add_argument("--out", required=True, help="the fit as JSON")
     parser.add_argument("--warm", help="start from (and anchor to) this fit (JSON) or the shipped network")
-    parser.add_argument("--anchor", type=_at_least_zero, default=1.0,
-                        help="the weight of staying near the warm network")
-    parser.add_argument("--scale", type=float, default=SCALE)
-    parser.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--lr", type=float, default=1e-3)
-    parser.add_argument("--final-lr", type=float, default=0.05)
-    parser.add_argument("--batch", type=int, default=256, help="decisions a step")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--module", help="write the network as this _net_data.py")
+    parser.add_argument("--anchor", type=number_in(0), default=1.0, help="the weight of staying near the warm network")
+    add_network_options(parser, epochs=4, lr=1e-3, batch=256, batch_help="decisions a step")
     args = parser.parse_args(argv)
     if not Path(args.games).is_file():
         parser.error(f"{args.games}: no such file")

@@ -40,7 +40,7 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -329,15 +329,33 @@ def _play(black: Engine, white: Engine, start: CheckersPosition, limits: dict[in
     return float(adjudicate(pos))
 
 
-def _lam(text: str) -> float:
-    """--lam: refused when the command line is read, not after minutes of loading games."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: wants a number from 0 up to (not including) 1")
-    return value
+def number_in(low: float, below: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a number from ``low`` (up to, not including, ``below``), refused when
+    the command line is read, not after minutes of loading games."""
+    wants = f"from {low:g} up to (not including) {below:g}" if below is not None else f"{low:g} or more"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (value >= low and (below is None or value < below)):
+            raise argparse.ArgumentTypeError(f"{text!r}: wants a number {wants}")
+        return value
+    return parse
+
+
+def add_network_options(parser: argparse.ArgumentParser, *, epochs: int, lr: float, batch: int,
+                        batch_help: str | None = None) -> None:
+    """The options every fit of the network shares (this script's and checkers_train_choices.py's)."""
+    parser.add_argument("--scale", type=float, default=SCALE)
+    parser.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--lr", type=float, default=lr)
+    parser.add_argument("--final-lr", type=float, default=0.05)
+    parser.add_argument("--batch", type=int, default=batch, help=batch_help)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--module", help="write the network as this _net_data.py")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -362,17 +380,10 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--weight", type=float, default=1.0, help="the data files' positions' weight in the loss")
     fit.add_argument("--warm", help="start from this fit (JSON) or the shipped network, not from zero")
     fit.add_argument("--mix", type=float, default=0.25, help="the result's share of the label")
-    fit.add_argument("--lam", type=_lam, default=0.0,
+    fit.add_argument("--lam", type=number_in(0, 1), default=0.0,
                      help="the search's share of the label is the λ-return of the game's later searches (TD(λ))")
-    fit.add_argument("--scale", type=float, default=SCALE)
-    fit.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
-    fit.add_argument("--epochs", type=int, default=8)
-    fit.add_argument("--lr", type=float, default=2e-3)
-    fit.add_argument("--final-lr", type=float, default=0.05)
     fit.add_argument("--decay", type=float, default=0.0, help="Adam's weight decay")
-    fit.add_argument("--batch", type=int, default=1024)
-    fit.add_argument("--seed", type=int, default=0)
-    fit.add_argument("--module", help="write the network as this _net_data.py")
+    add_network_options(fit, epochs=8, lr=2e-3, batch=1024)
     co = sub.add_parser("compare", help="a network against another (or none) in play")
     co.set_defaults(handler=cmd_compare)
     co.add_argument("--a", required=True, help="a fit (JSON), shipped, or none")
