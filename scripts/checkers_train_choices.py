@@ -1,7 +1,7 @@
 """Fit the checkers evaluation's network to the moves masters chose (comparison training).
 
     python scripts/checkers_train_choices.py ACF.txt --out fit.json [--warm shipped] [--anchor 1]
-        [--epochs 4] [--module tui_games/engine/checkers/_net_data.py]
+        [--epochs 4] [--plies 1|2] [--jobs N] [--module tui_games/engine/checkers/_net_data.py]
 
 The value fits of ``checkers_train_net.py`` learn from the engine's own games, whose labels
 (results, searches) say little about the early middlegame where the engine loses to stronger
@@ -18,10 +18,17 @@ captures, or the end of the game, is left out (the search judges those, not the 
 A decision counts where the mover had no capture to make, at ply 3 or later (after a three-move
 ballot), the master's move is among the candidates, and there are at least two.
 
+**Two plies.** ``--plies 2`` judges each candidate one ply deeper, as a search would: by its
+worst leaf for the mover, the leaves being the positions after each of the opponent's moves,
+resolved the same way (those reaching a choice of captures or the game's end left out; the
+candidate itself when all are). About seven times the positions (14 million leaves for the ACF
+games): ``--jobs`` processes read the games, and as many threads fit. With ``--plies 1`` (the
+default) each candidate is its own single leaf.
+
 **Anchor.** Only the order of a decision's candidates is learnt, so nothing ties the scores to
 the value the search needs (a win's probability): ``--anchor MU`` adds MU times the mean squared
 change of the network's output from the ``--warm`` network's, in units of the scale (53.6), over
-the candidates. A tenth of the games (``--seed``) is held out; the fit reports the held-out
+the leaves. A tenth of the games (``--seed``) is held out; the fit reports the held-out
 share of decisions where the master's move scores highest, for no network, the warm network and
 the fit after quantising (the engine's integers). Needs PyTorch and NumPy (training only).
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import sys
 from pathlib import Path
@@ -41,16 +49,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from checkers_import_games import parse_line, transcript_moves  # noqa: E402
 from checkers_train_net import (  # noqa: E402
     add_network_options,
-    base_scores,
     input_matrix,
     load_net,
     number_in,
     quantise,
     start_from,
+    whole_number,
     write_module,
 )
 
-from tui_games.engine.checkers import network  # noqa: E402
+from tui_games.engine.checkers import core, network  # noqa: E402
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator  # noqa: E402
 from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
 
 Board = tuple[int, int, int, int]
@@ -70,6 +79,15 @@ def resolve(board: Board) -> Board | None:
             return None
         board = play(*board, moves[0])
     return None
+
+
+def replies(board: Board) -> list[Board]:
+    """The leaves of a candidate looked at one ply further (``--plies 2``): the quiet position
+    after each of the opponent's moves from ``board``, each resolved as the candidates are
+    (those reaching a choice of captures or the game's end left out); ``[board]`` itself when
+    every move is left out."""
+    out = [r for r in (resolve(play(*board, m)) for m in generate(*board)) if r is not None]
+    return out or [board]
 
 
 def decisions(moves: list[str]) -> list[tuple[list[Board], int, int]]:
@@ -97,37 +115,67 @@ def decisions(moves: list[str]) -> list[tuple[list[Board], int, int]]:
     return out
 
 
-def load_decisions(path: str, np: Any, seed: int) -> dict[str, Any]:
-    """Every decision of a transcript file as arrays: the candidates' boards (black, white,
-    kings, turn), each decision's first candidate, count, master index and mover, and whether
-    its game is held out (a tenth of the games, drawn by ``seed``)."""
+def _game_rows(job: tuple[str, int]) -> tuple[list[int], list[int], list[int], list[int], list[int]] | None:
+    """One transcript line's decisions as flat rows (a worker's share of :func:`load_decisions`):
+    the leaves (black, white, kings, turn interleaved), each candidate's leaf count, and per
+    decision its candidate count, master index and mover; None for a line that is not a game."""
+    line, plies = job
+    try:
+        game = decisions(parse_line(line)[0])
+    except ValueError:
+        return None
+    leaves: list[int] = []
+    leaf_count, count, master, mover = [], [], [], []
+    for candidates, best, side in game:
+        count.append(len(candidates))
+        master.append(best)
+        mover.append(side)
+        for candidate in candidates:
+            found = replies(candidate) if plies == 2 else [candidate]
+            leaf_count.append(len(found))
+            for board in found:
+                leaves.extend(board)
+    return leaves, leaf_count, count, master, mover
+
+
+def load_decisions(path: str, np: Any, seed: int, plies: int = 1, jobs: int = 1) -> dict[str, Any]:
+    """Every decision of a transcript file as arrays: the leaves' boards (black, white, kings,
+    turn: the candidates themselves, or with ``plies`` 2 the positions after each reply), each
+    candidate's first leaf and leaf count, each decision's first candidate, count, master index
+    and mover, and whether its game is held out (a tenth of the games, drawn by ``seed``)."""
     rng = random.Random(seed)
-    cols: dict[str, list[int]] = {"black": [], "white": [], "kings": [], "turn": []}
-    first, count, master, mover, held = [], [], [], [], []
+    lines = [line for line in Path(path).read_text().splitlines() if line.strip()]
+    check_line = [rng.random() < 0.1 for _ in lines]
+    work = [(line, plies) for line in lines]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            rows = pool.map(_game_rows, work, chunksize=64)
+    else:
+        rows = [_game_rows(job) for job in work]
+    leaves: list[Any] = []
+    leaf_count: list[int] = []
+    count: list[int] = []
+    master: list[int] = []
+    mover: list[int] = []
+    held: list[bool] = []
     games = skipped = 0
-    for line in Path(path).read_text().splitlines():
-        if not line.strip():
-            continue
-        check = rng.random() < 0.1
-        try:
-            game = decisions(parse_line(line)[0])
-        except ValueError:
+    for check, row in zip(check_line, rows):
+        if row is None:
             skipped += 1
             continue
         games += 1
-        for candidates, best, side in game:
-            first.append(len(cols["turn"]))
-            count.append(len(candidates))
-            master.append(best)
-            mover.append(side)
-            held.append(check)
-            for b, w, k, t in candidates:
-                cols["black"].append(b)
-                cols["white"].append(w)
-                cols["kings"].append(k)
-                cols["turn"].append(t)
-    data = {name: np.array(values, dtype=np.uint32) for name, values in cols.items()}
-    data.update(first=np.array(first, dtype=np.int64), count=np.array(count, dtype=np.int64),
+        leaves.append(np.array(row[0], dtype=np.uint32))
+        leaf_count += row[1]
+        count += row[2]
+        master += row[3]
+        mover += row[4]
+        held += [check] * len(row[2])
+    boards = np.concatenate(leaves).reshape(-1, 4) if leaves else np.zeros((0, 4), dtype=np.uint32)
+    data = {name: np.ascontiguousarray(boards[:, i]) for i, name in enumerate(("black", "white", "kings", "turn"))}
+    leaf_counts = np.array(leaf_count, dtype=np.int64)
+    counts = np.array(count, dtype=np.int64)
+    data.update(leaf_first=np.cumsum(leaf_counts) - leaf_counts, leaf_count=leaf_counts,
+                first=np.cumsum(counts) - counts, count=counts,
                 master=np.array(master, dtype=np.int64), mover=np.array(mover, dtype=np.int64),
                 check=np.array(held, dtype=bool), games=games, skipped=skipped)
     return data
@@ -140,36 +188,40 @@ def padded(data: dict[str, Any], np: Any) -> Any:
     return np.where(cols < data["count"][:, None], data["first"][:, None] + cols, -1)
 
 
+def candidate_values(scores: Any, data: dict[str, Any], np: Any) -> Any:
+    """Each candidate's value for the decision's mover: the lowest of its leaves' ``scores``
+    (for Black) seen from the mover, that is, the opponent's best reply."""
+    sides = np.repeat(np.repeat(np.where(data["mover"] == 0, 1.0, -1.0), data["count"]), data["leaf_count"])
+    return np.minimum.reduceat(scores * sides, data["leaf_first"]) if len(scores) else scores
+
+
 def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
-    """The share of the decisions ``rows`` whose master's candidate has the mover's highest score
-    (``scores``: for Black, every candidate; a tie counts against)."""
+    """The share of the decisions ``rows`` whose master's candidate has the mover's highest value
+    (``scores``: for Black, every leaf; a tie counts against)."""
+    values = candidate_values(scores, data, np)
     hits = 0
     for d in rows.tolist():
         lo, n = int(data["first"][d]), int(data["count"][d])
-        s = scores[lo:lo + n] * (1 if data["mover"][d] == 0 else -1)
+        s = values[lo:lo + n]
         best = s[int(data["master"][d])]
         hits += int((s < best).sum() == n - 1)
     return hits / max(1, len(rows))
 
 
-def candidate_masks(data: dict[str, Any], np: Any) -> list[Any]:
-    """The network's four input masks (own men, own kings, opponent's men and kings, from the
-    side to move) of every candidate, as :func:`network.make_forward` takes them."""
-    x = input_matrix(data, np)
-    bits = 1 << np.arange(32, dtype=np.uint64)
-    return [(x[:, 32 * p:32 * p + 32] * bits).sum(1).astype(np.uint64) for p in range(4)]
-
-
-def integer_outputs(net: network.Network | None, data: dict[str, Any], masks: list[Any], idx: Any,
-                    np: Any) -> Any:
-    """The engine's integer network output for Black at the candidates ``idx`` (zeros: no network)."""
+def engine_scores(net: network.Network | None, data: dict[str, Any], idx: Any, np: Any) -> Any:
+    """The engine's evaluation for Black at the leaves ``idx`` (the rest zero): the linear one,
+    with ``net`` on top when given, by the compiled core where it was built (the same integers
+    as the Python evaluation, a hundred times faster: a two-ply fit has millions of leaves)."""
     out = np.zeros(len(data["turn"]), dtype=np.float32)
-    if net is None:
-        return out
-    forward = network.make_forward(net)
+    if core.COMPILED:
+        evaluate = core.make_core(8, DEFAULT_WEIGHTS, net=net).evaluate
+    else:
+        evaluate = make_evaluator(DEFAULT_WEIGHTS, net)
+    black, white, kings, turn = (data[name] for name in ("black", "white", "kings", "turn"))
     for i in idx.tolist():
-        value = forward(int(masks[0][i]), int(masks[1][i]), int(masks[2][i]), int(masks[3][i]))
-        out[i] = value if data["turn"][i] == 0 else -value
+        t = int(turn[i])
+        value = evaluate(int(black[i]), int(white[i]), int(kings[i]), t)
+        out[i] = value if t == 0 else -value
     return out
 
 
@@ -178,23 +230,25 @@ def cmd_fit(args: argparse.Namespace) -> int:
     import torch
 
     torch.manual_seed(args.seed)
-    torch.set_num_threads(1)
-    data = load_decisions(args.games, np, args.seed)
+    torch.set_num_threads(args.jobs)
+    data = load_decisions(args.games, np, args.seed, args.plies, args.jobs)
     decided = len(data["count"])
     if not decided:
         raise SystemExit(f"{args.games}: no decisions to fit to ({data['games']} games read, "
                          f"{data['skipped']} skipped)")
-    print(f"{decided} decisions, {len(data['turn'])} candidates from {data['games']} games "
+    print(f"{decided} decisions, {len(data['leaf_count'])} candidates, {len(data['turn'])} leaves from {data['games']} games "
           f"({data['skipped']} skipped)", file=sys.stderr)
     rows = padded(data, np)
     check_rows = np.flatnonzero(data["check"])
     train_rows = torch.from_numpy(np.flatnonzero(~data["check"]))
     x = torch.from_numpy(input_matrix(data, np))
-    base_np = base_scores(data, np)
+    base_np = engine_scores(None, data, np.arange(len(data["turn"])), np)
     base = torch.from_numpy(base_np)
     sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
     mover = torch.from_numpy(np.where(data["mover"] == 0, 1.0, -1.0).astype(np.float32))
     pad = torch.from_numpy(rows)
+    leaf_first = torch.from_numpy(data["leaf_first"])
+    leaf_count = torch.from_numpy(data["leaf_count"])
     target = torch.from_numpy(data["master"])
     h1, h2 = args.hidden
     model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, h1), torch.nn.Hardtanh(0, 1),
@@ -221,12 +275,20 @@ def cmd_fit(args: argparse.Namespace) -> int:
             idx = pad[batch]
             valid = idx >= 0
             flat = idx[valid]
-            out = model(x[flat].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
-            mine = mover[batch].unsqueeze(1).expand_as(idx)[valid] * (base[flat] + sign[flat] * out)
+            # Each candidate's leaves, and which candidate of the batch each leaf is.
+            counts = leaf_count[flat]
+            owner = torch.repeat_interleave(torch.arange(len(flat)), counts)
+            starts = torch.cumsum(counts, 0) - counts
+            leaves = leaf_first[flat][owner] + torch.arange(len(owner)) - starts[owner]
+            out = model(x[leaves].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
+            sides = mover[batch].unsqueeze(1).expand_as(idx)[valid][owner]
+            # A candidate is worth its worst leaf for the mover: the opponent's best reply.
+            value = torch.full((len(flat),), math.inf).scatter_reduce(
+                0, owner, sides * (base[leaves] + sign[leaves] * out), reduce="amin")
             logits = torch.full(idx.shape, -1e9)
-            logits[valid] = mine / log_t.exp()
+            logits[valid] = value / log_t.exp()
             choice = torch.nn.functional.cross_entropy(logits, target[batch])
-            anchor = (((out - anchor_out[flat]) / args.scale) ** 2).mean()
+            anchor = (((out - anchor_out[leaves]) / args.scale) ** 2).mean()
             loss = choice + args.anchor * anchor
             opt.zero_grad()
             loss.backward()
@@ -237,16 +299,14 @@ def cmd_fit(args: argparse.Namespace) -> int:
         print(f"epoch {epoch + 1}: choice {total_choice / n:.5f}, anchor {total_anchor / n:.6f}, "
               f"T {float(log_t.detach().exp()):.1f}", file=sys.stderr)
     net = quantise(model, np)
-    held = np.zeros(len(data["turn"]), dtype=bool)
-    for d in check_rows.tolist():
-        held[data["first"][d]:data["first"][d] + data["count"][d]] = True
-    held_idx = np.flatnonzero(held)
-    masks = candidate_masks(data, np)
-    figures = {}
-    for name, which in (("none", None), ("warm", warm), ("fit", net)):
-        figures[name] = accuracy(base_np + integer_outputs(which, data, masks, held_idx, np), data, check_rows, np)
+    # The held-out decisions' leaves: a decision's candidates are contiguous, and so are theirs.
+    held_candidates = np.repeat(data["check"], data["count"])
+    held_idx = np.flatnonzero(np.repeat(held_candidates, data["leaf_count"]))
+    figures = {"none": accuracy(base_np, data, check_rows, np)}
+    for name, which in (("warm", warm), ("fit", net)):
+        figures[name] = accuracy(engine_scores(which, data, held_idx, np), data, check_rows, np)
     record = {"data": args.games, "games": data["games"], "decisions": decided, "check_decisions": int(len(check_rows)),
-              "warm": args.warm, "anchor": args.anchor, "hidden": [h1, h2], "epochs": args.epochs,
+              "warm": args.warm, "anchor": args.anchor, "plies": args.plies, "hidden": [h1, h2], "epochs": args.epochs,
               "lr": args.lr, "temperature": float(log_t.detach().exp()), "seed": args.seed,
               "check_accuracy": figures, "positions": int(len(data["turn"])),
               "net": list(net.weights)}
@@ -265,12 +325,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the fit as JSON")
     parser.add_argument("--warm", help="start from (and anchor to) this fit (JSON) or the shipped network")
     parser.add_argument("--anchor", type=number_in(0), default=1.0, help="the weight of staying near the warm network")
+    parser.add_argument("--plies", type=int, choices=(1, 2), default=1,
+                        help="judge each candidate by its own position (1) or by the opponent's best reply (2)")
+    parser.add_argument("--jobs", type=whole_number(1), default=1, help="processes reading the games, threads fitting")
     add_network_options(parser, epochs=4, lr=1e-3, batch=256, batch_help="decisions a step")
     args = parser.parse_args(argv)
     if not Path(args.games).is_file():
         parser.error(f"{args.games}: no such file")
-    if args.epochs < 0:
-        parser.error(f"--epochs {args.epochs}: wants 0 or more")
     return cmd_fit(args)
 
 

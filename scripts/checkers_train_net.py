@@ -345,15 +345,28 @@ def number_in(low: float, below: float | None = None) -> Callable[[str], float]:
     return parse
 
 
+def whole_number(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` up, refused when the command line is read."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text!r}: wants a whole number, {low} or more")
+        return value
+    return parse
+
+
 def add_network_options(parser: argparse.ArgumentParser, *, epochs: int, lr: float, batch: int,
                         batch_help: str | None = None) -> None:
     """The options every fit of the network shares (this script's and checkers_train_choices.py's)."""
     parser.add_argument("--scale", type=float, default=SCALE)
     parser.add_argument("--hidden", type=int, nargs=2, default=[128, 32])
-    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--epochs", type=whole_number(0), default=epochs)
     parser.add_argument("--lr", type=float, default=lr)
     parser.add_argument("--final-lr", type=float, default=0.05)
-    parser.add_argument("--batch", type=int, default=batch, help=batch_help)
+    parser.add_argument("--batch", type=whole_number(1), default=batch, help=batch_help)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--module", help="write the network as this _net_data.py")
 

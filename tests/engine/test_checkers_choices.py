@@ -58,7 +58,8 @@ def test_the_masters_decisions_skip_the_ballot_and_the_captures():
     (["MISSING"], "MISSING: no such file"),
     (["GAMES", "--anchor", "-1"], "--anchor"),
     (["GAMES", "--anchor", "lots"], "--anchor"),
-    (["GAMES", "--epochs", "-2"], "--epochs -2"),
+    (["GAMES", "--epochs", "-2"], "--epochs: '-2'"),
+    (["GAMES", "--jobs", "0"], "--jobs: '0'"),
 ])
 def test_bad_options_are_refused_in_one_line_before_any_games_are_read(tmp_path, capsys, options, named):
     script = load_script("checkers_train_choices")
@@ -88,3 +89,42 @@ def test_a_fit_of_no_epochs_is_the_warm_network(tmp_path):
     assert record["games"] == 40 and record["decisions"] > 40
     assert tuple(record["net"]) == NETWORK.weights
     assert record["check_accuracy"]["fit"] == record["check_accuracy"]["warm"]
+
+
+def test_two_plies_judge_a_candidate_by_the_opponents_best_reply():
+    script = load_script("checkers_train_choices")
+    np = pytest.importorskip("numpy")
+    candidate = _board("11-15", "23-19", "9-14", "22-17")
+    leaves = script.replies(candidate)
+    # Black's replies, each resolved through its forced exchange; one that reaches a choice of
+    # captures is left out, as a candidate would be.
+    expected = [r for r in (script.resolve(play(*candidate, m)) for m in generate(*candidate)) if r is not None]
+    assert leaves == expected and 0 < len(leaves) <= len(generate(*candidate))
+    assert all(not has_capture(*leaf) for leaf in leaves)
+    # Two decisions (Black's, then White's), candidates of 2 and 1 leaves and 1 and 3 leaves: each
+    # candidate is worth its lowest leaf for its mover.
+    data = {"mover": np.array([0, 1]), "count": np.array([2, 2]), "leaf_count": np.array([2, 1, 1, 3]),
+            "leaf_first": np.array([0, 2, 3, 4]), "first": np.array([0, 2]), "master": np.array([1, 0])}
+    scores = np.array([5.0, -3.0, 1.0, 7.0, 2.0, -4.0, 9.0])
+    assert script.candidate_values(scores, data, np).tolist() == [-3.0, 1.0, -7.0, -9.0]
+    assert script.accuracy(scores, data, np.array([0, 1]), np) == 1.0
+    data["master"] = np.array([0, 1])
+    assert script.accuracy(scores, data, np.array([0, 1]), np) == 0.0
+
+
+def test_two_ply_decisions_keep_the_one_ply_ones_and_add_the_replies(tmp_path):
+    np = pytest.importorskip("numpy")
+    script = load_script("checkers_train_choices")
+    games = tmp_path / "games.txt"
+    games.write_text(" ".join(_transcript("11-15", "23-19", "9-14", "22-17", "12-16", "19x12", "8-11")) + "\t0-1\n")
+    one = script.load_decisions(str(games), np, 0)
+    two = script.load_decisions(str(games), np, 0, plies=2)
+    assert one["master"].tolist() == two["master"].tolist() and one["count"].tolist() == two["count"].tolist()
+    assert one["leaf_count"].tolist() == [1] * len(one["leaf_count"])
+    assert len(two["leaf_count"]) == len(one["leaf_count"]) and len(two["turn"]) == int(two["leaf_count"].sum())
+    # Each candidate's leaves are the replies from it, in order.
+    for c in range(len(one["leaf_count"])):
+        board = tuple(int(one[name][c]) for name in ("black", "white", "kings", "turn"))
+        lo, n = int(two["leaf_first"][c]), int(two["leaf_count"][c])
+        got = [tuple(int(two[name][i]) for name in ("black", "white", "kings", "turn")) for i in range(lo, lo + n)]
+        assert got == script.replies(board)

@@ -271,11 +271,18 @@ def test_labelling_adds_the_search_score_and_resumes(tmp_path):
 
 
 
-def test_a_bad_lambda_is_refused_before_any_games_are_read(tmp_path, capsys):
+@pytest.mark.parametrize("option, bad, wants", [
+    ("--lam", "1", "a number from 0 up to (not including) 1"),
+    ("--lam", "-0.1", "a number from 0 up to (not including) 1"),
+    ("--lam", "x", "a number from 0 up to (not including) 1"),
+    ("--epochs", "-1", "a whole number, 0 or more"),
+    ("--batch", "0", "a whole number, 1 or more"),
+    ("--batch", "2.5", "a whole number, 1 or more"),
+])
+def test_a_bad_option_is_refused_before_any_games_are_read(tmp_path, capsys, option, bad, wants):
     script = load_script("checkers_train_net")
-    for bad in ("1", "-0.1", "x"):
-        with pytest.raises(SystemExit) as stop:
-            script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "fit.json"), "--lam", bad])
-        assert stop.value.code == 2
-        assert f"argument --lam: '{bad}': wants a number from 0 up to (not including) 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "fit.json"), option, bad])
+    assert stop.value.code == 2
+    assert f"argument {option}: '{bad}': wants {wants}" in capsys.readouterr().err
     assert not (tmp_path / "fit.json").exists()
