@@ -11,8 +11,9 @@ then the ``--replies`` best White moves of that search are each played and Black
 searched and booked the same way. Forced moves (a single legal move, always a capture) are
 not booked — the engine plays them at once — but played through: the first position after
 them with a choice is the one searched, so a ballot that starts with an exchange still gets
-book moves. Each search uses a fresh engine (no table carried over), the default evaluation
-and no endgame database (none reaches an opening). A line is ``FEN MOVE  # ballot N, depth
+book moves. Each search uses a fresh engine (no table carried over), the evaluation of the
+timed engine the book serves (``engine.STRONG_EVALUATION``: the linear one with the network on
+top) and no endgame database (none reaches an opening). A line is ``FEN MOVE  # ballot N, depth
 D, score S, cpu C s``.
 
 ``--jobs N`` runs N processes (``--shard K/N`` each, the ballots K, K+N, …) writing into
@@ -37,7 +38,7 @@ from pathlib import Path
 
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.book import book_lines
-from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.search import SearchLimits
 from tui_games.resources import read_puzzles
@@ -46,15 +47,16 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "puzzles" / "checkers_book.txt"
 ENGINE_DIR = ROOT / "tui_games" / "engine" / "checkers"
 # The sources whose change changes the book's searches.
-ENGINE_SOURCES = ("_ckcore.c", "ckmoves.h", "core.py", "engine.py", "evaluation.py", "patterns.py", "_pattern_data.py")
+ENGINE_SOURCES = ("_ckcore.c", "ckmoves.h", "core.py", "engine.py", "evaluation.py", "patterns.py", "_pattern_data.py",
+                  "network.py", "_net_data.py")
 STAMP = "engine.stamp"
 
 HEADER = """\
 # The tui-games checkers opening book: for each standard three-move ballot, the move after the
 # ballot (White) and Black's answer to White's {replies} best move{s}, each from a search of
-# tui-games' own engine (default evaluation, compiled core, a fresh table) of {seconds:g} CPU
-# seconds; forced moves are played through, not booked. Made by scripts/checkers_build_book.py
-# (`--seconds {seconds:g} --replies {replies}`); format: FEN MOVE # how.
+# tui-games' own engine of {seconds:g} CPU seconds (the timed engine's evaluation, {evaluation};
+# compiled core, a fresh table); forced moves are played through, not booked. Made by
+# scripts/checkers_build_book.py (`--seconds {seconds:g} --replies {replies}`); format: FEN MOVE # how.
 # {ballots} of {standard} standard ballots, {positions} positions, median search depth {depth}.
 """
 
@@ -69,7 +71,8 @@ def engine_digest() -> str:
 
 def search(fen: str, seconds: float) -> tuple[str, str, list]:
     position = CheckersPosition(fen)
-    result = Engine(wall_factor=100.0).search(position, SearchLimits(seconds=seconds), rng=random.Random(0))
+    result = Engine(evaluation=STRONG_EVALUATION, wall_factor=100.0).search(
+        position, SearchLimits(seconds=seconds), rng=random.Random(0))
     stats = result.stats
     note = f"depth {stats.depth}, score {result.score:+d}, cpu {stats.seconds:.1f} s"
     ranked = sorted(result.root_moves, key=lambda rm: -rm.score)
@@ -137,7 +140,7 @@ def merge(paths: list[Path], out: Path, seconds: float, replies: int) -> int:
             if words[:1] == ["ballot"]:
                 ballots.add(words[1])
     standard = sum(b.standard for b in parse_ballots(read_puzzles(BALLOTS_FILE)))
-    header = HEADER.format(seconds=seconds, replies=replies, s="" if replies == 1 else "s", ballots=len(ballots),
+    header = HEADER.format(seconds=seconds, replies=replies, evaluation=STRONG_EVALUATION, s="" if replies == 1 else "s", ballots=len(ballots),
                            standard=standard, positions=len(entries),
                            depth=f"{statistics.median(depths):g}" if depths else "-")
     out.write_text(header + "".join(entries[k] + "\n" for k in sorted(entries)))

@@ -72,3 +72,23 @@ def test_the_shipped_book_covers_ballot_positions_with_legal_moves():
     assert len(book) >= 100
     assert set(book.entries) <= after_ballot | one_later
     assert len(set(book.entries) & after_ballot) >= 50
+
+
+def test_the_book_is_searched_with_the_evaluation_of_the_engine_it_serves(monkeypatch):
+    from checkers_support import load_script
+
+    from tui_games.engine.checkers import engine
+
+    script = load_script("checkers_build_book")
+    made = []
+
+    class Recording(engine.Engine):
+        def __init__(self, **kwargs):
+            made.append(kwargs.get("evaluation"))
+            super().__init__(**kwargs)
+
+    monkeypatch.setattr(script, "Engine", Recording)
+    move, note, ranked = script.search(AFTER_11_15, 0.05)
+    assert made == [engine.STRONG_EVALUATION] and move in {str(m) for m in ranked}
+    # A change to the network sets an interrupted build's searches aside, as one to the search does.
+    assert "_net_data.py" in script.ENGINE_SOURCES and "network.py" in script.ENGINE_SOURCES
