@@ -140,8 +140,8 @@ def merge(paths: list[Path], out: Path, seconds: float, replies: int) -> int:
             if words[:1] == ["ballot"]:
                 ballots.add(words[1])
     standard = sum(b.standard for b in parse_ballots(read_puzzles(BALLOTS_FILE)))
-    header = HEADER.format(seconds=seconds, replies=replies, evaluation=STRONG_EVALUATION, s="" if replies == 1 else "s", ballots=len(ballots),
-                           standard=standard, positions=len(entries),
+    header = HEADER.format(seconds=seconds, replies=replies, evaluation=STRONG_EVALUATION,
+                           s="" if replies == 1 else "s", ballots=len(ballots), standard=standard, positions=len(entries),
                            depth=f"{statistics.median(depths):g}" if depths else "-")
     out.write_text(header + "".join(entries[k] + "\n" for k in sorted(entries)))
     print(f"{len(entries)} positions from {len(ballots)} ballots -> {out}")

@@ -211,7 +211,7 @@ def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
 def engine_scores(net: network.Network | None, data: dict[str, Any], idx: Any, np: Any) -> Any:
     """The engine's evaluation for Black at the leaves ``idx`` (the rest zero): the linear one,
     with ``net`` on top when given, by the compiled core where it was built (the same integers
-    as the Python evaluation, a hundred times faster: a two-ply fit has millions of leaves)."""
+    as the Python evaluation, some sixty times faster: a two-ply fit has millions of leaves)."""
     out = np.zeros(len(data["turn"]), dtype=np.float32)
     if core.COMPILED:
         evaluate = core.make_core(8, DEFAULT_WEIGHTS, net=net).evaluate

@@ -128,3 +128,19 @@ def test_two_ply_decisions_keep_the_one_ply_ones_and_add_the_replies(tmp_path):
         lo, n = int(two["leaf_first"][c]), int(two["leaf_count"][c])
         got = [tuple(int(two[name][i]) for name in ("black", "white", "kings", "turn")) for i in range(lo, lo + n)]
         assert got == script.replies(board)
+
+
+def test_the_fits_scores_are_the_engines_evaluation():
+    np = pytest.importorskip("numpy")
+    script = load_script("checkers_train_choices")
+    from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator
+
+    boards = [_board("11-15", "23-19", "9-14", "22-17"), _board("11-15", "23-19", "9-14", "22-17", "12-16", "19x12"),
+              _board("9-14", "22-18", "5-9")]
+    data = {name: np.array([b[i] for b in boards], dtype=np.uint32)
+            for i, name in enumerate(("black", "white", "kings", "turn"))}
+    for net in (None, NETWORK):
+        evaluate = make_evaluator(DEFAULT_WEIGHTS, net)
+        expected = [evaluate(*b) * (1 if b[3] == 0 else -1) for b in boards]
+        assert script.engine_scores(net, data, np.arange(3), np).tolist() == expected
+    assert script.engine_scores(NETWORK, data, np.array([1]), np).tolist()[::2] == [0, 0]
