@@ -49,6 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from checkers_import_games import parse_line, transcript_moves  # noqa: E402
 from checkers_train_net import (  # noqa: E402
     add_network_options,
+    base_scores,
+    engine_scores,
     input_matrix,
     load_net,
     number_in,
@@ -58,8 +60,7 @@ from checkers_train_net import (  # noqa: E402
     write_module,
 )
 
-from tui_games.engine.checkers import core, network  # noqa: E402
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, make_evaluator  # noqa: E402
+from tui_games.engine.checkers import network  # noqa: E402
 from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
 
 Board = tuple[int, int, int, int]
@@ -208,23 +209,6 @@ def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
     return hits / max(1, len(rows))
 
 
-def engine_scores(net: network.Network | None, data: dict[str, Any], idx: Any, np: Any) -> Any:
-    """The engine's evaluation for Black at the leaves ``idx`` (the rest zero): the linear one,
-    with ``net`` on top when given, by the compiled core where it was built (the same integers
-    as the Python evaluation, some sixty times faster: a two-ply fit has millions of leaves)."""
-    out = np.zeros(len(data["turn"]), dtype=np.float32)
-    if core.COMPILED:
-        evaluate = core.make_core(8, DEFAULT_WEIGHTS, net=net).evaluate
-    else:
-        evaluate = make_evaluator(DEFAULT_WEIGHTS, net)
-    black, white, kings, turn = (data[name] for name in ("black", "white", "kings", "turn"))
-    for i in idx.tolist():
-        t = int(turn[i])
-        value = evaluate(int(black[i]), int(white[i]), int(kings[i]), t)
-        out[i] = value if t == 0 else -value
-    return out
-
-
 def cmd_fit(args: argparse.Namespace) -> int:
     import numpy as np  # training only (see the module doc)
     import torch
@@ -242,7 +226,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
     check_rows = np.flatnonzero(data["check"])
     train_rows = torch.from_numpy(np.flatnonzero(~data["check"]))
     x = torch.from_numpy(input_matrix(data, np))
-    base_np = engine_scores(None, data, np.arange(len(data["turn"])), np)
+    base_np = base_scores(data, np)
     base = torch.from_numpy(base_np)
     sign = torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32))
     mover = torch.from_numpy(np.where(data["mover"] == 0, 1.0, -1.0).astype(np.float32))
