@@ -869,7 +869,9 @@ static int node(Core *c, u32 b, u32 w, u32 k, int turn, u64 z, int depth, int al
         u32 nk = (k & ~m->cap) ^ m->kdelta;
         u64 nz = z ^ m->zd;
         /* The child's table slot (or, at the horizon, its evaluation cache slot) is fetched
-         * while this node finishes setting the child up: the search's main cache misses. */
+         * while this node finishes setting the child up: the search's main cache misses. As
+         * early as this, even for a move pruned below: issued after the pruning and reduction
+         * decisions (at the child's exact depth) it came too late, 10-20% fewer nodes a second. */
         if (d1 > 0) __builtin_prefetch(&c->table[nz & c->mask]);
         else __builtin_prefetch(&c->evals[nz & (EVAL_CACHE - 1)]);
         int nq = (m->cap || m->kdelta != m->delta) ? 0 : quiet + 1;
