@@ -1,7 +1,7 @@
 """Fit the checkers evaluation to the engine's own games; measure the gain.
 
     python scripts/checkers_tune.py selfplay --games 1500 --nodes 10000 --seed 11 --out sp11.jsonl [--weights W.json]
-        [--network] [--database]
+        [--network] [--database] [--from-games ACF.txt]
     python scripts/checkers_tune.py fit sp11.jsonl [more.jsonl ...] --out fitted.json [--python]
     python scripts/checkers_tune.py compare --a fitted.json [--b other.json|previous] --games 200
         (--nodes 20000 | --seconds 0.02) [--first 0] [--seed 2]
@@ -15,7 +15,10 @@ draw). ``--network`` plays with the shipped network on top of the weights; ``--d
 searches with the endgame tables on disk (``tui-games checkers build-db``) and ends a game at
 the first position they cover, scored by their result (perfect play's, where two engines
 might still have drawn a won ending or lost a drawn one); the positions from there on are not
-kept. Every position after the random move where the side to move has no capture is kept
+kept. ``--from-games`` starts each game instead at a random ply from 10 to 24 of a game of a
+transcript file (``checkers_import_games.py``'s input, e.g. the ACF games: the middlegames
+strong players reach), each game's start once, with no random move. Every position after the
+random move (from the start with ``--from-games``) where the side to move has no capture is kept
 with the search's score there for Black (``[black, white, kings, turn, score]``) and the
 game's result for Black (1, 0.5, 0): one JSON line a game. (Files written before the scores
 were kept have four numbers a position.) Nothing but the engine's
@@ -51,6 +54,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +74,9 @@ from tui_games.engine.checkers.evaluation import (
 from tui_games.engine.checkers.position import CheckersPosition, has_capture
 from tui_games.engine.search import SearchLimits
 from tui_games.resources import read_puzzles
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from checkers_import_games import parse_line, transcript_moves  # noqa: E402
 
 MAX_PLIES = 200
 TABLE_BITS = 18
@@ -92,8 +99,9 @@ def adjudicate(pos: CheckersPosition) -> float:
 def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | None, rng: random.Random,
          random_ply: int | None = None, seconds: float | None = None,
          end_in_database: bool = False) -> tuple[float, list[tuple[int, int, int, int, int]]]:
-    """One game; the result for Black and the quiet positions after the random move, each
-    with the search's score for Black (black, white, kings, turn, score). With
+    """One game; the result for Black and the quiet positions after the random move (from the
+    start without one), each with the search's score for Black (black, white, kings, turn,
+    score). With
     ``end_in_database`` the game ends at the first position Black's engine's endgame tables
     cover, with their result (perfect play's, not the engines' play out)."""
     pos = start.copy()
@@ -107,7 +115,7 @@ def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | Non
             pos.push(rng.choice(pos.legal_moves()))
             random_ply = -1
             continue
-        quiet = random_ply == -1 and not has_capture(pos.black, pos.white, pos.kings, pos.turn)
+        quiet = random_ply in (None, -1) and not has_capture(pos.black, pos.white, pos.kings, pos.turn)
         result = engines[pos.turn].search(pos, SearchLimits(nodes=nodes, seconds=seconds), rng=rng)
         if quiet:
             kept.append((pos.black, pos.white, pos.kings, pos.turn, result.score if pos.turn == 0 else -result.score))
@@ -132,6 +140,31 @@ def load_weights(path: str | None) -> tuple[int, ...]:
     return weights + tuple(int(x) for x in record.get("patterns", ()))
 
 
+def game_starts(path: str, rng: random.Random, pieces: int) -> Iterator[tuple[str, CheckersPosition]]:
+    """The positions at a random ply from 10 to 24 of a transcript file's games (in an order
+    drawn by ``rng``), each named by its line and ply: games unreadable or too short, starts
+    seen before and starts of ``pieces`` or fewer pieces (the tables' to score) are passed over."""
+    lines = Path(path).read_text().splitlines()
+    order = list(range(len(lines)))
+    rng.shuffle(order)
+    seen = set()
+    for i in order:
+        try:
+            moves = transcript_moves(parse_line(lines[i])[0])
+        except ValueError:
+            continue
+        ply = rng.randrange(10, 25)
+        if len(moves) < ply + 6:
+            continue
+        pos = CheckersPosition()
+        for move in moves[:ply]:
+            pos.push(move)
+        key = (pos.black, pos.white, pos.kings, pos.turn)
+        if key not in seen and (pos.black | pos.white).bit_count() > pieces:
+            seen.add(key)
+            yield f"{Path(path).name} line {i + 1} ply {ply}", pos
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     weights = load_weights(args.weights)
     net = NETWORK if args.network else None
@@ -140,14 +173,23 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise SystemExit(f"--database: no endgame tables in {db_dir()} (build them: tui-games checkers build-db)")
     rng = random.Random(args.seed)
     openings = ballots()
+    starts = game_starts(args.from_games, rng, database.pieces if database else 0) if args.from_games else None
     began = time.process_time()
     with open(args.out, "a") as out:
         for game in range(args.games):
-            ballot = openings[game % len(openings)]
             engine = Engine(evaluation=weights, table_bits=TABLE_BITS, net=net, database=database)
-            result, kept = play(engine, engine, ballot.position(), args.nodes, rng, rng.randrange(4, 17),
+            if starts is None:
+                ballot = openings[game % len(openings)]
+                name, start, random_ply = str(ballot), ballot.position(), rng.randrange(4, 17)
+            else:
+                try:
+                    name, start = next(starts)
+                except StopIteration:
+                    break
+                random_ply = None
+            result, kept = play(engine, engine, start, args.nodes, rng, random_ply,
                                 end_in_database=database is not None)
-            out.write(json.dumps({"ballot": str(ballot), "result": result, "positions": kept}) + "\n")
+            out.write(json.dumps({"ballot": name, "result": result, "positions": kept}) + "\n")
             out.flush()
             if (game + 1) % 20 == 0:
                 print(f"{game + 1} games, {time.process_time() - began:.0f} s CPU", file=sys.stderr)
@@ -298,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     sp.add_argument("--network", action="store_true", help="the shipped network on top of the weights")
     sp.add_argument("--database", action="store_true",
                     help="search with the endgame tables on disk; a game ends where they cover it, with their result")
+    sp.add_argument("--from-games", metavar="TRANSCRIPTS",
+                    help="start each game at a random ply 10-24 of one of these games (no random move)")
     sp.add_argument("--out", required=True)
     sp.set_defaults(handler=cmd_selfplay)
     fi = tools.add_parser("fit", help="fit the weights to the games' results")

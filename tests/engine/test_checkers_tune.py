@@ -65,3 +65,44 @@ def test_selfplay_with_the_network_writes_games(tmp_path):
     assert script.main(["selfplay", "--games", "1", "--nodes", "300", "--network", "--seed", "3", "--out", str(out)]) == 0
     record = json.loads(out.read_text())
     assert record["result"] in (0.0, 0.5, 1.0) and len(record["positions"][0]) == 5
+
+
+def _transcript(seed: int, plies: int) -> tuple[str, list[CheckersPosition]]:
+    """A random game in the transcripts' notation and the position before each of its moves."""
+    rng = random.Random(seed)
+    pos = CheckersPosition()
+    texts, before = [], []
+    while pos.outcome() is None and pos.ply < plies:
+        move = rng.choice(pos.legal_moves())
+        before.append(pos.copy())
+        # The transcripts number the squares 0-31 from Black's left corner (checkers_import_games.py).
+        texts.append("-".join(str(8 * ((s - 1) // 4) + 4 - s) for s in move.path))
+        pos.push(move)
+    return " ".join(texts) + "\t1/2-1/2", before
+
+
+def test_selfplay_from_games_starts_in_their_middlegames(tmp_path):
+    script = load_script("checkers_tune")
+    games = [_transcript(seed, 40) for seed in range(4)]
+    src = tmp_path / "acf.txt"
+    # A short game (too few plies for a start) and an unreadable line are passed over.
+    src.write_text("\n".join([games[0][0], "10-13 21-17\t1-0", games[1][0], "nonsense\t1-0",
+                              games[2][0], games[3][0]]) + "\n")
+    out = tmp_path / "g.jsonl"
+    assert script.main(["selfplay", "--games", "9", "--nodes", "200", "--seed", "5", "--from-games", str(src),
+                        "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4  # the readable games long enough, each once, then the file is done
+    lines = {1: games[0][1], 3: games[1][1], 5: games[2][1], 6: games[3][1]}
+    starts = set()
+    for record in records:
+        name, _, ply_text = record["ballot"].partition(" ply ")
+        line, ply = int(name.split(" line ")[1]), int(ply_text)
+        assert 10 <= ply <= 24 and line in lines
+        starts.add(line)
+        start = lines[line][ply]
+        first = record["positions"][0]
+        # No random move: the first kept position is the game's start (or the first quiet one after it).
+        assert first[:4] == [start.black, start.white, start.kings, start.turn] or start.legal_moves()[0].is_capture
+        assert record["result"] in (0.0, 0.5, 1.0)
+    assert starts == set(lines)
