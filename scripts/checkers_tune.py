@@ -140,11 +140,19 @@ def load_weights(path: str | None) -> tuple[int, ...]:
     return weights + tuple(int(x) for x in record.get("patterns", ()))
 
 
-def game_starts(path: str, rng: random.Random, pieces: int) -> Iterator[tuple[str, CheckersPosition]]:
+def read_transcripts(path: str) -> list[str]:
+    """A transcript file's lines; SystemExit naming it if it cannot be read."""
+    try:
+        return Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"--from-games {path}: cannot read it ({exc.__class__.__name__})") from None
+
+
+def game_starts(path: str, lines: list[str], rng: random.Random,
+                pieces: int) -> Iterator[tuple[str, CheckersPosition]]:
     """The positions at a random ply from 10 to 24 of a transcript file's games (in an order
     drawn by ``rng``), each named by its line and ply: games unreadable or too short, starts
     seen before and starts of ``pieces`` or fewer pieces (the tables' to score) are passed over."""
-    lines = Path(path).read_text().splitlines()
     order = list(range(len(lines)))
     rng.shuffle(order)
     seen = set()
@@ -173,7 +181,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise SystemExit(f"--database: no endgame tables in {db_dir()} (build them: tui-games checkers build-db)")
     rng = random.Random(args.seed)
     openings = ballots()
-    starts = game_starts(args.from_games, rng, database.pieces if database else 0) if args.from_games else None
+    starts = None
+    if args.from_games:  # read before the output is opened: a bad path leaves no file behind
+        starts = game_starts(args.from_games, read_transcripts(args.from_games), rng,
+                             database.pieces if database else 0)
     began = time.process_time()
     with open(args.out, "a") as out:
         for game in range(args.games):

@@ -106,3 +106,12 @@ def test_selfplay_from_games_starts_in_their_middlegames(tmp_path):
         assert first[:4] == [start.black, start.white, start.kings, start.turn] or start.legal_moves()[0].is_capture
         assert record["result"] in (0.0, 0.5, 1.0)
     assert starts == set(lines)
+
+
+def test_selfplay_from_games_names_a_missing_file(tmp_path):
+    script = load_script("checkers_tune")
+    with pytest.raises(SystemExit) as err:
+        script.main(["selfplay", "--games", "1", "--from-games", str(tmp_path / "none.txt"),
+                     "--out", str(tmp_path / "g.jsonl")])
+    assert "--from-games" in str(err.value) and "none.txt" in str(err.value)
+    assert not (tmp_path / "g.jsonl").exists()
