@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_import_games import parse_line, transcript_moves  # noqa: E402
+from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
 
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots  # noqa: E402
 from tui_games.engine.checkers.engine import Engine  # noqa: E402
@@ -177,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.min_games < 1 or args.min_move < 1 or args.max_ply < 4 or args.check_depth < 0 or args.margin < 0:
         parser.error("--min-games and --min-move must be positive, --max-ply at least 4, the rest not negative")
-    tree, read = tally_games(Path(args.games).read_text().splitlines(), args.max_ply)
+    tree, read = tally_games(read_transcripts(args.games), args.max_ply)
     checker = Checker(args.check_depth) if args.check_depth else None
     book, rejected, ballots = walk(tree, args, checker)
     header = HEADER.format(games=read, depth=args.check_depth, margin=args.margin, min_games=args.min_games,

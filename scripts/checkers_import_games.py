@@ -70,6 +70,15 @@ def game_positions(moves: list[str]) -> list[tuple[int, int, int, int]]:
     return kept
 
 
+def read_transcripts(path: str, what: str = "games") -> list[str]:
+    """A transcript file's lines; SystemExit naming it (as ``what``, the option or argument
+    that gave it) if it cannot be read."""
+    try:
+        return Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SystemExit(f"{what} {path}: cannot read it ({exc.__class__.__name__})") from None
+
+
 def parse_line(line: str) -> tuple[list[str], float]:
     """The moves and Black's result of one line; ValueError if it is not a game."""
     moves_text, _, result_text = line.rstrip("\n").partition("\t")
@@ -85,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", default="ACF archives (EricCJoyce/Datasets)", help="written as each game's ballot")
     args = parser.parse_args(argv)
     done = skipped = positions = 0
+    lines = read_transcripts(args.games)  # before the output is opened: a bad path leaves no file behind
     with open(args.out, "w") as out:
-        for number, line in enumerate(Path(args.games).read_text().splitlines(), 1):
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:

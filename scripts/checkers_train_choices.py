@@ -46,7 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from checkers_import_games import parse_line, transcript_moves  # noqa: E402
+from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
 from checkers_train_net import (  # noqa: E402
     add_network_options,
     base_scores,
@@ -145,7 +145,7 @@ def load_decisions(path: str, np: Any, seed: int, plies: int = 1, jobs: int = 1)
     candidate's first leaf and leaf count, each decision's first candidate, count, master index
     and mover, and whether its game is held out (a tenth of the games, drawn by ``seed``)."""
     rng = random.Random(seed)
-    lines = [line for line in Path(path).read_text().splitlines() if line.strip()]
+    lines = [line for line in read_transcripts(path) if line.strip()]
     check_line = [rng.random() < 0.1 for _ in lines]
     work = [(line, plies) for line in lines]
     if jobs > 1:

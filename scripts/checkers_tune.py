@@ -76,7 +76,7 @@ from tui_games.engine.search import SearchLimits
 from tui_games.resources import read_puzzles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from checkers_import_games import parse_line, transcript_moves  # noqa: E402
+from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
 
 MAX_PLIES = 200
 TABLE_BITS = 18
@@ -140,14 +140,6 @@ def load_weights(path: str | None) -> tuple[int, ...]:
     return weights + tuple(int(x) for x in record.get("patterns", ()))
 
 
-def read_transcripts(path: str) -> list[str]:
-    """A transcript file's lines; SystemExit naming it if it cannot be read."""
-    try:
-        return Path(path).read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SystemExit(f"--from-games {path}: cannot read it ({exc.__class__.__name__})") from None
-
-
 def game_starts(path: str, lines: list[str], rng: random.Random,
                 pieces: int) -> Iterator[tuple[str, CheckersPosition]]:
     """The positions at a random ply from 10 to 24 of a transcript file's games (in an order
@@ -183,7 +175,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     openings = ballots()
     starts = None
     if args.from_games:  # read before the output is opened: a bad path leaves no file behind
-        starts = game_starts(args.from_games, read_transcripts(args.from_games), rng,
+        starts = game_starts(args.from_games, read_transcripts(args.from_games, "--from-games"), rng,
                              database.pieces if database else 0)
     began = time.process_time()
     with open(args.out, "a") as out:
