@@ -1,7 +1,8 @@
 """Fit the checkers evaluation's network to the moves masters chose (comparison training).
 
     python scripts/checkers_train_choices.py ACF.txt --out fit.json [--warm shipped] [--anchor 1]
-        [--epochs 4] [--plies 1|2] [--jobs N] [--module tui_games/engine/checkers/_net_data.py]
+        [--epochs 4] [--plies 1|2] [--jobs N] [--values GAMES... [--value-weight 1] [--mix 0.5]]
+        [--module tui_games/engine/checkers/_net_data.py]
 
 The value fits of ``checkers_train_net.py`` learn from the engine's own games, whose labels
 (results, searches) say little about the early middlegame where the engine loses to stronger
@@ -30,7 +31,18 @@ the value the search needs (a win's probability): ``--anchor MU`` adds MU times 
 change of the network's output from the ``--warm`` network's, in units of the scale (53.6), over
 the leaves. A tenth of the games (``--seed``) is held out; the fit reports the held-out
 share of decisions where the master's move scores highest, for no network, the warm network and
-the fit after quantising (the engine's integers). Needs PyTorch and NumPy (training only).
+the fit after quantising (the engine's integers).
+
+**Values beside the choices.** A value fit (``checkers_train_net.py fit``) from a network fitted
+to the choices unlearns them: warm from the shipped network, the twenty-second and twenty-third
+rounds' fits put the master's move first in 43.6% and 44.5% of the held-out decisions, against
+49.9% (docs/games/checkers.md). ``--values GAMES...`` fits both at once: each step adds
+``--value-weight`` times the value fit's loss (the cross-entropy of the logistic of the score /
+``--scale`` against ``--mix`` · result + (1 − ``--mix``) · the logistic of the search's score)
+on the next share of those games' positions, so that one epoch passes over both. A tenth of the
+value games is held out too (``checkers_train_net.py``'s split, by ``--seed``), and the fit
+reports their error against the results for the warm network and the fit. Needs PyTorch and
+NumPy (training only).
 """
 
 from __future__ import annotations
@@ -59,6 +71,7 @@ from checkers_train_net import (  # noqa: E402
     whole_number,
     write_module,
 )
+from checkers_train_patterns import labels, load_positions  # noqa: E402
 
 from tui_games.engine.checkers import network  # noqa: E402
 from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
@@ -246,15 +259,20 @@ def cmd_fit(args: argparse.Namespace) -> int:
             model[4].bias.zero_()
         anchor_out = torch.cat([model(x[lo:lo + 65536].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
                                 for lo in range(0, len(x), 65536)])
+    values = _value_data(args, np, torch) if args.values else None
     log_t = torch.nn.Parameter(torch.tensor(math.log(args.scale)))
     opt = torch.optim.Adam([*model.parameters(), log_t], lr=args.lr)
     n = len(train_rows)
-    steps = max(1, args.epochs * ((n + args.batch - 1) // args.batch))
+    per_epoch = (n + args.batch - 1) // args.batch
+    steps = max(1, args.epochs * per_epoch)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: 1 - (1 - args.final_lr) * min(i, steps) / steps)
     for epoch in range(args.epochs):
         perm = train_rows[torch.randperm(n)]
-        total_choice = total_anchor = 0.0
-        for lo in range(0, n, args.batch):
+        total_choice = total_anchor = total_value = 0.0
+        if values is not None:  # the value positions in per_epoch slices, so that an epoch passes over both
+            value_perm = values["train"][torch.randperm(len(values["train"]))]
+            value_slices = torch.tensor_split(value_perm, per_epoch)
+        for step, lo in enumerate(range(0, n, args.batch)):
             batch = perm[lo:lo + args.batch]
             idx = pad[batch]
             valid = idx >= 0
@@ -274,6 +292,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
             choice = torch.nn.functional.cross_entropy(logits, target[batch])
             anchor = (((out - anchor_out[leaves]) / args.scale) ** 2).mean()
             loss = choice + args.anchor * anchor
+            if values is not None:
+                value_loss = _value_loss(model, values, value_slices[step], args.scale, torch)
+                loss = loss + args.value_weight * value_loss
+                total_value += float(value_loss.detach()) * len(batch)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -281,7 +303,8 @@ def cmd_fit(args: argparse.Namespace) -> int:
             total_choice += float(choice.detach()) * len(batch)
             total_anchor += float(anchor.detach()) * len(batch)
         print(f"epoch {epoch + 1}: choice {total_choice / n:.5f}, anchor {total_anchor / n:.6f}, "
-              f"T {float(log_t.detach().exp()):.1f}", file=sys.stderr)
+              + (f"value {total_value / n:.5f}, " if values is not None else "")
+              + f"T {float(log_t.detach().exp()):.1f}", file=sys.stderr)
     net = quantise(model, np)
     # The held-out decisions' leaves: a decision's candidates are contiguous, and so are theirs.
     held_candidates = np.repeat(data["check"], data["count"])
@@ -293,14 +316,58 @@ def cmd_fit(args: argparse.Namespace) -> int:
               "warm": args.warm, "anchor": args.anchor, "plies": args.plies, "hidden": [h1, h2], "epochs": args.epochs,
               "lr": args.lr, "temperature": float(log_t.detach().exp()), "seed": args.seed,
               "check_accuracy": figures, "positions": int(len(data["turn"])),
+              "values": args.values, "value_weight": args.value_weight, "mix": args.mix,
               "net": list(net.weights)}
+    if values is not None:
+        record["value_positions"] = int(len(values["result"]))
+        record["check_result_error"] = {name: _value_check_error(which, values, args.scale, np, torch)
+                                        for name, which in (("warm", warm), ("fit", net))}
     Path(args.out).write_text(json.dumps(record) + "\n")
     print("held-out master's move first: " + ", ".join(f"{k} {v:.4f}" for k, v in figures.items())
           + f"; wrote {args.out}", file=sys.stderr)
+    if values is not None:
+        print("held-out value games against the results: "
+              + ", ".join(f"{k} {v:.5f}" for k, v in record["check_result_error"].items()), file=sys.stderr)
     if args.module:
         write_module(args.module, net, f"scripts/checkers_train_choices.py from {decided:,} decisions "
                                        f"of {data['games']:,} master games, warm from {args.warm or 'no network'}")
     return 0
+
+
+def _value_data(args: argparse.Namespace, np: Any, torch: Any) -> dict[str, Any]:
+    """The ``--values`` games' positions as tensors: inputs, the frozen evaluation for Black, the
+    side to move's sign, labels, results, and the training and held-out indices."""
+    data = load_positions(args.values, np, seed=args.seed)
+    if not len(data["result"]):
+        raise SystemExit(f"{' '.join(args.values)}: no positions to fit to")
+    print(f"{len(data['result'])} value positions from {data['games']} games", file=sys.stderr)
+    return {"x": torch.from_numpy(input_matrix(data, np)), "data": data,
+            "base": torch.from_numpy(base_scores(data, np)),
+            "sign": torch.from_numpy(np.where(data["turn"] == 0, 1.0, -1.0).astype(np.float32)),
+            "label": torch.from_numpy(labels(data["result"], data["score"], args.mix, args.scale, np)
+                                      .astype(np.float32)),
+            "result": torch.from_numpy(data["result"].astype(np.float32)),
+            "train": torch.from_numpy(np.flatnonzero(~data["check"])),
+            "check": np.flatnonzero(data["check"])}
+
+
+def _value_loss(model: Any, values: dict[str, Any], idx: Any, scale: float, torch: Any) -> Any:
+    """The value fit's loss (checkers_train_net.py's) on the positions ``idx``: scores and labels
+    are for Black."""
+    out = model(values["x"][idx].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
+    score = values["base"][idx] + values["sign"][idx] * out
+    return torch.nn.functional.binary_cross_entropy_with_logits(score / scale, values["label"][idx])
+
+
+def _value_check_error(net: network.Network | None, values: dict[str, Any], scale: float, np: Any,
+                       torch: Any) -> float:
+    """The held-out value positions' error against their games' results, scored as the engine
+    scores them (for Black, as the results are)."""
+    idx = values["check"]
+    if not len(idx):
+        return float("nan")
+    black = torch.from_numpy(engine_scores(net, values["data"], idx, np)[idx])
+    return float(torch.nn.functional.binary_cross_entropy_with_logits(black / scale, values["result"][idx]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,10 +379,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plies", type=int, choices=(1, 2), default=1,
                         help="judge each candidate by its own position (1) or by the opponent's best reply (2)")
     parser.add_argument("--jobs", type=whole_number(1), default=1, help="processes reading the games, threads fitting")
+    parser.add_argument("--values", nargs="+", default=[], metavar="GAMES",
+                        help="self-play games (checkers_tune.py selfplay's) whose values are fitted beside the choices")
+    parser.add_argument("--value-weight", type=number_in(0), default=1.0, help="the values' loss's weight")
+    parser.add_argument("--mix", type=number_in(0), default=0.5,
+                        help="the result's share of a value's label (the rest the search's score)")
     add_network_options(parser, epochs=4, lr=1e-3, batch=256, batch_help="decisions a step")
     args = parser.parse_args(argv)
-    if not Path(args.games).is_file():
-        parser.error(f"{args.games}: no such file")
+    if args.mix > 1:
+        parser.error(f"argument --mix: {args.mix:g}: wants a number from 0 to 1")
+    for path in [args.games, *args.values]:
+        if not Path(path).is_file():
+            parser.error(f"{path}: no such file")
     return cmd_fit(args)
 
 

@@ -60,6 +60,9 @@ def test_the_masters_decisions_skip_the_ballot_and_the_captures():
     (["GAMES", "--anchor", "lots"], "--anchor"),
     (["GAMES", "--epochs", "-2"], "--epochs: '-2'"),
     (["GAMES", "--jobs", "0"], "--jobs: '0'"),
+    (["GAMES", "--values", "MISSING"], "MISSING: no such file"),
+    (["GAMES", "--values", "GAMES", "--mix", "2"], "--mix: 2: wants a number from 0 to 1"),
+    (["GAMES", "--value-weight", "-1"], "--value-weight"),
 ])
 def test_bad_options_are_refused_in_one_line_before_any_games_are_read(tmp_path, capsys, options, named):
     script = load_script("checkers_train_choices")
@@ -89,6 +92,40 @@ def test_a_fit_of_no_epochs_is_the_warm_network(tmp_path):
     assert record["games"] == 40 and record["decisions"] > 40
     assert tuple(record["net"]) == NETWORK.weights
     assert record["check_accuracy"]["fit"] == record["check_accuracy"]["warm"]
+
+
+def _value_games(path, count: int) -> None:
+    """Self-play games in checkers_tune.py selfplay's form: quiet positions with a search score."""
+    lines = []
+    for g in range(count):
+        line = ("11-15", "23-19", "9-14", "22-17") if g % 2 else ("9-14", "22-18", "5-9", "24-19")
+        kept = [[*_board(*line[:ply]), 10 * ply - 20] for ply in range(len(line) + 1)]
+        lines.append(json.dumps({"ballot": "test", "result": [1.0, 0.0, 0.5][g % 3], "positions": kept}))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_values_fitted_beside_the_choices(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    pytest.importorskip("torch")
+    script = load_script("checkers_train_choices")
+    games = tmp_path / "games.txt"
+    games.write_text((" ".join(_transcript("11-15", "23-19", "9-14", "22-17", "12-16", "19x12", "8-11"))
+                      + "\t0-1\n") * 20)
+    values = tmp_path / "values.jsonl"
+    _value_games(values, 60)
+    out = tmp_path / "fit.json"
+    common = [str(games), "--out", str(out), "--warm", "shipped", "--values", str(values), "--seed", "3"]
+    assert script.main([*common, "--epochs", "0"]) == 0
+    record = json.loads(out.read_text())
+    assert tuple(record["net"]) == NETWORK.weights and record["value_positions"] == 60 * 5
+    assert record["check_result_error"]["fit"] == record["check_result_error"]["warm"] > 0
+    capsys.readouterr()
+    # With the choices' pull and the anchor off, the fit learns the values: their loss falls.
+    assert script.main([*common, "--epochs", "3", "--anchor", "0", "--value-weight", "10", "--batch", "4"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("epoch")]
+    losses = [float(line.split("value ")[1].split(",")[0]) for line in lines]
+    assert len(losses) == 3 and losses[-1] < losses[0]
+    assert json.loads(out.read_text())["net"] != list(NETWORK.weights)
 
 
 def test_two_plies_judge_a_candidate_by_the_opponents_best_reply():
