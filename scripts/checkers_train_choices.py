@@ -68,6 +68,7 @@ from checkers_train_net import (  # noqa: E402
     number_in,
     quantise,
     start_from,
+    value_loss,
     whole_number,
     write_module,
 )
@@ -292,10 +293,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
             choice = torch.nn.functional.cross_entropy(logits, target[batch])
             anchor = (((out - anchor_out[leaves]) / args.scale) ** 2).mean()
             loss = choice + args.anchor * anchor
-            if values is not None:
-                value_loss = _value_loss(model, values, value_slices[step], args.scale, torch)
-                loss = loss + args.value_weight * value_loss
-                total_value += float(value_loss.detach()) * len(batch)
+            if values is not None and len(value_slices[step]):  # fewer positions than steps leave some empty
+                values_loss = _value_loss(model, values, value_slices[step], args.scale, torch)
+                loss = loss + args.value_weight * values_loss
+                total_value += float(values_loss.detach()) * len(batch)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -355,8 +356,7 @@ def _value_loss(model: Any, values: dict[str, Any], idx: Any, scale: float, torc
     """The value fit's loss (checkers_train_net.py's) on the positions ``idx``: scores and labels
     are for Black."""
     out = model(values["x"][idx].float())[:, 0].clamp(-network.LIMIT, network.LIMIT)
-    score = values["base"][idx] + values["sign"][idx] * out
-    return torch.nn.functional.binary_cross_entropy_with_logits(score / scale, values["label"][idx])
+    return value_loss(values["base"][idx] + values["sign"][idx] * out, values["label"][idx], scale, torch)
 
 
 def _value_check_error(net: network.Network | None, values: dict[str, Any], scale: float, np: Any,
@@ -367,7 +367,7 @@ def _value_check_error(net: network.Network | None, values: dict[str, Any], scal
     if not len(idx):
         return float("nan")
     black = torch.from_numpy(engine_scores(net, values["data"], idx, np)[idx])
-    return float(torch.nn.functional.binary_cross_entropy_with_logits(black / scale, values["result"][idx]))
+    return float(value_loss(black, values["result"][idx], scale, torch))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -221,7 +221,7 @@ def cmd_fit(args: argparse.Namespace) -> int:
         return base[idx] + sign[idx] * out
 
     def loss_of(s: Any, target: Any, w: Any = None) -> Any:
-        return torch.nn.functional.binary_cross_entropy_with_logits(s / args.scale, target, weight=w)
+        return value_loss(s, target, args.scale, torch, w)
 
     with torch.no_grad():
         zero = torch.zeros(len(y))
@@ -274,6 +274,12 @@ def cmd_fit(args: argparse.Namespace) -> int:
         write_module(args.module, net, f"scripts/checkers_train_net.py from {record['positions']:,} positions "
                                        f"of {record['games']:,} games")
     return 0
+
+
+def value_loss(score: Any, target: Any, scale: float, torch: Any, weight: Any = None) -> Any:
+    """The value fits' loss: the cross-entropy of the logistic of ``score`` / ``scale`` (for
+    Black) against ``target`` (a win's probability for Black), weighted by ``weight``."""
+    return torch.nn.functional.binary_cross_entropy_with_logits(score / scale, target, weight=weight)
 
 
 def write_module(path: str, net: network.Network, origin: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from checkers_support import load_script
@@ -126,6 +127,22 @@ def test_values_fitted_beside_the_choices(tmp_path, capsys):
     losses = [float(line.split("value ")[1].split(",")[0]) for line in lines]
     assert len(losses) == 3 and losses[-1] < losses[0]
     assert json.loads(out.read_text())["net"] != list(NETWORK.weights)
+
+
+def test_fewer_value_positions_than_steps_leave_the_fit_finite(tmp_path, capsys):
+    pytest.importorskip("numpy")
+    pytest.importorskip("torch")
+    script = load_script("checkers_train_choices")
+    games = tmp_path / "games.txt"
+    games.write_text((" ".join(_transcript("11-15", "23-19", "9-14", "22-17", "12-16", "19x12", "8-11"))
+                      + "\t0-1\n") * 20)
+    values = tmp_path / "values.jsonl"
+    _value_games(values, 2)  # 10 positions, some 50 steps of one decision
+    out = tmp_path / "fit.json"
+    assert script.main([str(games), "--out", str(out), "--warm", "shipped", "--values", str(values),
+                        "--epochs", "1", "--batch", "1"]) == 0
+    line = next(line for line in capsys.readouterr().err.splitlines() if line.startswith("epoch"))
+    assert math.isfinite(float(line.split("value ")[1].split(",")[0]))
 
 
 def test_two_plies_judge_a_candidate_by_the_opponents_best_reply():
