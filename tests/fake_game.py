@@ -12,8 +12,8 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tui_games.games import GameSpec, SettingRow
-from tui_games.setting_rules import Between, Flag
 from tui_games.ui.screens.saving import SavingScreen
+from tui_games.userdata.setting_rules import Between, Flag
 
 RAN: list[tuple[str, object]] = []
 

@@ -26,8 +26,8 @@ from tui_games.engine.game import OrderedMoves, Outcome
 from tui_games.engine.players import Player, RandomPlayer, SearchPlayer, lookup_spec
 from tui_games.engine.search import SearchLimits, search
 from tui_games.games import GameSpec
-from tui_games.setting_rules import Between
 from tui_games.ui.screens.saving import SavingScreen
+from tui_games.userdata.setting_rules import Between
 
 MAX_STONES = 99
 MAX_TAKE = 9

@@ -38,8 +38,8 @@ from tui_games.engine.checkers.egdb import (
     value_note,
 )
 from tui_games.engine.checkers.egdb_build import Builder
-from tui_games.session_lock import SessionLock
-from tui_games.store import data_dir
+from tui_games.userdata.session_lock import SessionLock
+from tui_games.userdata.store import data_dir
 
 __all__ = ["DB_DIRNAME", "MAX_BUILD_PIECES", "BuildBusy", "BuildStep", "build", "checkers_arena", "database_note", "db_dir",
            "open_db", "shared_db", "stored_classes"]

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tui_games.setting_rules import Between, Flag, OneOf, SettingError, SettingRule
+from tui_games.userdata.setting_rules import Between, Flag, OneOf, SettingError, SettingRule
 
 if TYPE_CHECKING:  # for the annotations only: this module imports nothing of the games
     from tui_games.engine.adapter import GameAdapter
@@ -54,7 +54,7 @@ class GameSpec:
       ``tools_help`` and ``play_help`` are the help lines of its tools and of ``play``.
     - ``bench``: ``"module:function"`` printing ``tui-games bench KEY``.
     - ``settings``: the defaults of its section of settings.json; ``setting_rules``: what each
-      of them may hold (tui_games.setting_rules: a range or a set of choices; every setting has
+      of them may hold (tui_games.userdata.setting_rules: a range or a set of choices; every setting has
       one, and the store enforces it on load and on save); ``setting_rows``: what the Settings
       screen offers of them.
     - ``help``: its paragraph in the help screen (Markdown).

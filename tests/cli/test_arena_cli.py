@@ -8,7 +8,7 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games.store import CorruptFile, Store
+from tui_games.userdata.store import CorruptFile, Store
 
 
 def test_arena_json_is_one_object(capsys, home):

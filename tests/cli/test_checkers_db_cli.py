@@ -83,7 +83,7 @@ def test_the_command_line_bound_is_the_builders():
 
 
 def test_a_second_build_in_the_same_directory_is_refused(capsys, home):
-    from tui_games.session_lock import SessionLock
+    from tui_games.userdata.session_lock import SessionLock
 
     lock = SessionLock(home / DB_DIRNAME)
     assert lock.acquire()

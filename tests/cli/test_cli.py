@@ -158,7 +158,7 @@ def fake_app(monkeypatch):
 
 
 def test_play_uses_saved_options(capsys, fake_app, home):
-    from tui_games.store import Store
+    from tui_games.userdata.store import Store
 
     Store().update_settings("tictactoe", rows=4, cols=4, k=3, opponent="level2", first="computer")
     assert run(capsys, "play", "tictactoe")[0] == 0
@@ -170,7 +170,7 @@ def test_play_uses_saved_options(capsys, fake_app, home):
 
 
 def test_play_keeps_the_last_games_rules_unless_told(capsys, fake_app, home):
-    from tui_games.store import Store
+    from tui_games.userdata.store import Store
 
     Store().update_settings("tictactoe", misere=True)
     for argv, misere in ((), True), (("--no-misere",), False), (("--misere",), True):

@@ -258,7 +258,7 @@ def test_play_connect4_defaults_and_options(capsys, fake_app):
 
 
 def test_play_connect4_uses_saved_settings(capsys, fake_app):
-    from tui_games.store import Store
+    from tui_games.userdata.store import Store
 
     Store().update_settings("connect4", opponent="level3", first="computer", heuristic="simple")
     assert run(capsys, "play", "connect4")[0] == 0

@@ -142,7 +142,7 @@ def test_wheel_contains_puzzles_and_stylesheet(tmp_path):
     assert "tui_games/puzzles/tictactoe_positions.txt" in names
     assert "tui_games/puzzles/__init__.py" in names
     assert "tui_games/ui/app.tcss" in names
-    assert "tui_games/store.py" in names and "tui_games/resources.py" in names
+    assert "tui_games/userdata/store.py" in names and "tui_games/resources.py" in names
     assert not any(name.startswith("puzzles/") for name in names), "puzzles must install inside tui_games"
     shipped = zipfile.ZipFile(wheels[0]).read("tui_games/puzzles/tictactoe_positions.txt").decode()
     assert shipped == (REPO / "puzzles" / POSITIONS).read_text(encoding="utf-8")

@@ -10,13 +10,13 @@ import random
 import pytest
 from ui_support import SIZE, fill, open_lab, text_of, until
 
-from tui_games import player_files
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.sudoku import load_puzzle
 from tui_games.ui.screens.sudoku_new import NewPuzzle
+from tui_games.userdata import player_files
 
 PUZZLE = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SECRET = "-----BEGIN OPENSSH PRIVATE KEY-----\nsecret\n"

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from ui_support import PUZZLE, SIZE, cell, goto, ready
 
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.userdata.store import Store
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="ptys and process groups are POSIX")
 

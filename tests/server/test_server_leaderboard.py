@@ -8,9 +8,9 @@ import threading
 
 from ui_support import SIZE
 
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.scores import ScoresScreen
+from tui_games.userdata.store import Store
 
 
 def test_results_count_for_the_player_on_the_shared_board(tmp_path):

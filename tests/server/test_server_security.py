@@ -859,8 +859,7 @@ async def test_a_full_disk_is_said_in_one_line_and_corrupts_nothing(small_disk, 
 def test_a_save_on_a_full_disk_says_so_in_one_line_and_keeps_the_old_file(tmp_path, monkeypatch):
     import errno
 
-    from tui_games import player_files, store
-    from tui_games.userdata import files
+    from tui_games.userdata import files, player_files, store
 
     monkeypatch.setenv(player_files.SERVED_ENV, "1")
     saves = store.Store(tmp_path)
@@ -910,7 +909,7 @@ async def test_the_apps_lobby_request_on_a_full_disk_gets_one_line(tmp_path):
 @pytest.fixture
 def served_player(tmp_path, monkeypatch):
     """An app's environment as the SSH server gives it, with a 1 MB quota."""
-    from tui_games import player_files
+    from tui_games.userdata import player_files
 
     home = tmp_path / "users" / "pat"
     home.mkdir(parents=True)
@@ -921,7 +920,7 @@ def served_player(tmp_path, monkeypatch):
 
 
 def test_saves_and_files_past_the_quota_are_refused_in_one_line(served_player):
-    from tui_games import player_files, store
+    from tui_games.userdata import player_files, store
 
     saves = store.Store(served_player)
     assert saves.save_game("connect4", {"moves": "4" * 1000})
@@ -938,7 +937,7 @@ def test_saves_and_files_past_the_quota_are_refused_in_one_line(served_player):
 
 
 def test_arena_runs_keep_their_games_only_for_the_last_few(tmp_path):
-    from tui_games import store
+    from tui_games.userdata import store
     from tui_games.userdata.arena_runs import ARENA_DETAILED
 
     saves = store.Store(tmp_path)
@@ -952,7 +951,7 @@ def test_arena_runs_keep_their_games_only_for_the_last_few(tmp_path):
 
 
 def test_each_session_gets_the_quota(tmp_path):
-    from tui_games import player_files
+    from tui_games.userdata import player_files
 
     config = ssh_module.SSHConfig(root=tmp_path, quota_mb=7)
     player = ssh_module.Player("pat", tmp_path / "users" / "pat")

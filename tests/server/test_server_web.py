@@ -28,7 +28,7 @@ from aiohttp import WSMsgType  # noqa: E402
 from tui_games.server import web  # noqa: E402
 from tui_games.server.origins import Gate, Refused, parse_host  # noqa: E402
 from tui_games.server.web import WebConfig, WebGameServer  # noqa: E402
-from tui_games.store import Store  # noqa: E402
+from tui_games.userdata.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 posix_only = pytest.mark.skipif(os.name != "posix", reason="process groups and signals")

@@ -1,4 +1,4 @@
-"""The one file-lock helper (tui_games/file_lock.py) that the store and the session lock share."""
+"""The one file-lock helper (tui_games/userdata/file_lock.py) that the store and the session lock share."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_games import file_lock, session_lock, store
+from tui_games.userdata import file_lock, session_lock, store
 
 
 def _fd(path: Path) -> int:

@@ -11,12 +11,12 @@ from tui_games import bench, cli
 from tui_games.bench.terminal_probe import screens
 from tui_games.engine.adapter import GameAdapter
 from tui_games.games import GAMES, arena_adapter, arena_specs, find_game
-from tui_games.store import Store, default_settings
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.help import HelpScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.settings import SettingsScreen
+from tui_games.userdata.store import Store, default_settings
 
 SIZE = (80, 24)
 

@@ -23,12 +23,12 @@ import pyte
 import pytest
 from ui_support import PUZZLE, cell, goto, ready
 
-from tui_games import session_lock
-from tui_games.session_lock import LOCK_NAME, REQUEST_NAME, SessionLock
-from tui_games.store import Store
 from tui_games.ui import app as app_module
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.widgets.session_notice import SessionNotice
+from tui_games.userdata import session_lock
+from tui_games.userdata.session_lock import LOCK_NAME, REQUEST_NAME, SessionLock
+from tui_games.userdata.store import Store
 
 SIZE = (80, 24)
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,9 +152,9 @@ def test_a_garbled_lock_file_names_nobody(home):
     assert SessionLock(home).holder() == session_lock.Holder()
 
 
-HOLD = ("import sys, time; from tui_games.store import Store; s = Store(sys.argv[1]); "
+HOLD = ("import sys, time; from tui_games.userdata.store import Store; s = Store(sys.argv[1]); "
         "print('held' if s.open_session() else 'refused', flush=True); time.sleep(120)")
-ASK = ("import sys, time; from tui_games.store import Store; s = Store(sys.argv[1]); s.open_session(); "
+ASK = ("import sys, time; from tui_games.userdata.store import Store; s = Store(sys.argv[1]); s.open_session(); "
        "print('asking' if s.request_takeover() else 'refused', flush=True); time.sleep(120)")
 
 

@@ -19,11 +19,11 @@ from tui_games.engine.search import ALGORITHMS
 from tui_games.engine.tictactoe import MAX_SIZE, MIN_SIZE
 from tui_games.engine.tictactoe import players as tictactoe_players
 from tui_games.games import GAMES, GameSpec, find_game
-from tui_games.setting_rules import Between, Flag, Named, OneOf, SettingError, shown
-from tui_games.store import APP_SETTING_RULES, Store, default_settings, setting_rules
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.settings import NumberField, SettingsScreen
 from tui_games.ui.screens.sudoku_new import GRADES, collections
+from tui_games.userdata.setting_rules import Between, Flag, Named, OneOf, SettingError, shown
+from tui_games.userdata.store import APP_SETTING_RULES, Store, default_settings, setting_rules
 
 SIZE = (80, 24)
 

@@ -24,11 +24,11 @@ from textual.widgets import OptionList
 from ui_support import process_state
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
-from tui_games.store import Store
 from tui_games.ui import app as app_module
 from tui_games.ui import standby as standby_module
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.userdata.store import Store
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
                                 reason="forks onto ptys (Linux)")

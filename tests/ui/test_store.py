@@ -1,4 +1,4 @@
-"""tui_games.store: defaults, merging, corrupt files, atomic and locked writes."""
+"""tui_games.userdata.store: defaults, merging, corrupt files, atomic and locked writes."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tui_games import store as store_module
-from tui_games.setting_rules import SettingError
-from tui_games.store import Store, data_dir, default_settings
 from tui_games.userdata import files as files_module
+from tui_games.userdata import store as store_module
+from tui_games.userdata.setting_rules import SettingError
+from tui_games.userdata.store import Store, data_dir, default_settings
 
 CORRUPT_NAME = re.compile(r"^(?P<base>[\w.]+)\.corrupt-\d{8}-\d{6}(-\d+)?$")
 
@@ -338,7 +338,7 @@ def test_processes_recording_at_once_lose_nothing(home):
     processes, per_process = 4, 40
     script = textwrap.dedent(f"""
         import sys
-        from tui_games.store import Store
+        from tui_games.userdata.store import Store
         s = Store()
         for j in range({per_process}):
             s.record_result("tictactoe", "perfect", ("win", "loss", "draw")[j % 3])

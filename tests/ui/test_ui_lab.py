@@ -6,12 +6,12 @@ from __future__ import annotations
 from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
 from ui_support import SIZE, fill, open_lab, text_of, until
 
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import lab as lab_module
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.scores import ScoresScreen
+from tui_games.userdata.store import Store
 
 
 async def test_arena_progress_cancel_and_replay(home):

@@ -18,7 +18,6 @@ from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.engine.sudoku.notation import eureka
 from tui_games.engine.sudoku.techniques import Cancelled, Link, Step
 from tui_games.games import find_game
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import sudoku as sudoku_screen
 from tui_games.ui.screens.confirm import ConfirmDialog
@@ -29,6 +28,7 @@ from tui_games.ui.screens.sudoku_hint import CHAIN_LINES, ChainView, chain_piece
 from tui_games.ui.screens.sudoku_new import GRADES, NewSudokuDialog
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.sudoku_board import SudokuBoard
+from tui_games.userdata.store import Store
 
 SOLUTION = "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
 

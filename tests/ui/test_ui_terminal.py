@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from ui_support import SIZE
 
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.ascii import AsciiFilter, ascii_text
+from tui_games.userdata.store import Store
 
 
 def screen_text(app) -> str:

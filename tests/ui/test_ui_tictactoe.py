@@ -10,7 +10,6 @@ from ui_support import SIZE, cell_offset, settle, text_of, until
 
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.tictactoe.arena import TicTacToeArena
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.menu import MenuScreen
@@ -19,6 +18,7 @@ from tui_games.ui.screens.tictactoe import TicTacToeScreen
 from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
 from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+from tui_games.userdata.store import Store
 
 
 def make_app(game=None, **options) -> TuiGamesApp:

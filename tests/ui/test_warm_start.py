@@ -20,10 +20,10 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 from ui_support import SIZE, process_state
 
-from tui_games.store import Store
 from tui_games.ui import rehearsal, warm_start
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.userdata.store import Store
 
 
 def count_parses(monkeypatch) -> list[str]:

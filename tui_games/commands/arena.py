@@ -28,7 +28,7 @@ from tui_games.commands.options import Option, add_game_options, given_options
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.resources import read_puzzles
-from tui_games.store import Store
+from tui_games.userdata.store import Store
 
 
 def _declared_options() -> list[tuple[str, Sequence[Option]]]:

@@ -26,7 +26,7 @@ from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.connect4.players import normalize_spec
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
-from tui_games.store import Store
+from tui_games.userdata.store import Store
 
 # What this game adds to ``tui-games arena`` (its variant) and ``tui-games bench``.
 ARENA_OPTIONS = (Option("--full-board", action="store_true", help="play on to a full board"),)

@@ -30,7 +30,7 @@ from tui_games.server.lobby.house import DEFAULT_HOUSE
 from tui_games.server.lobby.storage import is_postgres
 from tui_games.server.log import make_logger
 from tui_games.server.origins import parse_origin, parse_public_url
-from tui_games.store import data_dir
+from tui_games.userdata.store import data_dir
 
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.

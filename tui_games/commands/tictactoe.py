@@ -17,7 +17,7 @@ from tui_games.commands.options import Option
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
-from tui_games.store import Store
+from tui_games.userdata.store import Store
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 

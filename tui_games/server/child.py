@@ -14,7 +14,7 @@ import termios
 from pathlib import Path
 from typing import Protocol
 
-from tui_games import player_files
+from tui_games.userdata import player_files
 
 try:
     import resource

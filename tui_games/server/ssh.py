@@ -40,7 +40,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from tui_games import player_files
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_until_signal
 from tui_games.server.child import child_env
@@ -66,6 +65,7 @@ from tui_games.server.lobby.storage import StorageUnavailable, is_postgres
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 from tui_games.server.zygote import ONLINE_ENV
+from tui_games.userdata import player_files
 
 try:
     import asyncssh

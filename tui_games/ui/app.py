@@ -24,7 +24,6 @@ from textual.widgets import Input, Static
 from tui_games.engine import pacing
 from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
-from tui_games.store import Store
 from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
 from tui_games.ui.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
@@ -36,6 +35,7 @@ from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
 from tui_games.ui.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.widgets.session_notice import SessionNotice
+from tui_games.userdata.store import Store
 
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
@@ -190,7 +190,7 @@ class TuiGamesApp(App):
     def on_unmount(self) -> None:
         self.store.close_session()
 
-    # -- one player, two sessions: who writes the saved games (tui_games.session_lock) --------
+    # -- one player, two sessions: who writes the saved games (tui_games.userdata.session_lock) --------
 
     def _open_session(self) -> None:
         held = self.store.open_session()

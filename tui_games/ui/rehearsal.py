@@ -19,9 +19,9 @@ from pathlib import Path
 
 from textual.drivers.headless_driver import HeadlessDriver
 
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.userdata.store import Store
 
 # The rehearsal stops waiting for its first frame after this many idle turns of its loop.
 REHEARSAL_TURNS = 200

@@ -40,9 +40,9 @@ from pathlib import Path
 from textual.driver import Driver
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV, LobbyClient
-from tui_games.store import Store
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.menu import MenuScreen
+from tui_games.userdata.store import Store
 
 # The terminal prepared for: OpenSSH's default (its TERM, and no COLORTERM or NO_COLOR sent).
 # One only: Rich keeps each style's terminal codes in the style, made for the first colour

@@ -1,7 +1,7 @@
 """The data directory's files: reading and validating a JSON document (a corrupt one set
 aside with one warning), writing one atomically, the directory's lock, and the warnings the UI
 shows once. Each document of the directory is a module of this package whose class builds on
-:class:`DataFiles`; :class:`tui_games.store.Store` is all of them together (see its module for
+:class:`DataFiles`; :class:`tui_games.userdata.store.Store` is all of them together (see its module for
 the layout and the reasons).
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tui_games import file_lock, player_files
+from tui_games.userdata import file_lock, player_files
 
 LOCK_FILE = ".lock"
 

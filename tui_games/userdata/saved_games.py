@@ -1,5 +1,5 @@
 """``saves/GAME.json``, the games to resume, and the session lock that decides which of the
-player's sessions writes them (tui_games.session_lock): the others are read-only for saved
+player's sessions writes them (tui_games.userdata.session_lock): the others are read-only for saved
 games until they take over."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from tui_games.session_lock import Holder, SessionLock
 from tui_games.userdata.files import CorruptFile, DataFiles
+from tui_games.userdata.session_lock import Holder, SessionLock
 
 SAVES_DIR = "saves"
 

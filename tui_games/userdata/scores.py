@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tui_games import file_lock
+from tui_games.userdata import file_lock
 from tui_games.userdata.files import CorruptFile, DataFiles
 
 SCORES_FILE = "scores.json"

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tui_games.games import GAMES
-from tui_games.setting_rules import Between, Flag, Named, OneOf, SettingError, SettingRule, shown
 from tui_games.userdata.files import CorruptFile, DataFiles
+from tui_games.userdata.setting_rules import Between, Flag, Named, OneOf, SettingError, SettingRule, shown
 
 SETTINGS_FILE = "settings.json"
 

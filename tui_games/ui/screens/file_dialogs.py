@@ -1,5 +1,5 @@
 """The file dialogs every screen uses: name a file to save or load, through the one place that
-decides where a player's files may be (``tui_games.player_files``).
+decides where a player's files may be (``tui_games.userdata.player_files``).
 
 Saving never replaces an existing file without asking; a name that is refused (under the server:
 anything but a plain name in the player's own folder) is said under the field at once.
@@ -12,9 +12,9 @@ from typing import Callable
 
 from textual.screen import Screen
 
-from tui_games import player_files
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.input_dialog import InputDialog
+from tui_games.userdata import player_files
 
 
 def ask_to_save(screen: Screen, title: str, default_name: str, content: Callable[[], str],

@@ -31,7 +31,7 @@ class SavingScreen(Screen):
         """Keep the game in progress (or forget it once it is over); the app calls this on
         hang-up, and before handing the saved games to another session, for every screen on
         the stack. Nothing is written while the saved games are read-only here (another
-        session of this player holds them: see tui_games.session_lock)."""
+        session of this player holds them: see tui_games.userdata.session_lock)."""
         if not self.has_progress() or self.app.store.read_only:
             return
         state = self.progress_state()

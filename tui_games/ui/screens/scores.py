@@ -13,10 +13,10 @@ from textual.widgets import DataTable, Header, Static
 
 from tui_games.engine.arena import ArenaResult
 from tui_games.games import find_game
-from tui_games.setting_rules import OneOf
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
+from tui_games.userdata.setting_rules import OneOf
 
 # The arena list only grows; the newest runs are the ones worth a screen line.
 ARENA_RUNS_SHOWN = 20

@@ -1,6 +1,6 @@
 """Settings: saved at once in the user data dir (TUI_GAMES_HOME overrides it).
 
-Every value goes through the store's rules (tui_games.setting_rules): choices and switches
+Every value goes through the store's rules (tui_games.userdata.setting_rules): choices and switches
 cannot go wrong, and a number typed in (a computer's time per move) is saved on Enter or on
 leaving the field if its rule allows it, else refused with a message saying what it must be,
 and the field goes back to the value kept.
@@ -20,10 +20,10 @@ from textual.widgets import Header, Input, Label, Select, Static, Switch
 
 from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
 from tui_games.games import GAMES, SettingRow
-from tui_games.setting_rules import Between, Flag, SettingError, shown
-from tui_games.store import setting_rule
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.ordered_input import OrderedInput
+from tui_games.userdata.setting_rules import Between, Flag, SettingError, shown
+from tui_games.userdata.store import setting_rule
 
 TREE_PLIES = [2, 3, 4, 5, 6, 8]
 TREE_NODES = [2_000, 5_000, 20_000, 100_000]

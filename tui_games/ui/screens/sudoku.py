@@ -28,7 +28,6 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Header, Static
 
-from tui_games import player_files
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import SudokuFormatError, parse_grid, read_puzzles
 from tui_games.engine.sudoku.game import SudokuGame
@@ -54,6 +53,7 @@ from tui_games.ui.widgets.sudoku_board import (
     LARGE_MIN_WIDTH,
     SudokuBoard,
 )
+from tui_games.userdata import player_files
 
 GAME = "sudoku"
 # The hint panel's text width at 80 columns (the side column, less its border and padding).

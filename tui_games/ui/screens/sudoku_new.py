@@ -13,10 +13,10 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from tui_games import player_files
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
 from tui_games.resources import puzzle_names
 from tui_games.ui.widgets.ordered_input import OrderedInput
+from tui_games.userdata import player_files
 
 GRADES = [level for level in LEVELS if level != SEARCH]
 VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4")]

@@ -1,5 +1,5 @@
 """The line that tells a read-only session why its games are not saved, and which key takes
-them over (see tui_games.session_lock).
+them over (see tui_games.userdata.session_lock).
 
 It takes the header's place while it shows, so the board below does not move, and it says
 READ-ONLY in capitals, so it reads without colour too.

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_games.file_lock import lock
+from tui_games.userdata.file_lock import lock
 
 LOCK_NAME = "session.lock"
 REQUEST_NAME = "session.takeover"

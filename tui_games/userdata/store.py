@@ -11,7 +11,7 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
     .lock                taken (flock) around every read-modify-write
     session.lock         held (flock) by the one app session that writes saved games
-    session.takeover     another session asking it to hand over (see tui_games.session_lock)
+    session.takeover     another session asking it to hand over (see tui_games.userdata.session_lock)
 
 A shared game server (``tui-games serve``) gives each player their own directory and names one
 leaderboard for all of them in ``TUI_GAMES_LEADERBOARD`` (``{game: {user: {"win": n, ...}}}``,
@@ -26,7 +26,7 @@ Why it is built this way:
   ``.lock``, so neither loses the other's results (two changes of the same setting: the later
   one counts, as the player meant). A saved game is one whole document, so only the session
   holding ``session.lock`` writes saved games; an app that cannot take it (``open_session``)
-  is read-only for them until it takes over (tui_games.session_lock).
+  is read-only for them until it takes over (tui_games.userdata.session_lock).
 - The files belong to the user, who may edit or damage them. Bad content never raises: a file
   that is not valid JSON or has the wrong shape is renamed to ``NAME.corrupt-YYYYmmdd-HHMMSS``
   (kept for the curious), defaults are used, and a one-line message goes to ``warnings`` for
