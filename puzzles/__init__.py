@@ -1,4 +1,4 @@
-"""Puzzle collections shipped with tui-games (plain text; read them with tui_games.resources).
+"""Puzzle collections shipped with tui-games (plain text; read them with tui_games.data.resources).
 
 This directory is installed as the package ``tui_games.puzzles``.
 """

@@ -36,12 +36,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.book import book_lines
 from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.search import SearchLimits
-from tui_games.resources import read_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "puzzles" / "checkers_book.txt"

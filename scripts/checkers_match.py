@@ -15,6 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.ballots import (
     BALLOTS_FILE,
     choose_ballots,
@@ -22,7 +23,6 @@ from tui_games.engine.checkers.ballots import (
 )
 from tui_games.engine.checkers.match import play_match
 from tui_games.engine.checkers.players import make_player
-from tui_games.resources import read_puzzles
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -58,7 +58,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tui_games.checkers_db import db_dir, open_db
+from tui_games.data.checkers_db import db_dir, open_db
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.evaluation import (
@@ -73,7 +74,6 @@ from tui_games.engine.checkers.evaluation import (
 )
 from tui_games.engine.checkers.position import CheckersPosition, has_capture
 from tui_games.engine.search import SearchLimits
-from tui_games.resources import read_puzzles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from tui_games.connect4_book import installed_book_path, open_book
+from tui_games.data.connect4_book import installed_book_path, open_book
 from tui_games.engine.connect4.bits import mirror
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver

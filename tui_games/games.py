@@ -168,7 +168,7 @@ GAMES: list[GameSpec] = [
         tools_help="Connect-4 tools: exact scores of positions and of each column",
         play_help="Connect-4 (7×6)",
         bench="tui_games.bench.connect4:bench_connect4",
-        arena="tui_games.connect4_book:connect4_arena",
+        arena="tui_games.data.connect4_book:connect4_arena",
         settings={"opponent": "perfect", "first": "human", "full_board": False, "heuristic": "default",
                   "seconds": 5.0},
         setting_rules={"opponent": _C4_OPPONENTS, "first": _FIRST, "full_board": Flag(),
@@ -194,7 +194,7 @@ GAMES: list[GameSpec] = [
         play_help="American checkers (English draughts)",
         bench="tui_games.bench.checkers:bench_checkers",
         # The adapter with the endgame tables on disk, opened outside the engine package.
-        arena="tui_games.checkers_db:checkers_arena",
+        arena="tui_games.data.checkers_db:checkers_arena",
         # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
         # the computer, "black" (moves first) or "white".
         # book: the strong player (and the hint) play the shipped opening book's moves.

@@ -9,8 +9,8 @@ import json
 import pytest
 from cli_support import assert_usage_error, run
 
-from tui_games.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db, stored_classes
 from tui_games.commands.checkers_egdb import MAX_PIECES
+from tui_games.data.checkers_db import DB_DIRNAME, MAX_BUILD_PIECES, database_note, open_db, stored_classes
 from tui_games.engine.checkers.egdb import LOSS, WIN, class_order
 from tui_games.engine.checkers.position import CheckersPosition
 
@@ -125,10 +125,10 @@ def test_the_engine_mode_says_when_the_position_is_in_the_tables(capsys, home, m
 
 
 def test_the_arena_and_house_players_get_the_tables(capsys, home):
-    from tui_games.checkers_db import checkers_arena
+    from tui_games.data.checkers_db import checkers_arena
     from tui_games.games import find_game
 
-    assert find_game("checkers").arena == "tui_games.checkers_db:checkers_arena"
+    assert find_game("checkers").arena == "tui_games.data.checkers_db:checkers_arena"
     run(capsys, "checkers", "build-db", "--pieces", "3")
     adapter = checkers_arena()
     assert adapter.database is not None and adapter.database.pieces == 3

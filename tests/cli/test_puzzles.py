@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tui_games.data.resources import puzzle_names, puzzle_path, read_puzzles
 from tui_games.engine.search import SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import TicTacToe
-from tui_games.resources import puzzle_names, puzzle_path, read_puzzles
 
 REPO = Path(__file__).resolve().parents[2]
 POSITIONS = "tictactoe_positions.txt"
@@ -142,7 +142,7 @@ def test_wheel_contains_puzzles_and_stylesheet(tmp_path):
     assert "tui_games/puzzles/tictactoe_positions.txt" in names
     assert "tui_games/puzzles/__init__.py" in names
     assert "tui_games/ui/app.tcss" in names
-    assert "tui_games/userdata/store.py" in names and "tui_games/resources.py" in names
+    assert "tui_games/userdata/store.py" in names and "tui_games/data/resources.py" in names
     assert not any(name.startswith("puzzles/") for name in names), "puzzles must install inside tui_games"
     shipped = zipfile.ZipFile(wheels[0]).read("tui_games/puzzles/tictactoe_positions.txt").decode()
     assert shipped == (REPO / "puzzles" / POSITIONS).read_text(encoding="utf-8")

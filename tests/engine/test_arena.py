@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.adapter import split_spec
 from tui_games.engine.arena import (
     ArenaConfig,
@@ -22,7 +23,6 @@ from tui_games.engine.arena import (
 from tui_games.engine.players import RandomPlayer
 from tui_games.games import arena_adapter as arena_game
 from tui_games.games import arena_specs
-from tui_games.resources import read_puzzles
 
 TTT = arena_game("tictactoe")
 C4 = arena_game("connect4")

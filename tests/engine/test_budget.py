@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tui_games.connect4_book import installed_book
+from tui_games.data.connect4_book import installed_book
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.budget import WALL_FACTOR, Budget
 from tui_games.engine.connect4.arena import Connect4Arena

@@ -54,9 +54,9 @@ def test_the_engine_mode_answers_from_the_book():
 
 
 def test_the_shipped_book_covers_ballot_positions_with_legal_moves():
+    from tui_games.data.resources import puzzle_path, read_puzzles
     from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
     from tui_games.engine.checkers.book import BOOK_FILE
-    from tui_games.resources import puzzle_path, read_puzzles
 
     assert puzzle_path(BOOK_FILE).stat().st_size < 200_000
     text = read_puzzles(BOOK_FILE)

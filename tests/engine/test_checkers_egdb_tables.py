@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from checkers_support import tally_proven
 
-from tui_games.checkers_db import open_db
+from tui_games.data.checkers_db import open_db
 from tui_games.engine.checkers.egdb import DRAW, LOSS, WIN, EndgameDB, PieceClass, class_size, position_of
 from tui_games.engine.checkers.engine import Engine
 from tui_games.engine.checkers.notation import format_fen

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.ballots import (
     BALLOTS_FILE,
     Ballot,
@@ -26,7 +27,6 @@ from tui_games.engine.checkers.notation import (
 from tui_games.engine.checkers.pdn import read_pdn, read_pdn_game, result_for, write_pdn
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.game import Outcome
-from tui_games.resources import read_puzzles
 
 # -- FEN ------------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_games.connect4_book import BOOK_ENV, default_book, installed_book_path, open_book
+from tui_games.data.connect4_book import BOOK_ENV, default_book, installed_book_path, open_book
 from tui_games.engine.connect4 import book as book_module
 from tui_games.engine.connect4.book import (
     EXPECTED_RECORDS,

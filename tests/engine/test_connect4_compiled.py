@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_games.connect4_book import default_book
+from tui_games.data.connect4_book import default_book
 from tui_games.engine.connect4 import solver as solver_module
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver, SolverStopped

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tui_games.connect4_book import default_book
+from tui_games.data.connect4_book import default_book
 from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.players import PerfectPlayer, make_player, solved_note
 from tui_games.engine.connect4.position import Connect4

@@ -8,13 +8,13 @@ import random
 import pytest
 from parallel_support import parallel_map
 
+from tui_games.data.resources import puzzle_names, read_puzzles
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import parse_puzzles
 from tui_games.engine.sudoku.generator import GenerationError, generate, random_solution
 from tui_games.engine.sudoku.grading import grade
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.seeds import seed_puzzles
-from tui_games.resources import puzzle_names, read_puzzles
 
 
 def check(made, level: str) -> None:

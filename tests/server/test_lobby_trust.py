@@ -253,8 +253,8 @@ def test_guest_names_are_64_bit_and_never_reused(lobby):
 
 
 def test_checkers_seeks_start_from_a_three_move_ballot(lobby):
+    from tui_games.data.resources import read_puzzles
     from tui_games.engine.checkers.ballots import parse_ballots
-    from tui_games.resources import read_puzzles
 
     ballots = {tuple(b.moves) for b in parse_ballots(read_puzzles("checkers_ballots.txt")) if b.standard}
     row = lobby.accept("bob", lobby.seek("alice", "checkers", colour="first").id)

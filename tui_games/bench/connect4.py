@@ -12,10 +12,10 @@ from pathlib import Path
 
 from tui_games.bench.connect4_opening import bench_opening
 from tui_games.bench.table import Write, table
+from tui_games.data.resources import puzzle_path
 from tui_games.engine.connect4.position import Connect4, Connect4Error
 from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.search import ALPHABETA, MINIMAX, TT, SearchLimits, search
-from tui_games.resources import puzzle_path
 
 Row = Callable[[Sequence[str]], None]
 

@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_games.bench.table import Write, table
-from tui_games.connect4_book import close_book, default_book, open_book
+from tui_games.data.connect4_book import close_book, default_book, open_book
+from tui_games.data.resources import puzzle_path
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.players import PerfectPlayer, make_player
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
-from tui_games.resources import puzzle_path
 
 try:
     from tui_games.engine.connect4 import _c4solve

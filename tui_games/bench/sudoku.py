@@ -18,12 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tui_games.bench.table import write_table
+from tui_games.data.resources import puzzle_path
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import read_puzzles
 from tui_games.engine.sudoku.generator import generate
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.norvig import solve_values
-from tui_games.resources import puzzle_path
 
 Write = Callable[[str], None]
 

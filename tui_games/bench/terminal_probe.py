@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui_games.connect4_book import BOOK_ENV
+from tui_games.data.connect4_book import BOOK_ENV
 from tui_games.games import GAMES
 
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"

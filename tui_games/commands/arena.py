@@ -25,9 +25,9 @@ from pathlib import Path
 from tui_games.bench.table import table
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option, add_game_options, given_options
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.games import arena_adapter, arena_specs, find_game
-from tui_games.resources import read_puzzles
 from tui_games.userdata.store import Store
 
 

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui_games.checkers_book import shared_book
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
+from tui_games.data.checkers_book import shared_book
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, value_note
 from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
@@ -179,7 +179,7 @@ def _database(args: argparse.Namespace) -> EndgameDB | None:
     """The endgame tables in the data directory (``build-db``), unless --no-database."""
     if args.no_database:
         return None
-    from tui_games.checkers_db import shared_db
+    from tui_games.data.checkers_db import shared_db
 
     return shared_db()
 

@@ -3,11 +3,11 @@
     tui-games checkers build-db --pieces N [--python]   build (or finish) every class of ≤ N pieces
     tui-games checkers probe FEN [MOVE ...] [--json]     the database's value of a position and its moves
 
-The tables live in the data directory (``checkers-db/``, see ``tui_games.checkers_db``).
+The tables live in the data directory (``checkers-db/``, see ``tui_games.data.checkers_db``).
 ``build-db`` shows a progress bar on a terminal; interrupted (Ctrl-C) and run again it
 skips the classes already written.
 
-The data-directory layer (``tui_games.checkers_db``, which imports the store) is imported
+The data-directory layer (``tui_games.data.checkers_db``, which imports the store) is imported
 by the handlers, so the other checkers tools start without it.
 """
 
@@ -72,7 +72,7 @@ class _Bar:
 
 
 def cmd_build_db(args: argparse.Namespace) -> int:
-    from tui_games.checkers_db import BuildBusy, build, db_dir
+    from tui_games.data.checkers_db import BuildBusy, build, db_dir
     from tui_games.engine.checkers.egdb_build import COMPILED
 
     compiled = False if args.python else None
@@ -115,7 +115,7 @@ def _move_values(db: EndgameDB, position: Any) -> list[tuple[str, str]]:
 
 
 def cmd_probe(args: argparse.Namespace, position_from: Callable[[str, list[str]], Any]) -> int:
-    from tui_games.checkers_db import open_db
+    from tui_games.data.checkers_db import open_db
 
     position = position_from(args.fen, args.moves)
     db = open_db()

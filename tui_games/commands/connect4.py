@@ -20,7 +20,7 @@ from typing import Any
 
 from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent, positive_int
 from tui_games.commands.options import Option
-from tui_games.connect4_book import default_book
+from tui_games.data.connect4_book import default_book
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
 from tui_games.engine.connect4.players import normalize_spec

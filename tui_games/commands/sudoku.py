@@ -180,9 +180,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     import random
 
+    from tui_games.data.resources import read_puzzles
     from tui_games.engine.sudoku.generator import GenerationError, generate
     from tui_games.engine.sudoku.seeds import seed_puzzles
-    from tui_games.resources import read_puzzles
 
     try:
         level = LEVELS[level_index(args.grade)]

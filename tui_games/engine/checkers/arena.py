@@ -19,7 +19,7 @@ from tui_games.engine.players import Player
 class CheckersArena(GameAdapter):
     """``database`` (endgame tables) and ``book`` (an opening book) for the ``strong``
     player, opened by the caller (the games table builds this adapter through
-    ``tui_games.checkers_db.checkers_arena``)."""
+    ``tui_games.data.checkers_db.checkers_arena``)."""
 
     name = "checkers"
     title = "checkers"

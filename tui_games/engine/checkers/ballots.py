@@ -1,7 +1,7 @@
 """The ACF three-move ballot openings: parsing the list and setting up a ballot.
 
 The list ships as ``puzzles/checkers_ballots.txt`` (read it with
-``tui_games.resources.read_puzzles(BALLOTS_FILE)``; this module does no file I/O and parses
+``tui_games.data.resources.read_puzzles(BALLOTS_FILE)``; this module does no file I/O and parses
 the text it is given). A line is ``NUMBER MOVE MOVE MOVE DECK`` with DECK ``standard`` (the
 ballots drawn in matches) or ``barred`` (known losses); ``#`` starts a comment.
 """

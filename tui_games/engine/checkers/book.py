@@ -1,7 +1,7 @@
 """The opening book: a move for positions of the three-move ballots, from deep searches.
 
 The book ships as ``puzzles/checkers_book.txt`` (read with
-``tui_games.resources.read_puzzles(BOOK_FILE)``, through ``tui_games.checkers_book``; this
+``tui_games.data.resources.read_puzzles(BOOK_FILE)``, through ``tui_games.data.checkers_book``; this
 module does no file I/O and parses the text it is given). A line is ``FEN MOVE``, then
 optionally ``# comment`` (how it was found); ``#`` lines are comments. It was written by
 ``scripts/checkers_build_book.py``: our own engine's searches, far longer than a move's

@@ -32,7 +32,7 @@ the database (as in every published checkers database); a "draw" means neither s
 force a win.
 
 Nothing here reads files: the store/CLI layer opens the tables and hands them to
-:class:`EndgameDB` as buffers (bytes, mmap), see ``tui_games.checkers_db``.
+:class:`EndgameDB` as buffers (bytes, mmap), see ``tui_games.data.checkers_db``.
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ BASELINE_DEPTH = 6
 class EnginePlayer(Player):
     """The engine under a depth or time limit. One :class:`Engine` per player: its table
     and history carry from move to move within a game. ``database``: the endgame tables
-    the caller opened (``tui_games.checkers_db.shared_db()``), probed in the search;
-    ``book``: an opening book (``tui_games.checkers_book.shared_book()``) whose moves are
+    the caller opened (``tui_games.data.checkers_db.shared_db()``), probed in the search;
+    ``book``: an opening book (``tui_games.data.checkers_book.shared_book()``) whose moves are
     played without a search."""
 
     def __init__(self, name: str, limits: SearchLimits, *, seed: int | None = None,

@@ -30,7 +30,7 @@ class Connect4Arena(GameAdapter):
     )
 
     def __init__(self, book: OpeningBook | None = None) -> None:
-        # The perfect players' opening book: the app opens it (tui_games/connect4_book.py).
+        # The perfect players' opening book: the app opens it (tui_games/data/connect4_book.py).
         self.book = book
 
     def check_variant(self, variant: Variant) -> Variant:

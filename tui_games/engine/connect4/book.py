@@ -1,6 +1,6 @@
 """The 12-ply opening book of ``bitbully-databases``, read in place.
 
-The engine does no I/O: the app finds the file and maps it (:mod:`tui_games.connect4_book`),
+The engine does no I/O: the app finds the file and maps it (:mod:`tui_games.data.connect4_book`),
 and :meth:`OpeningBook.from_buffer` checks and searches those bytes where they lie (the book
 is 21 MB; the package's own reader builds 4.2 million tuples: 1.9 s and 467 MB). Players
 and solvers take an :class:`OpeningBook` object, or None to search without one.

@@ -246,7 +246,7 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
     """A fresh player for ``spec``. ``seconds`` caps each move (the perfect player's budget,
     default 5 s; the levels' safety cap); ``heuristic`` names the evaluation the searches
     use; ``algorithm`` the generic search; ``seed`` makes tie-breaks reproducible; ``book``
-    is the perfect player's opening book (the app opens it, tui_games/connect4_book.py; None:
+    is the perfect player's opening book (the app opens it, tui_games/data/connect4_book.py; None:
     the solver alone, slow in the opening);
     ``compiled`` its solver's node function (None: compiled where built, False: Python)."""
     key = normalize_spec(spec)

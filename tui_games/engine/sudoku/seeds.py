@@ -1,7 +1,7 @@
 """The shipped puzzles the generator disguises for the grades it cannot reach by removing
 clues alone (``puzzles/sudoku_LEVEL.txt``).
 
-Pure: the caller hands in how to read a shipped collection (``tui_games.resources.read_puzzles``),
+Pure: the caller hands in how to read a shipped collection (``tui_games.data.resources.read_puzzles``),
 so this engine package names its collections without doing the reading itself.
 """
 

@@ -26,8 +26,8 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterator, TypeVar
 
+from tui_games.data.resources import read_puzzles
 from tui_games.games import arena_adapter, arena_specs, find_game
-from tui_games.resources import read_puzzles
 from tui_games.server.identity import GUEST_PREFIX, NAME
 from tui_games.server.lobby.glicko2 import after_game
 from tui_games.server.lobby.presence import Presence

@@ -16,8 +16,9 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_games.checkers_book import shared_book
-from tui_games.checkers_db import shared_db
+from tui_games.data.checkers_book import shared_book
+from tui_games.data.checkers_db import shared_db
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
 from tui_games.engine.checkers.bits import COLOUR_NAMES
 from tui_games.engine.checkers.notation import CheckersError
@@ -27,7 +28,6 @@ from tui_games.engine.checkers.position import CheckersPosition, Move
 from tui_games.engine.players import Decision
 from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
-from tui_games.resources import read_puzzles
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.file_dialogs import ask_to_load, ask_to_save
 from tui_games.ui.screens.game_screen import GameScreen

@@ -9,7 +9,7 @@ from typing import Callable
 
 from textual import on
 
-from tui_games.connect4_book import default_book, installed_book
+from tui_games.data.connect4_book import default_book, installed_book
 from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
 from tui_games.engine.connect4.position import Connect4

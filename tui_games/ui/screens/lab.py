@@ -43,6 +43,7 @@ from textual.widgets import (
     Tabs,
 )
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.adapter import GameAdapter, find_position
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.engine.compare import (
@@ -53,7 +54,6 @@ from tui_games.engine.compare import (
     values_agree,
 )
 from tui_games.games import arena_adapter, arena_specs
-from tui_games.resources import read_puzzles
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, score_text, short_count

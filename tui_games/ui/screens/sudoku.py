@@ -28,6 +28,7 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical
 from textual.widgets import Header, Static
 
+from tui_games.data.resources import read_puzzles as read_collection
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import SudokuFormatError, parse_grid, read_puzzles
 from tui_games.engine.sudoku.game import SudokuGame
@@ -37,7 +38,6 @@ from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
-from tui_games.resources import read_puzzles as read_collection
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title

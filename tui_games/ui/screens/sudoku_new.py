@@ -13,8 +13,8 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from tui_games.data.resources import puzzle_names
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH
-from tui_games.resources import puzzle_names
 from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.userdata import player_files
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from tui_games.data.resources import read_puzzles
 from tui_games.engine.checkers.book import BOOK_FILE, OpeningBook
-from tui_games.resources import read_puzzles
 
 __all__ = ["shared_book"]
 

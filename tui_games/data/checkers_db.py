@@ -25,7 +25,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_games.checkers_book import shared_book
+from tui_games.data.checkers_book import shared_book
 from tui_games.engine.checkers.arena import CheckersArena
 from tui_games.engine.checkers.egdb import (
     EndgameDB,

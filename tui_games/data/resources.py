@@ -25,7 +25,7 @@ def _puzzles_root() -> Traversable:
     try:
         return resources.files(PUZZLES_PACKAGE)
     except ModuleNotFoundError:
-        checkout = Path(__file__).resolve().parent.parent / "puzzles"
+        checkout = Path(__file__).resolve().parents[2] / "puzzles"
         if checkout.is_dir():
             return checkout
         raise FileNotFoundError(f"the puzzle collections are missing: no package {PUZZLES_PACKAGE} "
