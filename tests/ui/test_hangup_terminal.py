@@ -2,7 +2,7 @@
 terminal is in: closed under it, or alive but no longer read (its output buffer full and
 Textual's writer thread blocked), then SIGTERM or SIGHUP. The real program on a real pty.
 
-Before tui_games.ui.driver, the stalled terminal wedged the app every time (the signal never
+Before tui_games.ui.runtime.driver, the stalled terminal wedged the app every time (the signal never
 reached the event loop) and a closed one about one time in four (the writer thread died and
 its queue filled).
 """

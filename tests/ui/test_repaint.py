@@ -2,7 +2,7 @@
 is what Textual itself renders for the same state — characters and styles, cell by cell,
 after every key and click, in truecolor and in 16 colours.
 
-The app sends partial updates (only what changed, cropped by tui_games.ui.partial_updates);
+The app sends partial updates (only what changed, cropped by tui_games.ui.runtime.partial_updates);
 a widget that forgets to repaint a cell leaves the old look on the player's screen while
 every full render (and every pilot test that reads widgets) looks right. Before the fix the
 tic-tac-toe and Connect-4 boards left the last-move underline on earlier moves this way.

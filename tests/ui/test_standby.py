@@ -1,4 +1,4 @@
-"""An app built up to its menu before the fork (tui_games.ui.standby), as the server's zygote
+"""An app built up to its menu before the fork (tui_games.ui.runtime.standby), as the server's zygote
 prepares it: children forked from it onto terminals of their own each get their own player's
 menu (saved games, the ASCII setting, the session lock in their own folder), answer keys, and
 never see each other's; what the preparation leaves in the preparing process; and which
@@ -25,8 +25,8 @@ from ui_support import process_state
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.ui import app as app_module
-from tui_games.ui import standby as standby_module
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.runtime import standby as standby_module
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.userdata.store import Store
 

@@ -83,7 +83,7 @@ def test_partial_updates_send_only_the_changed_span():
     from textual._compositor import ChopsUpdate
     from textual.strip import Strip
 
-    from tui_games.ui import partial_updates
+    from tui_games.ui.runtime import partial_updates
 
     assert partial_updates.install()  # this Textual's compositor is the shape it expects
     line = Strip([Segment("abcdefghij")])

@@ -1,4 +1,4 @@
-"""What an app no longer works out again in a process that starts many (tui_games.ui.warm_start):
+"""What an app no longer works out again in a process that starts many (tui_games.ui.runtime.warm_start):
 its CSS, parsed once a process and the same rules Textual parses; its theme's variables, the
 same as Textual's; the menu as the first screen, with no blank screen built under it, and not
 restyled for widths it looks the same at; and the
@@ -20,8 +20,8 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast, ToastRack
 from ui_support import SIZE, process_state
 
-from tui_games.ui import rehearsal, warm_start
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.runtime import rehearsal, warm_start
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.userdata.store import Store
 

@@ -3,7 +3,7 @@ imported, forked for each login (as Android's zygote and gunicorn's ``--preload`
 
 A fresh ``python -m tui_games`` spends 0.4-0.6 CPU-seconds importing before its menu is drawn,
 so four logins a second needed the whole 2-core machine. The zygote pays that once: it imports
-everything a session uses, runs one app to its menu, to nowhere (tui_games.ui.rehearsal: what
+everything a session uses, runs one app to its menu, to nowhere (tui_games.ui.runtime.rehearsal: what
 every app works out the same way, the parsed CSS, a theme's colours, Textual's and Rich's caches,
 is then made once), collects, fills the holes that left in its allocator's pools (so a child's
 objects go to fresh pages rather than into thousands of shared ones, each then copied), and
@@ -55,7 +55,7 @@ from tui_games.server.child import apply_limits, child_env, die_with_parent, mem
 from tui_games.server.log import event
 
 if TYPE_CHECKING:
-    from tui_games.ui.standby import Standby
+    from tui_games.ui.runtime.standby import Standby
 
 SPAWN_SECONDS = 5.0  # a fork answers in milliseconds; past this the zygote is taken as stuck
 READY_SECONDS = 120.0  # importing everything on a loaded machine
@@ -341,15 +341,15 @@ class Zygote:
 def preload(online: bool) -> str:
     """Import everything a session uses (the app, every game's screen and engine, the parser),
     then build one app up to its menu, drawn to nowhere, for the children to take over
-    (tui_games.ui.standby; with the lobby's entry if ``online``); if that fails, run one app
+    (tui_games.ui.runtime.standby; with the lobby's entry if ``online``); if that fails, run one app
     to its menu and drop it, so that what every app works out the same way is worked out here
-    (tui_games.ui.rehearsal). What was prepared: "standby", "rehearsal" or "nothing"."""
+    (tui_games.ui.runtime.rehearsal). What was prepared: "standby", "rehearsal" or "nothing"."""
     import importlib
 
     from tui_games import cli
     from tui_games.games import GAMES
-    from tui_games.ui import standby
-    from tui_games.ui.rehearsal import rehearse
+    from tui_games.ui.runtime import standby
+    from tui_games.ui.runtime.rehearsal import rehearse
 
     global _STANDBY
     cli.build_parser()

@@ -24,16 +24,16 @@ from textual.widgets import Input, Static
 from tui_games.engine import pacing
 from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
-from tui_games.ui import partial_updates
 from tui_games.ui.ascii import AsciiFilter
-from tui_games.ui.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
+from tui_games.ui.runtime import partial_updates
+from tui_games.ui.runtime.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
+from tui_games.ui.runtime.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.screens.help import HelpScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
-from tui_games.ui.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.userdata.store import Store
 
@@ -99,14 +99,14 @@ class TuiGamesApp(App):
     def __init__(self, game: str | None = None, options: dict | None = None, store: Store | None = None,
                  *, ascii: bool | None = None, standby: bool = False) -> None:
         super().__init__()
-        #: Built for nobody, up to its menu, to be forked and given a player (tui_games.ui.standby):
+        #: Built for nobody, up to its menu, to be forked and given a player (tui_games.ui.runtime.standby):
         #: nothing of a player's session starts until :meth:`take_player`.
         self.standby = standby
         # Taken over by a player, its first frame not drawn yet: until the driver says the
-        # terminal's size, nothing drawn reaches the player (tui_games.ui.standby).
+        # terminal's size, nothing drawn reaches the player (tui_games.ui.runtime.standby).
         self.first_frame_pending = False
         # Parsed once a process, not once an app: the server's pre-started process has parsed
-        # it all before it forks this app (tui_games.ui.warm_start).
+        # it all before it forks this app (tui_games.ui.runtime.warm_start).
         self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         partial_updates.install()
         # The engine thread and the UI share one interpreter lock; the default 5 ms between
@@ -154,7 +154,7 @@ class TuiGamesApp(App):
         self._driver = driver
         driver.start_application_mode()
         # Drawn whole on the player's terminal once the driver says its size (see _on_resize);
-        # nothing before that reaches the player (tui_games.ui.standby.held).
+        # nothing before that reaches the player (tui_games.ui.runtime.standby.held).
         self.first_frame_pending = True
         self._start_session()
         if isinstance(self.screen, MenuScreen):
@@ -325,7 +325,7 @@ class TuiGamesApp(App):
     def get_driver_class(self):
         driver = super().get_driver_class()
         # A real terminal gets the driver that cannot wedge the app when the terminal goes away
-        # (see tui_games.ui.driver); the web's and the tests' drivers stay as they are.
+        # (see tui_games.ui.runtime.driver); the web's and the tests' drivers stay as they are.
         if driver is WebDriver:  # the web's: its input waits for the app, as the terminal's does
             return BoundedWebDriver
         return HangUpSafeDriver if driver is LinuxDriver else driver
@@ -333,7 +333,7 @@ class TuiGamesApp(App):
     def _catch_hang_up(self) -> None:
         """A hang-up (the terminal or the SSH connection closed) or SIGTERM saves every game in
         progress and exits within three seconds, so the next start resumes it. The save runs on
-        the app's own loop, like every other save (see tui_games.ui.driver for how the signal
+        the app's own loop, like every other save (see tui_games.ui.runtime.driver for how the signal
         gets through a stuck terminal). Not under run_test: the handlers would outlive the app
         in the test process."""
         # Signal handlers belong to the main thread, and Windows has no SIGHUP.

@@ -120,7 +120,7 @@ class MenuScreen(Screen):
 
     def draw_once_on_next_layout(self) -> None:
         """Treat the next whole layout as the first (for an app taken over at another size
-        than the one it was laid out at: see tui_games.ui.standby)."""
+        than the one it was laid out at: see tui_games.ui.runtime.standby)."""
         self._drawn_at = None
 
     def _stop_skipping(self) -> None:

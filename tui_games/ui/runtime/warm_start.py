@@ -11,7 +11,7 @@ child starts from it, sharing the pages, rather than paying for it on each login
   same rule sets between parses). A theme change parses each source once, not twice (Textual's
   reparse would parse them into a sheet of its own, and the next widget's CSS all again).
 - **Everything else a first frame needs**: the zygote builds one app up to its menu, which each
-  login's child takes over (:mod:`tui_games.ui.standby`); this module's caches then serve the
+  login's child takes over (:mod:`tui_games.ui.runtime.standby`); this module's caches then serve the
   children that build their own app (a terminal the menu was not prepared for) and a theme
   change. (Keeping the theme's tokens and parsed markup styles once a process too was measured
   in such children and taken out: 54.2 against 54.5 ms of CPU to the menu, median of 30 each.)

@@ -1,7 +1,7 @@
 """A rehearsal of an app, for a process about to fork many (the server's zygote): one app run
 to its first menu frame, drawn to nowhere, in a throwaway folder, as nobody. What every app
 works out the same way on its way to the menu (the parsed CSS and the theme's variables: see
-tui_games.ui.warm_start; Textual's and Rich's caches; the modules Textual imports on first
+tui_games.ui.runtime.warm_start; Textual's and Rich's caches; the modules Textual imports on first
 use) is then in place before the fork, in pages the children share. Only the default theme's
 CSS is parsed: parsing every theme's too made each child's private memory 3 MB larger (its
 allocations fill the holes the parsing left in the zygote's pages, copying each page).

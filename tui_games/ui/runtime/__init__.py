@@ -1,0 +1,2 @@
+"""The app's process and terminal machinery: the drivers (hang-ups, bounded web output), the
+standby app the zygote forks, the rehearsal, the warm start, partial updates."""
