@@ -325,7 +325,7 @@ def test_a_dsn_is_shown_without_its_password(dsn, shown):
 
 
 async def test_the_bench_of_two_front_ends_measures_games_within_one_and_across_two(lobby_database):
-    from tui_games.bench import online_fronts
+    from tui_games.bench.server import online_fronts
 
     latencies = await online_fronts._run(lobby_database, 2, 0.5, seed=1)
     assert latencies["within"] and latencies["across"]  # every game played to its end, both kinds

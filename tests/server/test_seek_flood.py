@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tui_games.bench import seek_flood
+from tui_games.bench.server import seek_flood
 
 
 def test_a_seek_flood_reaches_every_app_and_drops_none():

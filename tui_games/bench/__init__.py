@@ -18,9 +18,9 @@ from tui_games.games import GAMES, find_game, load
 PROGRAM_BENCHES = {
     "terminal": "tui_games.bench.terminal:bench_terminal",
     "startup": "tui_games.bench.startup:bench_startup",
-    "server": "tui_games.bench.server:bench_server",
-    "online": "tui_games.bench.online:bench_online",
-    "capacity": "tui_games.bench.capacity:bench_capacity",
+    "server": "tui_games.bench.server.storms:bench_server",
+    "online": "tui_games.bench.server.online:bench_online",
+    "capacity": "tui_games.bench.server.capacity:bench_capacity",
 }
 
 

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench.online import _cpu_and_rss, _ms
+from tui_games.bench.server.online import _cpu_and_rss, _ms
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 
@@ -32,7 +32,7 @@ async def _flood(seekers: int) -> tuple[list[float], int, int, int, float, float
     players = WATCHERS + seekers
     with tempfile.TemporaryDirectory(prefix="tui-games-seeks-") as folder:
         server = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"import asyncio; from tui_games.bench.online import serve_lobby; "
+            sys.executable, "-c", f"import asyncio; from tui_games.bench.server.online import serve_lobby; "
                                   f"asyncio.run(serve_lobby({folder!r}, {players}))",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert server.stdout is not None and server.stdin is not None

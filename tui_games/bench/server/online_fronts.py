@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench.lobby_game import PAUSE, play_game
+from tui_games.bench.server.lobby_game import PAUSE, play_game
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.storage import redact
@@ -77,7 +77,7 @@ async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[st
         for index in range(fronts):
             mine = [name for name in names if where[name] == index]
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", "import asyncio; from tui_games.bench.online_fronts import serve_front; "
+                sys.executable, "-c", "import asyncio; from tui_games.bench.server.online_fronts import serve_front; "
                                       f"asyncio.run(serve_front({database!r}, {folder!r}, {index}, {mine!r}))",
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             line = await asyncio.wait_for(process.stdout.readline(), 60)

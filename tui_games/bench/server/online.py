@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench import online_fronts, online_ssh
-from tui_games.bench.lobby_game import PAUSE, play_game
+from tui_games.bench.server import online_fronts, online_ssh
+from tui_games.bench.server.lobby_game import PAUSE, play_game
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub import Lobby
@@ -60,7 +60,7 @@ def _cpu_and_rss(pid: int) -> tuple[float, float]:
 async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, int, float, float, float]:
     with tempfile.TemporaryDirectory(prefix="tui-games-online-") as folder:
         server = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"import asyncio, sys; from tui_games.bench.online import serve_lobby; "
+            sys.executable, "-c", f"import asyncio, sys; from tui_games.bench.server.online import serve_lobby; "
                                   f"asyncio.run(serve_lobby({folder!r}, {PLAYERS}))",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
         assert (await server.stdout.readline()).strip() == b"ready"

@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench.seek_flood import bench_seek_flood
+from tui_games.bench.server.seek_flood import bench_seek_flood
 from tui_games.bench.table import Write, write_table
 from tui_games.server.identity import Registry
 
