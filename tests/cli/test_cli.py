@@ -27,37 +27,37 @@ pytestmark = pytest.mark.usefixtures("home")  # never the user's real data direc
 def test_solve_empty_board(capsys):
     code, out, err = run(capsys, "tictactoe", "solve", ".../.../...")
     assert code == 0 and err == ""
-    assert out == "value: draw\nbest moves: 0,0 0,1 0,2 1,0 1,1 1,2 2,0 2,1 2,2\nplies: 9\n"
+    assert out == "value: draw\nbest moves: a1 b1 c1 a2 b2 c2 a3 b3 c3\nplies: 9\n"
 
 
 def test_solve_win_in_one(capsys):
     code, out, _ = run(capsys, "tictactoe", "solve", "XX./OO./...")
     assert code == 0
-    assert out == "value: win\nbest moves: 0,2\nplies: 1\n"
+    assert out == "value: win\nbest moves: c1\nplies: 1\n"
 
 
 def test_solve_lost_position(capsys):
     # O to move against X's fork (a2 and c1): every move loses, the fastest loss is 2 plies.
     code, out, _ = run(capsys, "tictactoe", "solve", "XO./.X./X.O")
     assert code == 0
-    assert out == "value: loss\nbest moves: 0,2 1,0 1,2 2,1\nplies: 2\n"
+    assert out == "value: loss\nbest moves: c1 a2 c2 b3\nplies: 2\n"
 
 
 def test_solve_keeps_every_move_of_the_value_not_just_the_fastest(capsys):
     # O to move wins at once on c2, and blocking c1 first also wins (later).
     code, out, _ = run(capsys, "tictactoe", "solve", "XX./OO./...", "--to-move", "o")
-    assert out == "value: win\nbest moves: 0,2 1,2\nplies: 1\n"
+    assert out == "value: win\nbest moves: c1 c2\nplies: 1\n"
 
 
 def test_solve_json(capsys):
     code, out, _ = run(capsys, "tictactoe", "solve", "X../.../...", "--json")
     assert code == 0
-    assert json.loads(out) == {"value": 0, "best_moves": [[1, 1]], "plies": 8}
+    assert json.loads(out) == {"value": 0, "best_moves": [[1, 1]], "best_cells": ["b2"], "plies": 8}
 
 
 def test_solve_finished_board(capsys):
     code, out, _ = run(capsys, "tictactoe", "solve", "XXX/OO./...", "--json")
-    assert json.loads(out) == {"value": -1, "best_moves": [], "plies": 0}
+    assert json.loads(out) == {"value": -1, "best_moves": [], "best_cells": [], "plies": 0}
     code, out, _ = run(capsys, "tictactoe", "solve", "XXX/OO./...")
     assert out == "value: loss\nbest moves: none\nplies: 0\n"
 
@@ -66,7 +66,7 @@ def test_solve_misere_and_k(capsys):
     # Misère: c1 would complete X's row and lose at once; c2 loses more slowly (X is then
     # forced into a line); the bottom row keeps the draw.
     code, out, _ = run(capsys, "tictactoe", "solve", "XX./OO./...", "--misere")
-    assert out == "value: draw\nbest moves: 2,0 2,1 2,2\nplies: 5\n"
+    assert out == "value: draw\nbest moves: a3 b3 c3\nplies: 5\n"
     code, out, _ = run(capsys, "tictactoe", "solve", "..../..../....", "--k", "3", "--json")
     assert json.loads(out)["value"] == 1
 
@@ -88,7 +88,8 @@ def test_solve_agrees_with_brute_force(capsys, misere, seed, marks, wide):
     value, plies = ttt_oracle.solve(pos)
     moves = ttt_oracle.move_results(pos)
     best = sorted([m // pos.cols, m % pos.cols] for m, (v, _) in moves.items() if v == value)
-    assert got == {"value": value, "best_moves": best, "plies": plies}
+    names = [pos.move_name(r * pos.cols + c) for r, c in best]
+    assert got == {"value": value, "best_moves": best, "best_cells": names, "plies": plies}
 
 
 @pytest.mark.parametrize(

@@ -122,8 +122,12 @@ def test_analyze_full_column_and_json(capsys):
     assert record["scores"] == [None if s == "-" else int(s) for s in scores]
     code, out, _ = run(capsys, "connect4", "analyze", moves, "--weak")
     assert out.split() == ["-" if s == "-" else str((int(s) > 0) - (int(s) < 0)) for s in scores]
-    code, out, _ = run(capsys, "connect4", "analyze", "1212121")
-    assert out == "- - - - - - -\n"
+
+
+def test_analyze_a_finished_game_is_bad_input_not_seven_full_columns(capsys):
+    # '-' is a full column; a game that a four ended has moves left in every column.
+    code, out, err = run(capsys, "connect4", "analyze", "1212121")
+    assert_usage_error(code, out, err, "'1212121': the game is over (X has four in a row)")
 
 
 def test_analyze_the_empty_board(capsys):

@@ -374,3 +374,40 @@ def test_a_short_puzzle_line_says_what_a_line_holds_and_a_small_one_says_its_siz
     assert "rows" not in err
     code, out, err = run(capsys, "sudoku", "hint", "0" * 16)
     assert "PUZZLE: read as a 4×4 puzzle" in err
+
+
+# -- one voice for bad input (the first hour, round two) ---------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["this is\nprose text here\n", "abcdefghijklmnopqrst\n", "Dear reader, hello\n"])
+def test_a_file_with_no_puzzle_in_it_is_bad_input(capsys, tmp_path, text):
+    # Prose used to print '# line 1: puzzle 1 has 2 rows, expected 6' and exit 1, as if it were
+    # a batch with one unsolved puzzle, guessing a size from the first word's length.
+    bad = tmp_path / "bad.txt"
+    bad.write_text(text)
+    for tool in ("solve", "grade"):
+        code, out, err = run(capsys, "sudoku", tool, str(bad))
+        assert_usage_error(code, out, err, "bad.txt: line 1: not a puzzle: ")
+        assert "expected" not in err and "rows" not in err
+
+
+def test_a_file_with_nothing_in_it_is_bad_input(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n")
+    code, out, err = run(capsys, "sudoku", "solve", str(empty))
+    assert_usage_error(code, out, err, "empty.txt: no puzzle in it")
+
+
+def test_a_typo_in_a_batch_still_takes_its_line(capsys, mixed):
+    # One stray character is a typo in a puzzle, named with its column; the batch goes on.
+    code, out, _ = run(capsys, "sudoku", "solve", str(mixed))
+    assert code == 1 and out.splitlines()[-1].startswith("# line 7: stray character 'x' at column 6")
+
+
+@pytest.mark.parametrize("tool", ["hint", "explain"])
+def test_hint_given_a_file_name_says_it_takes_the_puzzle(capsys, tmp_path, tool):
+    path = tmp_path / "puzzle.txt"
+    path.write_text(TOP95_1 + "\n")
+    code, out, err = run(capsys, "sudoku", tool, str(path))
+    assert_usage_error(code, out, err, f"is a file: {tool} takes the puzzle itself (one line), or '-'")
+    assert "expected 81 characters" not in err

@@ -142,6 +142,12 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         position = Connect4.parse("" if args.position == "-" else args.position)
     except Connect4Error as error:
         raise UsageError(str(error)) from None
+    outcome = position.outcome()
+    if outcome is not None:
+        # '-' means a full column: a board where a four already ended the game is no such thing.
+        why = "the board is full" if outcome.reason == "full" else f"{'XO'[outcome.winner or 0]} has four in a row"
+        raise UsageError(f"{position.format()!r}: the game is over ({why}); analyze scores the moves of a game "
+                         "still going")
     solver = Solver(book=opening_book(args), compiled=False if args.pure_python else None)
     scores, stats = solver.analyze_run(position, weak=args.weak)
     if args.json:

@@ -10,7 +10,7 @@ Input is any format :mod:`tui_games.engine.sudoku.formats` reads (81-character l
 ``#`` comments, ``.sdk`` grids, Project Euler blocks). Batch tools answer every puzzle in
 order, one line each, so output lines match input puzzles; a puzzle that is malformed or has
 no unique solution gets a ``# line N: ...`` line instead, and the exit status is 1. An
-unreadable file is a one-line error and status 2.
+unreadable file, or one with no readable puzzle in it, is a one-line error and status 2.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from __future__ import annotations
 # ``sudoku solve`` of one puzzle is a command people script, and its start-up is most of its
 # cost (``tui-games bench startup``).
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, cast
 
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from tui_games.engine.sudoku.techniques import Step
 
 EXIT_NOT_UNIQUE = 1
+# What a puzzle given on the command line is made of; anything else may be a file's name.
+_PUZZLE_ARGUMENT_CHARS = frozenset("0123456789.ABCDEFGabcdefg")
 # The grades the generator makes: every level but "needs search".
 GRADES = tuple(level for level in LEVELS if level != SEARCH)
 
@@ -89,8 +92,16 @@ def read_input(name: str) -> tuple[str, str]:
 
 
 def _entries(args: argparse.Namespace) -> list[PuzzleEntry]:
+    """The puzzles of FILE. A text with no puzzle in it (nothing, or prose) is the wrong input,
+    not a batch with a bad line: UsageError (status 2)."""
     text, source = read_input(args.file)
-    return read_puzzles(text, source, diagonal=args.diagonal)
+    entries = read_puzzles(text, source, diagonal=args.diagonal)
+    if not entries:
+        raise UsageError(f"{source}: no puzzle in it (81-character lines, .sdk grids or Project Euler blocks)")
+    first = entries[0].error
+    if first is not None and first.prose:
+        raise UsageError(str(first))
+    return entries
 
 
 def _comment(entry: PuzzleEntry, problem: str) -> str:
@@ -215,6 +226,9 @@ def _puzzle_argument(args: argparse.Namespace) -> Grid:
         text, source = read_input("-")
     else:
         text, source = args.puzzle, "PUZZLE"
+        if not set(text.strip()) <= _PUZZLE_ARGUMENT_CHARS and os.path.isfile(text):
+            raise UsageError(f"PUZZLE {text!r} is a file: {args.tool} takes the puzzle itself (one line), "
+                             f"or '-' to read it from stdin: tui-games sudoku {args.tool} - < {text}")
     line = text.strip()
     if line.isdigit() and len(line) not in LINE_SIZES:
         # One short line is no block of rows: say what a line must hold, not "1 rows".

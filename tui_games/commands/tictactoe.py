@@ -3,7 +3,9 @@
     tui-games tictactoe solve BOARD [--k K] [--misere] [--to-move X|O] [--json]
 
 BOARD is rows of ``X``, ``O`` and ``.`` joined by ``/``. The answer is the game value for the
-side to move, every move that keeps it, and the plies to the end under perfect play.
+side to move, every move that keeps it, and the plies to the end under perfect play. Moves are
+named as the app's board edges show them (``c3``: column c, row 3 from the top); ``--json``
+also gives them as 0-based ``[row, col]`` pairs, the form scripts written before the names read.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
     """
     outcome = position.outcome()
     if outcome is not None:
-        return {"value": outcome.value_for(position.turn), "best_moves": [], "plies": 0}
+        return {"value": outcome.value_for(position.turn), "best_moves": [], "best_cells": [], "plies": 0}
     pos = position.copy()
     pos.symmetry = True
     result = search(pos, SearchLimits(depth=pos.empties), TT, exact_root=True)
@@ -107,7 +109,8 @@ def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
     value = game_value(result.score)
     moves = sorted(rm.move for rm in result.root_moves if game_value(rm.score) == value)
     plies = plies_to_end(result.score) if value != 0 else pos.empties
-    return {"value": value, "best_moves": [divmod(m, pos.cols) for m in moves], "plies": plies}
+    return {"value": value, "best_moves": [divmod(m, pos.cols) for m in moves],
+            "best_cells": [pos.move_name(m) for m in moves], "plies": plies}
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -120,7 +123,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         solution["best_moves"] = [list(rc) for rc in solution["best_moves"]]
         print(json.dumps(solution))
     else:
-        moves = " ".join(f"{r},{c}" for r, c in solution["best_moves"]) or "none"
+        moves = " ".join(solution["best_cells"]) or "none"
         print(f"value: {VALUE_WORDS[solution['value']]}")
         print(f"best moves: {moves}")
         print(f"plies: {solution['plies']}")
@@ -137,4 +140,4 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     solve.add_argument("--misere", action="store_true", help="reverse rules: completing a line loses")
     solve.add_argument("--to-move", type=str.upper, choices=("X", "O"), default=None,
                        help="side to move (default: from the counts; X when they are equal)")
-    solve.add_argument("--json", action="store_true", help='print {"value", "best_moves", "plies"} as JSON')
+    solve.add_argument("--json", action="store_true", help='print {"value", "best_moves" ([row, col] pairs, 0-based), "best_cells" (c3), "plies"} as JSON')

@@ -47,8 +47,10 @@ class SudokuFormatError(ValueError):
     the message adds the source, the line and, for block formats, the puzzle number."""
 
     def __init__(self, problem: str, *, source: str = "<text>", line: int | None = None,
-                 puzzle: int | None = None) -> None:
+                 puzzle: int | None = None, prose: bool = False) -> None:
         self.problem = problem
+        # The text is no puzzle at all (words, not a malformed grid): a batch tool's wrong input.
+        self.prose = prose
         self.source = source
         self.line = line
         self.puzzle = puzzle
@@ -237,6 +239,26 @@ def _read_euler(text: str, source: str, size: int | None, diagonal: bool) -> lis
 _READERS = {"line": _read_lines, "sdk": _read_sdk, "euler": _read_euler}
 
 
+# Every character some puzzle line may hold, whatever its size: digits up to 16 ('G'), blanks,
+# and what a pretty print puts between cells.
+_PUZZLE_CHARS = frozenset(DIGITS[:16] + DIGITS[9:16].lower() + BLANKS + " \t|-+=")
+
+
+def _prose(line: str) -> str | None:
+    """Why a line is no puzzle text at all, or None: two or more characters no puzzle holds.
+
+    Checked on the first line before any length: "expected 16 rows" for a line of prose
+    guesses at a size the text never had. One stray character is a typo in a puzzle, which
+    the readers name with its column.
+    """
+    strays = [(column, ch) for column, ch in enumerate(line, 1) if ch not in _PUZZLE_CHARS]
+    if len(strays) < 2:
+        return None
+    column, ch = strays[0]
+    return (f"not a puzzle: {ch!r} at column {column} is no digit or blank (puzzles hold 1-9, "
+            "A-G past 9, and '.' or '0' for a blank)")
+
+
 def read_puzzles(text: str, source: str = "<text>", *, diagonal: bool = False, size: int | None = None,
                  fmt: str | None = None) -> list[PuzzleEntry]:
     """Every puzzle of ``text``, in order, each a grid or the error that stops it.
@@ -245,6 +267,13 @@ def read_puzzles(text: str, source: str = "<text>", *, diagonal: bool = False, s
     size (default: from the first puzzle); ``diagonal`` makes every grid the X variant (the
     text does not say).
     """
+    for number, raw in enumerate(text.splitlines(), 1):
+        if _is_data(raw):
+            problem = None if _EULER_HEADER.match(raw.strip()) else _prose(raw.strip())
+            if problem is not None:
+                return [PuzzleEntry(1, number, None, SudokuFormatError(problem, source=source, line=number,
+                                                                       prose=True))]
+            break
     fmt = fmt or detect_format(text, size)
     if fmt not in _READERS:
         raise ValueError(f"unknown Sudoku format {fmt!r}; choose one of {', '.join(FORMATS)}")
