@@ -292,3 +292,20 @@ def test_ascii_flag_reaches_the_app(capsys, monkeypatch):
     assert cli.main(["play", "--ascii"]) == 0
     assert cli.main(["play"]) == 0
     assert calls == [(None, True), (None, True), (None, None)]
+
+
+@pytest.mark.parametrize("module, argv, fragment", [
+    ("asyncssh", ["serve", "--ssh"], "serving over SSH needs asyncssh"),
+    ("textual_serve", ["serve", "--web"], "serving on the web needs textual-serve"),
+])
+def test_a_missing_extra_names_both_installs(capsys, monkeypatch, tmp_path, module, argv, fragment):
+    # From a checkout, pip install "tui-games[server]" fetches a released copy beside the source;
+    # the README's pip install ".[server]" is the one that works there: say both.
+    import tui_games.server.ssh as ssh
+    import tui_games.server.web as web
+
+    monkeypatch.setattr(ssh, "asyncssh", None)
+    monkeypatch.setattr(web, "Server", None)
+    code, out, err = run(capsys, *argv)
+    assert_usage_error(code, out, err, fragment)
+    assert 'pip install "tui-games[server]"' in err and 'pip install ".[server]"' in err

@@ -15,7 +15,14 @@ from typing import Callable
 
 from tui_games.server.log import event
 
-EXTRA_HINT = 'pip install "tui-games[server]"'
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra: from the package index, and from a checkout of the source
+    (where the index's name installs a released copy beside it instead, the README's way)."""
+    return f'pip install "tui-games[{extra}]" (from a checkout of the source: pip install ".[{extra}]")'
+
+
+EXTRA_HINT = install_hint("server")
 
 
 # What the server and its apps create is theirs alone: a private game code once sat in a

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, AsyncIterator
 
+from tui_games.server import install_hint
 from tui_games.server.lobby.storage import (
     CHANNEL,
     SCHEMA_VERSION,
@@ -38,7 +39,7 @@ try:
 except ImportError:  # open_storage says which extra to install
     psycopg = None  # type: ignore[assignment]
 
-EXTRA = 'the PostgreSQL lobby needs psycopg 3: pip install "tui-games[postgres]"'
+EXTRA = f"the PostgreSQL lobby needs psycopg 3: {install_hint('postgres')}"
 MIGRATION_LOCK = 0x7475_6967  # an advisory lock's number: 'tuig'
 CONNECT_SECONDS = 10
 # A statement that waits on a lock longer than this is a front end stuck mid-transaction (its
