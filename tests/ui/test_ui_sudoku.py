@@ -578,3 +578,44 @@ async def test_the_sat_panel_fits_its_column(home):
         console.print(panel.content)
         shown = console.export_text()
         assert re.search(r"by propagation +\d+ cells", shown) and "…" not in shown, shown
+
+
+def _footer_keys(screen) -> dict[str, object]:
+    from textual.widgets._footer import FooterKey
+
+    return {key.key: key for key in screen.query(FooterKey)}
+
+
+async def test_redo_is_in_the_footer_when_there_is_something_to_redo_and_every_key_fits(home):
+    # Ctrl+R was in neither the footer nor the README: a player who undid too far had no way
+    # to know the moves could come back.
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        assert "ctrl+r" not in _footer_keys(screen)  # nothing to redo yet
+        await goto(pilot, screen.board, PUZZLE.index("0"))
+        await pilot.press("4", "u")
+        await until(pilot, lambda: "ctrl+r" in _footer_keys(screen))
+        # A hint with a chain adds v: the footer still holds every key inside 80 columns.
+        chained = Step("AIC", "tough", (cell(1, 1),), (4,), "a chain", eliminations=((cell(1, 1), 4),),
+                       rating=7.1, chain=("(4)r1c1=r1c2",))
+        screen.pending_hint = chained
+        screen.refresh_bindings()
+        await until(pilot, lambda: "v" in _footer_keys(screen) and "ctrl+r" in _footer_keys(screen))
+        await pilot.pause()
+        for key, widget in _footer_keys(screen).items():
+            assert widget.region.right <= SIZE[0], f"{key} is cut at {widget.region}"
+        await pilot.press("ctrl+r")
+        assert screen.game.grid.values[PUZZLE.index("0")] == 4
+
+
+def test_the_readme_keys_table_names_sudokus_own_keys():
+    # The table gave o (options) for every game; Sudoku's dialog is on n and its redo on Ctrl+R.
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    table = [line for line in readme.splitlines() if line.startswith("| `u` / `n` / `o`")]
+    bound = {binding.action: binding.key for binding in SudokuScreen.BINDINGS}
+    assert bound["redo"] == "ctrl+r" and bound["new_game"] == "n" and "options" not in bound
+    assert len(table) == 1 and "Ctrl+R" in table[0] and "Sudoku" in table[0] and "`n` opens" in table[0]

@@ -123,13 +123,15 @@ class SudokuScreen(SavingScreen):
         Binding("p,enter", "pencil", "Pencil"),
         Binding("m", "fill_marks", "Marks"),
         Binding("u", "undo", "Undo"),
-        # Out of the footer (in the help): at 80 columns it has room for u but not for Ctrl+R too
-        # when a chain hint adds v.
-        Binding("ctrl+r", "redo", "Redo", show=False),
+        # In the footer only while there is something to redo (check_action), so that at 80
+        # columns it fits beside a chain hint's v.
+        Binding("ctrl+r", "redo", "Redo"),
         Binding("i", "hint", "Hint"),
         Binding("v", "chain", "Chain"),
         Binding("c", "check", "Check"),
-        Binding("S", "solve", "Solve"),
+        # Giving up is in the help, not the footer: at 80 columns the footer needs its room for
+        # Redo and a chain hint's v together.
+        Binding("S", "solve", "Solve", show=False),
         Binding("n", "new_game", "New"),
         Binding("space", "pause", "Pause"),
         Binding("s", "toggle_stats", "Stats", show=False),
@@ -341,6 +343,7 @@ class SudokuScreen(SavingScreen):
         self.board.refresh()
         self._show_title()
         self._show_status()
+        self.refresh_bindings()  # Redo comes and goes with the history
 
     def _show_status(self, note: str = "") -> None:
         game = self.game
@@ -523,6 +526,8 @@ class SudokuScreen(SavingScreen):
         if action == "chain":  # in the footer only while a hint with a chain is showing
             step = self.pending_hint
             return step is not None and bool(step.chain or step.links)
+        if action == "redo":
+            return self.game is not None and bool(self.game.redo_stack)
         return super().check_action(action, parameters)
 
     def _bad_notes(self) -> set[int]:
