@@ -17,6 +17,7 @@ from textual.containers import Center, Middle
 from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.drivers.web_driver import WebDriver
+from textual.filter import Monochrome
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
@@ -25,6 +26,7 @@ from tui_games.engine import pacing
 from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.ui.ascii import AsciiFilter
+from tui_games.ui.no_color import Colourless
 from tui_games.ui.runtime import partial_updates
 from tui_games.ui.runtime.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
 from tui_games.ui.runtime.warm_start import SharedStylesheet, css_variables
@@ -45,6 +47,7 @@ PALETTE_TITLES = {"new_game": "New game", "hint": "Hint: the best move", "compar
                   "options": "Game options", "toggle_stats": "Show or hide the statistics",
                   "toggle_tree": "Show or hide the search tree", "lab": "Lab on this position"}
 SWITCH_INTERVAL = 0.001
+NO_COLOR_FILTER = Colourless()
 # The session holding the saved games looks for a take-over request this often (one stat); the
 # asking one tries the lock this often and gives up after TAKEOVER_WAIT seconds without an answer.
 # A read-only session looks whether the holder still runs every HOLDER_POLL seconds while it may
@@ -117,6 +120,8 @@ class TuiGamesApp(App):
         #: ASCII-only output (the --ascii flag, else the setting): see tui_games.ui.ascii.
         self.ascii = bool(self.store.load_settings()["ui"]["ascii"]) if ascii is None else ascii
         self._ascii_filter = AsciiFilter()
+        # NO_COLOR (Textual reads it into no_color): app.tcss shows focus by attributes there.
+        self.set_class(self.no_color, "-no-color")
         self.start_game = game
         self.start_options = options or {}
         # Under the SSH server: the connection to the lobby (games against other players), and
@@ -383,7 +388,9 @@ class TuiGamesApp(App):
             event.widget.cursor_blink = False
 
     def get_line_filters(self):
-        filters = list(super().get_line_filters())
+        # NO_COLOR means no colour: Textual's Monochrome turns colours into greys, which a
+        # 256-colour terminal gets as 38;5;245 (ui/no_color.py).
+        filters = [NO_COLOR_FILTER if isinstance(f, Monochrome) else f for f in super().get_line_filters()]
         if self.ascii:
             filters.append(self._ascii_filter)
         return filters
