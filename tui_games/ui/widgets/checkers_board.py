@@ -22,7 +22,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_games.engine.checkers.bits import row_col, square_of
-from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS
+from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS, NO_UNDERLINE
 from tui_games.ui.widgets.layers import LayeredStyles
 
 PIECES = {
@@ -208,6 +208,10 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
             style += self._layer("board--picked")
         if is_cursor:
             style += self._layer("board--cursor")
+        if style.underline and sub != (self.cell_h - 1 if self.big else self.cell_h // 2):
+            # A piece that may move is underlined once, under it: on every line of a big square
+            # the underline struck through the disc.
+            style += NO_UNDERLINE
         if self.big and piece is not None:
             return self._big_piece(piece, mark, sub, square, is_cursor), style
         if not middle:

@@ -22,6 +22,8 @@ from tui_games.ui.widgets.layers import LayeredStyles
 BOX = {"tl": "┌", "tr": "┐", "bl": "└", "br": "┘", "h": "─", "v": "│",
        "t": "┬", "b": "┴", "l": "├", "r": "┤", "x": "┼"}
 LABEL_WIDTH = 2
+# Takes the underline off a line of a tall cell that does not carry the mark.
+NO_UNDERLINE = Style(underline=False)
 # Arrows and vi keys move a board's cursor (every board binds these to its action_move).
 CURSOR_BINDINGS = [
     Binding("up,k", "move(-1, 0)", "Up", show=False),
@@ -225,6 +227,10 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
                 text = f"{text:^{cw}}"
             else:
                 text = " " * cw
+            if style.underline and sub != (ch if art is not None else (ch + 1) // 2):
+                # An underline (the last move's cue) goes under the mark once: on every line of
+                # a tall cell it struck through the piece.
+                style = style + NO_UNDERLINE
             if is_cursor:
                 style = style + cursor_style
             segments.append(Segment(text, style))
