@@ -163,7 +163,6 @@ class GameScreen(SavingScreen):
                 with Center(classes="board-box"):
                     yield self.make_board()
                 yield PhraseStatus(id="status", classes="status")
-                yield Static(id="scoreline", classes="scoreline")
                 below = self.below_board()
                 if below:
                     with Center(classes="below-board"):
@@ -174,7 +173,7 @@ class GameScreen(SavingScreen):
         yield self.runner
         yield KeysFooter(compact=True)
 
-    # Rows of the screen that are not the board: header, footer, title, status, score line.
+    # Rows of the screen that are not the board: header, footer, title, status.
     RESERVED_ROWS = 10
 
     def on_resize(self, event: events.Resize) -> None:
@@ -268,12 +267,14 @@ class GameScreen(SavingScreen):
         return self.opponent.name if self.opponent is not None else ""
 
     def _update_scoreline(self) -> None:
+        """The tally against this opponent, in the header: under the board a three-line status
+        or a 7×7 board pushed it off an 80×24 screen."""
         if self.opponent is None:
-            self.query_one("#scoreline", Static).update("")
+            self.sub_title = ""
             return
         tally = self.app.store.scores().get(self.GAME, {}).get(self.score_key(), {})
         w, d, l = (tally.get(k, 0) for k in ("win", "draw", "loss"))
-        self.query_one("#scoreline", Static).update(f"won {w} · drawn {d} · lost {l}")
+        self.sub_title = f"won {w} · drawn {d} · lost {l}"
 
     # -- turns -----------------------------------------------------------------------------
 

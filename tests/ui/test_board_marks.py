@@ -1,7 +1,7 @@
-"""The last-move cue (an underline) goes under a piece once, not through it: on big squares
-(120×40, where pieces are drawn several lines tall) it was drawn on every line of the cell,
-striping the computer's O and a checkers piece that must capture. Read with a terminal
-emulator (pyte) on the bytes the app sends, with and without colour."""
+"""What the game screens mark, read with a terminal emulator (pyte) on the bytes the app
+sends: the last-move cue (an underline) goes under a piece once, not through it (on big
+squares, 120×40, it was drawn on every line of the cell, striping the computer's O and a
+checkers piece that must capture), and the score tracker is on screen at every size."""
 
 from __future__ import annotations
 
@@ -97,3 +97,31 @@ async def test_pieces_that_may_move_are_underlined_once(monkeypatch, home, size)
         assert len(groups) >= 4  # black's front row may move
         for columns, ys in groups.items():
             assert len(ys) == 1, f"the underline at columns {columns} is drawn on rows {ys}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
+@pytest.mark.parametrize("game, options, keys", [
+    ("tictactoe", {"opponent": "magic-square"}, ["enter"]),   # a three-line status after its reply
+    ("tictactoe", {"opponent": "level3", "rows": 7, "cols": 7, "k": 4}, []),
+    ("connect4", {"opponent": "level3"}, []),
+    ("checkers", {"opponent": "level3"}, []),
+])
+async def test_the_score_tracker_is_on_screen(monkeypatch, home, size, game, options, keys):
+    # It sat under the status: against magic-square its three-line reason pushed it off an
+    # 80×24 screen, and on 7×7 it never showed.
+    screen = recording(monkeypatch, size)
+    app = TuiGamesApp(game, options)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        runner = app.screen.runner
+        for _ in range(600):
+            if not runner.busy:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+        app.refresh(repaint=True)
+        await pilot.pause(0.2)
+        shown = "\n".join(screen.display)
+        assert "won 0 · drawn 0 · lost 0" in shown, shown
