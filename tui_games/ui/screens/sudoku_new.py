@@ -106,6 +106,10 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
         if self.query_one("#new-text", Input).display:
             # A file or a pasted line: the next thing to do is to type it.
             self.query_one("#new-text", Input).focus()
+        elif self.focused is None or not self.focused.display:
+            # The field that had focus is hidden now: focus stays in the dialog, where the
+            # choice was made, not nowhere (keys would then go to no field at all).
+            self.query_one("#source", Select).focus()
 
     def _update_fields(self) -> None:
         source = self.query_one("#source", Select).value
