@@ -36,7 +36,9 @@ async def test_arena_progress_cancel_and_replay(home):
         assert f"cancelled after {result.games} of 30" in text_of(lab.query_one("#arena-status"))
         assert lab.query_one("#arena-list", DataTable).row_count == result.games
         assert lab.query_one("#arena-results", DataTable).row_count == 2
-        assert Store().arena_runs() == []  # only finished runs are kept
+        # A run cut short is kept, and says so.
+        runs = Store().arena_runs()
+        assert len(runs) == 1 and runs[0]["cancelled"] and runs[0]["games"] == result.games
 
         # Enter on the first game replays it move by move.
         table = lab.query_one("#arena-list", DataTable)
@@ -196,3 +198,35 @@ async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home,
         assert footer_keys(app).get("back") == "Back"
         await pilot.press("escape")
         assert app.screen is not lab
+
+
+async def test_x_cancels_a_run_started_from_a_field_and_types_nothing(home):
+    # Enter in a field starts the run with the focus still there: x typed into player B
+    # ("level6x") while the screen said "x or Esc cancels".
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "connect4", "level5", "level4", 40)
+        field = lab.query_one("#arena-b", Input)
+        field.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await until(pilot, lambda: lab.running == "arena")
+        await pilot.press("x")
+        await until(pilot, lambda: lab.running is None)
+        assert lab.result.cancelled and field.value == "level4"
+        assert not field.disabled  # the form is back for the next run
+
+
+async def test_changing_the_game_clears_the_last_runs_tables(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "tictactoe", "perfect", "random", 2)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        assert lab.query_one("#arena-list", DataTable).row_count == 2
+        lab.query_one("#lab-game", Select).value = "connect4"
+        await pilot.pause()
+        assert lab.query_one("#arena-list", DataTable).row_count == 0
+        assert lab.query_one("#arena-results", DataTable).row_count == 0 and lab.result is None

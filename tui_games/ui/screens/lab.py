@@ -250,6 +250,15 @@ class LabScreen(Screen):
     def _game_changed(self, event: Select.Changed) -> None:
         if event.value != self.game_name and isinstance(event.value, str):
             self._set_game(event.value)
+            # The last run's tables were another game's: a fresh start, not a stale table.
+            self.result = None
+            self._shown_games = 0
+            for table in ("#arena-list", "#arena-results", "#compare-table"):
+                self.query_one(table, DataTable).clear()
+            self.cells = []
+            self.query_one("#compare-chart", SweepChart).show([], 0)
+            self.query_one("#arena-progress", ProgressBar).update(total=1, progress=0)
+            self.query_one("#arena-status", Static).update("r runs · Enter on a game replays it")
 
     @on(Select.Changed, "#arena-variant")
     def _variant_changed(self) -> None:
@@ -297,6 +306,15 @@ class LabScreen(Screen):
         else:
             self._start_arena()
 
+    def _lock_form(self, running: bool, focus: str | None = None) -> None:
+        """While a run goes on its fields are read-only and focus is on its results: keys the
+        screen names (x cancels) then reach the screen, not a field ("level6x")."""
+        for field in self.query("#lab-top Select, #arena-form Input, #arena-form Select, #compare-form Input, "
+                                "#compare-form Select"):
+            field.disabled = running
+        if focus is not None:
+            self.query_one(focus).focus()
+
     def action_cancel(self) -> None:
         if self.running:
             self.runner.stop()
@@ -331,6 +349,7 @@ class LabScreen(Screen):
         stopped = self.runner.stopping
         if not self.runner.done(message):
             return
+        self._lock_form(False)
         self.refresh_bindings()
         if message.tag == "arena":
             self._arena_done(message.payload)
@@ -340,6 +359,7 @@ class LabScreen(Screen):
     def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
         if not self.runner.done(message):
             return
+        self._lock_form(False)
         self.refresh_bindings()
         what = "run" if message.tag == "arena" else "sweep"
         self.query_one(f"#{message.tag}-status", Static).update(f"the {what} failed")
@@ -403,6 +423,7 @@ class LabScreen(Screen):
         self.query_one("#arena-progress", ProgressBar).update(total=config.games, progress=0)
         self.query_one("#arena-status", Static).update(f"game 1/{config.games}…")
         self.runner.start("arena", self._arena_job(game, config, openings))
+        self._lock_form(True, "#arena-list")
         self.refresh_bindings()
 
     @staticmethod
@@ -457,7 +478,9 @@ class LabScreen(Screen):
         self._fill_results(result)
         status = (f"cancelled after {result.games} of {result.config.games} games" if result.cancelled
                   else f"done: {result.games} games in {result.seconds:.1f} s")
-        if not result.cancelled:
+        # A run cut short is kept too, marked so (Scores lists it "cancelled after N of M"):
+        # its games were played.
+        if result.records:
             if self.app.store.record_arena_run(result.to_dict(with_notes=False)):
                 status += ", saved"
             for warning in self.app.store.take_warnings():
@@ -519,6 +542,7 @@ class LabScreen(Screen):
         self.query_one("#compare-chart", SweepChart).show([], top)
         self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x or Esc cancels")
         self.runner.start("compare", self._sweep_job(position, top))
+        self._lock_form(True, "#compare-table")
         self.refresh_bindings()
 
     @staticmethod
