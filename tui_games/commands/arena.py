@@ -19,12 +19,13 @@ import argparse
 import json
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_games.bench.table import table
-from tui_games.commands.common import UsageError, positive_int, positive_seconds
+from tui_games.commands.common import EXIT_INTERRUPTED, UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option, add_game_options, given_options
+from tui_games.commands.progress import ProgressLine
 from tui_games.data.resources import read_puzzles
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
 from tui_games.games import arena_adapter, arena_specs, find_game
@@ -127,16 +128,27 @@ def cmd_arena(args: argparse.Namespace) -> int:
     openings = _openings(game, args.start)
     verbose = args.verbose and not args.json
     stop = threading.Event()
+    progress = ProgressLine(config.games, shown=None if not args.json else False)
+    finished = 0
 
     def on_game(record: GameRecord, so_far: ArenaResult) -> None:
+        nonlocal finished
+        finished = len(so_far.records)
         if verbose:
+            progress.clear()
             print(game_line(record, so_far), flush=True)
+        progress.update(finished)
 
-    try:
-        result = run_arena(game, config, openings=openings, stop=stop, on_game=on_game)
-    except KeyboardInterrupt:
-        stop.set()
-        raise
+    def on_move(number: int, plies: int) -> None:
+        progress.update(finished, f"game {number}, ply {plies}")
+
+    result = _run_interruptibly(lambda: run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
+                                                  on_move=on_move), stop)
+    progress.clear()
+    if result.cancelled:
+        # Ctrl+C: the games played are kept, saved and reported like a finished run's.
+        print(f"tui-games: interrupted: {result.games} of {config.games} games played, reported below",
+              file=sys.stderr)
     if args.save:
         store = Store()
         store.record_arena_run(result.to_dict(with_notes=False))
@@ -154,7 +166,37 @@ def cmd_arena(args: argparse.Namespace) -> int:
             print()
         for line in result_lines(result):
             print(line)
-    return 0
+    return EXIT_INTERRUPTED if result.cancelled else 0
+
+
+def _run_interruptibly(run: Callable[[], ArenaResult], stop: threading.Event) -> ArenaResult:
+    """``run()`` in a thread, so that Ctrl+C in this one sets ``stop`` and the series returns
+    the games it finished (marked cancelled) instead of losing them all."""
+    outcome: list[ArenaResult] = []
+    failure: list[BaseException] = []
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            outcome.append(run())
+        except BaseException as error:  # handed to the main thread, raised there
+            failure.append(error)
+        finally:
+            done.set()
+
+    threading.Thread(target=target, name="arena", daemon=True).start()
+    # Waits in short steps on an Event, not in Thread.join: an interrupt inside join() can
+    # leave the thread looking finished while it runs on.
+    while not done.is_set():
+        try:
+            done.wait(0.1)
+        except KeyboardInterrupt:
+            if stop.is_set():
+                raise  # a second Ctrl+C: do not wait for the game in progress to give up
+            stop.set()
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 def add_arguments(arena: argparse.ArgumentParser) -> None:
