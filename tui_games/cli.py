@@ -5,6 +5,7 @@
     tui-games GAME TOOL ...               a game's command-line tools (solve, analyze, perft, …)
     tui-games bench NAME                  benchmark tables (--sweep: every algorithm, depths 1..D)
     tui-games arena GAME --a P --b P      two computer players play N games: results table or JSON
+    tui-games analyse GAME MOVES|FILE     a game reviewed move by move: marks, better moves, scores
     tui-games serve --ssh | --web         host the games: an SSH game server, or in a browser
 
 The parser is built from the game table (:mod:`tui_games.games`) and :data:`COMMANDS`, and
@@ -29,6 +30,7 @@ from tui_games.games import GAMES
 COMMANDS = {
     "play": ("tui_games.commands.play", "open the game menu, or start a game directly"),
     "arena": ("tui_games.commands.arena", "two computer players play N games; results table or JSON"),
+    "analyse": ("tui_games.commands.analyse", "a game reviewed move by move: each mistake marked, with the better move"),
     "bench": ("tui_games.commands.bench", "print a benchmark table (a game's engine, the terminal, start-up)"),
     "serve": ("tui_games.commands.serve", "host the games: an SSH game server, or the app in a browser"),
 }

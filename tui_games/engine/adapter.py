@@ -23,6 +23,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui_games.engine.analysis import Judge
 from tui_games.engine.players import Player
 
 __all__ = ["GameAdapter", "LibraryPosition", "Variant", "find_position", "player_label", "split_spec"]
@@ -138,6 +139,12 @@ class GameAdapter(ABC):
         """A finished or running game in the field's own format: by default its moves in the
         game's notation (``result``: the winner 0/1, None for a draw, "*" if it goes on)."""
         return self.move_separator.join(moves) + "\n"
+
+    def judge(self, variant: Variant, *, seconds: float | None = None) -> Judge | None:
+        """What reviews a game of ``variant`` (tui_games.engine.analysis): a solver, or the engine
+        with ``seconds`` CPU seconds a position (None: the game's default); None if the game has
+        no review."""
+        return None
 
     def sweep_depth(self, position: Any) -> int:
         """The depth the Lab's comparison proposes for ``position`` (quick in pure Python)."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any, cast
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
+from tui_games.engine.analysis import Judge
 from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
+from tui_games.engine.checkers.analysis import CheckersJudge
 from tui_games.engine.checkers.bits import square_of
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB
@@ -58,6 +60,9 @@ class CheckersArena(GameAdapter):
     def parse_openings(self, text: str) -> list[tuple[str, Any]]:
         """The standard three-move ballots (the barred ones are known losses)."""
         return [(str(b), b.position()) for b in checkers_ballots.parse_ballots(text) if b.standard]
+
+    def judge(self, variant: Variant, *, seconds: float | None = None) -> Judge:
+        return CheckersJudge(seconds if seconds is not None else 0.5, self.database)
 
     def start(self, variant: Variant, text: str | None = None) -> CheckersPosition:
         return CheckersPosition(text) if text and text.strip() else CheckersPosition()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
+from tui_games.engine.analysis import Judge
 from tui_games.engine.connect4 import players as connect4_players
+from tui_games.engine.connect4.analysis import Connect4Judge
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import COLUMNS, Connect4, Connect4Error
@@ -54,6 +56,10 @@ class Connect4Arena(GameAdapter):
         shown = heuristic if key != "random" and heuristic != "default" else None
         player.name = player_label(player.name, own_seconds, option=shown)
         return player
+
+    def judge(self, variant: Variant, *, seconds: float | None = None) -> Judge:
+        # The solver proves every position: no budget to give.
+        return Connect4Judge(self.book)
 
     def start(self, variant: Variant, text: str | None = None) -> Connect4:
         return Connect4.parse(text or "", self.check_variant(variant)["full_board"])

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
+from tui_games.engine.analysis import Judge
 from tui_games.engine.players import Player
 from tui_games.engine.tictactoe import players as tictactoe_players
+from tui_games.engine.tictactoe.analysis import TicTacToeJudge
 from tui_games.engine.tictactoe.position import TicTacToe, geometry
 
 _3X3 = {"rows": 3, "cols": 3, "k": 3, "misere": False}
@@ -61,6 +63,9 @@ class TicTacToeArena(GameAdapter):
         player = tictactoe_players.make_player(key, seed=seed, seconds=budget)
         player.name = player_label(player.name, own_seconds)
         return player
+
+    def judge(self, variant: Variant, *, seconds: float | None = None) -> Judge:
+        return TicTacToeJudge(seconds if seconds is not None else 1.0)
 
     def start(self, variant: Variant, text: str | None = None) -> TicTacToe:
         v = self.check_variant(variant)

@@ -1,0 +1,219 @@
+"""``tui-games analyse GAME [MOVES|FILE|-]``: a finished game reviewed move by move.
+
+    tui-games analyse connect4 4453356342
+    tui-games analyse tictactoe "b2 a1 c3 a3" --size 3x3
+    tui-games analyse checkers game.pdn --seconds 1 --json
+    tui-games analyse connect4 game.txt --export reviewed.txt
+
+The game is the moves in the game's notation (Connect-4's column digits, which may run
+together; tic-tac-toe's cells; checkers' PDN movetext), a file holding them or a record
+(:mod:`tui_games.engine.records`; for checkers a PDN file), or ``-`` for stdin. Each move
+gets the score before and after it for its mover, the engine's best move and a mark
+(:mod:`tui_games.engine.analysis` says when, and which are exact). ``--export`` writes the game
+as a record with the review in its comments, which this command reads back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from tui_games.commands.arena import _declared_options, _variant
+from tui_games.commands.common import EXIT_INTERRUPTED, UsageError, positive_seconds
+from tui_games.commands.options import add_game_options
+from tui_games.commands.progress import ProgressLine
+from tui_games.engine.adapter import GameAdapter
+from tui_games.engine.analysis import GameReview, MoveReview, review_game
+from tui_games.engine.records import RecordError, parse_variant, read_record, variant_text, write_record
+from tui_games.games import arena_adapter, arena_specs, find_game
+
+# A game longer than this is not a game of ours (and a review of it would not end).
+MAX_MOVES = 1000
+MAX_INPUT_BYTES = 1 << 20
+
+
+def _read_input(text: str) -> tuple[str, str]:
+    """(the game's text, where it came from): stdin for ``-``, a file's text, or the argument."""
+    if text == "-":
+        return sys.stdin.read(MAX_INPUT_BYTES), "<stdin>"
+    if os.path.isfile(text):
+        try:
+            with open(text, encoding="utf-8") as file:
+                return file.read(MAX_INPUT_BYTES), text
+        except OSError as error:
+            raise UsageError(f"cannot read {text!r}: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"cannot read {text!r}: not UTF-8 text") from None
+    return text, "MOVES"
+
+
+def _tokens(game: GameAdapter, text: str) -> list[str]:
+    words = text.split()
+    if game.move_separator == "" and len(words) == 1:
+        return list(words[0])  # Connect-4's "4453": one move a digit
+    return words
+
+
+def parse_game(game: GameAdapter, text: str, source: str, variant: dict) -> tuple[Any, list[Any], dict, dict]:
+    """(start position, moves, variant, tags) of the game in ``text``; UsageError names the
+    source, the line or move, and the problem."""
+    tags: dict[str, str] = {}
+    start_text: str | None = None
+    stripped = text.lstrip()
+    if game.name == "checkers" and (stripped.startswith("[") or "." in stripped.split("\n", 1)[0]):
+        from tui_games.engine.checkers.pdn import read_pdn_game
+
+        try:
+            pdn = read_pdn_game(text)
+        except ValueError as error:
+            raise UsageError(f"{source}: {error}") from None
+        start = game.start(variant, pdn.start_fen)
+        return start, list(pdn.moves), variant, dict(pdn.tags)
+    if stripped.startswith("["):
+        try:
+            record = read_record(text)
+        except RecordError as error:
+            raise UsageError(f"{source}: {error}") from None
+        tags = record.tags
+        if tags.get("Game") and find_game(tags["Game"]).key != game.name:
+            raise UsageError(f"{source}: the record is a {tags['Game']} game, not {game.name}")
+        if tags.get("Variant"):
+            try:
+                variant = game.check_variant(parse_variant(tags["Variant"]))
+            except ValueError as error:
+                raise UsageError(f"{source}: Variant: {error}") from None
+        start_text = tags.get("Start") or None
+        words = record.moves
+    else:
+        words = _tokens(game, text)
+    if len(words) > MAX_MOVES:
+        raise UsageError(f"{source}: {len(words)} moves; a game here has at most {MAX_MOVES}")
+    try:
+        start = game.start(variant, start_text)
+    except ValueError as error:
+        raise UsageError(f"{source}: Start {start_text!r}: {error}") from None
+    position = start.copy()
+    moves = []
+    for number, word in enumerate(words, 1):
+        if position.outcome() is not None:
+            raise UsageError(f"{source}: move {number} ({word!r}): the game was already over")
+        try:
+            move = game.parse_move(position, word)
+        except ValueError as error:
+            raise UsageError(f"{source}: move {number} ({word!r}): {error}") from None
+        moves.append(move)
+        position.push(move)
+    if not moves:
+        raise UsageError(f"{source}: no moves to analyse")
+    return start, moves, variant, tags
+
+
+def _comment(review: MoveReview) -> str:
+    text = f"{review.words(review.before)} -> {review.words(review.after)}"
+    if review.mark:
+        text = f"{review.mark} {text}"
+    if review.best:
+        text += f"; best {review.best}"
+    return text
+
+
+def _result(start: Any, moves: list[Any]) -> str:
+    position = start.copy()
+    for move in moves:
+        position.push(move)
+    outcome = position.outcome()
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == start.turn else "0-1"
+
+
+def _print_review(game: GameAdapter, review: GameReview) -> None:
+    width = max((len(m.move) for m in review.moves), default=2)
+    words = [(m, m.words(m.before), m.words(m.after)) for m in review.moves]
+    before_width = max((len(b) for _, b, _ in words), default=4)
+    for m, before, after in words:
+        mark = m.mark or ""
+        best = f"  best {m.best}" if m.best and m.mark else ""
+        print(f"{m.ply:4d}. {game.side_names[m.side]:<5} {m.move:<{width}} {mark:<2}  "
+              f"{before:>{before_width}} -> {after}{best}")
+    for side, summary in enumerate(review.sides):
+        parts = [f"{summary.blunders} blunders (??)", f"{summary.mistakes} mistakes (?)",
+                 f"{summary.inaccuracies} inaccuracies (?!)"]
+        if summary.results_lost:
+            parts.append(f"results given away {summary.results_lost}")
+        if summary.average_loss is not None:
+            parts.append(f"average loss {summary.average_loss:.1f}")
+        print(f"{game.side_names[side]}: " + ", ".join(parts))
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    try:
+        spec = find_game(args.game)
+    except ValueError:
+        raise UsageError(f"nothing to analyse in {args.game!r}; choose one of "
+                         f"{', '.join(s.key for s in arena_specs())}") from None
+    if spec.arena is None:
+        raise UsageError(f"no analysis for {spec.key}: {spec.no_arena}")
+    args.game = spec.key
+    game = arena_adapter(spec.key)
+    text, source = _read_input(args.record)
+    start, moves, variant, tags = parse_game(game, text, source, _variant(args))
+    judge = game.judge(variant, seconds=args.seconds)
+    if judge is None:
+        raise UsageError(f"no analysis for {spec.key}")
+    progress = ProgressLine(len(moves) + 1, unit="positions", shown=None if not args.json else False)
+    stop = threading.Event()
+    began = time.process_time()
+    try:
+        review = review_game(start, moves, judge, move_text=game.move_text, stop=stop,
+                             on_progress=lambda done, total: progress.update(done))
+    except KeyboardInterrupt:
+        progress.clear()
+        print("tui-games: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    progress.clear()
+    seconds = time.process_time() - began
+    if args.export is not None:
+        record_tags = {"Game": spec.key, "Variant": variant_text(variant), "Date": date.today().strftime("%Y.%m.%d"),
+                       **{k: v for k, v in tags.items() if k in ("First", "Second", "Event", "Clock")}}
+        if game.format(start) != game.format(game.start(variant)):
+            record_tags["Start"] = game.format(start)
+        comments = {m.ply: _comment(m) for m in review.moves}
+        try:
+            Path(args.export).write_text(write_record(record_tags, [m.move for m in review.moves], comments=comments,
+                                                      result=_result(start, moves)), encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write --export {args.export!r}: {error.strerror or error}") from None
+    if args.json:
+        record = review.to_dict(game.side_names)
+        record.update({"game": spec.key, "variant": variant, "cpu_seconds": round(seconds, 3)})
+        print(json.dumps(record))
+    else:
+        _print_review(game, review)
+    return 0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``tui-games analyse``."""
+    parser.set_defaults(handler=cmd_analyse)
+    parser.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
+    parser.add_argument("record", metavar="MOVES|FILE", nargs="?", default="-",
+                        help="the moves in the game's notation, a file with them or a record (checkers: PDN), "
+                             "or '-' for stdin (the default)")
+    parser.add_argument("--seconds", type=positive_seconds, default=None, metavar="S",
+                        help="CPU seconds a position for the games the engine judges (default: tic-tac-toe 1, "
+                             "checkers 0.5; Connect-4 is solved exactly)")
+    parser.add_argument("--json", action="store_true",
+                        help='print one object: "moves" (ply, move, mark, best, before, after, ...) and "summary"')
+    parser.add_argument("--export", default=None, metavar="FILE",
+                        help="also write the game as a record with the review in its comments")
+    add_game_options(parser, _declared_options())
