@@ -230,3 +230,26 @@ async def test_changing_the_game_clears_the_last_runs_tables(home):
         await pilot.pause()
         assert lab.query_one("#arena-list", DataTable).row_count == 0
         assert lab.query_one("#arena-results", DataTable).row_count == 0 and lab.result is None
+
+
+async def test_a_bot_file_plays_in_the_lab_and_a_failing_one_forfeits(home):
+    bot = home / "first.py"
+    bot.write_text("def choose(position):\n    return position.legal_moves()[0]\n", encoding="utf-8")
+    bad = home / "bad.py"
+    bad.write_text("def choose(position):\n    return 99\n", encoding="utf-8")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "tictactoe", str(bot), str(bad), 2)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        result = lab.result
+        assert result.games == 2 and result.a_name == "first.py" and result.b_name == "bad.py"
+        assert result.a_wins == 2
+        assert [r.forfeit for r in result.records] == ["bad.py, ply 2: returned 99, not a legal move",
+                                                       "bad.py, ply 1: returned 99, not a legal move"]
+        await fill(pilot, lab, "tictactoe", str(home / "missing.py"), "random", 2)
+        await pilot.press("r")
+        await pilot.pause()
+        assert lab.running is None
+        assert any("does not exist" in str(n.message) for n in app._notifications)

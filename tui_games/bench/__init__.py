@@ -18,6 +18,7 @@ from tui_games.games import GAMES, find_game, load
 PROGRAM_BENCHES = {
     "terminal": "tui_games.bench.terminal:bench_terminal",
     "startup": "tui_games.bench.startup:bench_startup",
+    "bots": "tui_games.bench.bots:bench_bots",
     "server": "tui_games.bench.server.storms:bench_server",
     "online": "tui_games.bench.server.online:bench_online",
     "capacity": "tui_games.bench.server.capacity:bench_capacity",

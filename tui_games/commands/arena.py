@@ -6,7 +6,8 @@
 
 Players are the game's opponents (``perfect``, ``level5``, ``random``, ``rule-based``,
 ``strong``, ``baseline`` …), with what the game lets a player take (Connect-4's ``:HEURISTIC``)
-and ``@SECONDS`` added where wanted; a game's variant flags are its own (``ARENA_OPTIONS`` in
+and ``@SECONDS`` added where wanted, or a bot file (``mybot.py``, ``mybot.py:NAME``,
+``level4:myeval.py``: :mod:`tui_games.bots`; a bot that fails loses that game, with its reason); a game's variant flags are its own (``ARENA_OPTIONS`` in
 its command module). The sides alternate (``--no-swap``: A always plays X / Black); checkers games start from
 seeded three-move ballots, each pair of games sharing one. The run is saved in the data
 directory's ``arena.json`` (``--no-save`` skips that). A bad player, variant or start is one
@@ -23,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tui_games.bench.table import table
+from tui_games.bots import player_factory
 from tui_games.commands.common import EXIT_INTERRUPTED, UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option, add_game_options, given_options
 from tui_games.commands.progress import ProgressLine
@@ -62,13 +64,19 @@ def _openings(game, start: str | None) -> list | None:
         raise UsageError(f"cannot read the openings {game.openings_file}: {error}") from None
 
 
+def check_player(game, flag: str, spec: str, seconds: float | None, variant: dict) -> None:
+    """Build the player ``spec`` once (a bot file's is only read, not run), so a bad one is a
+    usage error before any game."""
+    try:
+        player_factory(game)(spec, seed=0, seconds=seconds, variant=variant).close()
+    except ValueError as error:
+        raise UsageError(f"{flag} {spec!r}: {error}") from None
+
+
 def _check(game, config: ArenaConfig) -> None:
-    """Build both players and the start once, so a bad one is a usage error before any game."""
+    """Both players and the start, checked before any game."""
     for flag, spec in (("--a", config.a), ("--b", config.b)):
-        try:
-            game.make_player(spec, seed=0, seconds=config.seconds, variant=config.variant)
-        except ValueError as error:
-            raise UsageError(f"{flag} {spec!r}: {error}") from None
+        check_player(game, flag, spec, config.seconds, config.variant)
     try:
         game.start(config.variant, config.start)
     except ValueError as error:
@@ -103,14 +111,25 @@ def result_lines(result: ArenaResult) -> list[str]:
     if result.adjudicated:
         summary += f"; {result.adjudicated} drawn by adjudication at {game.max_plies} plies"
     lines.append(summary)
+    lines += forfeit_lines(result.records)
+    return lines
+
+
+def forfeit_lines(records: Sequence[GameRecord], *, limit: int = 10) -> list[str]:
+    """A line per game a bot lost by failing (the first ``limit``; then how many more)."""
+    lost = [r for r in records if r.forfeit is not None]
+    lines = [f"game {r.number}: forfeited: {r.forfeit}" for r in lost[:limit]]
+    if len(lost) > limit:
+        lines.append(f"… and {len(lost) - limit} more forfeited games (--json lists them all)")
     return lines
 
 
 def game_line(record: GameRecord, result: ArenaResult) -> str:
     winner = {"a": "A wins", "b": "B wins", None: "draw"}[record.winner]
     opening = f" {record.opening}" if record.opening else ""
+    forfeit = f" ({record.forfeit})" if record.forfeit else ""
     return (f"game {record.number:3d}  A {result.side_names[record.a_side]:5s} {winner:6s} "
-            f"{record.reason:14s} {record.plies:3d} plies{opening}")
+            f"{record.reason:14s} {record.plies:3d} plies{opening}{forfeit}")
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -143,7 +162,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         progress.update(finished, f"game {number}, ply {plies}")
 
     result = _run_interruptibly(lambda: run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
-                                                  on_move=on_move), stop)
+                                                  on_move=on_move, make_player=player_factory(game)), stop)
     progress.clear()
     if result.cancelled:
         # Ctrl+C: the games played are kept, saved and reported like a finished run's.
@@ -205,7 +224,8 @@ def add_arguments(arena: argparse.ArgumentParser) -> None:
     arena.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
     arena.add_argument("--a", required=True, metavar="PLAYER",
                        help="player A: one of the game's players (perfect, level5, random …), with what the "
-                            "game adds to a player (Connect-4: :HEURISTIC, level6:aware); @SECONDS sets its budget")
+                            "game adds to a player (Connect-4: :HEURISTIC, level6:aware), or a bot file (bot.py, "
+                            "bot.py:NAME, level4:eval.py; docs/bots.md); @SECONDS sets its budget")
     arena.add_argument("--b", required=True, metavar="PLAYER", help="player B, as --a")
     arena.add_argument("--games", type=positive_int, default=10, metavar="N", help="games to play (default 10)")
     arena.add_argument("--swap", action=argparse.BooleanOptionalAction, default=True,

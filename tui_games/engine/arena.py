@@ -31,7 +31,7 @@ from typing import Any, Callable, Sequence
 from tui_games.engine.adapter import Variant
 from tui_games.engine.contracts import ArenaGame
 from tui_games.engine.game import Outcome
-from tui_games.engine.players import Player
+from tui_games.engine.players import Player, PlayerFailed
 
 __all__ = [
     "ArenaConfig",
@@ -46,6 +46,12 @@ __all__ = [
 ]
 
 ADJUDICATED = "adjudicated"
+# How a game ends when a player could not give a move (PlayerFailed): it loses.
+FORFEIT = "forfeit"
+
+# Builds a player from a spec, as ArenaGame.make_player does (the bots package's factory also
+# takes files: tui_games.bots.player_factory).
+PlayerFactory = Callable[..., Player]
 
 
 class GameStopped(Exception):
@@ -70,6 +76,8 @@ class PlayedGame:
     move_seconds: list[float] = field(default_factory=list)
     move_nodes: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # Why the loser forfeited (PlayerFailed's one line), when it did.
+    forfeit: str | None = None
 
     @property
     def reason(self) -> str:
@@ -88,7 +96,8 @@ def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = 
 
     A stop flag set before a move, or while a player thinks (its search returns at once with
     a move it did not finish choosing), raises :class:`GameStopped`: a game cut short is no
-    result. ``on_move(position, move)`` runs after each move.
+    result. ``on_move(position, move)`` runs after each move. A player that raises
+    :class:`PlayerFailed` loses the game (``reason`` "forfeit", ``forfeit`` its line).
     """
     pos = start.copy()
     played = PlayedGame(pos, [], None)
@@ -103,7 +112,14 @@ def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = 
             raise GameStopped
         player = players[pos.turn]
         began = time.perf_counter()
-        decision = player.choose(pos, stop=stop)
+        try:
+            decision = player.choose(pos, stop=stop)
+        except PlayerFailed as failed:
+            if stop is not None and stop.is_set():
+                raise GameStopped from None
+            played.outcome = Outcome(1 - pos.turn, FORFEIT)
+            played.forfeit = str(failed)
+            return played
         seconds = time.perf_counter() - began
         if stop is not None and stop.is_set():
             raise GameStopped
@@ -162,6 +178,8 @@ class GameRecord:
     move_seconds: list[float]
     move_nodes: list[int]
     notes: list[str]
+    # The loser's reason when it forfeited (a bot file that failed), else None.
+    forfeit: str | None = None
 
     @property
     def plies(self) -> int:
@@ -192,8 +210,8 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
-        fields = {k: data[k] for k in cls.__dataclass_fields__ if k != "notes"}
-        return cls(**fields, notes=list(data.get("notes") or []))
+        fields = {k: data[k] for k in cls.__dataclass_fields__ if k not in ("notes", "forfeit")}
+        return cls(**fields, notes=list(data.get("notes") or []), forfeit=data.get("forfeit"))
 
 
 @dataclass
@@ -261,6 +279,11 @@ class ArenaResult:
         return sum(r.reason == ADJUDICATED for r in self.records)
 
     @property
+    def forfeits(self) -> list[GameRecord]:
+        """The games a player lost by failing to give a move (a bot file)."""
+        return [r for r in self.records if r.forfeit is not None]
+
+    @property
     def average_plies(self) -> float:
         return sum(r.plies for r in self.records) / len(self.records) if self.records else 0.0
 
@@ -319,6 +342,7 @@ class ArenaResult:
             "start": self.config.start,
             "side_names": list(self.side_names),
             "adjudicated": self.adjudicated,
+            "forfeits": len(self.forfeits),
             "average_plies": round(self.average_plies, 2),
             "a_seconds_per_move": round(a.seconds_per_move, 6),
             "b_seconds_per_move": round(b.seconds_per_move, 6),
@@ -371,7 +395,8 @@ def _seed_for(rng: random.Random) -> int:
 def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[str, Any]] | None = None,
               stop: threading.Event | None = None,
               on_game: Callable[[GameRecord, ArenaResult], None] | None = None,
-              on_move: Callable[[int, int], None] | None = None) -> ArenaResult:
+              on_move: Callable[[int, int], None] | None = None,
+              make_player: PlayerFactory | None = None) -> ArenaResult:
     """Play the series ``config`` asks for and return the result.
 
     ``openings``: (label, position) starts to draw from (checkers: the ballots), one per pair
@@ -379,12 +404,27 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
     ``stop`` ends the series at once: the game in progress is dropped and the result, marked
     ``cancelled``, holds the games finished. ``on_game(record, result so far)`` runs after
     every game, ``on_move(game number, plies so far)`` after every move. A bad spec, variant
-    or start raises ValueError before the first move.
+    or start raises ValueError before the first move. ``make_player`` builds the players
+    (``game.make_player`` by default; ``tui_games.bots.player_factory`` adds bot files);
+    each is closed when the series ends.
     """
     seed = config.seed if config.seed is not None else random.randrange(2**31)
     rng = random.Random(seed)
-    players = {who: game.make_player(spec, seed=_seed_for(rng), seconds=config.seconds, variant=config.variant)
-               for who, spec in (("a", config.a), ("b", config.b))}
+    factory = make_player if make_player is not None else game.make_player
+    players: dict[str, Player] = {}
+    try:
+        for who, spec in (("a", config.a), ("b", config.b)):
+            players[who] = factory(spec, seed=_seed_for(rng), seconds=config.seconds, variant=config.variant)
+        return _play_series(game, config, seed, rng, players, openings, stop, on_game, on_move)
+    finally:
+        for player in players.values():
+            player.close()
+
+
+def _play_series(game: ArenaGame, config: ArenaConfig, seed: int, rng: random.Random, players: dict[str, Player],
+                 openings: Sequence[tuple[str, Any]] | None, stop: threading.Event | None,
+                 on_game: Callable[[GameRecord, ArenaResult], None] | None,
+                 on_move: Callable[[int, int], None] | None) -> ArenaResult:
     fixed = game.start(config.variant, config.start)
     deck: list[tuple[str, Any]] = []
     if config.start is None and openings:
@@ -416,7 +456,8 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
         texts = _move_texts(game, start, played.moves)
         winner = None if played.winner is None else ("a" if played.winner == a_side else "b")
         record = GameRecord(number, a_side, opening, game.format(start), start.turn, texts, winner, played.reason,
-                            time.perf_counter() - began_game, played.move_seconds, played.move_nodes, played.notes)
+                            time.perf_counter() - began_game, played.move_seconds, played.move_nodes, played.notes,
+                            played.forfeit)
         result.records.append(record)
         result.seconds = time.perf_counter() - began
         if on_game is not None:

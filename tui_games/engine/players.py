@@ -37,10 +37,24 @@ class Decision:
     result: SearchResult | None = None
 
 
+class PlayerFailed(Exception):
+    """A player could not give a move (a bot file that raised, answered too late or with an
+    illegal move, printed, or died): it loses the game. The message is the one-line reason."""
+
+
 class Player(ABC):
-    """Base class: ``name`` is the label shown to the user, ``choose`` picks a move."""
+    """Base class: ``name`` is the label shown to the user, ``choose`` picks a move.
+
+    ``choose`` raises :class:`PlayerFailed` when the player cannot give a move and so loses
+    the game (only players outside the engine's own do: ``tui_games.bots``). ``close`` lets
+    go of what the player holds (a bot's child process); the arena calls it when a series
+    ends, and a player that holds nothing ignores it.
+    """
 
     name: str = "player"
+
+    def close(self) -> None:  # noqa: B027 - an optional hook: most players hold nothing
+        """Let go of what the player holds; it may be used again afterwards."""
 
     @abstractmethod
     def choose(
@@ -105,8 +119,12 @@ class SearchPlayer(Player):
         *,
         seed: int | None = None,
         keep_table: bool = False,
+        evaluation: Callable[[Any], int] | None = None,
     ) -> None:
         self.name = name
+        # None: the position's own evaluate(); else a function of the position, scored from
+        # the side to move, that judges the search's horizon.
+        self.evaluation = evaluation
         self.limits = limits
         self.algorithm = resolve_algorithm(algorithm)
         self.rng = random.Random(seed)
@@ -137,6 +155,7 @@ class SearchPlayer(Player):
             recorder=recorder,
             rng=self.rng,
             table=self.table,
+            evaluation=self.evaluation,
         )
         return Decision(result.move, self.describe(result, position), result)
 

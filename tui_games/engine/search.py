@@ -197,6 +197,7 @@ class Searcher:
         table: dict[Hashable, _Entry] | None = None,
         exact_root: bool = False,
         deepen: bool | None = None,
+        evaluation: Callable[[Any], int] | None = None,
     ) -> None:
         self.algorithm = resolve_algorithm(algorithm)
         # None: the algorithm's habit (see iterate); with a depth limit, False searches only
@@ -216,6 +217,9 @@ class Searcher:
         self.use_tt = self.algorithm == TT
         self.table: dict[Hashable, _Entry] = table if table is not None else {}
         self.exact_root = exact_root
+        # The horizon's judge: the position's own evaluate(), or a function of the position
+        # scored from the side to move (an evaluation file, tui_games.bots).
+        self.evaluation = evaluation
         # The optional hooks a position declares (tui_games.engine.game): ordered moves, and
         # for the full engine a dead draw, where nobody can win any more, to stop early at.
         self.ordered_moves = self.pos.ordered_moves if self.ordering and isinstance(self.pos, OrderedMoves) else None
@@ -304,7 +308,7 @@ class Searcher:
         if depth <= 0:
             stats.leaves += 1
             self.horizon_hits += 1
-            score = self.pos.evaluate()
+            score = self.pos.evaluate() if self.evaluation is None else self.evaluation(self.pos)
             if node is not None:
                 node.close(score, EXACT, "horizon")
             return score

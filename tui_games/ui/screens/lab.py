@@ -43,6 +43,7 @@ from textual.widgets import (
     Tabs,
 )
 
+from tui_games.bots import player_factory
 from tui_games.data.resources import read_puzzles
 from tui_games.engine.adapter import GameAdapter, find_position
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
@@ -243,7 +244,8 @@ class LabScreen(Screen):
         levels = [n for n in names if n.startswith("level")]
         if levels:
             shown = shown.replace("level1", f"level1-{levels[-1].removeprefix('level')}")
-        self.query_one("#arena-hint", Static).update(f"players: {shown}; {self.game.spec_help}")
+        self.query_one("#arena-hint", Static).update(f"players: {shown}, a bot file (bot.py, level3:eval.py); "
+                                                     f"{self.game.spec_help}")
         self.query_one("#lab-top-hint", Static).update(f"{self.game.side_names[0]} moves first; sides alternate")
 
     @on(Select.Changed, "#lab-game")
@@ -392,7 +394,9 @@ class LabScreen(Screen):
             for who in ("a", "b"):
                 spec = self.query_one(f"#arena-{who}", Input).value.strip()
                 try:
-                    names[who] = game.make_player(spec, seed=0, seconds=seconds, variant=variant).name
+                    player = player_factory(game)(spec, seed=0, seconds=seconds, variant=variant)
+                    names[who] = player.name
+                    player.close()
                 except ValueError as error:
                     raise ValueError(f"player {who.upper()} {spec!r}: {error}") from None
                 specs[who] = spec
@@ -447,7 +451,7 @@ class LabScreen(Screen):
                 report(record.number + 1, 0)
 
             return run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
-                             on_move=lambda number, plies: report(number, plies))
+                             on_move=lambda number, plies: report(number, plies), make_player=player_factory(game))
 
         return job
 
