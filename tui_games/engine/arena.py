@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import random
 import threading
 import time
@@ -41,7 +42,12 @@ __all__ = [
     "IllegalMove",
     "PlayedGame",
     "SideStats",
+    "Standing",
+    "TournamentResult",
+    "elo_estimates",
+    "pair_seed",
     "play_game",
+    "round_robin",
     "run_arena",
 ]
 
@@ -489,3 +495,142 @@ def replay_positions(game: ArenaGame, record: GameRecord, variant: Variant) -> l
         pos.push(game.parse_move(pos, text))
         positions.append(pos.copy())
     return positions
+
+
+# -- a round robin -------------------------------------------------------------------------------------
+
+# Elo's scale: 400 points are a factor of ten in the odds.
+ELO_SCALE = 400 / math.log(10)
+# The Elo estimate's prior: each player is given this many virtual draws against an average
+# player (rating 0), so that a player who won or lost everything still has a finite estimate.
+PRIOR_DRAWS = 1.0
+
+
+def round_robin(count: int) -> list[tuple[int, int]]:
+    """Every pair (i, j), i < j, of ``count`` players, in a fixed order."""
+    return [(i, j) for i in range(count) for j in range(i + 1, count)]
+
+
+def pair_seed(seed: int, pair: int) -> int:
+    """The seed of the ``pair``-th series of a tournament seeded ``seed`` (the same whichever
+    process plays it)."""
+    return random.Random(seed * 1_000_003 + pair).randrange(2**31)
+
+
+@dataclass
+class Standing:
+    """One player's line of a tournament's table."""
+
+    spec: str
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: int = 0
+    elo: float = 0.0
+    elo_error: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return self.wins + self.draws / 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"spec": self.spec, "name": self.name, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "forfeits": self.forfeits, "score": self.score, "elo": round(self.elo, 1),
+                "elo_error": round(self.elo_error, 1)}
+
+
+def elo_estimates(count: int, results: Sequence[tuple[int, int, float]]) -> list[tuple[float, float]]:
+    """(Elo, its standard error) of each of ``count`` players from ``results``: (player, other,
+    score of player: 1, 0.5, 0) for every game. The maximum-likelihood ratings of the logistic
+    (Bradley-Terry) model with draws as half a win, with :data:`PRIOR_DRAWS` virtual draws
+    against an average player each, centred on 0; the error is one standard error from the
+    curvature of the likelihood at the estimate."""
+    ratings = [0.0] * count
+    games: list[list[tuple[int, float]]] = [[] for _ in range(count)]
+    for i, j, score in results:
+        games[i].append((j, score))
+        games[j].append((i, 1 - score))
+    curvature = [0.0] * count
+    for _ in range(200):
+        change = 0.0
+        for i in range(count):
+            expected = 1 / (1 + math.exp(-ratings[i]))  # against the prior's average player
+            gradient = PRIOR_DRAWS * (0.5 - expected)
+            hessian = PRIOR_DRAWS * expected * (1 - expected)
+            for j, score in games[i]:
+                expected = 1 / (1 + math.exp(ratings[j] - ratings[i]))
+                gradient += score - expected
+                hessian += expected * (1 - expected)
+            step = gradient / hessian
+            ratings[i] += step
+            curvature[i] = hessian
+            change = max(change, abs(step))
+        if change < 1e-9:
+            break
+    mean = sum(ratings) / count if count else 0.0
+    return [((r - mean) * ELO_SCALE, ELO_SCALE / math.sqrt(h)) for r, h in zip(ratings, curvature)]
+
+
+@dataclass
+class TournamentResult:
+    """A round robin played: each pair's series (``ArenaResult``), in :func:`round_robin`'s order."""
+
+    game: str
+    title: str
+    specs: list[str]
+    games_per_pair: int
+    seed: int
+    series: list[ArenaResult] = field(default_factory=list)
+    seconds: float = 0.0
+    finished_at: str = ""
+
+    def names(self) -> list[str]:
+        names = list(self.specs)
+        for (i, j), result in zip(round_robin(len(self.specs)), self.series):
+            names[i], names[j] = result.a_name, result.b_name
+        return names
+
+    def standings(self) -> list[Standing]:
+        """Each player's W/D/L, score and Elo estimate, in the order the players were given."""
+        table = [Standing(spec, name) for spec, name in zip(self.specs, self.names())]
+        scores: list[tuple[int, int, float]] = []
+        for (i, j), result in zip(round_robin(len(self.specs)), self.series):
+            for record in result.records:
+                score = {"a": 1.0, "b": 0.0, None: 0.5}[record.winner]
+                scores.append((i, j, score))
+                for who, index in ((i, score), (j, 1 - score)):
+                    line = table[who]
+                    line.games += 1
+                    line.wins += index == 1
+                    line.draws += index == 0.5
+                    line.losses += index == 0
+                if record.forfeit is not None:
+                    table[j if record.winner == "a" else i].forfeits += 1
+        for line, (elo, error) in zip(table, elo_estimates(len(table), scores)):
+            line.elo, line.elo_error = elo, error
+        return table
+
+    def cross(self) -> list[list[float | None]]:
+        """cross[i][j]: player i's score against player j (None on the diagonal)."""
+        count = len(self.specs)
+        cells: list[list[float | None]] = [[None if i == j else 0.0 for j in range(count)] for i in range(count)]
+        for (i, j), result in zip(round_robin(count), self.series):
+            a = result.a_wins + result.draws / 2
+            cells[i][j] = a
+            cells[j][i] = result.games - a
+        return cells
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``tui-games tournament --json``): ``players`` and ``pairs``."""
+        pairs = []
+        for (i, j), result in zip(round_robin(len(self.specs)), self.series):
+            pairs.append({"a": self.specs[i], "b": self.specs[j], "a_name": result.a_name, "b_name": result.b_name,
+                          "games": result.games, "a_wins": result.a_wins, "draws": result.draws,
+                          "b_wins": result.b_wins, "seed": result.seed,
+                          "forfeits": [r.forfeit for r in result.records if r.forfeit is not None],
+                          "moves": [r.moves for r in result.records]})
+        return {"game": self.game, "title": self.title, "games_per_pair": self.games_per_pair, "seed": self.seed,
+                "seconds": round(self.seconds, 3), "finished_at": self.finished_at,
+                "players": [line.to_dict() for line in self.standings()], "pairs": pairs}

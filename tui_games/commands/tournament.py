@@ -1,0 +1,276 @@
+"""``tui-games tournament GAME PLAYER PLAYER...``: a round robin, with a crosstable and Elo.
+
+    tui-games tournament tictactoe perfect level2 random mybot.py --games 10 --seed 1
+    tui-games tournament connect4 level4 level4:simple level3:myeval.py --jobs 2 --json
+
+Every pair of players plays a series of ``--games`` games (each a :func:`run_arena`, the sides
+swapped game by game, checkers from the ballots), seeded from the tournament's seed by the
+pair's place in the round robin (:func:`~tui_games.engine.arena.pair_seed`). ``--jobs N``
+plays N series at once, each in a process of its own; since a series depends only on its own
+seed, the results are the same as with ``--jobs 1`` for players whose limits are depths. On a
+terminal a progress line counts the games (not with ``--json``, nor when the output is piped).
+The table: the crosstable (each player's score against each other one), W/D/L, the score and
+an Elo estimate with its standard error (:func:`~tui_games.engine.arena.elo_estimates`);
+``--json`` prints one object with ``players`` and ``pairs``. Each series is kept in the data
+directory's ``arena.json`` with the arena runs (listed in Scores), marked with the tournament
+(``--no-save`` skips that).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from datetime import datetime, timezone
+from multiprocessing import get_context
+from typing import Any
+
+from tui_games.bots import player_factory
+from tui_games.commands.arena import _declared_options, _openings, _variant, check_player
+from tui_games.commands.common import UsageError, positive_int, positive_seconds
+from tui_games.commands.options import add_game_options
+from tui_games.engine.arena import ArenaConfig, ArenaResult, TournamentResult, pair_seed, round_robin, run_arena
+from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.userdata.store import Store
+
+MAX_PLAYERS = 64
+# The crosstable's columns fit 80 columns up to this many players; beyond, --json has it.
+CROSS_COLUMNS = 6
+# How often the progress line may change, in seconds.
+PROGRESS_EVERY = 0.2
+
+# The worker processes' queue of finished games (set by _init in each worker).
+_progress: Any = None
+
+
+def _init(queue: Any) -> None:
+    global _progress
+    _progress = queue
+
+
+def play_series(game_name: str, config: ArenaConfig, on_game: Callable[..., None] | None = None) -> ArenaResult:
+    """One pair's series, in this process or a worker (the same function either way)."""
+    game = arena_adapter(game_name)
+    return run_arena(
+        game, config, openings=_openings(game, config.start), on_game=on_game, make_player=player_factory(game)
+    )
+
+
+def _worker_series(game_name: str, config: ArenaConfig) -> ArenaResult:
+    """A worker's series: each finished game goes on the queue for the progress line."""
+    return play_series(game_name, config, lambda *_: _progress.put(1))
+
+
+def _configs(args: argparse.Namespace, variant: dict, seed: int) -> list[ArenaConfig]:
+    return [
+        ArenaConfig(
+            args.game,
+            args.players[i],
+            args.players[j],
+            args.games,
+            True,
+            pair_seed(seed, index),
+            args.seconds,
+            variant,
+            None,
+        )
+        for index, (i, j) in enumerate(round_robin(len(args.players)))
+    ]
+
+
+class Progress:
+    """The line that counts the games on a terminal (``\\r``, rewritten in place)."""
+
+    def __init__(self, total: int, shown: bool) -> None:
+        self.total, self.shown, self.done, self.last = total, shown, 0, 0.0
+
+    def add(self, games: int) -> None:
+        self.done += games
+        now = time.monotonic()
+        if self.shown and (now - self.last >= PROGRESS_EVERY or self.done == self.total):
+            self.last = now
+            width = 30
+            filled = width * self.done // max(1, self.total)
+            sys.stdout.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games")
+            sys.stdout.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stdout.write("\r" + " " * 60 + "\r")
+            sys.stdout.flush()
+
+
+def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progress: Progress) -> list[ArenaResult]:
+    """Every series, in round-robin order, over ``args.jobs`` processes (1: this one)."""
+    jobs = min(args.jobs, len(configs))
+    if jobs <= 1:
+        return [play_series(args.game, config, lambda *_: progress.add(1)) for config in configs]
+    context = get_context("spawn")  # never fork a process that may hold threads
+    queue = context.Queue()
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init, initargs=(queue,)) as pool:
+        futures: list[Future[ArenaResult]] = [pool.submit(_worker_series, args.game, config) for config in configs]
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=PROGRESS_EVERY, return_when=FIRST_COMPLETED)
+            while not queue.empty():
+                queue.get()
+                progress.add(1)
+        results = [future.result() for future in futures]
+    while not queue.empty():
+        queue.get()
+    progress.add(sum(r.games for r in results) - progress.done)
+    return results
+
+
+def _cell(score: float | None) -> str:
+    return "·" if score is None else f"{score:g}"
+
+
+def table_lines(result: TournamentResult, variant_label: str) -> list[str]:
+    standings = result.standings()
+    count = len(standings)
+    games = sum(s.games for s in result.series)
+    lines = [
+        f"{result.title} ({variant_label}): {count} players, {result.games_per_pair} games a pair, "
+        f"{games} games in {result.seconds:.1f} s, seed {result.seed}",
+        "",
+    ]
+    cross = result.cross() if count <= CROSS_COLUMNS else None
+    head = f"{'':>2} {'player':16}"
+    if cross is not None:
+        head += "".join(f"{n:>5}" for n in range(1, count + 1))
+    head += f"{'W':>5}{'D':>4}{'L':>4}{'score':>7}{'Elo':>7}{'±':>5}"
+    lines += [head, "-" * len(head)]
+    for n, line in enumerate(standings):
+        row = f"{n + 1:>2} {line.name[:16]:16}"
+        if cross is not None:
+            row += "".join(f"{_cell(cell):>5}" for cell in cross[n])
+        row += f"{line.wins:>5}{line.draws:>4}{line.losses:>4}{line.score:>7g}{line.elo:>+7.0f}{line.elo_error:>5.0f}"
+        lines.append(row)
+    lines.append("")
+    if cross is not None:
+        lines.append("columns 1.. : the row player's score against that player (a win 1, a draw 1/2)")
+    else:
+        lines.append(f"the crosstable of more than {CROSS_COLUMNS} players: --json (pairs)")
+    lines.append("Elo: the estimate from every game, centred on 0, ± one standard error")
+    first: dict[int, str] = {}
+    for (i, j), series in zip(round_robin(count), result.series):
+        for record in series.records:
+            if record.forfeit is not None:
+                first.setdefault(j if record.winner == "a" else i, record.forfeit)
+    for n, reason in sorted(first.items()):
+        games = standings[n].forfeits
+        lines.append(f"{standings[n].name} forfeited {games} game{'s' if games != 1 else ''}; the first: {reason}")
+    return lines
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    try:
+        spec = find_game(args.game)
+    except ValueError:
+        raise UsageError(
+            f"no tournament for {args.game!r}; choose one of {', '.join(s.key for s in arena_specs())}"
+        ) from None
+    if spec.arena is None:
+        raise UsageError(f"no tournament for {spec.key}: {spec.no_arena}")
+    args.game = spec.key
+    if len(args.players) < 2:
+        raise UsageError("a tournament needs at least two players")
+    if len(args.players) > MAX_PLAYERS:
+        raise UsageError(f"at most {MAX_PLAYERS} players, not {len(args.players)}")
+    game = arena_adapter(args.game)
+    variant = _variant(args)
+    for n, player in enumerate(args.players, 1):
+        check_player(game, f"player {n}", player, args.seconds, variant)
+    _openings(game, None)  # a missing openings file is a usage error before any game
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big") >> 1
+    configs = _configs(args, variant, seed)
+    progress = Progress(len(configs) * args.games, sys.stdout.isatty() and not args.json)
+    began = time.perf_counter()
+    try:
+        series = run_tournament(args, configs, progress)
+    finally:
+        progress.clear()
+    result = TournamentResult(
+        args.game,
+        game.title,
+        list(args.players),
+        args.games,
+        seed,
+        series,
+        time.perf_counter() - began,
+        datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    )
+    if args.save:
+        store = Store()
+        for index, run in enumerate(series):
+            saved = run.to_dict(with_notes=False)
+            saved["tournament"] = {
+                "seed": seed,
+                "players": list(args.players),
+                "pair": index + 1,
+                "pairs": len(series),
+                "finished_at": result.finished_at,
+            }
+            store.record_arena_run(saved)
+        for warning in store.take_warnings():
+            print(f"tui-games: warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        for line in table_lines(result, game.variant_label(variant)):
+            print(line)
+    return 0
+
+
+def add_arguments(tournament: argparse.ArgumentParser) -> None:
+    """The arguments of ``tui-games tournament``."""
+    tournament.set_defaults(handler=cmd_tournament)
+    tournament.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
+    tournament.add_argument(
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help="two or more players, as arena's --a: the game's (perfect, level3 …) or bot "
+        "files (bot.py, bot.py:NAME, level3:eval.py), each with @SECONDS if wanted",
+    )
+    tournament.add_argument(
+        "--games",
+        type=positive_int,
+        default=10,
+        metavar="N",
+        help="games each pair plays, sides swapped game by game (default 10)",
+    )
+    tournament.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seed of every series (default: random, printed with the table)",
+    )
+    tournament.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="series played at once, each in its own process (default: the machine's cores)",
+    )
+    tournament.add_argument(
+        "--seconds",
+        type=positive_seconds,
+        default=None,
+        metavar="S",
+        help="budget per move of the players that take one (as arena's)",
+    )
+    add_game_options(tournament, _declared_options())
+    tournament.add_argument("--json", action="store_true", help='print one object: "players" and "pairs"')
+    tournament.add_argument(
+        "--save",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="keep each series in the data directory's arena.json (the default)",
+    )
