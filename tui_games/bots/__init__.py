@@ -20,11 +20,15 @@ __all__ = [
     "BotSpec",
     "BotSpecError",
     "FilePlayer",
+    "bot_choices",
+    "checked_spec",
     "default_seconds",
+    "game_player",
     "is_bot_spec",
     "make_file_player",
     "parse_bot_spec",
     "player_factory",
+    "storable",
 ]
 
 # A bot's budget a move when neither its spec (@S) nor the run (--seconds) gives one and the
@@ -72,3 +76,40 @@ def player_factory(game: GameAdapter) -> PlayerFactory:
         return make_file_player(game, bot, seed=seed, seconds=seconds, variant=variant)
 
     return make_player
+
+
+# -- the game screens and `play GAME --opponent` ------------------------------------------------------
+
+
+def game_player(game: str, spec: str, variant: Variant) -> Player:
+    """The player ``spec`` (a bot spec, or a built-in one) of the game named ``game``, for a
+    game screen; BotSpecError names a bot that cannot play."""
+    from tui_games.games import arena_adapter
+
+    return player_factory(arena_adapter(game))(spec, seed=None, seconds=None, variant=variant)
+
+
+def checked_spec(game: str, spec: str) -> str:
+    """The bot spec ``spec``, its file made absolute, once it is known to play ``game``
+    (BotSpecError says why not); for ``play GAME --opponent``."""
+    bot = parse_bot_spec(spec)
+    if bot is None:
+        raise BotSpecError(f"{spec!r} is not a bot file")
+    game_player(game, spec, {}).close()
+    return bot.spec
+
+
+def bot_choices(spec: str) -> list[tuple[str, str]]:
+    """An options dialog's (label, value) for the bot ``spec`` when it is one (so the list of
+    opponents shows the one being played), else none."""
+    bot = parse_bot_spec(spec) if is_bot_spec(spec) else None
+    return [(f"bot file {bot.label}", spec)] if bot is not None else []
+
+
+def storable(values: dict) -> dict:
+    """Options to save as settings: a bot file is played, never kept as the next game's opponent
+    (the settings hold the built-in players' names only)."""
+    opponent = values.get("opponent")
+    if isinstance(opponent, str) and is_bot_spec(opponent):
+        return {key: value for key, value in values.items() if key != "opponent"}
+    return values

@@ -52,6 +52,16 @@ class BotSpec:
         return self.path.name + (f":{self.name}" if self.name else "")
 
     @property
+    def spec(self) -> str:
+        """The spec again, with the file's path made absolute (for a setting or a saved game)."""
+        text = f"level{self.level}:{self.path}" if self.level is not None else str(self.path)
+        if self.name:
+            text += f":{self.name}"
+        if self.seconds is not None:
+            text += f"@{self.seconds:g}"
+        return text
+
+    @property
     def label(self) -> str:
         """The player's name as tables show it."""
         label = f"level {self.level} ({self.path.name})" if self.level is not None else self.file_label

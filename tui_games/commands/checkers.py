@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tui_games.bots import checked_spec, is_bot_spec
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
@@ -258,7 +259,8 @@ def add_evaluation(parser: argparse.ArgumentParser) -> None:
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponent", default=None, metavar="NAME",
-                        help="human (two players), strong, level1..level12, baseline, random")
+                        help="human (two players), strong, level1..level12, baseline, random, or a bot file "
+                             "(bot.py, level3:eval.py; docs/bots.md)")
     parser.add_argument("--side", choices=("black", "white"), default=None,
                         help="the side you play against the computer (Black moves first)")
     parser.add_argument("--fen", default=None, metavar="FEN", help="start from this position (B:W21,…:B1,…)")
@@ -269,7 +271,12 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if args.opponent is not None:
         opponent = args.opponent.strip().lower()
-        if opponent != "human":
+        if is_bot_spec(args.opponent):
+            try:
+                opponent = checked_spec("checkers", args.opponent)
+            except ValueError as error:
+                raise UsageError(f"--opponent {args.opponent!r}: {error}") from None
+        elif opponent != "human":
             try:
                 opponent = normalize_spec(opponent)
             except ValueError as error:

@@ -76,10 +76,18 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def play_opponent(given: str | None, saved: str, normalize: Callable[[str], str]) -> str:
-    """The opponent for ``play``: ``given`` on the command line, else the saved setting; "human"
-    or a spec ``normalize`` accepts. A bad one given is a usage error; a saved one this version
-    does not know falls back to "perfect"."""
+def play_opponent(given: str | None, saved: str, normalize: Callable[[str], str], game: str = "") -> str:
+    """The opponent for ``play``: ``given`` on the command line, else the saved setting; "human",
+    a spec ``normalize`` accepts, or a bot file that plays ``game`` (tui_games.bots). A bad one
+    given is a usage error; a saved one this version does not know falls back to "perfect"."""
+    if given is not None and game:
+        from tui_games.bots import checked_spec, is_bot_spec
+
+        if is_bot_spec(given):
+            try:
+                return checked_spec(game, given)
+            except ValueError as error:
+                raise UsageError(f"--opponent {given!r}: {error}") from None
     opponent = given if given is not None else saved
     if opponent.strip().lower() == "human":
         return "human"

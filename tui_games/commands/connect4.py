@@ -44,7 +44,8 @@ BENCH_OPTIONS = (
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opponent", default=None, metavar="NAME",
-                        help="human (two players), perfect, level1..level12, random")
+                        help="human (two players), perfect, level1..level12, random, or a bot file (bot.py, "
+                             "level3:eval.py; docs/bots.md)")
     parser.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
     parser.add_argument("--full-board", action="store_true",
                         help="variant: play to a full board, the player with more fours wins")
@@ -57,7 +58,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     ``first``, ``full_board`` and ``heuristic``. What the command line leaves out comes from
     the saved settings; the variant is full-board only with ``--full-board``."""
     saved = Store().load_settings()["connect4"]
-    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec)
+    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec, "connect4")
     heuristic = args.heuristic if args.heuristic is not None else saved["heuristic"]
     try:
         heuristic = resolve_heuristic(heuristic)

@@ -14,6 +14,7 @@ import argparse
 import json
 from typing import Any
 
+from tui_games.bots import is_bot_spec
 from tui_games.commands.common import UsageError, parse_size, play_opponent, positive_int
 from tui_games.commands.options import Option
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
@@ -52,7 +53,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--misere", action=argparse.BooleanOptionalAction, default=None,
                         help="reverse rules: completing a line loses (default: the last game's)")
     parser.add_argument("--opponent", default=None, metavar="NAME",
-                        help="human (two players), perfect, level1..level9, random, rule-based, magic-square")
+                        help="human (two players), perfect, level1..level9, random, rule-based, magic-square, "
+                             "or a bot file (bot.py, level3:eval.py; docs/bots.md)")
     parser.add_argument("--first", choices=("human", "computer"), default=None, help="who moves first")
 
 
@@ -75,8 +77,8 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
         geometry(rows, cols, k)
     except BoardError as error:
         raise UsageError(str(error)) from None
-    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec)
-    if opponent != "human":
+    opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec, "tictactoe")
+    if opponent != "human" and not is_bot_spec(opponent):
         allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, misere))]
         if opponent not in allowed:
             if args.opponent is None:

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
+from tui_games.bots import bot_choices, game_player, is_bot_spec, storable
 from tui_games.data.checkers_book import shared_book
 from tui_games.data.checkers_db import shared_db
 from tui_games.data.resources import read_puzzles
@@ -50,7 +51,7 @@ class CheckersOptions:
     def from_settings(cls, values: dict) -> CheckersOptions:
         known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
         options = cls(**known)
-        if options.opponent not in OPPONENTS and options.opponent != "human":
+        if options.opponent not in OPPONENTS and options.opponent != "human" and not is_bot_spec(options.opponent):
             options.opponent = "strong"
         if options.human not in ("black", "white"):
             options.human = "black"
@@ -131,6 +132,12 @@ class CheckersScreen(GameScreen):
     def make_opponent(self):
         if self.options.opponent == "human":
             return None
+        if is_bot_spec(self.options.opponent):
+            try:
+                return game_player("checkers", self.options.opponent, {})
+            except ValueError as error:
+                self.notify(f"{error}; strong plays instead", severity="error")
+                self.options.opponent = "strong"
         return make_player(self.options.opponent, seconds=self.seconds if self.options.opponent == "strong" else None,
                            database=shared_db(), book=self.book)
 
@@ -382,6 +389,7 @@ class CheckersScreen(GameScreen):
     def action_options(self) -> None:
         o = self.options
         opponents = [("another person (same keyboard)", "human")] + [(label, spec) for spec, label in OPPONENTS.items()]
+        opponents += bot_choices(o.opponent)
         dialog = ChoicesDialog("New checkers game", [
             Choice("opponent", "Opponent", opponents, o.opponent),
             Choice("human", "You play", [("Black (moves first)", "black"), ("White", "white")], o.human),
@@ -425,6 +433,6 @@ class CheckersScreen(GameScreen):
 
     def _new(self, options: CheckersOptions) -> None:
         self.options = options
-        self.app.store.update_settings("checkers", opponent=options.opponent, human=options.human)
+        self.app.store.update_settings("checkers", **storable({"opponent": options.opponent, "human": options.human}))
         self._cancel_search()
         self._start_game()

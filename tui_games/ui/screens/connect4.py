@@ -9,6 +9,7 @@ from typing import Callable
 
 from textual import on
 
+from tui_games.bots import bot_choices, game_player, is_bot_spec, storable
 from tui_games.data.connect4_book import default_book, installed_book
 from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
@@ -41,7 +42,7 @@ class Connect4Options:
         known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
         options = cls(**known)
         allowed = {spec for spec, _ in opponents_for(Connect4(full_board=bool(options.full_board)))} | {"human"}
-        if options.opponent not in allowed:
+        if options.opponent not in allowed and not is_bot_spec(options.opponent):
             options.opponent = "perfect"
         if options.heuristic not in {h for _, h in HEURISTICS}:
             options.heuristic = "default"
@@ -138,6 +139,12 @@ class Connect4Screen(GameScreen):
     def make_opponent(self):
         if self.options.opponent == "human":
             return None
+        if is_bot_spec(self.options.opponent):
+            try:
+                return game_player("connect4", self.options.opponent, {"full_board": self.options.full_board})
+            except ValueError as error:
+                self.notify(f"{error}; perfect plays instead", severity="error")
+                self.options.opponent = "perfect"
         return make_player(self.options.opponent, seconds=self.seconds, heuristic=self.options.heuristic,
                            full_board=self.options.full_board, book=installed_book())
 
@@ -243,7 +250,7 @@ class Connect4Screen(GameScreen):
         o = self.options
         probe = Connect4(full_board=o.full_board)
         opponents = [("another person (same keyboard)", "human")] + [(label, spec) for spec, label in
-                                                                      opponents_for(probe)]
+                                                                      opponents_for(probe)] + bot_choices(o.opponent)
         dialog = ChoicesDialog("New Connect-4 game", [
             Choice("opponent", "Opponent", opponents, o.opponent),
             Choice("first", "Who starts", [("you", "human"), ("the computer", "computer")], o.first),
@@ -256,7 +263,7 @@ class Connect4Screen(GameScreen):
             if values is None:
                 return
             self.options = Connect4Options.from_settings(values)
-            self.app.store.update_settings("connect4", **self.options.as_dict())
+            self.app.store.update_settings("connect4", **storable(self.options.as_dict()))
             self._cancel_search()
             self._start_game()
 

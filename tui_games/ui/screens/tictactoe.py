@@ -7,6 +7,7 @@ from typing import Callable
 
 from textual import on
 
+from tui_games.bots import game_player, is_bot_spec, storable
 from tui_games.engine.players import Decision
 from tui_games.engine.search import ALGORITHMS, SearchStats
 from tui_games.engine.tictactoe import MARKS, TicTacToe
@@ -50,6 +51,14 @@ class TicTacToeScreen(GameScreen):
     def make_opponent(self):
         if self.options.opponent == "human":
             return None
+        if is_bot_spec(self.options.opponent):
+            o = self.options
+            try:
+                return game_player("tictactoe", o.opponent, {"rows": o.rows, "cols": o.cols, "k": o.k,
+                                                             "misere": o.misere})
+            except ValueError as error:
+                self.notify(f"{error}; perfect plays instead", severity="error")
+                self.options.opponent = "perfect"
         algorithm = self.engine_settings.get("algorithm", ALGORITHMS[-1])
         return make_player(self.options.opponent, seconds=self.seconds, algorithm=algorithm,
                            board=(self.options.rows, self.options.cols))
@@ -106,7 +115,7 @@ class TicTacToeScreen(GameScreen):
             if options is None:
                 return
             self.options = options
-            self.app.store.update_settings("tictactoe", **options.as_dict())
+            self.app.store.update_settings("tictactoe", **storable(options.as_dict()))
             self._cancel_search()
             self._start_game()
 

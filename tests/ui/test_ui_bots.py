@@ -1,0 +1,60 @@
+"""A bot file as the opponent of a game screen (``play GAME --opponent bot.py``): it plays its
+moves, the options dialog lists it, it is never saved as the next game's opponent, and ``play``
+refuses a file that cannot play in one line."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+from cli_support import run
+from textual.widgets import Select
+from ui_support import SIZE, settle, until
+
+from tui_games.commands import checkers as checkers_commands
+from tui_games.commands import connect4 as connect4_commands
+from tui_games.commands import tictactoe as tictactoe_commands
+from tui_games.commands.common import UsageError
+from tui_games.ui.app import TuiGamesApp
+from tui_games.userdata.store import Store
+
+FIRST = "def choose(position):\n    return position.legal_moves()[0]\n"
+
+
+async def test_a_bot_file_plays_the_computer_side_of_tictactoe(home):
+    bot = home / "first.py"
+    bot.write_text(FIRST)
+    options = tictactoe_commands.play_options(argparse.Namespace(
+        size="3x3", k=None, misere=False, opponent=str(bot), first="computer"))
+    assert options["opponent"] == str(bot.resolve())
+    app = TuiGamesApp("tictactoe", options)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: len(screen.position.history) == 1)
+        assert screen.position.history == [0] and screen.opponent.name == "first.py"
+        await pilot.press("o")
+        await pilot.pause()
+        select = app.screen.query_one("#opponent", Select)
+        assert select.value == str(bot.resolve())
+        await pilot.press("escape")
+        await settle(pilot, screen)
+        screen.opponent.close()
+    assert Store().load_settings()["tictactoe"]["opponent"] != str(bot.resolve())
+
+
+@pytest.mark.parametrize("module, extra", [
+    (connect4_commands, {"first": None, "full_board": False, "heuristic": None}),
+    (checkers_commands, {"side": None, "fen": None}),
+])
+def test_play_takes_a_bot_file_and_refuses_a_bad_one(home, module, extra):
+    bot = home / "first.py"
+    bot.write_text(FIRST)
+    options = module.play_options(argparse.Namespace(opponent=str(bot), **extra))
+    assert options["opponent"] == str(bot.resolve())
+    with pytest.raises(UsageError, match="does not exist"):
+        module.play_options(argparse.Namespace(opponent=str(home / "none.py"), **extra))
+
+
+def test_play_refuses_a_missing_bot_before_the_app_starts(capsys, home):
+    code, out, err = run(capsys, "play", "tictactoe", "--opponent", str(home / "none.py"))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "does not exist" in err
