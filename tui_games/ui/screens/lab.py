@@ -244,8 +244,7 @@ class LabScreen(Screen):
         levels = [n for n in names if n.startswith("level")]
         if levels:
             shown = shown.replace("level1", f"level1-{levels[-1].removeprefix('level')}")
-        self.query_one("#arena-hint", Static).update(f"players: {shown}, a bot file (bot.py, level3:eval.py); "
-                                                     f"{self.game.spec_help}")
+        self.query_one("#arena-hint", Static).update(f"{shown}, bot.py; {self.game.spec_help}")
         self.query_one("#lab-top-hint", Static).update(f"{self.game.side_names[0]} moves first; sides alternate")
 
     @on(Select.Changed, "#lab-game")
