@@ -253,3 +253,34 @@ async def test_a_bot_file_plays_in_the_lab_and_a_failing_one_forfeits(home):
         await pilot.pause()
         assert lab.running is None
         assert any("does not exist" in str(n.message) for n in app._notifications)
+
+
+async def test_the_tournament_tab_plays_a_round_robin_and_keeps_its_series(home):
+    bot = home / "first.py"
+    bot.write_text("def choose(position):\n    return position.legal_moves()[0]\n", encoding="utf-8")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        lab.query_one("#lab-game", Select).value = "tictactoe"
+        await pilot.pause()
+        lab.action_tab("tournament")
+        await pilot.pause()
+        assert lab.query_one(TabbedContent).active == "tournament"
+        lab.query_one("#tournament-players", Input).value = f"perfect level1 {bot}"
+        lab.query_one("#tournament-games", Input).value = "2"
+        await pilot.press("enter")  # in the players field: runs
+        await until(pilot, lambda: lab.running is None and lab.tournament is not None and lab.tournament.series)
+        result = lab.tournament
+        assert len(result.series) == 3 and sum(s.games for s in result.series) == 6
+        table = lab.query_one("#tournament-table", DataTable)
+        assert table.row_count == 3
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(3)]
+        assert [row[1] for row in rows] == ["perfect", "level 1", "first.py"]
+        assert rows[0][2] == "·" and rows[0][-4] == "0"  # perfect: no loss
+        assert "saved with the arena runs" in text_of(lab.query_one("#tournament-status"))
+        runs = Store().arena_runs()
+        assert len(runs) == 3 and all(r["tournament"]["pairs"] == 3 for r in runs)
+        lab.query_one("#tournament-players", Input).value = "perfect"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert any("at least two players" in str(n.message) for n in app._notifications)

@@ -33,7 +33,7 @@ from tui_games.bots import player_factory
 from tui_games.commands.arena import _declared_options, _openings, _variant, check_player
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import add_game_options
-from tui_games.engine.arena import ArenaConfig, ArenaResult, TournamentResult, pair_seed, round_robin, run_arena
+from tui_games.engine.arena import ArenaConfig, ArenaResult, TournamentResult, run_arena, tournament_configs
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.userdata.store import Store
 
@@ -63,23 +63,6 @@ def play_series(game_name: str, config: ArenaConfig, on_game: Callable[..., None
 def _worker_series(game_name: str, config: ArenaConfig) -> ArenaResult:
     """A worker's series: each finished game goes on the queue for the progress line."""
     return play_series(game_name, config, lambda *_: _progress.put(1))
-
-
-def _configs(args: argparse.Namespace, variant: dict, seed: int) -> list[ArenaConfig]:
-    return [
-        ArenaConfig(
-            args.game,
-            args.players[i],
-            args.players[j],
-            args.games,
-            True,
-            pair_seed(seed, index),
-            args.seconds,
-            variant,
-            None,
-        )
-        for index, (i, j) in enumerate(round_robin(len(args.players)))
-    ]
 
 
 class Progress:
@@ -126,46 +109,30 @@ def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progres
     return results
 
 
-def _cell(score: float | None) -> str:
-    return "·" if score is None else f"{score:g}"
-
-
 def table_lines(result: TournamentResult, variant_label: str) -> list[str]:
-    standings = result.standings()
-    count = len(standings)
+    """The tournament's table, within 80 columns (the crosstable up to CROSS_COLUMNS players)."""
+    count = len(result.specs)
     games = sum(s.games for s in result.series)
-    lines = [
-        f"{result.title} ({variant_label}): {count} players, {result.games_per_pair} games a pair, "
-        f"{games} games in {result.seconds:.1f} s, seed {result.seed}",
-        "",
-    ]
-    cross = result.cross() if count <= CROSS_COLUMNS else None
-    head = f"{'':>2} {'player':16}"
-    if cross is not None:
-        head += "".join(f"{n:>5}" for n in range(1, count + 1))
-    head += f"{'W':>5}{'D':>4}{'L':>4}{'score':>7}{'Elo':>7}{'±':>5}"
+    lines = [f"{result.title} ({variant_label}): {count} players, {result.games_per_pair} games a pair, "
+             f"{games} games in {result.seconds:.1f} s, seed {result.seed}", ""]
+    cross = count <= CROSS_COLUMNS
+    headers, rows = result.rows(cross=cross)
+    widths = [2, 16] + [5] * (len(headers) - 8) + [5, 4, 4, 7, 7, 5]
+
+    def line(cells: list[str]) -> str:
+        text = f"{cells[0]:>2} {cells[1][:16]:16}"
+        return text + "".join(f"{cell:>{width}}" for cell, width in zip(cells[2:], widths[2:]))
+
+    head = line(headers)
     lines += [head, "-" * len(head)]
-    for n, line in enumerate(standings):
-        row = f"{n + 1:>2} {line.name[:16]:16}"
-        if cross is not None:
-            row += "".join(f"{_cell(cell):>5}" for cell in cross[n])
-        row += f"{line.wins:>5}{line.draws:>4}{line.losses:>4}{line.score:>7g}{line.elo:>+7.0f}{line.elo_error:>5.0f}"
-        lines.append(row)
+    lines += [line(row) for row in rows]
     lines.append("")
-    if cross is not None:
+    if cross:
         lines.append("columns 1.. : the row player's score against that player (a win 1, a draw 1/2)")
     else:
         lines.append(f"the crosstable of more than {CROSS_COLUMNS} players: --json (pairs)")
     lines.append("Elo: the estimate from every game, centred on 0, ± one standard error")
-    first: dict[int, str] = {}
-    for (i, j), series in zip(round_robin(count), result.series):
-        for record in series.records:
-            if record.forfeit is not None:
-                first.setdefault(j if record.winner == "a" else i, record.forfeit)
-    for n, reason in sorted(first.items()):
-        games = standings[n].forfeits
-        lines.append(f"{standings[n].name} forfeited {games} game{'s' if games != 1 else ''}; the first: {reason}")
-    return lines
+    return lines + result.forfeit_notes()
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -188,7 +155,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         check_player(game, f"player {n}", player, args.seconds, variant)
     _openings(game, None)  # a missing openings file is a usage error before any game
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big") >> 1
-    configs = _configs(args, variant, seed)
+    configs = tournament_configs(args.game, args.players, args.games, seed, seconds=args.seconds, variant=variant)
     progress = Progress(len(configs) * args.games, sys.stdout.isatty() and not args.json)
     began = time.perf_counter()
     try:

@@ -48,6 +48,7 @@ __all__ = [
     "pair_seed",
     "play_game",
     "round_robin",
+    "tournament_configs",
     "run_arena",
 ]
 
@@ -634,3 +635,54 @@ class TournamentResult:
         return {"game": self.game, "title": self.title, "games_per_pair": self.games_per_pair, "seed": self.seed,
                 "seconds": round(self.seconds, 3), "finished_at": self.finished_at,
                 "players": [line.to_dict() for line in self.standings()], "pairs": pairs}
+
+    def rows(self, *, cross: bool = True) -> tuple[list[str], list[list[str]]]:
+        """The table the command line and the Lab show: headers, and a row a player (number,
+        name, the crosstable's cells when ``cross``, W, D, L, score, Elo, its error)."""
+        standings = self.standings()
+        cells = self.cross() if cross else None
+        headers = ["#", "player"]
+        if cells is not None:
+            headers += [str(n) for n in range(1, len(standings) + 1)]
+        headers += ["W", "D", "L", "score", "Elo", "±"]
+        rows = []
+        for n, line in enumerate(standings):
+            row = [str(n + 1), line.name]
+            if cells is not None:
+                row += ["·" if cell is None else f"{cell:g}" for cell in cells[n]]
+            row += [str(line.wins), str(line.draws), str(line.losses), f"{line.score:g}", f"{line.elo:+.0f}",
+                    f"{line.elo_error:.0f}"]
+            rows.append(row)
+        return headers, rows
+
+    def forfeit_notes(self) -> list[str]:
+        """A line for each player who forfeited games: how many, and the first reason."""
+        standings = self.standings()
+        first: dict[int, str] = {}
+        for (i, j), series in zip(round_robin(len(self.specs)), self.series):
+            for record in series.records:
+                if record.forfeit is not None:
+                    first.setdefault(j if record.winner == "a" else i, record.forfeit)
+        notes = []
+        for n, reason in sorted(first.items()):
+            games = standings[n].forfeits
+            notes.append(f"{standings[n].name} forfeited {games} game{'s' if games != 1 else ''}; the first: {reason}")
+        return notes
+
+    def saved_runs(self) -> list[dict[str, Any]]:
+        """Each series as an arena run (``arena.json``), marked with this tournament."""
+        runs = []
+        for index, series in enumerate(self.series):
+            run = series.to_dict(with_notes=False)
+            run["tournament"] = {"seed": self.seed, "players": list(self.specs), "pair": index + 1,
+                                 "pairs": len(round_robin(len(self.specs))), "finished_at": self.finished_at}
+            runs.append(run)
+        return runs
+
+
+def tournament_configs(game: str, specs: Sequence[str], games: int, seed: int, *, seconds: float | None = None,
+                       variant: Variant | None = None) -> list[ArenaConfig]:
+    """The series of a round robin of ``specs``, in :func:`round_robin`'s order, each seeded by
+    its place (:func:`pair_seed`), sides swapped game by game."""
+    return [ArenaConfig(game, specs[i], specs[j], games, True, pair_seed(seed, index), seconds, dict(variant or {}))
+            for index, (i, j) in enumerate(round_robin(len(specs)))]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from textual import on
@@ -46,7 +46,14 @@ from textual.widgets import (
 from tui_games.bots import player_factory
 from tui_games.data.resources import read_puzzles
 from tui_games.engine.adapter import GameAdapter, find_position
-from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
+from tui_games.engine.arena import (
+    ArenaConfig,
+    ArenaResult,
+    GameRecord,
+    TournamentResult,
+    run_arena,
+    tournament_configs,
+)
 from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
@@ -65,6 +72,9 @@ from tui_games.ui.widgets.sweep_chart import SweepChart
 
 PROGRESS_INTERVAL = 0.1
 MAX_GAMES = 10_000
+# The Tournament tab's players, and how many of them still get the crosstable's columns at 80×24.
+MAX_TOURNAMENT_PLAYERS = 16
+TOURNAMENT_CROSS = 6
 MAX_SWEEP_DEPTH = 12
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
@@ -84,6 +94,7 @@ class LabScreen(Screen):
         Binding("e", "export", "CSV"),
         Binding("a", "tab('arena')", "Arena", show=False),
         Binding("c", "tab('compare')", "Compare", show=False),
+        Binding("t", "tab('tournament')", "Tournament", show=False),
         Binding("question_mark", "app.help", "Help"),
     ]
 
@@ -109,6 +120,15 @@ class LabScreen(Screen):
     LabScreen #compare-position { width: 1fr; }
     LabScreen #compare-depth { width: 8; }
     LabScreen #compare-table { height: 1fr; }
+    LabScreen #tournament-form { grid-size: 6; grid-columns: 8 1fr 6 6 5 8; grid-rows: 1; height: auto;
+                                 grid-gutter: 0 1; }
+    LabScreen #tournament-hint { height: 2; color: $text-muted; }
+    LabScreen #tournament-progress-row { height: 1; }
+    LabScreen #tournament-progress { width: auto; padding-right: 1; }
+    LabScreen #tournament-progress Bar { width: 20; }
+    LabScreen #tournament-status { width: 1fr; height: 1; }
+    LabScreen #tournament-table { height: 1fr; }
+    LabScreen #tournament-notes { height: auto; max-height: 3; color: $text-muted; }
     """
 
     def __init__(self, game: str | None = None, position: Any = None) -> None:
@@ -126,6 +146,7 @@ class LabScreen(Screen):
         self.sweep_game: Any = None
         self.runner = EngineRunner()
         self._shown_games = 0
+        self.tournament: TournamentResult | None = None
 
     # -- layout -----------------------------------------------------------------------------------
 
@@ -168,6 +189,21 @@ class LabScreen(Screen):
                 yield Static("r runs every algorithm at depths 1..D · x or Esc cancels", id="compare-status")
                 yield SweepChart(id="compare-chart")
                 yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Tournament", id="tournament"):
+                with Grid(id="tournament-form"):
+                    yield Label("Players")
+                    yield OrderedInput("", compact=True, id="tournament-players")
+                    yield Label("Games")
+                    yield OrderedInput("2", type="integer", compact=True, id="tournament-games")
+                    yield Label("Seed")
+                    yield OrderedInput("1", type="integer", compact=True, id="tournament-seed")
+                yield Static("every pair plays the games a pair, sides swapped (the Arena tab's variant); "
+                             "players: the game's names or bot files, separated by spaces", id="tournament-hint")
+                with Horizontal(id="tournament-progress-row"):
+                    yield ProgressBar(total=1, show_eta=False, id="tournament-progress")
+                    yield Static("r runs the round robin · x or Esc cancels", id="tournament-status")
+                yield DataTable(id="tournament-table", show_cursor=False, zebra_stripes=True)
+                yield Static("", id="tournament-notes")
         yield self.runner
         yield KeysFooter(compact=True)
 
@@ -294,7 +330,7 @@ class LabScreen(Screen):
         # focus to its neighbour there, and TabbedContent follows focus back to that pane.
         tabs.query_one(Tabs).focus()
         tabs.active = tab
-        target = "#compare-position" if tab == "compare" else "#arena-list"
+        target = {"compare": "#compare-position", "tournament": "#tournament-players"}.get(tab, "#arena-list")
         self.call_after_refresh(self.query_one(target).focus)
 
     @on(Input.Submitted)
@@ -302,8 +338,11 @@ class LabScreen(Screen):
         if self.running:
             self.notify("A run is going: x or Escape cancels it.", timeout=3)
             return
-        if self.query_one(TabbedContent).active == "compare":
+        active = self.query_one(TabbedContent).active
+        if active == "compare":
             self._start_sweep()
+        elif active == "tournament":
+            self._start_tournament()
         else:
             self._start_arena()
 
@@ -319,8 +358,7 @@ class LabScreen(Screen):
     def action_cancel(self) -> None:
         if self.running:
             self.runner.stop()
-            status = "#arena-status" if self.running == "arena" else "#compare-status"
-            self.query_one(status, Static).update("cancelling…")
+            self.query_one(f"#{self.running}-status", Static).update("cancelling…")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -343,6 +381,8 @@ class LabScreen(Screen):
             return
         if message.tag == "arena":
             self._arena_progress(*message.stats)
+        elif message.tag == "tournament":
+            self._tournament_progress(*message.stats)
         else:
             self._sweep_progress(message.stats)
 
@@ -354,6 +394,8 @@ class LabScreen(Screen):
         self.refresh_bindings()
         if message.tag == "arena":
             self._arena_done(message.payload)
+        elif message.tag == "tournament":
+            self._tournament_done(message.payload)
         else:
             self._sweep_done(message.payload, stopped)
 
@@ -362,7 +404,7 @@ class LabScreen(Screen):
             return
         self._lock_form(False)
         self.refresh_bindings()
-        what = "run" if message.tag == "arena" else "sweep"
+        what = "sweep" if message.tag == "compare" else "run"
         self.query_one(f"#{message.tag}-status", Static).update(f"the {what} failed")
         self.notify(f"{what.capitalize()} error: {message.error}", severity="error")
 
@@ -524,6 +566,107 @@ class LabScreen(Screen):
         ask_to_save(self, "Export CSV", f"arena-{result.config.game}-{stamp}.csv", result.csv_text,
                     lambda shown: self.notify(f"Wrote {len(result.records)} games to {shown}", timeout=6),
                     local_folder=self.app.store.root)
+
+    # -- the tournament ------------------------------------------------------------------------------
+
+    def _start_tournament(self) -> None:
+        game = self.game
+        variant = self._variant()
+        specs = self.query_one("#tournament-players", Input).value.split()
+        try:
+            if len(specs) < 2:
+                raise ValueError("a tournament needs at least two players, separated by spaces")
+            if len(specs) > MAX_TOURNAMENT_PLAYERS:
+                raise ValueError(f"at most {MAX_TOURNAMENT_PLAYERS} players here (the command line takes more)")
+            games, seed = (int(self.query_one(f"#tournament-{f}", Input).value.strip() or "x") for f in ("games", "seed"))
+            if not 1 <= games <= MAX_GAMES:
+                raise ValueError(f"games must be from 1 to {MAX_GAMES}")
+            make = player_factory(game)
+            for n, spec in enumerate(specs, 1):
+                try:
+                    make(spec, seed=0, seconds=None, variant=variant).close()
+                except ValueError as error:
+                    raise ValueError(f"player {n} {spec!r}: {error}") from None
+        except ValueError as error:
+            self.notify(str(error) if "invalid literal" not in str(error) else "games and seed are whole numbers",
+                        severity="error", timeout=6)
+            return
+        configs = tournament_configs(game.name, specs, games, seed, variant=variant)
+        openings = None
+        if game.openings_file is not None:
+            try:
+                openings = game.parse_openings(read_puzzles(game.openings_file))
+            except (OSError, ValueError) as error:
+                self.notify(f"No openings: {error}", severity="error")
+                return
+        self.tournament = TournamentResult(game.name, game.title, specs, games, seed)
+        self.query_one("#tournament-table", DataTable).clear(columns=True)
+        self.query_one("#tournament-notes", Static).update("")
+        self.query_one("#tournament-progress", ProgressBar).update(total=games * len(configs), progress=0)
+        self.query_one("#tournament-status", Static).update("game 1…")
+        self.runner.start("tournament", self._tournament_job(game, configs, openings, self.tournament))
+        self.refresh_bindings()
+
+    @staticmethod
+    def _tournament_job(game: GameAdapter, configs: list[ArenaConfig], openings: list | None,
+                        shell: TournamentResult):
+        def job(stop: threading.Event, progress) -> tuple[TournamentResult, bool]:
+            began = time.perf_counter()
+            done = 0
+            series: list[ArenaResult] = []
+            last = 0.0
+
+            def on_game(record: GameRecord, so_far: ArenaResult) -> None:
+                nonlocal done, last
+                done += 1
+                now = time.monotonic()
+                if now - last >= PROGRESS_INTERVAL:
+                    last = now
+                    progress((done, list(series)))
+
+            for config in configs:
+                result = run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
+                                   make_player=player_factory(game))
+                if result.cancelled or stop.is_set():
+                    break
+                series.append(result)
+                progress((done, list(series)))
+            tournament = TournamentResult(shell.game, shell.title, shell.specs, shell.games_per_pair, shell.seed,
+                                          series, time.perf_counter() - began,
+                                          datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            return tournament, len(series) < len(configs)
+
+        return job
+
+    def _tournament_progress(self, done: int, series: list[ArenaResult]) -> None:
+        self.query_one("#tournament-progress", ProgressBar).update(progress=done)
+        self.query_one("#tournament-status", Static).update(f"{done} games… x or Esc cancels")
+
+    def _tournament_done(self, payload: tuple[TournamentResult, bool]) -> None:
+        result, cancelled = payload
+        self.tournament = result
+        total = len(result.series) * result.games_per_pair
+        if cancelled:
+            status = f"cancelled after {len(result.series)} series"
+        else:
+            status = f"done: {total} games in {result.seconds:.1f} s"
+            saved = [self.app.store.record_arena_run(run) for run in result.saved_runs()]
+            if saved and all(saved):
+                status += ", saved with the arena runs"
+            for warning in self.app.store.take_warnings():
+                self.notify(warning, title="Data file problem", severity="warning", timeout=10)
+        self.query_one("#tournament-status", Static).update(status)
+        if not cancelled:
+            self._fill_tournament(result)
+
+    def _fill_tournament(self, result: TournamentResult) -> None:
+        table = self.query_one("#tournament-table", DataTable)
+        table.clear(columns=True)
+        headers, rows = result.rows(cross=len(result.specs) <= TOURNAMENT_CROSS)
+        table.add_columns(*headers)
+        for row in rows:
+            table.add_row(*row)
+        self.query_one("#tournament-notes", Static).update("\n".join(result.forfeit_notes()))
 
     # -- the comparison -------------------------------------------------------------------------------
 
