@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from cli_support import assert_usage_error, run
@@ -27,12 +28,18 @@ def games_of(data: dict) -> list:
     [
         ("tictactoe", ["level1", "level2", "random", "rule-based", "FIRST", "level2:EVAL"]),
         ("connect4", ["level2", "level1:simple", "FIRST"]),
+        # From the ballots: each pair's games share one, drawn by the pair's seed.
+        ("checkers", ["level1", "level2", "level1:MATERIAL"]),
     ],
 )
 def test_jobs_two_plays_the_same_tournament_as_jobs_one(capsys, home, game, players):
     (home / "first.py").write_text(FIRST_MOVE)
     (home / "flat.py").write_text(CENTRE_EVAL)
-    players = [p.replace("FIRST", str(home / "first.py")).replace("EVAL", str(home / "flat.py")) for p in players]
+    material = Path(__file__).resolve().parents[2] / "examples" / "checkers_material.py"
+    players = [
+        p.replace("FIRST", str(home / "first.py")).replace("EVAL", str(home / "flat.py")).replace("MATERIAL", str(material))
+        for p in players
+    ]
     runs = []
     for jobs in ("1", "2"):
         code, out, err = run(
