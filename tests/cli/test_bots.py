@@ -64,6 +64,16 @@ BAD_BOTS = {
         """,
         re.escape("printed to standard output: 'thinking...'"),
     ),
+    "crashes": (
+        """
+        import os
+        import signal
+
+        def choose(position):
+            os.kill(os.getpid(), signal.SIGKILL)
+        """,
+        re.escape("its process died (signal SIGKILL)"),
+    ),
     "dies": (
         """
         import os
@@ -292,3 +302,64 @@ def test_bot_specs_are_told_from_the_built_in_ones(tmp_path):
     assert ev is not None and ev.level == 4 and ev.seconds is None
     with pytest.raises(BotSpecError, match="not a number"):
         parse_bot_spec("bot.py@soon")
+
+
+def test_a_looping_bot_does_not_outlive_a_killed_parent(home):
+    """The parent killed outright (no close, no kill of the child): the child notices it is an
+    orphan and ends, even in the middle of a Python loop that never returns."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    mark = home / "looping"
+    write(
+        home,
+        "loops.py",
+        f"def choose(position):\n    open({str(mark)!r}, 'w').close()\n    while True:\n        pass\n",
+    )
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
+        import sys, threading
+        from tui_games.bots import player_factory
+        from tui_games.games import arena_adapter
+        game = arena_adapter("tictactoe")
+        player = player_factory(game)({str(home / "loops.py")!r} + "@60", seed=1, seconds=None, variant={{}})
+        threading.Thread(target=player.choose, args=(game.start({{}}),), daemon=True).start()
+        while player._process is None:
+            pass
+        print(player._process.pid, flush=True)
+        threading.Event().wait()
+        """),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    child = int(parent.stdout.readline())
+    deadline = time.monotonic() + 30
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists(), "the bot never started its move"
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        # A zombie (ended, not yet reaped by init) counts as gone.
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().split(") ")[1].startswith("Z"):
+                    break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the bot's process outlived its parent")

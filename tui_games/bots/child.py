@@ -28,6 +28,7 @@ import os
 import random
 import sys
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ from typing import Any
 # The share of a move's budget a bot may overrun before its answer is late: 10% and 50 ms of CPU.
 LATE_SHARE = 0.1
 LATE_SLACK = 0.05
+# How often (seconds) the child looks whether its parent is still there.
+ORPHAN_POLL = 0.5
 
 
 class Tripwire:
@@ -151,8 +154,24 @@ def _load(path: Path) -> Any:
     return module
 
 
+def _orphan_watch(parent: int) -> None:
+    """End this process when its parent is gone (killed without closing the pipe), even while
+    the bot loops in Python code."""
+    while True:
+        time.sleep(ORPHAN_POLL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
 def main(connection: Any) -> None:
     """The child's loop: the configuration, then a move for every request."""
+    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True, name="orphan-watch").start()
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a bot that crashes leaves no core file
+    except (ImportError, ValueError, OSError):
+        pass
     # Standard output is the parent's: the bot's prints go nowhere but the tripwire.
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)

@@ -13,6 +13,7 @@ loses that game; the next game starts a fresh child if this one is gone.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -37,6 +38,16 @@ GRACE = 1.0
 LOAD_SECONDS = 30.0
 # How often a wait looks at the stop flag.
 STOP_POLL = 0.05
+
+
+def died(code: int | None) -> str:
+    """How a child ended, from its exit status: ``exit code 3``, ``signal SIGSEGV``."""
+    if code is not None and code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
 
 
 def ceiling(seconds: float) -> float:
@@ -126,7 +137,7 @@ class FilePlayer(Player):
                         code = self._process.wait(1.0)
                     except subprocess.TimeoutExpired:
                         code = None
-                    self._fail(ply, f"its process died (exit code {code})", kill=True)
+                    self._fail(ply, f"its process died ({died(code)})", kill=True)
 
     def _fail(self, ply: int, reason: str, *, kill: bool = False) -> Any:
         if kill:
