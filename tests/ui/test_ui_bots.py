@@ -8,14 +8,16 @@ import argparse
 
 import pytest
 from cli_support import run
-from textual.widgets import Select
-from ui_support import SIZE, settle, until
+from textual.widgets import Input, Select
+from ui_support import SIZE, settle, text_of, until
 
+from tui_games.bots import BOT_FILE, bot_choices, checked_spec
 from tui_games.commands import checkers as checkers_commands
 from tui_games.commands import connect4 as connect4_commands
 from tui_games.commands import tictactoe as tictactoe_commands
 from tui_games.commands.common import UsageError
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.userdata.store import Store
 
 FIRST = "def choose(position):\n    return position.legal_moves()[0]\n"
@@ -58,3 +60,42 @@ def test_play_takes_a_bot_file_and_refuses_a_bad_one(home, module, extra):
 def test_play_refuses_a_missing_bot_before_the_app_starts(capsys, home):
     code, out, err = run(capsys, "play", "tictactoe", "--opponent", str(home / "none.py"))
     assert code == 2 and out == "" and err.count("\n") == 1 and "does not exist" in err
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4", "checkers"])
+async def test_the_options_dialog_asks_for_a_bot_file_and_checks_it(home, game):
+    bot = home / "first.py"
+    bot.write_text(FIRST)
+    app = TuiGamesApp(game, {"opponent": "human"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("o")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#opponent", Select).value = BOT_FILE
+        await pilot.pause()
+        dialog.action_start()
+        await until(pilot, lambda: isinstance(app.screen, InputDialog))
+        ask = app.screen
+        ask.query_one("#input-text", Input).value = str(home / "none.py")
+        ask.action_ok()
+        await pilot.pause()
+        assert app.screen is ask and "does not exist" in text_of(ask.query_one("#input-error"))
+        ask.query_one("#input-text", Input).value = str(bot)
+        ask.action_ok()
+        await until(pilot, lambda: app.screen is screen and screen.opponent is not None)
+        assert screen.opponent.name == "first.py"
+        await settle(pilot, screen)
+        screen.opponent.close()
+    # The settings keep a built-in opponent (here: the one they had).
+    assert Store().load_settings()[game]["opponent"] != str(bot.resolve())
+
+
+def test_a_served_session_offers_no_bot_file(home, monkeypatch):
+    bot = home / "first.py"
+    bot.write_text(FIRST)
+    assert [value for _, value in bot_choices(str(bot))] == [str(bot), BOT_FILE]
+    monkeypatch.setenv("TUI_GAMES_SERVED", "1")
+    assert bot_choices(str(bot)) == [] and bot_choices("perfect") == []
+    with pytest.raises(ValueError, match="local only"):
+        checked_spec("tictactoe", str(bot))

@@ -17,6 +17,7 @@ from tui_games.engine.arena import PlayerFactory
 from tui_games.engine.players import Player
 
 __all__ = [
+    "BOT_FILE",
     "BotSpec",
     "BotSpecError",
     "FilePlayer",
@@ -99,11 +100,19 @@ def checked_spec(game: str, spec: str) -> str:
     return bot.spec
 
 
+# The options dialogs' choice that asks for a bot file's path (tui_games/ui/screens/bot_file.py).
+BOT_FILE = "bot-file"
+
+
 def bot_choices(spec: str) -> list[tuple[str, str]]:
-    """An options dialog's (label, value) for the bot ``spec`` when it is one (so the list of
-    opponents shows the one being played), else none."""
+    """An options dialog's (label, value) for bot files: the bot ``spec`` being played, when it
+    is one, and "a bot file…" that asks for one; none in a served session."""
+    from tui_games.userdata.player_files import served
+
+    if served():
+        return []
     bot = parse_bot_spec(spec) if is_bot_spec(spec) else None
-    return [(f"bot file {bot.label}", spec)] if bot is not None else []
+    return ([(f"bot file {bot.label}", spec)] if bot is not None else []) + [("a bot file… (a path)", BOT_FILE)]
 
 
 def storable(values: dict) -> dict:

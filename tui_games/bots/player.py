@@ -211,4 +211,4 @@ class FilePlayer(Player):
         if move is None or move not in position.legal_moves():
             self._fail(ply, f"returned {text!r}, not a legal move")
         self._key, self._depth = position.key(), len(position.history)
-        return Decision(move, note or "the file's move; it reports no search statistics", result)
+        return Decision(move, note or "a bot file that reports no statistics", result)

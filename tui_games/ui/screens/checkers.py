@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui_games.bots import bot_choices, game_player, is_bot_spec, storable
+from tui_games.bots import BOT_FILE, bot_choices, game_player, is_bot_spec, storable
 from tui_games.data.checkers_book import shared_book
 from tui_games.data.checkers_db import shared_db
 from tui_games.data.resources import read_puzzles
@@ -29,6 +29,7 @@ from tui_games.engine.checkers.position import CheckersPosition, Move
 from tui_games.engine.players import Decision
 from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
+from tui_games.ui.screens.bot_file import ask_bot_file
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.file_dialogs import ask_to_load, ask_to_save
 from tui_games.ui.screens.game_screen import GameScreen
@@ -400,6 +401,9 @@ class CheckersScreen(GameScreen):
 
         def chosen(values: dict | None) -> None:
             if values is None:
+                return
+            if values["opponent"] == BOT_FILE:
+                ask_bot_file(self, "checkers", o.opponent, lambda spec: chosen({**values, "opponent": spec}))
                 return
             start = values.pop("start")
             options = CheckersOptions.from_settings({**values})

@@ -9,7 +9,7 @@ from typing import Callable
 
 from textual import on
 
-from tui_games.bots import bot_choices, game_player, is_bot_spec, storable
+from tui_games.bots import BOT_FILE, bot_choices, game_player, is_bot_spec, storable
 from tui_games.data.connect4_book import default_book, installed_book
 from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
@@ -18,6 +18,7 @@ from tui_games.engine.connect4.solver import Solver, to_search_score
 from tui_games.engine.players import Decision
 from tui_games.engine.search import EXACT, RootMove, SearchStats
 from tui_games.engine.tree import TreeRecorder
+from tui_games.ui.screens.bot_file import ask_bot_file
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.game_screen import GameScreen
 from tui_games.ui.text import bound_text
@@ -261,6 +262,9 @@ class Connect4Screen(GameScreen):
 
         def chosen(values: dict | None) -> None:
             if values is None:
+                return
+            if values["opponent"] == BOT_FILE:
+                ask_bot_file(self, "connect4", o.opponent, lambda spec: chosen({**values, "opponent": spec}))
                 return
             self.options = Connect4Options.from_settings(values)
             self.app.store.update_settings("connect4", **storable(self.options.as_dict()))

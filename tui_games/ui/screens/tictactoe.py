@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Callable
 
 from textual import on
 
-from tui_games.bots import game_player, is_bot_spec, storable
+from tui_games.bots import BOT_FILE, game_player, is_bot_spec, storable
 from tui_games.engine.players import Decision
 from tui_games.engine.search import ALGORITHMS, SearchStats
 from tui_games.engine.tictactoe import MARKS, TicTacToe
 from tui_games.engine.tictactoe.players import make_player
 from tui_games.engine.tree import TreeRecorder
+from tui_games.ui.screens.bot_file import ask_bot_file
 from tui_games.ui.screens.game_screen import GameScreen
 from tui_games.ui.screens.ttt_options import GameOptions, TicTacToeOptionsScreen
 from tui_games.ui.widgets.ttt_board import TicTacToeBoard
@@ -113,6 +115,10 @@ class TicTacToeScreen(GameScreen):
     def action_options(self) -> None:
         def chosen(options: GameOptions | None) -> None:
             if options is None:
+                return
+            if options.opponent == BOT_FILE:
+                ask_bot_file(self, "tictactoe", self.options.opponent,
+                             lambda spec: chosen(replace(options, opponent=spec)))
                 return
             self.options = options
             self.app.store.update_settings("tictactoe", **storable(options.as_dict()))
