@@ -248,6 +248,8 @@ async def test_a_bot_file_plays_in_the_lab_and_a_failing_one_forfeits(home):
         assert result.a_wins == 2
         assert [r.forfeit for r in result.records] == ["bad.py, ply 2: returned 99, not a legal move",
                                                        "bad.py, ply 1: returned 99, not a legal move"]
+        listed = [str(cell) for cell in lab.query_one("#arena-list", DataTable).get_row_at(0)]
+        assert listed[3] == "forfeit" and listed[-1].startswith("bad.py, ply 2: returned 99")
         await fill(pilot, lab, "tictactoe", str(home / "missing.py"), "random", 2)
         await pilot.press("r")
         await pilot.pause()

@@ -511,7 +511,7 @@ class LabScreen(Screen):
         # The run's own game: the Game choice may have changed since it started.
         sides = self.result.side_names if self.result is not None else self.game.side_names
         for record in records[self._shown_games:]:
-            detail = record.opening or " ".join(record.moves)
+            detail = record.forfeit or record.opening or " ".join(record.moves)
             table.add_row(str(record.number), sides[record.a_side], RESULT_WORDS[record.winner], record.reason,
                           str(record.plies), detail[:60], key=str(record.number))
         self._shown_games = max(self._shown_games, len(records))
