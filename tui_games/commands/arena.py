@@ -34,14 +34,14 @@ from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.userdata.store import Store
 
 
-def _declared_options() -> list[tuple[str, Sequence[Option]]]:
+def declared_options() -> list[tuple[str, Sequence[Option]]]:
     """The variant options each arena game declares in its command module."""
     return [(spec.key, spec.commands_module.ARENA_OPTIONS) for spec in arena_specs()]
 
 
-def _variant(args: argparse.Namespace) -> dict:
+def variant_of_args(args: argparse.Namespace) -> dict:
     """The game's options from the flags that apply to it; UsageError for one that does not."""
-    declared = _declared_options()
+    declared = declared_options()
     own = {option.flag: option for key, options in declared if key == args.game for option in options}
     variant: dict = {}
     for flag, value in given_options(args, [option for _, options in declared for option in options]).items():
@@ -54,7 +54,7 @@ def _variant(args: argparse.Namespace) -> dict:
         raise UsageError(str(error)) from None
 
 
-def _openings(game, start: str | None) -> list | None:
+def openings_of(game, start: str | None) -> list | None:
     """The game's shipped openings (checkers: the ballots), unless a start is given."""
     if start is not None or game.openings_file is None:
         return None
@@ -141,10 +141,10 @@ def cmd_arena(args: argparse.Namespace) -> int:
         raise UsageError(f"no arena for {spec.key}: {spec.no_arena}")
     args.game = name = spec.key
     game = arena_adapter(name)
-    config = ArenaConfig(name, args.a, args.b, args.games, args.swap, args.seed, args.seconds, _variant(args),
+    config = ArenaConfig(name, args.a, args.b, args.games, args.swap, args.seed, args.seconds, variant_of_args(args),
                          args.start)
     _check(game, config)
-    openings = _openings(game, args.start)
+    openings = openings_of(game, args.start)
     verbose = args.verbose and not args.json
     stop = threading.Event()
     progress = ProgressLine(config.games, shown=None if not args.json else False)
@@ -239,7 +239,7 @@ def add_arguments(arena: argparse.ArgumentParser) -> None:
                        help="play every game from this position, in the game's notation (tic-tac-toe rows "
                             "X../.O./..., Connect-4 columns 4455, checkers FEN)")
     # Each game's variants, from its command module (GameCommands.ARENA_OPTIONS).
-    add_game_options(arena, _declared_options())
+    add_game_options(arena, declared_options())
     arena.add_argument("--json", action="store_true",
                        help='print one object: games, a_wins, draws, b_wins, seconds, … and "game_list"')
     arena.add_argument("--csv", type=Path, default=None, metavar="FILE", help="also write one line per game here")

@@ -30,7 +30,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from tui_games.bots import player_factory
-from tui_games.commands.arena import _declared_options, _openings, _variant, check_player
+from tui_games.commands.arena import check_player, declared_options, openings_of, variant_of_args
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import add_game_options
 from tui_games.engine.arena import ArenaConfig, ArenaResult, TournamentResult, run_arena, tournament_configs
@@ -56,7 +56,7 @@ def play_series(game_name: str, config: ArenaConfig, on_game: Callable[..., None
     """One pair's series, in this process or a worker (the same function either way)."""
     game = arena_adapter(game_name)
     return run_arena(
-        game, config, openings=_openings(game, config.start), on_game=on_game, make_player=player_factory(game)
+        game, config, openings=openings_of(game, config.start), on_game=on_game, make_player=player_factory(game)
     )
 
 
@@ -150,10 +150,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if len(args.players) > MAX_PLAYERS:
         raise UsageError(f"at most {MAX_PLAYERS} players, not {len(args.players)}")
     game = arena_adapter(args.game)
-    variant = _variant(args)
+    variant = variant_of_args(args)
     for n, player in enumerate(args.players, 1):
         check_player(game, f"player {n}", player, args.seconds, variant)
-    _openings(game, None)  # a missing openings file is a usage error before any game
+    openings_of(game, None)  # a missing openings file is a usage error before any game
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big") >> 1
     configs = tournament_configs(args.game, args.players, args.games, seed, seconds=args.seconds, variant=variant)
     progress = Progress(len(configs) * args.games, sys.stdout.isatty() and not args.json)
@@ -233,7 +233,7 @@ def add_arguments(tournament: argparse.ArgumentParser) -> None:
         metavar="S",
         help="budget per move of the players that take one (as arena's)",
     )
-    add_game_options(tournament, _declared_options())
+    add_game_options(tournament, declared_options())
     tournament.add_argument("--json", action="store_true", help='print one object: "players" and "pairs"')
     tournament.add_argument(
         "--save",
