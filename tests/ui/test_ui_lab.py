@@ -283,6 +283,27 @@ async def test_the_tournament_tab_plays_a_round_robin_and_keeps_its_series(home)
         runs = Store().arena_runs()
         assert len(runs) == 3 and all(r["tournament"]["pairs"] == 3 for r in runs)
         lab.query_one("#tournament-players", Input).value = "perfect"
-        await pilot.press("enter")
+        await pilot.press("r")  # focus is on the table after a run: r runs
         await pilot.pause()
         assert any("at least two players" in str(n.message) for n in app._notifications)
+
+
+async def test_x_cancels_a_tournament_started_from_its_field(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        lab.query_one("#lab-game", Select).value = "connect4"
+        await pilot.pause()
+        lab.action_tab("tournament")
+        await pilot.pause()
+        field = lab.query_one("#tournament-players", Input)
+        field.value = "level5 level4 level3"
+        field.focus()
+        lab.query_one("#tournament-games", Input).value = "40"
+        await pilot.press("enter")
+        await until(pilot, lambda: lab.running == "tournament")
+        await pilot.press("x")
+        await until(pilot, lambda: lab.running is None)
+        assert field.value == "level5 level4 level3" and not field.disabled
+        assert "cancelled" in text_of(lab.query_one("#tournament-status"))
+        assert Store().arena_runs() == []

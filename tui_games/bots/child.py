@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import signal
 import sys
 import threading
 import time
@@ -165,6 +166,9 @@ def _orphan_watch(parent: int) -> None:
 
 def main(connection: Any) -> None:
     """The child's loop: the configuration, then a move for every request."""
+    # Ctrl+C on the terminal reaches the whole process group: the parent stops the run and
+    # ends this process; the bot is not interrupted mid-move with a traceback on stderr.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True, name="orphan-watch").start()
     try:
         import resource

@@ -8,7 +8,7 @@ swapped game by game, checkers from the ballots), seeded from the tournament's s
 pair's place in the round robin (:func:`~tui_games.engine.arena.pair_seed`). ``--jobs N``
 plays N series at once, each in a process of its own; since a series depends only on its own
 seed, the results are the same as with ``--jobs 1`` for players whose limits are depths. On a
-terminal a progress line counts the games (not with ``--json``, nor when the output is piped).
+terminal a progress line on stderr counts the games (not with ``--json``, nor when piped).
 The table: the crosstable (each player's score against each other one), W/D/L, the score and
 an Elo estimate with its standard error (:func:`~tui_games.engine.arena.elo_estimates`);
 ``--json`` prints one object with ``players`` and ``pairs``. Each series is kept in the data
@@ -33,6 +33,7 @@ from tui_games.bots import player_factory
 from tui_games.commands.arena import check_player, declared_options, openings_of, variant_of_args
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import add_game_options
+from tui_games.commands.progress import ProgressLine
 from tui_games.engine.arena import ArenaConfig, ArenaResult, TournamentResult, run_arena, tournament_configs
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.userdata.store import Store
@@ -40,7 +41,7 @@ from tui_games.userdata.store import Store
 MAX_PLAYERS = 64
 # The crosstable's columns fit 80 columns up to this many players; beyond, --json has it.
 CROSS_COLUMNS = 6
-# How often the progress line may change, in seconds.
+# How often the workers' queue of finished games is read, in seconds.
 PROGRESS_EVERY = 0.2
 
 # The worker processes' queue of finished games (set by _init in each worker).
@@ -65,29 +66,18 @@ def _worker_series(game_name: str, config: ArenaConfig) -> ArenaResult:
     return play_series(game_name, config, lambda *_: _progress.put(1))
 
 
-class Progress:
-    """The line that counts the games on a terminal (``\\r``, rewritten in place)."""
+class Counter:
+    """The games finished so far, on the progress line."""
 
-    def __init__(self, total: int, shown: bool) -> None:
-        self.total, self.shown, self.done, self.last = total, shown, 0, 0.0
+    def __init__(self, line: ProgressLine) -> None:
+        self.line, self.done = line, 0
 
-    def add(self, games: int) -> None:
+    def add(self, games: int = 1) -> None:
         self.done += games
-        now = time.monotonic()
-        if self.shown and (now - self.last >= PROGRESS_EVERY or self.done == self.total):
-            self.last = now
-            width = 30
-            filled = width * self.done // max(1, self.total)
-            sys.stdout.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games")
-            sys.stdout.flush()
-
-    def clear(self) -> None:
-        if self.shown:
-            sys.stdout.write("\r" + " " * 60 + "\r")
-            sys.stdout.flush()
+        self.line.update(self.done)
 
 
-def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progress: Progress) -> list[ArenaResult]:
+def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progress: Counter) -> list[ArenaResult]:
     """Every series, in round-robin order, over ``args.jobs`` processes (1: this one)."""
     jobs = min(args.jobs, len(configs))
     if jobs <= 1:
@@ -113,8 +103,11 @@ def table_lines(result: TournamentResult, variant_label: str) -> list[str]:
     """The tournament's table, within 80 columns (the crosstable up to CROSS_COLUMNS players)."""
     count = len(result.specs)
     games = sum(s.games for s in result.series)
-    lines = [f"{result.title} ({variant_label}): {count} players, {result.games_per_pair} games a pair, "
-             f"{games} games in {result.seconds:.1f} s, seed {result.seed}", ""]
+    lines = [
+        f"{result.title} ({variant_label}): {count} players, {result.games_per_pair} games a pair, "
+        f"{games} games in {result.seconds:.1f} s, seed {result.seed}",
+        "",
+    ]
     cross = count <= CROSS_COLUMNS
     headers, rows = result.rows(cross=cross)
     widths = [2, 16] + [5] * (len(headers) - 8) + [5, 4, 4, 7, 7, 5]
@@ -156,12 +149,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     openings_of(game, None)  # a missing openings file is a usage error before any game
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big") >> 1
     configs = tournament_configs(args.game, args.players, args.games, seed, seconds=args.seconds, variant=variant)
-    progress = Progress(len(configs) * args.games, sys.stdout.isatty() and not args.json)
+    line = ProgressLine(len(configs) * args.games, shown=False if args.json else None)
     began = time.perf_counter()
     try:
-        series = run_tournament(args, configs, progress)
+        series = run_tournament(args, configs, Counter(line))
     finally:
-        progress.clear()
+        line.clear()
     result = TournamentResult(
         args.game,
         game.title,
@@ -189,8 +182,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
-        for line in table_lines(result, game.variant_label(variant)):
-            print(line)
+        for text in table_lines(result, game.variant_label(variant)):
+            print(text)
     return 0
 
 

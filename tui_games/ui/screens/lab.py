@@ -350,7 +350,7 @@ class LabScreen(Screen):
         """While a run goes on its fields are read-only and focus is on its results: keys the
         screen names (x cancels) then reach the screen, not a field ("level6x")."""
         for field in self.query("#lab-top Select, #arena-form Input, #arena-form Select, #compare-form Input, "
-                                "#compare-form Select"):
+                                "#compare-form Select, #tournament-form Input"):
             field.disabled = running
         if focus is not None:
             self.query_one(focus).focus()
@@ -605,6 +605,7 @@ class LabScreen(Screen):
         self.query_one("#tournament-progress", ProgressBar).update(total=games * len(configs), progress=0)
         self.query_one("#tournament-status", Static).update("game 1…")
         self.runner.start("tournament", self._tournament_job(game, configs, openings, self.tournament))
+        self._lock_form(True, "#tournament-table")
         self.refresh_bindings()
 
     @staticmethod
