@@ -106,3 +106,56 @@ def test_elo_orders_the_players_and_stays_finite():
     assert e0 > 200 > 0 > e1 and abs(e1 - e2) < 1e-6 and abs(e0 + e1 + e2) < 1e-6
     assert 0 < s1 < s0 < 1000
     assert round_robin(3) == [(0, 1), (0, 2), (1, 2)]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_a_tournament_in_one_line_and_leaves_no_process(home, jobs):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pids = home / "pids"
+    pids.mkdir()
+    (home / "slow.py").write_text(
+        "import os, time\n\ndef choose(position):\n"
+        f"    open(os.path.join({str(pids)!r}, str(os.getpid())), 'w').close()\n"
+        "    time.sleep(0.2)\n    return position.legal_moves()[0]\n"
+    )
+    run_it = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tui_games",
+            "tournament",
+            "tictactoe",
+            str(home / "slow.py"),
+            "level1",
+            "random",
+            "--games",
+            "20",
+            "--jobs",
+            jobs,
+            "--no-save",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not any(pids.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(run_it.pid, signal.SIGINT)  # what Ctrl+C on its terminal does
+    out, err = run_it.communicate(timeout=60)
+    assert run_it.returncode == 130 and out == "" and err == "tui-games: interrupted\n", err
+    for name in os.listdir(pids):
+        while time.monotonic() < deadline:
+            try:
+                os.kill(int(name), 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"the bot's process {name} outlived the tournament")

@@ -247,4 +247,7 @@ def main(connection: Any) -> None:
 if __name__ == "__main__":
     from multiprocessing.connection import Connection
 
-    main(Connection(int(sys.argv[1])))
+    try:
+        main(Connection(int(sys.argv[1])))
+    except (BrokenPipeError, ConnectionError, EOFError):
+        pass  # the parent is gone (stopped, killed): nobody to answer

@@ -21,12 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from datetime import datetime, timezone
-from multiprocessing import get_context
+from multiprocessing import active_children, get_context
 from typing import Any
 
 from tui_games.bots import player_factory
@@ -51,6 +52,8 @@ _progress: Any = None
 def _init(queue: Any) -> None:
     global _progress
     _progress = queue
+    # Ctrl+C reaches the whole process group: the parent ends the workers (no traceback each).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def play_series(game_name: str, config: ArenaConfig, on_game: Callable[..., None] | None = None) -> ArenaResult:
@@ -84,7 +87,8 @@ def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progres
         return [play_series(args.game, config, lambda *_: progress.add(1)) for config in configs]
     context = get_context("spawn")  # never fork a process that may hold threads
     queue = context.Queue()
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init, initargs=(queue,)) as pool:
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init, initargs=(queue,))
+    try:
         futures: list[Future[ArenaResult]] = [pool.submit(_worker_series, args.game, config) for config in configs]
         pending = set(futures)
         while pending:
@@ -93,6 +97,14 @@ def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progres
                 queue.get()
                 progress.add(1)
         results = [future.result() for future in futures]
+    except BaseException:
+        # Ctrl+C (or a worker's error): end the workers now rather than wait for their series;
+        # a bot's process notices its worker is gone and ends too.
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in active_children():
+            worker.terminate()
+        raise
+    pool.shutdown()
     while not queue.empty():
         queue.get()
     progress.add(sum(r.games for r in results) - progress.done)
