@@ -25,7 +25,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from tui_games.commands.arena import _declared_options, _variant
+from tui_games.commands.arena import declared_options, variant_of_args
 from tui_games.commands.common import EXIT_INTERRUPTED, UsageError, positive_seconds
 from tui_games.commands.options import add_game_options
 from tui_games.commands.progress import ProgressLine
@@ -166,7 +166,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     args.game = spec.key
     game = arena_adapter(spec.key)
     text, source = _read_input(args.record)
-    start, moves, variant, tags = parse_game(game, text, source, _variant(args))
+    start, moves, variant, tags = parse_game(game, text, source, variant_of_args(args))
     judge = game.judge(variant, seconds=args.seconds)
     if judge is None:
         raise UsageError(f"no analysis for {spec.key}")
@@ -216,4 +216,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='print one object: "moves" (ply, move, mark, best, before, after, ...) and "summary"')
     parser.add_argument("--export", default=None, metavar="FILE",
                         help="also write the game as a record with the review in its comments")
-    add_game_options(parser, _declared_options())
+    add_game_options(parser, declared_options())
