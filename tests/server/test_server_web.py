@@ -342,6 +342,30 @@ async def test_window_sizes_are_clamped_and_bad_messages_change_nothing(start_we
         assert (500, 200) in sizes and all(0 < w <= 500 and 0 < h <= 200 for w, h in sizes), sizes
 
 
+async def test_deeply_nested_json_is_dropped_without_a_traceback(start_web, capfd, caplog):
+    # 60,000 brackets (under MAX_MESSAGE) once ended the tab with a RecursionError traceback.
+    server = await start_web()
+    async with aiohttp.ClientSession() as session:
+        tab = await Tab.open(session, server.port)
+        assert await tab.shows("Sudoku")
+        for bad in ("[" * 60000, '["stdin", ' + "[" * 30000 + "]" * 30000 + "]", "{\"a\":" * 10000 + "1" + "}" * 10000,
+                    '["ping", "' + "[" * 1000 + '"' + "]" * 40 + "]"):
+            await tab.websocket.send_str(bad)
+        await tab.send("ping", "still here")
+        assert await tab.pump(lambda t: ["pong", "still here"] in t.texts, 10)
+        assert len(server.tabs) == 1 and tab.close is None
+    assert "Traceback" not in capfd.readouterr().err and "RecursionError" not in caplog.text
+
+
+def test_the_depth_bound_parses_what_the_page_sends_and_nothing_deeper():
+    assert web.bounded_json('["resize", {"width": 80, "height": 24}]') == ["resize", {"width": 80, "height": 24}]
+    assert web.bounded_json(r'["stdin", "[[[[{{{\\\"]]]"]') == ["stdin", '[[[[{{{\\"]]]']
+    assert web.bounded_json("[" * 5 + "]" * 5) == [[[[[]]]]]
+    for bad in ("[" * 60000, "[" * 100 + "]" * 100, "not json", ""):
+        with pytest.raises(ValueError):
+            web.bounded_json(bad)
+
+
 async def test_an_oversized_message_closes_the_session_and_hangs_the_app_up(start_web):
     server = await start_web()
     async with aiohttp.ClientSession() as session:

@@ -24,7 +24,8 @@ change works around a textual-serve limitation, named here so it can go when ups
 - **Limits**: ``--max-sessions`` and ``--memory-total-mb`` (a refused tab is told "the server
   is busy" in the page), ``--idle-minutes`` (hung up, saved), ``--memory-mb`` per app; every
   message bounded (:data:`MAX_MESSAGE` bytes; bigger frames close the session), resize
-  requests clamped to 500×200, malformed messages ignored (textual-serve had none of these).
+  requests clamped to 500×200, malformed messages (and any nested deeper than :data:`MAX_DEPTH`,
+  counted before parsing) ignored (textual-serve had none of these).
 - **Environment**: each app runs with ``TUI_GAMES_SERVED=1`` and an environment built afresh
   (web_app.py); textual-serve passes the server's own.
 - **Stopping**: SIGTERM, SIGINT or SIGHUP hangs every tab up at once (each app saves and
@@ -44,7 +45,9 @@ one line a second per address, and matched by the fail2ban filter in docs/servin
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import re
 import secrets
 import sys
 import time
@@ -82,6 +85,12 @@ HEARTBEAT = 15.0  # seconds between websocket pings: a vanished browser is notic
 IDLE_CONNECTION_SECONDS = 20.0
 # The close frame's reason is at most 123 bytes.
 MAX_REASON = 123
+# textual.js's messages nest two deep (["resize", {...}]): deeper is not one of them, and
+# deep enough overflows json's recursive parser (a RecursionError: 60,000 "[" under
+# MAX_MESSAGE did).
+MAX_DEPTH = 8
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
 CLOSE_NORMAL, CLOSE_GOING_AWAY, CLOSE_ERROR, CLOSE_TRY_AGAIN = 1000, 1001, 1011, 1013
 SHUTTING_DOWN = "the server is shutting down"
 
@@ -120,6 +129,16 @@ def _sentence(text: str) -> str:
     if len(data) > MAX_REASON:
         text = data[:MAX_REASON - 3].decode(errors="ignore") + "..."
     return text
+
+
+def bounded_json(text: str, max_depth: int = MAX_DEPTH) -> object:
+    """``text`` parsed as JSON if it nests at most ``max_depth`` deep; else ValueError (the
+    depth is counted before parsing, over the brackets outside strings)."""
+    outside = _STRINGS.sub("", text)
+    steps = (1 if bracket in "[{" else -1 for bracket in _BRACKETS.findall(outside))
+    if max(itertools.accumulate(steps), default=0) > max_depth:
+        raise ValueError(f"nested deeper than {max_depth}")
+    return json.loads(text)
 
 
 def _to_int(value: object, default: int) -> int:
@@ -374,8 +393,8 @@ class Tab:
     async def _handle(self, text: str) -> None:
         """One message from the page, as textual.js sends them; anything else is dropped."""
         try:
-            envelope = json.loads(text)
-        except ValueError:
+            envelope = bounded_json(text)
+        except (ValueError, RecursionError):  # not JSON, or too deep for it: dropped
             return
         if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
             return
