@@ -4,7 +4,8 @@
                           [--house GAME:ENGINE,...|none] [--lobby FILE|postgresql://...]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
-                          [--address-share 25] [--no-preload] [--log FILE]
+                          [--address-share 25] [--connections-per-player 16] [--watch-idle-minutes 60]
+                          [--no-preload] [--log FILE]
     tui-games serve --web [--host 127.0.0.1] [--port 8000] [--public-url URL] [--allow-origin ORIGIN]...
                           [--max-sessions 32] [--idle-minutes 30] [--memory-mb 1024]
                           [--memory-total-mb MB] [--address-share 25] [--no-preload] [--log FILE]
@@ -35,7 +36,7 @@ from tui_games.userdata.store import data_dir
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
 SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50,
-            "lobby": None}
+            "lobby": None, "connections_per_player": 16, "watch_idle_minutes": 60.0}
 # Where the lobby's database is when --lobby is not given (a DSN here stays out of `ps`).
 LOBBY_ENV = "TUI_GAMES_LOBBY_DB"
 # Limits both servers take, with their defaults.
@@ -161,6 +162,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys, quota_mb=args.quota_mb or None,
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
         house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log), **_seats(args),
+        connections_per_player=args.connections_per_player, watch_idle_seconds=args.watch_idle_minutes * 60,
         **options)
     ssh.serve(config)
     return 0
@@ -255,6 +257,13 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
                        metavar="N", help="--ssh: sessions one player may have at once (default 3)")
     serve.add_argument("--address-share", type=_percent, default=LIMITS["address_share"], metavar="PERCENT",
                        help="share of the places one address may hold, never fewer than 4 (default 25)")
+    serve.add_argument("--connections-per-player", type=positive_int, default=SSH_ONLY["connections_per_player"],
+                       metavar="N", help="--ssh: connections one player may hold once logged in: commands, watch "
+                                         "streams and games together (default 16); one address may hold "
+                                         "--address-share percent of the server's 300, never fewer")
+    serve.add_argument("--watch-idle-minutes", type=_minutes, default=SSH_ONLY["watch_idle_minutes"], metavar="M",
+                       help="--ssh: end a watch after M minutes in which nothing happened in its game; "
+                            "0: never (default 60)")
     serve.add_argument("--no-preload", action="store_true", default=LIMITS["no_preload"],
                        help="start every app as a fresh process instead of forking the pre-started one")
     serve.add_argument("--house", default=SSH_ONLY["house"], metavar="GAME:ENGINE,...",

@@ -29,6 +29,7 @@ that is not a player's) gets one line saying why and is closed: never a hang.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import secrets
 import shutil
@@ -36,6 +37,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -54,7 +56,14 @@ from tui_games.server.identity import (
     fingerprint,
     guest_name,
 )
-from tui_games.server.limits import Admission, Limits, Startup, default_memory_total_mb, raise_open_file_limit
+from tui_games.server.limits import (
+    Admission,
+    Limits,
+    Startup,
+    default_memory_total_mb,
+    raise_open_file_limit,
+    source_of,
+)
 from tui_games.server.lobby import commands as lobby_commands
 from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.frontend import FrontEnd, frontend_id
@@ -77,6 +86,9 @@ except ImportError:  # the CLI turns this into one line naming the extra
     asyncssh = None  # type: ignore[assignment]
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
+# Bytes of a `watch` stream the server holds for a client that does not read them: past it
+# events are skipped, and the client is given the game as it is once it reads again.
+WATCH_BEHIND = 64 * 1024
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
 LOBBY_FILE = "lobby.sqlite3"
@@ -135,6 +147,12 @@ class SSHConfig:
     goodbye_seconds: float = 10.0
     sessions_per_player: int = 3
     address_share: int = 25  # percent of the places one address may hold
+    # Connections one player may hold once authenticated: commands, `watch` streams and app
+    # sessions together (a bot with a few games watches each and moves by command: far fewer).
+    # One address may hold --address-share percent of the server's connections, never fewer.
+    connections_per_player: int = 16
+    # A `watch` in which nothing has happened for this long is ended (with a line saying why).
+    watch_idle_seconds: float = 60 * 60
     zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
     quota_mb: int | None = 50  # a player's data directory (files/, saves, Lab runs); None or 0: none
     limits: Limits = field(default_factory=Limits)
@@ -245,6 +263,9 @@ class GameServer:
                                         zygote=config.zygote and real_app)
         self.sessions: set[GameSession] = self.session_host.sessions
         self.connections: set[_Connection] = set()
+        # Authenticated connections held, per player and per source (limits.source_of).
+        self.held_by_player: Counter[str] = Counter()
+        self.held_by_source: Counter[str] = Counter()
         self.admission = Admission(config.limits)
         self.registry = Registry(config.root, register_open=config.register == "open",
                                  legacy_keys=config.keys_path)
@@ -395,6 +416,35 @@ class GameServer:
                 self.limited("pressure", event("dropped", waiting=waiting, evicted=self.admission.evictions,
                                                reason="stale: no version string or no login attempt in time"))
 
+    @property
+    def connections_per_address(self) -> int:
+        config = self.config
+        share = math.floor(config.limits.max_connections * config.address_share / 100)
+        return max(config.connections_per_player, share)
+
+    def hold(self, player: str, address: str) -> str | None:
+        """Count one more authenticated connection of ``player`` from ``address``, or say why
+        it may not have one (it is not counted then)."""
+        most, mine = self.config.connections_per_player, self.held_by_player[player]
+        if mine >= most:
+            return (f"{player} already has {mine} connections open (at most {most} a player, commands, "
+                    f"watchers and games together); close one first")
+        source, most = source_of(address), self.connections_per_address
+        here = self.held_by_source[source]
+        if here >= most:
+            return (f"your address already has {here} connections open (at most {most}, "
+                    f"{self.config.address_share}% of the server's); close some first")
+        self.held_by_player[player] += 1
+        self.held_by_source[source] += 1
+        return None
+
+    def let_go(self, player: str, address: str) -> None:
+        source = source_of(address)
+        for counter, key in ((self.held_by_player, player), (self.held_by_source, source)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
     def refusal(self, session: "GameSession") -> str | None:
         """Why this session cannot be served, or None."""
         if session.connection.refusal:
@@ -420,6 +470,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         self.player: Player | None = None
         self.refusal: str | None = None  # authenticated, but may not play (told at session start)
         self.session: GameSession | None = None
+        self.held = False  # counted in the server's connections per player and per address
         self.opened = time.monotonic()
         self._session_timer: asyncio.TimerHandle | None = None
 
@@ -450,6 +501,9 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         if self.startup is None:
             return
         server.connections.discard(self)
+        if self.held and self.player is not None:
+            server.let_go(self.player.name, self.address)
+            self.held = False
         authenticated = self.player is not None
         failed = self.tried_auth and not authenticated
         server.admission.closed(self.startup, failed_auth=failed)
@@ -532,6 +586,9 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
                 server.registry.claim(name, key)
             except (IdentityError, OSError, StorageUnavailable) as error:
                 self.refusal = DISK_FULL if is_disk_full(error) else str(error)
+        if self.refusal is None:
+            self.refusal = server.hold(self.player.name, self.address)
+            self.held = self.refusal is None
         config.log(event("auth", user=self.player.name, typed=self.typed if self.typed != self.player.name else None,
                          **{"from": self.address}, port=self.port, key=self.player.key,
                          guest="yes" if self.player.guest else None))
@@ -587,6 +644,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.token: str | None = None  # this session's secret for the lobby socket
         self.closed_channel = None  # the channel once _close has said goodbye on it
         self._reading_paused = False
+        self._writing_paused = False  # the client is behind: asyncssh holds past WATCH_BEHIND for it
+        self._on_room: Callable[[], None] | None = None  # a watch stream's: the client has caught up
         self._runner: asyncio.Task | None = None
         self._ending: asyncio.Task | None = None
 
@@ -640,7 +699,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         """``ssh host COMMAND``: the lobby's command interface (lobby/commands.py)."""
         try:
             result = lobby_commands.run(self.server.lobby, self.user, command, guest=self.player.guest,
-                                        online=self.server.online)
+                                        online=self.server.online,
+                                        watch_idle=self.server.config.watch_idle_seconds or None)
         except (sqlite3.Error, OSError) as error:
             if not is_disk_full(error):
                 raise
@@ -664,11 +724,31 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.chan = None
 
     async def _stream(self, result: lobby_commands.Result) -> None:
+        newline = "\r\n" if self.has_pty else "\n"
+
         def write(text: str) -> None:
             if self.chan is not None:
-                self.chan.write(text.replace("\n", "\r\n" if self.has_pty else "\n").encode())
+                self.chan.write(text.replace("\n", newline).encode())
 
-        status = await result.stream(write)
+        def write_err(text: str) -> None:
+            if self.chan is not None:
+                self.chan.write_stderr(text.replace("\n", newline).encode())
+
+        def when_room(callback: Callable[[], None]) -> None:
+            self._on_room = callback
+
+        def behind() -> None:
+            self.server.limited(f"watch-behind:{self.id}", event(
+                "watch-behind", user=self.user, **{"from": self.peer}, session=self.id,
+                held=self.chan.get_write_buffer_size() if self.chan is not None else None))
+
+        if self.chan is not None:
+            # Past WATCH_BEHIND bytes unsent, the watch skips events (pause_writing) and is given
+            # the game as it is once the client has read most of them (resume_writing).
+            self.chan.set_write_buffer_limits(high=WATCH_BEHIND)
+        client = lobby_commands.WatchClient(write, write_err, has_room=lambda: not self._writing_paused,
+                                            when_room=when_room, on_behind=behind)
+        status = await result.stream(client)
         if self.chan is not None:
             try:
                 self.chan.exit(status)
@@ -809,12 +889,16 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.app.resize(*clamp_size(width, height))
 
     def pause_writing(self) -> None:
+        self._writing_paused = True
         if self.app is not None:
             self.app.pause_output()
 
     def resume_writing(self) -> None:
+        self._writing_paused = False
         if self.app is not None:
             self.app.resume_output()
+        if self._on_room is not None:
+            self._on_room()
 
     def eof_received(self) -> bool:
         if self.accepted:
@@ -823,6 +907,10 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
 
     def connection_lost(self, exc) -> None:
         self.chan = None
+        if self.connection.refusal:
+            # Told why it may not play: closed now, not left holding one of the server's
+            # connections for its client to keep (it is not counted as its player's).
+            asyncio.get_running_loop().call_soon(self.connection.close)
         if self.command is not None and self._runner is not None:  # a `watch` stream
             self._runner.cancel()
         if self.accepted and (self.app is None or self.app.returncode is None):

@@ -40,9 +40,10 @@ from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.lobby.views import game_data, offer_data, online_view
+from tui_games.server.log import duration as _duration
 
 MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
-EXIT_OK, EXIT_USAGE = 0, 2
+EXIT_OK, EXIT_IDLE, EXIT_USAGE = 0, 1, 2
 
 
 class _Refused(Exception):
@@ -67,9 +68,9 @@ class Result:
     status: int = EXIT_OK
     out: list[str] = field(default_factory=list)
     err: list[str] = field(default_factory=list)
-    # A command that goes on (``watch``): the caller runs stream(write) after printing ``out``;
-    # it returns the exit status when the game ends.
-    stream: Callable[[Write], Awaitable[int]] | None = None
+    # A command that goes on (``watch``): the caller runs stream(write or a WatchClient) after
+    # printing ``out``; it returns the exit status when the game ends (or the watch does).
+    stream: Callable[..., Awaitable[int]] | None = None
 
     @property
     def stdout(self) -> str:
@@ -121,7 +122,7 @@ def _parser() -> _Parser:
 
 
 def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
-        online: Callable[[], list[tuple[str, str]]] = list) -> Result:
+        online: Callable[[], list[tuple[str, str]]] = list, watch_idle: float | None = None) -> Result:
     """Run one command line for ``player``; never raises for anything a client can send."""
     result = Result()
     if len(command) > MAX_COMMAND:
@@ -145,6 +146,7 @@ def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
         args = _parser().parse_args(words)
     except _Refused as refused:
         return _refuse(result, str(refused) or "bad command")
+    args.watch_idle = watch_idle
     try:
         _COMMANDS[args.command](lobby, player, args, result, guest=guest, online=online)
     except (LobbyError, StorageUnavailable) as error:
@@ -280,29 +282,82 @@ def _claim(lobby, player, args, result, *, guest, online) -> None:
 
 def _watch(lobby, player, args, result, *, guest, online) -> None:
     row = lobby.game(args.game_id)
-    result.stream = lambda write: watch_stream(lobby, player, row, write, as_json=args.json)
+    idle = getattr(args, "watch_idle", None)
+    result.stream = lambda client: watch_stream(lobby, player, row, client, as_json=args.json, idle=idle)
 
 
-async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write, *, as_json: bool) -> int:
+@dataclass
+class WatchClient:
+    """Where a ``watch`` writes, and whether its client is keeping up: while ``has_room()`` is
+    false (what the server holds for it is past its bound) events are not written but
+    skipped, and once ``when_room``'s callback is called the client gets the game as it is
+    then. So a watcher that stops reading costs the server a bounded buffer, not every event."""
+
+    write: Write
+    write_err: Write | None = None
+    has_room: Callable[[], bool] = lambda: True
+    when_room: Callable[[Callable[[], None]], None] = lambda callback: None
+    on_behind: Callable[[], None] = lambda: None  # it has just fallen behind (a log line)
+
+
+def _copy(row: GameRow) -> GameRow:
+    return GameRow(**{**row.__dict__, "moves": list(row.moves), "left": list(row.left)})
+
+
+async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | WatchClient, *, as_json: bool,
+                       idle: float | None = None) -> int:
     """The events of a game as they happen, until it ends: a bot waits for its turn here
-    instead of asking again and again. The watcher counts as present meanwhile."""
+    instead of asking again and again. The watcher counts as present meanwhile. After ``idle`` seconds with nothing happening in the
+    game the watch ends (exit status 1, a line on the client's stderr saying why): a watch
+    holds a connection, and a game may sleep for ever. A client that falls behind skips
+    events and is given the game as it is when it catches up (:class:`WatchClient`)."""
+    client = write if isinstance(write, WatchClient) else WatchClient(write)
     changes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
     stop = lobby.listen(lambda kind, payload: changes.put_nowait((kind, payload)))
+    client.when_room(lambda: changes.put_nowait(("room", None)))
     lobby.presence.connected(player, +1)
+    loop = asyncio.get_running_loop()
+    behind = False
     try:
         last = row
-        _emit(lobby, player, write, "game", row, as_json)
+        _emit(lobby, player, client.write, "game", row, as_json)
+        quiet_since = loop.time()
         while last.status == "live":
-            kind, payload = await changes.get()
+            try:
+                wait = None if idle is None else max(0.0, quiet_since + idle - loop.time())
+                kind, payload = await asyncio.wait_for(changes.get(), wait)
+            except asyncio.TimeoutError:
+                (client.write_err or client.write)(
+                    f"tui-games: watch ended: nothing happened in {row.id} for {_duration(idle or 0)}; "
+                    "watch again to go on\n")
+                return EXIT_IDLE
+            if kind == "room":
+                if behind and client.has_room():  # caught up: the game as it is now
+                    behind = False
+                    last = _copy(lobby.storage.game(row.id) or last)
+                    _emit(lobby, player, client.write, "game", last, as_json)
+                continue
             if kind == "resync":  # changes elsewhere may have been missed: the game as it is now
                 kind, payload = "game", lobby.storage.game(row.id) or last
-            if kind == "chat" and payload.get("game") == row.id:
-                write(json.dumps({"event": "chat", "data": payload}) + "\n" if as_json
-                      else f"{payload['from']}: {payload['text']}\n")
-            elif kind == "game" and payload.id == row.id:
-                what = ("end" if payload.status != "live" else "move" if payload.moves != last.moves else "offer")
-                _emit(lobby, player, write, what, payload, as_json)
-                last = GameRow(**{**payload.__dict__, "moves": list(payload.moves), "left": list(payload.left)})
+            ours = (kind == "chat" and payload.get("game") == row.id) or (kind == "game" and payload.id == row.id)
+            if not ours:
+                continue
+            quiet_since = loop.time()
+            ended = kind == "game" and payload.status != "live"
+            if (behind or not client.has_room()) and not ended:  # the end is always told
+                if not behind:
+                    behind = True
+                    client.on_behind()
+                if kind == "game":
+                    last = _copy(payload)
+                continue
+            if kind == "chat":
+                client.write(json.dumps({"event": "chat", "data": payload}) + "\n" if as_json
+                             else f"{payload['from']}: {payload['text']}\n")
+            else:
+                what = "end" if ended else "move" if payload.moves != last.moves else "offer"
+                _emit(lobby, player, client.write, what, payload, as_json)
+                last = _copy(payload)
         return EXIT_OK
     finally:
         stop()
