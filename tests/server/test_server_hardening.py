@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import shutil
+import time
 
 import pytest
 from ssh_support import key_file, key_for, wait_until
@@ -219,3 +220,64 @@ async def test_watchers_that_stop_reading_hold_a_bounded_backlog_and_catch_up_to
     finally:
         for conn, _ in slow:
             conn.abort()
+
+
+# -- finding 9: watching is not playing -------------------------------------------------------------
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@needs_ssh
+async def test_a_watcher_of_his_own_game_who_does_nothing_can_be_claimed_against(start_server, tmp_path):
+    """Bob keeps `ssh … watch GAME` open on his clockless game and never moves: once his move
+    has waited the claim's minute and he has done nothing for a minute, alice's claim wins."""
+    from tui_games.server.lobby.hub import CLAIM_SECONDS
+    from tui_games.server.lobby.presence import PRESENT_SECONDS
+
+    server = await start_server()
+    clock = FakeClock()
+    server.lobby.clock = server.lobby.presence.clock = clock
+    alice_file, _ = key_file(tmp_path, "alice")
+    bob_file, _ = key_file(tmp_path, "bob")
+    row = clockless_game(server)
+    for player, cell in (("alice", "a1"), ("bob", "b2"), ("alice", "a2")):
+        server.lobby.move(player, row.id, cell)
+    watching = asyncio.create_task(ssh_command(server.port, "bob", bob_file, f"watch {row.id}"))
+    try:
+        await wait_until(lambda: any("command user=bob" in line and "command=watch" in line
+                                     for line in start_server.logs), 30, "bob's watch to begin")
+        clock.now += CLAIM_SECONDS + PRESENT_SECONDS + 1
+        status, out, err = await ssh_command(server.port, "alice", alice_file, f"claim {row.id}")
+        assert status == 0, err
+        assert b"alice won (abandoned)" in out
+        # His watch saw the end and is over.
+        status, out, err = await asyncio.wait_for(watching, 30)
+        assert status == 0 and b"alice won (abandoned)" in out
+    finally:
+        watching.cancel()
+        await asyncio.gather(watching, return_exceptions=True)
+
+
+@needs_ssh
+async def test_a_watcher_who_acts_is_present(start_server, tmp_path):
+    """A bot that watches its game and acts by command (here `show`) within the minute is here."""
+    server = await start_server()
+    clock = FakeClock()
+    server.lobby.clock = server.lobby.presence.clock = clock
+    alice_file, _ = key_file(tmp_path, "alice")
+    bob_file, _ = key_file(tmp_path, "bob")
+    row = clockless_game(server)
+    for player, cell in (("alice", "a1"), ("bob", "b2"), ("alice", "a2")):
+        server.lobby.move(player, row.id, cell)
+    from tui_games.server.lobby.hub import CLAIM_SECONDS
+
+    clock.now += CLAIM_SECONDS + 1
+    status, out, err = await ssh_command(server.port, "bob", bob_file, f"show {row.id}")
+    assert status == 0, err
+    status, out, err = await ssh_command(server.port, "alice", alice_file, f"claim {row.id}")
+    assert status == 2 and b"bob is here" in err

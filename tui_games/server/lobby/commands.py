@@ -307,7 +307,8 @@ def _copy(row: GameRow) -> GameRow:
 async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | WatchClient, *, as_json: bool,
                        idle: float | None = None) -> int:
     """The events of a game as they happen, until it ends: a bot waits for its turn here
-    instead of asking again and again. The watcher counts as present meanwhile. After ``idle`` seconds with nothing happening in the
+    instead of asking again and again. Watching is not playing: it does not make the watcher
+    present for claims (presence.py), what they do does. After ``idle`` seconds with nothing happening in the
     game the watch ends (exit status 1, a line on the client's stderr saying why): a watch
     holds a connection, and a game may sleep for ever. A client that falls behind skips
     events and is given the game as it is when it catches up (:class:`WatchClient`)."""
@@ -315,7 +316,6 @@ async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | W
     changes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
     stop = lobby.listen(lambda kind, payload: changes.put_nowait((kind, payload)))
     client.when_room(lambda: changes.put_nowait(("room", None)))
-    lobby.presence.connected(player, +1)
     loop = asyncio.get_running_loop()
     behind = False
     try:
@@ -361,7 +361,6 @@ async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | W
         return EXIT_OK
     finally:
         stop()
-        lobby.presence.connected(player, -1)
 
 
 def _emit(lobby: Lobby, player: str, write: Write, what: str, row: GameRow, as_json: bool) -> None:

@@ -1,6 +1,8 @@
-"""Who is here: a player is present while a session of theirs is open on the lobby (an app, a
-``watch`` stream) or they acted in the last PRESENT_SECONDS (a request of the app, an ``ssh …``
-command), whichever way they play. Claims (hub.Lobby.claim) are judged by it.
+"""Who is here: a player is present while an app of theirs is open on the lobby or they acted
+in the last PRESENT_SECONDS (a request of the app, an ``ssh …`` command), whichever way they
+play. Claims (hub.Lobby.claim) are judged by it. A ``watch`` stream is not playing: it keeps
+nobody present (a bot that watches and moves by command is present by its commands), or an
+idle watcher of his own clockless game could never be claimed against.
 
 With front ends sharing one lobby (storage.py), each writes its players' sessions and last
 acts to the database (an act at most every SHARE_EVERY seconds), and a player is present if
