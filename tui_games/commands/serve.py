@@ -5,7 +5,7 @@
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
                           [--address-share 25] [--connections-per-player 16] [--watch-idle-minutes 60]
-                          [--no-preload] [--log FILE]
+                          [--registrations-per-hour 20] [--no-preload] [--log FILE]
     tui-games serve --web [--host 127.0.0.1] [--port 8000] [--public-url URL] [--allow-origin ORIGIN]...
                           [--max-sessions 32] [--idle-minutes 30] [--memory-mb 1024]
                           [--memory-total-mb MB] [--address-share 25] [--no-preload] [--log FILE]
@@ -36,7 +36,8 @@ from tui_games.userdata.store import data_dir
 SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
 SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50,
-            "lobby": None, "connections_per_player": 16, "watch_idle_minutes": 60.0}
+            "lobby": None, "connections_per_player": 16, "watch_idle_minutes": 60.0,
+            "registrations_per_hour": 20}
 # Where the lobby's database is when --lobby is not given (a DSN here stays out of `ps`).
 LOBBY_ENV = "TUI_GAMES_LOBBY_DB"
 # Limits both servers take, with their defaults.
@@ -53,6 +54,16 @@ def _quota(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of megabytes") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: give 0 (no quota) or a number of megabytes")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 (no limit) or a positive number")
     return value
 
 
@@ -163,7 +174,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
         house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log), **_seats(args),
         connections_per_player=args.connections_per_player, watch_idle_seconds=args.watch_idle_minutes * 60,
-        **options)
+        registrations_per_hour=args.registrations_per_hour, **options)
     ssh.serve(config)
     return 0
 
@@ -264,6 +275,9 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--watch-idle-minutes", type=_minutes, default=SSH_ONLY["watch_idle_minutes"], metavar="M",
                        help="--ssh: end a watch after M minutes in which nothing happened in its game; "
                             "0: never (default 60)")
+    serve.add_argument("--registrations-per-hour", type=_count, default=SSH_ONLY["registrations_per_hour"],
+                       metavar="N", help="--ssh --register open: new names one address may register in an hour, "
+                                         "counted across restarts (default 20; 0: no limit)")
     serve.add_argument("--no-preload", action="store_true", default=LIMITS["no_preload"],
                        help="start every app as a fresh process instead of forking the pre-started one")
     serve.add_argument("--house", default=SSH_ONLY["house"], metavar="GAME:ENGINE,...",

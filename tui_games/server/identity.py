@@ -16,7 +16,12 @@ there on the first start (a name the database knows already keeps its own). A pl
 (settings, saves) stay on the front end's disk unless its directory is shared.
 
 Names are case-insensitive for uniqueness: ``Alice`` is ``alice``, and a player's directory is
-the lower-case name (an old ``users/Alice`` is renamed on that player's next login).
+the lower-case name (an old ``users/Alice`` is renamed on that player's next login). A name
+registered by a key (not the operator's ``add-key``) must not look like another: its
+:func:`skeleton` (Unicode TR39's confusable skeleton, which for the names' ASCII letters folds
+``1``, ``I`` and ``|`` to ``l``, ``0`` to ``o`` and ``m`` to ``rn``, with ASCII folds of ``i``
+with ``l``, ``d`` with ``cl``, ``w`` with ``vv``, the separators ``.``, ``_``, ``-`` with each other
+and none at the ends) must be no other name's. The refusal says "taken" and names no one.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ class SharedKeys(Protocol):
 
     def any_keys(self) -> bool: ...
 
+    def key_names(self) -> list[str]: ...
+
     def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
                 now: float = 0.0) -> str | None: ...
 
@@ -78,6 +85,31 @@ def canonical(name: str) -> str:
     if lowered.startswith(GUEST_PREFIX):
         raise IdentityError(f"names starting with {GUEST_PREFIX!r} are for guests; choose another")
     return lowered
+
+
+# TR39's confusables.txt maps, among the characters a name may hold, 0 -> O, 1 -> l, I -> l and
+# m -> rn (case folded here: names are lower case); the ASCII folds beside them are ours.
+_SKELETON_LETTERS = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "_": ".", "-": "."})
+_SKELETON_PAIRS = (("m", "rn"), ("d", "cl"), ("w", "vv"))
+_SEPARATORS = re.compile(r"\.+")
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: two names with one skeleton are one name to a reader
+    (``alice``, ``a1ice``, ``alice.``, ``ALICE-`` and ``_alice`` all are ``allce``)."""
+    folded = name.lower().translate(_SKELETON_LETTERS)
+    for letter, pair in _SKELETON_PAIRS:
+        folded = folded.replace(letter, pair)
+    return _SEPARATORS.sub(".", folded).strip(".")
+
+
+def lookalike_refusal(name: str, others) -> str | None:
+    """Why ``name`` may not be registered beside ``others`` (names already taken), or None; the
+    line says only "taken", never which name it looks like."""
+    mine = skeleton(name)
+    if any(other != name and skeleton(other) == mine for other in others):
+        return f"the name {name!r} is taken; choose another"
+    return None
 
 
 def guest_name(taken: set[str]) -> str:
@@ -223,6 +255,10 @@ class Registry:
                 return
             if not self.shared.keys_of(name) and not self.may_claim(key):
                 raise IdentityError(f"no key is registered for {name!r}")
+            if not self.shared.keys_of(name):
+                lookalike = lookalike_refusal(name, self.shared.key_names())
+                if lookalike:
+                    raise IdentityError(lookalike)
             refusal = self.shared.add_key(name, key.public_data, _line(key), claim=True, most_names=MAX_NAMES_PER_KEY)
             if refusal:
                 raise IdentityError(refusal)
@@ -236,6 +272,9 @@ class Registry:
                 return
             if not self.may_claim(key):
                 raise IdentityError(f"no key is registered for {name!r}")
+            lookalike = lookalike_refusal(name, self._home_names())
+            if lookalike:
+                raise IdentityError(lookalike)
             owned = self.names_of(key)
             if len(owned) >= MAX_NAMES_PER_KEY:
                 raise IdentityError(f"this key already owns {len(owned)} names: {', '.join(owned)}; "

@@ -89,6 +89,7 @@ HOST_KEY_FILE = "ssh_host_ed25519_key"
 # Bytes of a `watch` stream the server holds for a client that does not read them: past it
 # events are skipped, and the client is given the game as it is once it reads again.
 WATCH_BEHIND = 64 * 1024
+REGISTRATION_WINDOW = 3600.0  # seconds over which --registrations-per-hour counts
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
 LOBBY_FILE = "lobby.sqlite3"
@@ -153,6 +154,9 @@ class SSHConfig:
     connections_per_player: int = 16
     # A `watch` in which nothing has happened for this long is ended (with a line saying why).
     watch_idle_seconds: float = 60 * 60
+    # Names one address may register in an hour under --register open (counted in the lobby's
+    # database, across restarts); 0: no limit.
+    registrations_per_hour: int = 20
     zygote: bool = True  # fork logins from a pre-started app (zygote.py); False: a fresh process each
     quota_mb: int | None = 50  # a player's data directory (files/, saves, Lab runs); None or 0: none
     limits: Limits = field(default_factory=Limits)
@@ -416,6 +420,28 @@ class GameServer:
                 self.limited("pressure", event("dropped", waiting=waiting, evicted=self.admission.evictions,
                                                reason="stale: no version string or no login attempt in time"))
 
+    def reserve_registration(self, name: str, address: str) -> float | None:
+        """Under --register open, a name with no key yet is a registration: counted for its
+        address (its source) in the lobby's database, across restarts; IdentityError past
+        --registrations-per-hour. Returns the instant reserved (for release_registration if
+        the name is not taken after all), or None if this is no registration."""
+        config, lobby = self.config, self.lobby
+        if config.register != "open" or not config.registrations_per_hour or lobby is None \
+                or self.registry.keys_of(name):
+            return None
+        now, most = time.time(), config.registrations_per_hour
+        if not lobby.storage.reserve_registration(source_of(address), now, REGISTRATION_WINDOW, most):
+            raise IdentityError(f"{most} names were registered from your address in the last hour (at most {most}); "
+                                f"try again later")
+        return now
+
+    def release_registration(self, address: str, at: float) -> None:
+        if self.lobby is not None:
+            try:
+                self.lobby.storage.release_registration(source_of(address), at)
+            except StorageUnavailable:
+                pass
+
     @property
     def connections_per_address(self) -> int:
         config = self.config
@@ -582,10 +608,14 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         else:
             name, key = self.candidate
             self.player = Player(name, server.registry.home(name), key=fingerprint(key), typed=self.typed)
+            reserved = None
             try:
+                reserved = server.reserve_registration(name, self.address)
                 server.registry.claim(name, key)
             except (IdentityError, OSError, StorageUnavailable) as error:
                 self.refusal = DISK_FULL if is_disk_full(error) else str(error)
+                if isinstance(reserved, float):
+                    server.release_registration(self.address, reserved)
         if self.refusal is None:
             self.refusal = server.hold(self.player.name, self.address)
             self.held = self.refusal is None

@@ -8,7 +8,13 @@ Unix socket (hub_socket.py). What it shares with the others is the lobby's datab
   sessions) reach this one's listeners, so its apps, its ``watch`` streams, its clocks and its
   house players hear of them as of its own;
 - **a heartbeat**: a row that says this front end is alive (its players' presence counts while
-  it beats);
+  it beats), and the lobby's own (``lobby_beat``): when any front end last beat. A front end
+  that starts when none has beaten for DOWN_SECONDS finds the lobby was down, and gives the
+  time back (storage.resume): every live game's clocks resume with the time each side had
+  when the server stopped (nobody is flagged by an outage), presence starts again from zero
+  for everyone (nobody is claimed against for being away while the server was), and a claim
+  counts only the time the server was up. A front end dying while others run is not downtime:
+  the others' clocks ran; its players count as present until its heartbeat ran out;
 - **leases**: one front end at a time runs the lobby's clocks (the timers that end a game at
   its flag) and one the house players. A lease is renewed every TICK and lasts LEASE_SECONDS:
   when its holder dies, another takes it over within that time, rebuilds every live game's
@@ -36,6 +42,7 @@ LEASE_SECONDS = 5.0  # a dead holder's lease is taken over after this
 ALIVE_SECONDS = 5.0  # a front end without a heartbeat for this long is dead: its sessions no longer count
 CLOCKS, HOUSE = "clocks", "house"
 LISTEN_SECONDS = 10.0  # at start, to wait for the database's notices to be listened to
+DOWN_SECONDS = 2 * TICK  # no front end beating for longer than this: the lobby was down
 FORGET_SECONDS = 3600.0  # a front end dead this long is forgotten (its row, its players' presence)
 
 
@@ -65,6 +72,12 @@ class FrontEnd:
             await asyncio.wait_for(self._listening.wait(), LISTEN_SECONDS)
         except asyncio.TimeoutError:  # (the database is slow to answer: its resync catches up later)
             self.log(event("lobby-database", state="not listening yet", after=f"{LISTEN_SECONDS:g}s"))
+        # Before the first beat (and so before the clocks start): the downtime, if there was one.
+        down, resumed = self.storage.resume(self.lobby.clock(), DOWN_SECONDS)
+        self.lobby.presence.floor = resumed
+        if down:
+            self.log(event("resumed", down=f"{down:.0f}s", frontend=self.id,
+                           reason="the lobby was down: the clocks resume as they were, presence from zero"))
         await self._beat()
         self._tasks = [asyncio.create_task(self._keep()), relay]
 
@@ -101,6 +114,7 @@ class FrontEnd:
     async def _beat(self) -> None:
         now = self.lobby.clock()
         self.storage.heartbeat(self.id, now + ALIVE_SECONDS)
+        self.storage.beat(now)
         self.storage.alone(self.storage.others_alive(self.id, now) == 0)
         await self._hold(CLOCKS, now)
         if self.house is not None and self.house.seats:

@@ -41,6 +41,9 @@ class Presence:
         self.frontend = ""
         self.on_change: Callable[[str], None] = lambda player: None  # sessions opened or closed here
         self._written: dict[str, float] = {}
+        # When presence started (again): the lobby's start after downtime (frontend.py). Nobody
+        # has been away for longer than the server has been up.
+        self.floor = float("-inf")
 
     def share(self, shared: SharedPresence, frontend: str, on_change: Callable[[str], None]) -> None:
         """Keep this front end's presence in ``shared``, and consult the others' there."""
@@ -85,7 +88,9 @@ class Presence:
                 return None
             if acted is not None and (last is None or acted > last):
                 last = acted
-        if last is None:
+        if last is None or last < self.floor:
+            last = self.floor
+        if last == float("-inf"):
             return float("inf")
         gone = self.clock() - last
         return None if gone < PRESENT_SECONDS else gone

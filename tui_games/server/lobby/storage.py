@@ -35,7 +35,7 @@ from typing import Any, AsyncIterator, Iterator, Protocol
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # What each version added to the one before (run in order on an older database).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
@@ -45,6 +45,10 @@ MIGRATIONS = {
     # Sharing one lobby between front ends: leases, heartbeats, presence, the players' keys (the
     # CREATE TABLE IF NOT EXISTS of SCHEMA adds them; nothing of the old tables changes).
     5: [],
+    # The lobby's heartbeat (lobby_beat): when a front end last beat, so that a restart after
+    # downtime gives the clocks back the time the server was down; the names registered from
+    # each address under --register open (registrations), counted across restarts.
+    6: [],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
 # a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
@@ -81,6 +85,11 @@ CREATE INDEX IF NOT EXISTS presence_player ON presence (player);
 CREATE TABLE IF NOT EXISTS user_keys (
     name TEXT NOT NULL, key TEXT NOT NULL, line TEXT NOT NULL, added REAL NOT NULL, PRIMARY KEY (name, key));
 CREATE INDEX IF NOT EXISTS user_keys_key ON user_keys (key);
+CREATE TABLE IF NOT EXISTS lobby_beat (
+    id INTEGER PRIMARY KEY, beat REAL NOT NULL, resumed REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS registrations (
+    source TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS registrations_source ON registrations (source, at);
 """
 CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
 MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
@@ -203,6 +212,15 @@ class LobbyStorage(Protocol):
         ...
 
     def heartbeat(self, frontend: str, expires: float) -> None: ...
+    def beat(self, now: float) -> None:
+        """The lobby is up at ``now`` (the heartbeat row a restart measures its downtime by)."""
+        ...
+
+    def resume(self, now: float, tolerance: float) -> tuple[float, float]:
+        """After downtime longer than ``tolerance``: the live games' clocks moved on by it.
+        (downtime given back, when presence started again)."""
+        ...
+
     def forget_frontends(self, before: float) -> None: ...
     def others_alive(self, frontend: str, now: float) -> int:
         """How many other front ends beat now."""
@@ -223,6 +241,19 @@ class LobbyStorage(Protocol):
     # the players' keys, when the front ends share them here (identity.py's SharedKeys)
     def keys_of(self, name: str) -> set[bytes]: ...
     def names_of(self, key: bytes) -> list[str]: ...
+    def key_names(self) -> list[str]:
+        """Every name that has a key."""
+        ...
+
+    def reserve_registration(self, source: str, now: float, window: float, most: int) -> bool:
+        """Count one more name registered from ``source`` at ``now`` if fewer than ``most`` were
+        in the last ``window`` seconds (False, and nothing counted, if not)."""
+        ...
+
+    def release_registration(self, source: str, at: float) -> None:
+        """Forget a reserved registration that did not happen."""
+        ...
+
     def any_keys(self) -> bool: ...
     def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
                 now: float = 0.0) -> str | None: ...
@@ -464,6 +495,30 @@ class SqlStorage(ABC):
             self._execute("INSERT INTO frontends VALUES (?,?) ON CONFLICT (id) DO UPDATE SET "
                           "expires=excluded.expires", (frontend, expires))
 
+    def beat(self, now: float) -> None:
+        """The lobby is up at ``now`` (every front end says so every tick)."""
+        with self._presence_write():
+            self._execute("UPDATE lobby_beat SET beat=? WHERE id=1 AND beat<?", (now, now))
+
+    def resume(self, now: float, tolerance: float) -> tuple[float, float]:
+        """At a front end's start: if no front end has beaten for more than ``tolerance``
+        seconds (the lobby was down), every live game's clock resumes as it stood at the last
+        beat (its ``last_move`` moved on by the downtime) and presence starts again from
+        ``now``. Once, whichever front ends start together. Returns (the downtime given back,
+        when presence started again)."""
+        with self.transaction():
+            row = self._execute(f"SELECT beat, resumed FROM lobby_beat WHERE id=1{self._for_update()}").fetchone()
+            if row is None:
+                self._execute("INSERT INTO lobby_beat VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING", (now, now))
+                return 0.0, now
+            beat, resumed = row
+            down = now - beat
+            if down <= tolerance:
+                return 0.0, resumed
+            self._execute("UPDATE games SET last_move=last_move+? WHERE status='live'", (down,))
+            self._execute("UPDATE lobby_beat SET beat=?, resumed=? WHERE id=1", (now, now))
+            return down, now
+
     def set_presence(self, frontend: str, player: str, sessions: int, acted: float) -> None:
         with self._presence_write():
             self._execute("INSERT INTO presence VALUES (?,?,?,?) ON CONFLICT (frontend, player) DO UPDATE SET "
@@ -471,7 +526,10 @@ class SqlStorage(ABC):
 
     def presence(self, player: str, now: float) -> tuple[int, float | None]:
         row = self._execute(
-            "SELECT SUM(CASE WHEN f.expires>? THEN p.sessions ELSE 0 END), MAX(p.acted) FROM presence p "
+            # A session open on a front end that died was there until it died: its last
+            # heartbeat's expiry counts as an act (a front end's death is not its players').
+            "SELECT SUM(CASE WHEN f.expires>? THEN p.sessions ELSE 0 END), "
+            "MAX(CASE WHEN p.sessions>0 AND f.expires>p.acted THEN f.expires ELSE p.acted END) FROM presence p "
             "LEFT JOIN frontends f ON f.id=p.frontend WHERE p.player=?", (now, player)).fetchone()
         return (int(row[0] or 0), row[1]) if row else (0, None)
 
@@ -492,6 +550,23 @@ class SqlStorage(ABC):
 
     def any_keys(self) -> bool:
         return self._execute("SELECT 1 FROM user_keys LIMIT 1").fetchone() is not None
+
+    def key_names(self) -> list[str]:
+        return [row[0] for row in self._execute("SELECT DISTINCT name FROM user_keys").fetchall()]
+
+    def reserve_registration(self, source: str, now: float, window: float, most: int) -> bool:
+        with self.transaction():
+            self._execute("DELETE FROM registrations WHERE at<?", (now - window,))
+            self.lock_names(f"registrations:{source}")  # two at once from one source: one after the other
+            count = self._execute("SELECT COUNT(*) FROM registrations WHERE source=? AND at>=?",
+                                  (source, now - window)).fetchone()[0]
+            if count >= most:
+                return False
+            self._execute("INSERT INTO registrations VALUES (?,?)", (source, now))
+            return True
+
+    def release_registration(self, source: str, at: float) -> None:
+        self._execute("DELETE FROM registrations WHERE source=? AND at=?", (source, at))
 
     def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
                 now: float = 0.0) -> str | None:
