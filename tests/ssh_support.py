@@ -1,6 +1,7 @@
 """Helpers the SSH tests share: a player logged in with asyncssh's client (keys in, screen
 text out), each test player's own key, waiting for a condition, a server directory set up for
-a two-human Connect-4 game, whether a session's process group is alive."""
+a two-human Connect-4 game, whether a session's process group is alive, one ``ssh … COMMAND``
+with the real OpenSSH client."""
 
 from __future__ import annotations
 
@@ -117,3 +118,21 @@ def group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+async def ssh_command(port: int, user: str, identity, command: str, source: str = "127.0.0.1",
+                      timeout: float = 60) -> tuple[int, bytes, bytes]:
+    """``ssh -q NAME@127.0.0.1 COMMAND`` from ``source``: (exit status, stdout, stderr)."""
+    argv = ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+            "-o", "IdentityAgent=none", "-o", "ConnectTimeout=20", "-o", f"BindAddress={source}",
+            "-i", str(identity), f"{user}@127.0.0.1", command]
+    process = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL,
+                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    return process.returncode, out, err

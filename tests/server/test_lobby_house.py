@@ -18,7 +18,7 @@ from tui_games.server.lobby import house as house_module
 from tui_games.server.lobby.house import EngineWorker, House, _think, parse_house
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.hub_socket import HubSocket
-from tui_games.server.lobby.storage import Storage
+from tui_games.server.lobby.storage import GameRow, Storage
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "lobby_bot.py"
 
@@ -152,3 +152,161 @@ def test_the_bot_in_the_docs_is_the_example_that_is_tested():
     docs = (BOT.parents[1] / "docs" / "serving.md").read_text()
     shown = docs.split("```python\n", 1)[1].split("```", 1)[0]
     assert shown.strip() and shown.strip() in BOT.read_text()
+
+
+# -- issue 50, findings 3 and 4: the house never loses to its own queue, and is not squatted ---------
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class HeldWorker:
+    """A worker whose searches answer only when the test says, each after the fake clock
+    moved on by what the test says it thought: the order searches were asked for, too."""
+
+    def __init__(self, clock: FakeClock, asked: list) -> None:
+        self.clock, self.asked = clock, asked
+        self.answers: asyncio.Queue = asyncio.Queue()
+
+    async def think(self, request: dict, ceiling: float) -> str:
+        self.asked.append(request)
+        thought, move = await self.answers.get()
+        self.clock.now += thought
+        return move
+
+    def stop(self) -> None:
+        pass
+
+
+@pytest.fixture
+async def held_house(tmp_path, monkeypatch):
+    """A house of one seat and one worker whose searches the test answers, on a fake clock."""
+    clock = FakeClock()
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    lobby = Lobby(storage, clock=clock)
+    asked: list = []
+    monkeypatch.setattr(house_module, "WORKERS", 1)
+    house = House(lobby, parse_house("connect4:level1"))
+    house.workers = [HeldWorker(clock, asked)]
+    house.start()
+    yield lobby, house, clock, asked
+    await house.close()
+    storage.close()
+
+
+async def started_game(lobby, player: str, clock_text: str) -> GameRow:
+    """A game of ``player`` against the house, both first moves made, the house to move."""
+    lobby.seen(player)
+    lobby.seek(player, "connect4", target="house:connect4-level1", clock=clock_text, colour="first")
+    row = await until(lambda: next(iter(lobby.games(player)), None), timeout=30)
+    lobby.move(player, row.id, "1")
+    return row
+
+
+async def test_a_house_move_waiting_in_the_queue_is_not_charged_to_its_clock(held_house):
+    """Two 1+0 games; the house thinks 30 s in the first while the second waits: the second
+    is charged only its own thinking (0.5 s), not the 30 s it waited (it lost every rated
+    1+0 game that way)."""
+    lobby, house, clock, asked = held_house
+    first = await started_game(lobby, "alice", "1+0")
+    second = await started_game(lobby, "bob", "1+0")
+    worker = house.workers[0]
+    await until(lambda: len(asked) == 1)
+    await worker.answers.put((0.0, "1"))  # both first moves: no clock yet
+    await until(lambda: len(asked) == 2)
+    await worker.answers.put((0.0, "1"))
+    for row, player in ((first, "alice"), (second, "bob")):
+        await until(lambda row=row: len(lobby.game(row.id).moves) == 2)
+        lobby.move(player, row.id, "2")
+    await until(lambda: len(asked) == 3)
+    await worker.answers.put((30.0, "2"))  # the first game's search takes 30 s, the second waits
+    await until(lambda: len(asked) == 4)
+    await worker.answers.put((0.5, "2"))
+    await until(lambda: len(lobby.game(second.id).moves) == 4)
+    assert lobby.game(first.id).left[1] == pytest.approx(30.0)
+    assert lobby.game(second.id).left[1] == pytest.approx(59.5)
+    assert lobby.game(second.id).status == "live"
+
+
+async def test_the_most_urgent_house_clock_is_searched_first(held_house):
+    lobby, house, clock, asked = held_house
+    rows = [await started_game(lobby, player, "5+0") for player in ("alice", "bob", "carol")]
+    worker = house.workers[0]
+    for count in range(3):  # the house's first moves
+        await until(lambda count=count: len(asked) == count + 1)
+        await worker.answers.put((0.0, "1"))
+    for row in rows:
+        await until(lambda row=row: len(lobby.game(row.id).moves) == 2)
+    # Carol's game: the house has 2 s left on its clock; the others 300 s.
+    row = lobby.game(rows[2].id)
+    row.left[1] = 2.0
+    lobby.storage.save_game(row)
+    lobby.move("alice", rows[0].id, "2")  # searched at once (the worker is free)
+    await until(lambda: len(asked) == 4)
+    lobby.move("bob", rows[1].id, "2")
+    lobby.move("carol", rows[2].id, "2")  # later, but more urgent
+    await worker.answers.put((0.1, "2"))
+    await until(lambda: len(asked) == 5)
+    assert asked[-1]["moves"] == lobby.game(rows[2].id).moves
+    assert asked[-1]["seconds"] >= house_module.MIN_BUDGET
+
+
+async def test_a_house_that_cannot_serve_another_timed_game_declines_it_up_front(held_house):
+    lobby, house, clock, asked = held_house
+    lines: list[str] = []
+    house.log = lines.append
+    most = house_module.TIMED_PER_WORKER * 1
+    for number in range(most):
+        lobby.seen(f"p{number}")
+        lobby.seek(f"p{number}", "connect4", target="house:connect4-level1", clock="1+0")
+        await until(lambda number=number: lobby.games(f"p{number}"))
+    lobby.seen("late")
+    offer = lobby.seek("late", "connect4", target="house:connect4-level1", clock="1+0")
+    await until(lambda: lobby.storage.offer(offer.id) is None)
+    assert not lobby.games("late")
+    assert any("house-declined" in line and f"{most} timed games" in line for line in lines), lines
+    # A clockless game it still takes.
+    lobby.seek("late", "connect4", target="house:connect4-level1")
+    await until(lambda: lobby.games("late"))
+
+
+async def test_the_house_claims_an_opponent_who_left_a_clockless_game(held_house):
+    lobby, house, clock, asked = held_house
+    row = await started_game(lobby, "squat", "none")
+    await until(lambda: len(asked) == 1)
+    await house.workers[0].answers.put((0.0, "1"))
+    await until(lambda: len(lobby.game(row.id).moves) == 2)
+    clock.now += house_module.HOUSE_PATIENCE + 1
+    await house.claim_absent()
+    ended = lobby.game(row.id)
+    assert ended.status == "over" and ended.reason == "abandoned" and ended.players[ended.winner].startswith("house:")
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
+async def test_over_ssh_the_house_states_its_limit_and_declines_a_timed_game_past_it(start_server, tmp_path,
+                                                                                     monkeypatch):
+    from ssh_support import key_file, ssh_command, wait_until
+
+    monkeypatch.setattr(house_module, "WORKERS", 1)
+    server = await start_server(register="open", house="connect4:level1")
+    most = house_module.TIMED_PER_WORKER
+    status, out, err = await ssh_command(server.port, "watcher", key_file(tmp_path, "watcher")[0], "who")
+    assert status == 0 and f"house:connect4-level1  a computer: challenge it to connect4; at most 30 games, " \
+                           f"{most} of them timed ({most} a core)" in out.decode(), out
+    for number in range(most + 1):
+        identity = key_file(tmp_path, f"timed{number}")[0]
+        status, out, err = await ssh_command(server.port, f"timed{number}", identity,
+                                             "challenge house:connect4-level1 connect4 --clock 1+0 --casual")
+        assert status == 0, err
+        if number < most:
+            await wait_until(lambda number=number: server.lobby.games(f"timed{number}"), 30, "the house to take it")
+    await wait_until(lambda: any("house-declined user=house:connect4-level1" in line and "timed games" in line
+                                 for line in start_server.logs), 30, "the house to decline")
+    identity = key_file(tmp_path, f"timed{most}")[0]
+    status, out, err = await ssh_command(server.port, f"timed{most}", identity, "games")
+    assert status == 0 and "no games and no offers" in out.decode()

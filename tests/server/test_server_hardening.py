@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ssh_support import key_file, key_for, wait_until
+from ssh_support import key_file, key_for, ssh_command, wait_until
 
 asyncssh = pytest.importorskip("asyncssh")
 
@@ -26,24 +26,6 @@ from tui_games.server.limits import Limits  # noqa: E402
 
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(os.name != "posix", reason="the SSH server needs POSIX ptys")]
 needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
-
-
-async def ssh_command(port: int, user: str, identity, command: str, source: str = "127.0.0.1",
-                      timeout: float = 60) -> tuple[int, bytes, bytes]:
-    """``ssh -q NAME@127.0.0.1 COMMAND`` from ``source``: (exit status, stdout, stderr)."""
-    argv = ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
-            "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
-            "-o", "IdentityAgent=none", "-o", "ConnectTimeout=20", "-o", f"BindAddress={source}",
-            "-i", str(identity), f"{user}@127.0.0.1", command]
-    process = await asyncio.create_subprocess_exec(*argv, stdin=asyncio.subprocess.DEVNULL,
-                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), timeout)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    return process.returncode, out, err
 
 
 class Watcher:

@@ -7,15 +7,33 @@ entry, named ``house:GAME-SPEC`` (a ``:`` no login name can have, so nobody can 
 one). Each takes a seek of its game that no person took within SEEK_WAIT seconds, and every
 challenge to it at once, in any variant and with any clock.
 
-The engines think in one worker process, started niced, doing one search at a time, each with
-a CPU budget from the game's clock (the engine's own budgets count CPU seconds) and a wall-clock
-ceiling past which the worker is killed and started again: the lobby's event loop never waits
-for a search, and humans' games keep the CPU they need.
+The engines think in worker processes, started niced, one a core at most (WORKERS), each
+doing one search at a time with a CPU budget from the game's clock (the engine's own budgets
+count CPU seconds) and a wall-clock ceiling past which the worker is killed and started again:
+the lobby's event loop never waits for a search, and humans' games keep the CPU they need.
+
+A house player never loses to its own queue:
+
+- its clock is charged only its own thinking (the search's time, Lobby.move's ``thought``),
+  never the time its move waited for a worker, and its flag falls only COMPUTER_GRACE (hub.py)
+  after its time is up (a worker that died);
+- the searches waiting go most urgent first: the one due soonest, a game's move being due
+  RESPONSE_SECONDS after the opponent's, or sooner if the house has less than that left;
+- the house takes at most TIMED_PER_WORKER timed games a worker at once (``who`` and
+  docs/serving.md say so): a timed challenge past that is declined at once with the reason in
+  the log, never accepted and then lost on time; clockless games it takes up to the lobby's
+  limit of MAX_LIVE_GAMES_PER_PLAYER games a player.
+
+Its places are not squattable: a game before both first moves aborts after a minute (hub.py),
+and an opponent who has left a clockless game on their move for HOUSE_PATIENCE is claimed
+against (the claim's usual rules: absent, on their move).
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import os
 import random
@@ -23,7 +41,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from tui_games.games import arena_adapter
-from tui_games.server.lobby.hub import HOUSE_PREFIX, Clock, Lobby, LobbyError, lobby_games
+from tui_games.server.lobby.hub import (
+    HOUSE_PREFIX,
+    MAX_LIVE_GAMES_PER_PLAYER,
+    Clock,
+    Lobby,
+    LobbyError,
+    lobby_games,
+)
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.log import event
 
@@ -32,6 +57,12 @@ SEEK_WAIT = 2.0  # seconds a seek stays for people before a house player takes i
 NICE = 15  # the worker's niceness: humans' sessions come first
 MOST_SECONDS = 2.0  # CPU seconds a move at most (a clock with little time left gives less)
 NO_CLOCK_SECONDS = 1.0
+MIN_BUDGET = 0.5  # CPU seconds a move at least: the strong checkers player takes no less
+WORKERS = max(1, os.cpu_count() or 1)  # search processes: one a core
+TIMED_PER_WORKER = 3  # timed games the house takes at once, per worker
+RESPONSE_SECONDS = 3.0  # a house move is due this long after the opponent's (sooner if its clock says)
+HOUSE_PATIENCE = 600.0  # seconds an opponent may leave a clockless game on their move
+CLAIM_LOOK = 30.0  # seconds between looks for games to claim
 
 
 @dataclass(frozen=True)
@@ -71,7 +102,19 @@ def budget(row: GameRow, side: int) -> float:
     if clock.kind == "corr" or row.played < 2:
         return MOST_SECONDS
     left = row.left[side] or 0.0
-    return max(0.05, min(MOST_SECONDS, left / 40 + clock.increment / 2))
+    return max(MIN_BUDGET, min(MOST_SECONDS, left / 40 + clock.increment / 2))
+
+
+def timed(clock_text: str) -> bool:
+    """Whether a game with this clock can be lost on time in minutes (a correspondence
+    game's days are not)."""
+    return Clock.parse(clock_text).kind == "fischer"
+
+
+def house_limit_text(seats: int = 1) -> str:
+    """The house's own limit, as ``who`` and the docs say it."""
+    return (f"at most {MAX_LIVE_GAMES_PER_PLAYER} games, {TIMED_PER_WORKER * WORKERS} of them timed "
+            f"({TIMED_PER_WORKER} a core)")
 
 
 # -- the worker process ------------------------------------------------------------------------------
@@ -157,13 +200,20 @@ class House:
     def __init__(self, lobby: Lobby, seats: list[Seat], log: Callable[[str], None] = lambda line: None) -> None:
         self.lobby, self.seats, self.log = lobby, seats, log
         self.by_name = {seat.name: seat for seat in seats}
-        self.worker = EngineWorker()
+        self.workers: list[Any] = [EngineWorker() for _ in range(WORKERS)]
         self.rng = random.Random()
-        self._queue: asyncio.Queue[str] = asyncio.Queue()  # games where a house player is to move
+        # Games where a house player is to move: (due, seconds left, order, game id), soonest first.
+        self._waiting: list[tuple[float, float, int, str]] = []
+        self._order = itertools.count()
+        self._wake = asyncio.Event()
         self._queued: set[str] = set()
         self._taking: set[str] = set()  # offers a seat is about to take (each once)
         self._tasks: set[asyncio.Task] = set()
         self._stop_listening: Callable[[], None] | None = None
+
+    @property
+    def most_timed(self) -> int:
+        return TIMED_PER_WORKER * len(self.workers)
 
     def start(self) -> None:
         if not self.seats:
@@ -173,7 +223,9 @@ class House:
             self.lobby.computers[seat.name] = seat.game
             self.lobby.presence.connected(seat.name, +1)  # always here: never claimed against
         self._stop_listening = self.lobby.listen(self._changed)
-        self._spawn(self._play())
+        for worker in self.workers:
+            self._spawn(self._play(worker))
+        self._spawn(self._claiming())
         self._look_again()
 
     def _look_again(self) -> None:
@@ -194,7 +246,8 @@ class House:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self.worker.stop()
+        for worker in self.workers:
+            worker.stop()
 
     def _spawn(self, coroutine) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -227,7 +280,17 @@ class House:
                 to_move = self.lobby.to_move(row)
                 if to_move in self.by_name and row.id not in self._queued:
                     self._queued.add(row.id)
-                    self._queue.put_nowait(row.id)
+                    due, left = self._due(row, row.players.index(to_move))
+                    heapq.heappush(self._waiting, (due, left, next(self._order), row.id))
+                    self._wake.set()
+
+    def _due(self, row: GameRow, side: int) -> tuple[float, float]:
+        """(when the house's move in ``row`` is due, the seconds its clock has): a move is due
+        RESPONSE_SECONDS after the opponent's, or sooner if the clock has less left."""
+        left = row.left[side]
+        if not timed(row.clock) or row.played < 2 or left is None:
+            return row.last_move + RESPONSE_SECONDS, float("inf")
+        return row.last_move + min(left, RESPONSE_SECONDS), left
 
     async def _take(self, offer: Offer, seat: Seat, wait: float) -> None:
         try:
@@ -235,21 +298,41 @@ class House:
         finally:
             self._taking.discard(offer.id)
 
+    def timed_games(self) -> int:
+        """The house's live timed games, all its seats together (they share the workers)."""
+        return sum(1 for seat in self.seats for row in self.lobby.storage.games(player=seat.name, status="live")
+                   if timed(row.clock))
+
     async def _take_now(self, offer: Offer, seat: Seat, wait: float) -> None:
         if wait:
             await asyncio.sleep(wait)  # people first
         try:
             if self.lobby.storage.offer(offer.id) is None:
                 return
+            if timed(offer.clock) and self.timed_games() >= self.most_timed:
+                reason = (f"{seat.name} is playing {self.most_timed} timed games, as many as it can serve in "
+                          f"time ({TIMED_PER_WORKER} a core); try later, or a game without a clock")
+                if offer.kind == "challenge":  # told now, never accepted and then lost on time
+                    self.lobby.decline(seat.name, offer.id)
+                self.log(event("house-declined", user=seat.name, offer=offer.id, reason=reason))
+                return
             self.lobby.accept(seat.name, offer.id)
         except (LobbyError, StorageUnavailable) as error:
             self.log(event("house-declined", user=seat.name, offer=offer.id, reason=str(error)[:100]))
 
-    async def _play(self) -> None:
-        """Each game where a house player is to move, in turn: one search at a time."""
+    async def _next(self) -> str:
+        while not self._waiting:
+            self._wake.clear()
+            await self._wake.wait()
+        game_id = heapq.heappop(self._waiting)[3]
+        self._queued.discard(game_id)
+        return game_id
+
+    async def _play(self, worker: Any) -> None:
+        """The most urgent game where a house player is to move, one search at a time for
+        this worker; its clock is charged the search's time only."""
         while True:
-            game_id = await self._queue.get()
-            self._queued.discard(game_id)
+            game_id = await self._next()
             try:
                 row = self.lobby.storage.game(game_id)
             except StorageUnavailable:
@@ -265,7 +348,35 @@ class House:
             request = {"game": row.game, "variant": row.variant, "moves": row.moves, "spec": seat.spec,
                        "seconds": seconds, "seed": self.rng.randrange(2**31)}
             try:
-                move = await self.worker.think(request, ceiling=seconds * 5 + 15)
-                self.lobby.move(player, game_id, move)
+                started = self.lobby.clock()
+                move = await worker.think(request, ceiling=seconds * 5 + 15)
+                self.lobby.move(player, game_id, move, thought=self.lobby.clock() - started)
             except (asyncio.TimeoutError, RuntimeError, LobbyError, StorageUnavailable) as error:
                 self.log(event("house-move-failed", user=player, game=game_id, reason=f"{error}"[:120] or "timeout"))
+
+    # -- places nobody may squat ---------------------------------------------------------------------------
+
+    async def _claiming(self) -> None:
+        while True:
+            await asyncio.sleep(CLAIM_LOOK)
+            await self.claim_absent()
+
+    async def claim_absent(self) -> None:
+        """Claim every clockless game whose opponent has left it on their move for
+        HOUSE_PATIENCE and is not here (the lobby's claim decides the rest)."""
+        now = self.lobby.clock()
+        for seat in self.seats:
+            try:
+                rows = self.lobby.storage.games(player=seat.name, status="live")
+            except StorageUnavailable:
+                return
+            for row in rows:
+                if Clock.parse(row.clock).kind != "none" or self.lobby.to_move(row) == seat.name \
+                        or now - row.last_move < HOUSE_PATIENCE:
+                    continue
+                try:
+                    self.lobby.claim(seat.name, row.id)
+                except (LobbyError, StorageUnavailable):
+                    continue
+                self.log(event("house-claimed", user=seat.name, game=row.id,
+                               reason=f"the opponent left it on their move for {HOUSE_PATIENCE / 60:g} minutes"))

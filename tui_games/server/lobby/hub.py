@@ -37,6 +37,9 @@ MAX_OFFERS_PER_PLAYER = 5
 FIRST_MOVE_SECONDS = 60.0  # to make one's first move before the game is aborted
 CLAIM_SECONDS = 60.0  # an absent player's clock must have run this long on their move before a claim
 MAX_LIVE_GAMES_PER_PLAYER = 30
+# A house player's clock is charged its thinking only (house.py): its flag falls this long
+# after its time is up by the wall clock, for a worker that died or a queue gone wrong.
+COMPUTER_GRACE = 60.0
 # A house player's name (house.py): the ':' keeps every login name from being one.
 HOUSE_PREFIX = "house:"
 HOUSE_NAME = re.compile(r"^house:[a-z0-9_.-]{1,40}$")
@@ -383,7 +386,9 @@ class Lobby:
         return None if row.status != "live" else row.players[self.position(row).turn]
 
     @atomic
-    def move(self, player: str, game_id: str, text: str) -> GameRow:
+    def move(self, player: str, game_id: str, text: str, *, thought: float | None = None) -> GameRow:
+        """``player``'s move; a house player's (house.py) gives the seconds it ``thought``, which
+        is all its clock is charged (not the time its move waited for a worker)."""
         row = self._own_live_game(player, game_id)
         adapter = arena_adapter(row.game)
         position = self.position(row)
@@ -399,7 +404,10 @@ class Lobby:
         if row.played < 2:  # the clocks start after both sides' first moves
             pass
         elif clock.kind == "fischer":
-            row.left[side] = row.left[side] - (now - row.last_move) + clock.increment
+            used = now - row.last_move
+            if thought is not None and self.is_computer(player):
+                used = min(used, max(0.0, thought))
+            row.left[side] = row.left[side] - used + clock.increment
         elif clock.kind == "corr":
             row.left[side] = clock.base
         row.moves.append(adapter.move_text(position, move))
@@ -580,7 +588,10 @@ class Lobby:
             return row.last_move + (clock.base if clock.kind == "corr" else FIRST_MOVE_SECONDS)
         if clock.kind == "none":
             return None
-        left = row.left[self.position(row).turn]
+        turn = self.position(row).turn
+        left = row.left[turn]
+        if row.players[turn].startswith(HOUSE_PREFIX):  # charged its thinking only (house.py)
+            return row.last_move + (left or 0.0) + COMPUTER_GRACE
         return row.last_move + (left or 0.0)
 
     def expire(self, game_id: str) -> GameRow | None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from tui_games.games import arena_adapter
+from tui_games.server.lobby.house import house_limit_text
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.storage import GameRow, Offer
 
@@ -46,5 +47,6 @@ def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: set[str] 
     seen: set[str] = set()  # a player with two sessions (one ending, one beginning) is listed once
     people = [{"name": name, "status": playing.get(name) or ("in the lobby" if name in in_lobby else doing)}
               for name, doing in online if not (name in seen or seen.add(name))]
-    return people + [{"name": name, "status": playing.get(name) or f"a computer: challenge it to {game}",
-                      "computer": True} for name, game in sorted(lobby.computers.items())]
+    limit = house_limit_text()  # its own limit, so nobody is surprised by a decline
+    return people + [{"name": name, "status": f"{playing.get(name) or f'a computer: challenge it to {game}'}; {limit}",
+                      "computer": True, "limit": limit} for name, game in sorted(lobby.computers.items())]
