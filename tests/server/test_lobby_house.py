@@ -48,6 +48,7 @@ async def test_the_engines_think_in_a_niced_process():
         move = await worker.think({"game": "connect4", "variant": {}, "moves": [], "spec": "level1",
                                    "seconds": 0.1, "seed": 1}, ceiling=120)
         assert move.isdigit()
+        assert worker.spent is not None and 0 <= worker.spent < 120  # its CPU seconds: what its clock is charged
         own, its = os.getpriority(os.PRIO_PROCESS, 0), os.getpriority(os.PRIO_PROCESS, worker._process.pid)
         assert its == min(19, own + house_module.NICE) and (its > own or own == 19)
     finally:

@@ -21,7 +21,9 @@ under systemd's default) with one registered player, then:
 - the log's size at the end;
 - **seek flood** (seek_flood.py, the lobby in a process of its own): 60 players post 6 seeks
   each (one over the cap) while 32 apps watch: the lobby's CPU, how soon each seek reaches
-  every app, and whether every app is still connected.
+  every app, and whether every app is still connected;
+- **watcher flood, slow watchers, the house under twelve 1+0 games** (hardening.py, a server
+  of its own with --register open): issue 50's attacks and their goals.
 
 Nothing leaves 127.0.0.0/8; every socket is closed at the end, and the server is stopped.
 """
@@ -72,14 +74,15 @@ def _limit_open_files() -> None:
 
 
 class _Server:
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, options: list[str] | None = None) -> None:
         self.home, self.log = home, home / "server.log"
+        self.options = options or []  # more of serve's options
         self.process: asyncio.subprocess.Process | None = None
         self.port = 0
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log),
+            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log), *self.options,
             env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         deadline = time.monotonic() + 30
@@ -363,3 +366,7 @@ def bench_server(write: Write, *, quick: bool = False) -> None:
     asyncio.run(_bench(write, quick))
     write("")
     bench_seek_flood(write, quick=quick)
+    write("")
+    from tui_games.bench.server.hardening import bench_hardening  # (it imports this module)
+
+    bench_hardening(write, quick=quick)

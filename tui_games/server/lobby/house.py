@@ -14,7 +14,7 @@ the lobby's event loop never waits for a search, and humans' games keep the CPU 
 
 A house player never loses to its own queue:
 
-- its clock is charged only its own thinking (the search's time, Lobby.move's ``thought``),
+- its clock is charged only its own thinking (the search's CPU seconds, Lobby.move's ``thought``),
   never the time its move waited for a worker, and its flag falls only COMPUTER_GRACE (hub.py)
   after its time is up (a worker that died);
 - the searches waiting go most urgent first: the one due soonest, a game's move being due
@@ -37,6 +37,7 @@ import itertools
 import multiprocessing
 import os
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -140,10 +141,13 @@ def _worker(connection, niceness: int) -> None:
             request = connection.recv()
         except (EOFError, OSError):
             return
+        started = time.process_time()
         try:
-            connection.send((True, _think(request)))
+            move = _think(request)
         except Exception as error:  # a bug in one search must not end the house
-            connection.send((False, f"{type(error).__name__}: {error}"[:200]))
+            connection.send((False, f"{type(error).__name__}: {error}"[:200], 0.0))
+        else:
+            connection.send((True, move, time.process_time() - started))
 
 
 class EngineWorker:
@@ -153,6 +157,7 @@ class EngineWorker:
         self._process: Any = None
         self._connection: Any = None
         self._lock = asyncio.Lock()
+        self.spent: float | None = None  # CPU seconds of the last search (its thinking)
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")  # never fork the server's event loop
@@ -179,7 +184,7 @@ class EngineWorker:
             finally:
                 if self._connection is not None:
                     loop.remove_reader(fd)
-            ok, value = self._connection.recv()
+            ok, value, self.spent = self._connection.recv()
             if not ok:
                 raise RuntimeError(value)
             return value
@@ -350,7 +355,11 @@ class House:
             try:
                 started = self.lobby.clock()
                 move = await worker.think(request, ceiling=seconds * 5 + 15)
-                self.lobby.move(player, game_id, move, thought=self.lobby.clock() - started)
+                # Its thinking: the search's CPU seconds (a busy machine's slower wall clock,
+                # the worker's own start, are not its thinking), at most the time it took.
+                thought = self.lobby.clock() - started
+                spent = getattr(worker, "spent", None)
+                self.lobby.move(player, game_id, move, thought=thought if spent is None else min(thought, spent))
             except (asyncio.TimeoutError, RuntimeError, LobbyError, StorageUnavailable) as error:
                 self.log(event("house-move-failed", user=player, game=game_id, reason=f"{error}"[:120] or "timeout"))
 
