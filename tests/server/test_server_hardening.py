@@ -361,8 +361,9 @@ async def test_a_restart_after_downtime_charges_nobody(lobby_database, tmp_path)
 # -- findings 6 and 7: identities under --register open ---------------------------------------------
 
 @needs_ssh
-async def test_lookalike_names_are_refused_as_taken_without_naming_the_one_they_look_like(start_server, tmp_path):
-    server = await start_server()
+async def test_lookalike_names_are_refused_as_taken_without_naming_the_one_they_look_like(start_server, tmp_path,
+                                                                                          lobby_database):
+    server = await start_server(lobby=lobby_database)  # PostgreSQL keeps the keys (and so the names) itself
     for owner in ("alice", "mary", "bob_x"):
         identity, _ = key_file(tmp_path, owner)
         status, out, err = await ssh_command(server.port, owner, identity, "who")
@@ -374,15 +375,16 @@ async def test_lookalike_names_are_refused_as_taken_without_naming_the_one_they_
         assert status == 1 and said == f"tui-games: the name {lookalike.lower()!r} is taken; choose another\n", said
         owner = {"a": "alice", "r": "mary", "b": "bob_x", "_": "alice"}[lookalike[0].lower()]
         assert owner not in said.replace(lookalike.lower(), "")
-        assert not (server.config.root / "users" / lookalike.lower()).exists()
+        assert not server.registry.keys_of(lookalike.lower())
     # A name that only shares letters is its own.
     status, out, err = await ssh_command(server.port, "alicia", mal_file, "who")
     assert status == 0, err
 
 
 @needs_ssh
-async def test_open_registration_is_limited_per_address_and_hour_across_restarts(start_server, tmp_path):
-    server = await start_server(registrations_per_hour=3)
+async def test_open_registration_is_limited_per_address_and_hour_across_restarts(start_server, tmp_path,
+                                                                                 lobby_database):
+    server = await start_server(registrations_per_hour=3, lobby=lobby_database)
     for number in range(3):
         identity, _ = key_file(tmp_path, f"new{number}")
         status, out, err = await ssh_command(server.port, f"new{number}", identity, "who")
@@ -400,6 +402,6 @@ async def test_open_registration_is_limited_per_address_and_hour_across_restarts
     assert (await ssh_command(server.port, "other", other_file, "who", source="127.0.0.2"))[0] == 0
     # Counted across restarts.
     await server.close()
-    again = await start_server(registrations_per_hour=3)
+    again = await start_server(registrations_per_hour=3, lobby=lobby_database)
     status, out, err = await ssh_command(again.port, "late", late_file, "who")
     assert status == 1 and b"3 names were registered from your address" in err
