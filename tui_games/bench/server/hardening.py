@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui_games.bench.server.storms import _Server
+from tui_games.bench.server.process import BenchServer
 from tui_games.bench.table import Write, write_table
 
 try:
@@ -70,7 +70,7 @@ class _Players:
         return (await self.json(second, f"accept {offer['id']}"))["game"]
 
 
-async def _watcher_flood(server: _Server, players: _Players, count: int) -> list[list[str]]:
+async def _watcher_flood(server: BenchServer, players: _Players, count: int) -> list[list[str]]:
     game = await players.game("alice", "bob")
     opened: list[Any] = []
     let_in = refused = failed = 0
@@ -117,7 +117,7 @@ async def _watcher_flood(server: _Server, players: _Players, count: int) -> list
              f"{tries} {'try' if tries == 1 else 'tries'}, `who` answered in {login:.2f} s"]]
 
 
-async def _slow_watchers(server: _Server, players: _Players, events: int) -> list[list[str]]:
+async def _slow_watchers(server: BenchServer, players: _Players, events: int) -> list[list[str]]:
     game = await players.game("dora", "erin")
     status, _, err = await players.run("dora", f"move {game} a1")
     before = server.rss
@@ -161,7 +161,7 @@ async def _random_mover(players: _Players, name: str, game: str, rng: random.Ran
         conn.close()
 
 
-async def _house_games(server: _Server, players: _Players, count: int,
+async def _house_games(server: BenchServer, players: _Players, count: int,
                        house: str = "house:checkers-strong") -> list[list[str]]:
     rng = random.Random(50)
     games: dict[str, str] = {}
@@ -206,7 +206,7 @@ async def _house_games(server: _Server, players: _Players, count: int,
 async def _bench(write: Write, quick: bool, house: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="tui-games-bench-") as folder:
         home = Path(folder)
-        server = _Server(home, ["--register", "open", "--house",
+        server = BenchServer(home, ["--register", "open", "--house",
                                 "checkers:strong,connect4:level5" if house else "none"])
         await server.start()
         players = _Players(server.port)

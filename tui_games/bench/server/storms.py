@@ -35,11 +35,12 @@ import contextlib
 import os
 import re
 import socket
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from tui_games.bench.server.hardening import bench_hardening
+from tui_games.bench.server.process import OPEN_FILES, BenchServer, rss_mb
 from tui_games.bench.server.seek_flood import bench_seek_flood
 from tui_games.bench.table import Write, write_table
 from tui_games.server.identity import Registry
@@ -49,63 +50,7 @@ try:
 except ImportError:  # the bench says which extra it needs
     asyncssh = None  # type: ignore[assignment]
 
-try:
-    import resource
-except ImportError:  # pragma: no cover - not on every platform
-    resource = None  # type: ignore[assignment]
-
-OPEN_FILES = 1024
 SCREEN = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
-
-
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
-
-
-def _limit_open_files() -> None:
-    if resource is not None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
-
-
-class _Server:
-    def __init__(self, home: Path, options: list[str] | None = None) -> None:
-        self.home, self.log = home, home / "server.log"
-        self.options = options or []  # more of serve's options
-        self.process: asyncio.subprocess.Process | None = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log), *self.options,
-            env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            found = re.search(r"listening address=\S+:(\d+)", self.log.read_text() if self.log.exists() else "")
-            if found:
-                self.port = int(found[1])
-                return
-            await asyncio.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    @property
-    def rss(self) -> float:
-        return _rss_mb(self.process.pid)
-
-    async def stop(self) -> None:
-        if self.process and self.process.returncode is None:
-            self.process.terminate()
-            try:
-                await asyncio.wait_for(self.process.wait(), 15)
-            except asyncio.TimeoutError:
-                self.process.kill()
-                await self.process.wait()
 
 
 async def _login(port: int, key) -> tuple[float, float, object, object]:
@@ -137,14 +82,14 @@ def _on_a_terminal(pid: int) -> bool:
         return False
 
 
-async def _flood(server: _Server, key, seconds: float) -> list[list[str]]:
+async def _flood(server: BenchServer, key, seconds: float) -> list[list[str]]:
     earlier = _descendants(server.process.pid)
     _, _, conn, process = await _login(server.port, key)
     before = peak = server.rss
     # The player's app: the server's new descendant on a pty (forked from the zygote, or not).
     apps = sorted(pid for pid in _descendants(server.process.pid) - earlier if _on_a_terminal(pid))
     app = apps[-1] if apps else None
-    app_before = app_peak = _rss_mb(app) if app else float("nan")
+    app_before = app_peak = rss_mb(app) if app else float("nan")
     sent, block = 0, b"jjjjkkkk" * 8192
     deadline = time.monotonic() + seconds
 
@@ -161,8 +106,8 @@ async def _flood(server: _Server, key, seconds: float) -> list[list[str]]:
             await asyncio.wait_for(process.stdin.drain(), 0.5)
         peak = max(peak, server.rss)
         if app:
-            app_peak = max(app_peak, _rss_mb(app))
-    app_after = _rss_mb(app) if app else float("nan")
+            app_peak = max(app_peak, rss_mb(app))
+    app_after = rss_mb(app) if app else float("nan")
     conn.abort()
     reader.cancel()
     await asyncio.sleep(3)
@@ -207,7 +152,7 @@ def _closed_by_server(sockets: list[socket.socket]) -> int:
     return closed
 
 
-async def _storm(server: _Server, key, name: str, count: int, sources: list[str],
+async def _storm(server: BenchServer, key, name: str, count: int, sources: list[str],
                  greeting: bytes) -> list[list[str]]:
     sockets, failed = await asyncio.to_thread(_storm_sockets, count, sources, server.port, greeting)
     tries = 0
@@ -278,7 +223,7 @@ async def _person(port: int, key) -> tuple[int, float, float]:
             await asyncio.sleep(0.2)
 
 
-async def _steady_storm(server: _Server, key, name: str, *, crowd: bool, steady: bool,
+async def _steady_storm(server: BenchServer, key, name: str, *, crowd: bool, steady: bool,
                         warm: float = 5.0) -> list[list[str]]:
     """The idle crowd and/or the steady storm, then a person's login while it goes on."""
     stop, counts = asyncio.Event(), {"opened": 0, "failed": 0}
@@ -310,7 +255,7 @@ async def _steady_storm(server: _Server, key, name: str, *, crowd: bool, steady:
              f"menu in {menu:.2f} s" + (f" ({during:,} storm connections meanwhile)" if steady else "")]]
 
 
-async def _wrong_keys(server: _Server, count: int, source: str) -> list[list[str]]:
+async def _wrong_keys(server: BenchServer, count: int, source: str) -> list[list[str]]:
     wrong = asyncssh.generate_private_key("ssh-ed25519")
     denied = turned_away = 0
     started = time.monotonic()
@@ -338,7 +283,7 @@ async def _bench(write: Write, quick: bool) -> None:
         home = Path(folder)
         key = asyncssh.generate_private_key("ssh-ed25519")
         Registry(home / "server").add_key("player", key)
-        server = _Server(home)
+        server = BenchServer(home)
         await server.start()
         rows: list[list[str]] = []
         try:
@@ -367,6 +312,4 @@ def bench_server(write: Write, *, quick: bool = False) -> None:
     write("")
     bench_seek_flood(write, quick=quick)
     write("")
-    from tui_games.bench.server.hardening import bench_hardening  # (it imports this module)
-
     bench_hardening(write, quick=quick)

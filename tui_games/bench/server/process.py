@@ -1,0 +1,68 @@
+"""The server under benchmark: ``tui-games serve --ssh`` as a subprocess of its own, its
+open-file limit held at OPEN_FILES (as under systemd's default), its resident memory read."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on every platform
+    resource = None  # type: ignore[assignment]
+
+OPEN_FILES = 1024
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def _limit_open_files() -> None:
+    if resource is not None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+
+
+class BenchServer:
+    def __init__(self, home: Path, options: list[str] | None = None) -> None:
+        self.home, self.log = home, home / "server.log"
+        self.options = options or []  # more of serve's options
+        self.process: asyncio.subprocess.Process | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log), *self.options,
+            env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(r"listening address=\S+:(\d+)", self.log.read_text() if self.log.exists() else "")
+            if found:
+                self.port = int(found[1])
+                return
+            await asyncio.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    @property
+    def rss(self) -> float:
+        return rss_mb(self.process.pid)
+
+    async def stop(self) -> None:
+        if self.process and self.process.returncode is None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 15)
+            except asyncio.TimeoutError:
+                self.process.kill()
+                await self.process.wait()
