@@ -82,3 +82,47 @@ def test_deepen_flag_controls_the_iterations():
     assert once.stats.nodes < every.stats.nodes
     # The habit deepens 1..4 then jumps to 6: between the two.
     assert habit.stats.nodes <= every.stats.nodes
+
+
+# Issue 52, finding 1: the documented 3×3 figures, normal and misère, from the sweep (the
+# Lab's Compare tab) and from `bench tictactoe --sweep`; the game screen's `c` is held to the
+# same numbers in tests/ui/test_ui_tictactoe.py.
+DOCUMENTED_3X3 = {"empty": (549_946, 31_697, 3_999), "misere-empty": (549_946, 19_144, 9_624)}
+
+
+def empty_3x3(misere: bool):
+    from tui_games.engine.tictactoe import TicTacToe
+
+    return TicTacToe(3, 3, 3, misere)
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_one_depth_rows_give_the_documented_3x3_counts(misere):
+    from tui_games.engine.compare import search_cell
+
+    expected = DOCUMENTED_3X3["misere-empty" if misere else "empty"]
+    position = empty_3x3(misere)
+    got = tuple(search_cell(position, config, 9, node_limit=None).nodes for config in CONFIGS[:3])
+    assert got == expected
+    swept = {c.config.key: c.nodes for c in sweep(position, [9], node_limit=None)}
+    assert (swept["minimax"], swept["alphabeta"], swept["ordering"]) == expected
+
+
+def test_bench_sweep_prints_the_documented_3x3_counts():
+    from tui_games.bench.sweep import bench_sweep
+
+    lines: list[str] = []
+    bench_sweep(lines.append, game="tictactoe", depth=9, node_limit=2_000_000)
+    pivot = [line.split() for line in lines if line.split()[:1] == ["9"] and "minimax" not in line]
+    assert pivot, lines
+    assert [int(n.replace(",", "")) for n in pivot[-1][1:4]] == list(DOCUMENTED_3X3["empty"])
+
+
+def test_the_documented_figures_are_on_the_game_page():
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "games" / "tictactoe.md").read_text()
+    for figures in DOCUMENTED_3X3.values():
+        for n in figures:
+            assert f"{n:,}" in page
+    assert "misère" in page and "1,290,114" in page  # the deepening row's sum, said

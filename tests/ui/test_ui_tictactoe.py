@@ -161,6 +161,26 @@ async def test_hint_and_compare(home):
         assert "minimax" not in text and "nodes" in text
 
 
+@pytest.mark.parametrize("misere, expected", [(False, (549_946, 31_697, 3_999)),
+                                               (True, (549_946, 19_144, 9_624))])
+async def test_compare_on_the_empty_board_gives_the_labs_and_the_benchs_rows(home, misere, expected):
+    # Issue 52, finding 1: every row was searched with deepening and summed (minimax 1.29M).
+    app = make_app("tictactoe", opponent="human", misere=misere)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press("i")
+        await settle(pilot, screen)
+        assert screen.last_search.depth == 9
+        await pilot.press("c")
+        await settle(pilot, screen, timeout=120)
+        text = text_of(screen.query_one(StatsPanel))
+        rows = {line.split("  ")[0].strip(): line.split() for line in text.splitlines()}
+        for label, nodes in zip(("minimax", "alpha-beta", "+ ordering"), expected):
+            assert label in rows, text
+            assert f"{nodes:,}" in rows[label], (label, text)
+        assert "+ deepening" in text and "counts summed" in text
+
+
 async def test_new_game_and_undo_cancel_a_running_search(home):
     app = make_app("tictactoe", rows=5, cols=5, k=4, opponent="perfect", first="computer")
     async with app.run_test(size=SIZE) as pilot:

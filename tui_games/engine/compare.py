@@ -11,8 +11,12 @@ the same seeded tie-break, so the counts repeat exactly):
 ``+ deepening``  the same with iterative deepening: depths 1, 2, … d one after the other,
                  sharing the table; the counts are the sum over all the iterations.
 
-The players' ``alphabeta+ordering+tt`` (``+TT+deepen`` in the game screens' compare panel)
-deepens 1..4 and then jumps to d: the same as the last row up to depth 5.
+The players' ``alphabeta+ordering+tt`` deepens 1..4 and then jumps to d: the same as the
+last row up to depth 5.
+
+The game screens' compare (``c``), the Lab's Compare tab and ``bench GAME --sweep`` all run
+these rows through :func:`search_cell`, so one position at one depth gives the same counts
+in all three (3×3 empty board, depth 9: minimax 549,946, alpha-beta 31,697, + ordering 3,999).
 
 All of them must find the same root value at each depth (they search the same tree, only
 less of it); the tests check that, and that no single-depth alpha-beta expands more states
@@ -36,7 +40,7 @@ from tui_games.engine.search import (
 )
 from tui_games.engine.search import score_words as search_score_words
 
-__all__ = ["CONFIGS", "Config", "SweepCell", "score_words", "sweep"]
+__all__ = ["CONFIGS", "DEEPENING_NOTE", "Config", "SweepCell", "score_words", "search_cell", "sweep"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ CONFIGS = (
     Config("tt", "+ TT", TT, False),
     Config("deepening", "+ deepening", TT, True),
 )
+
+# What the deepening row's counts are, said wherever that row is shown.
+DEEPENING_NOTE = "+ deepening: depths 1..{depth}, counts summed"
 
 # A search whose size, guessed from the depth before, passes the node budget is skipped.
 DEFAULT_NODE_LIMIT = 1_000_000
@@ -91,6 +98,25 @@ def score_words(score: int | None, exact: bool = False) -> str:
     return "-" if score is None else search_score_words(score, exact)
 
 
+def search_cell(position: Any, config: Config, depth: int, *, node_limit: int | None = DEFAULT_NODE_LIMIT,
+                seconds: float | None = None, stop: threading.Event | None = None,
+                on_progress: Callable[[Any], None] | None = None, seed: int = 0) -> SweepCell:
+    """One row of the comparison: ``config`` searched on ``position`` (not changed) to
+    ``depth``, with the same seeded tie-break every time. ``seconds`` (CPU, as every budget)
+    and ``node_limit`` stop it; the cell says so (``stopped``)."""
+    cell = SweepCell(config, depth)
+    limits = SearchLimits(depth=depth, nodes=node_limit, seconds=seconds)
+    result = search(position, limits, config.algorithm, stop=stop, rng=random.Random(seed),
+                    deepen=config.deepen, on_progress=on_progress)
+    s = result.stats
+    cell.nodes, cell.leaves, cell.cutoffs, cell.tt_hits = s.nodes, s.leaves, s.cutoffs, s.tt_hits
+    cell.seconds = s.seconds
+    cell.stopped = result.stopped
+    if not result.stopped:
+        cell.score, cell.move, cell.exact = result.score, result.move, result.exact
+    return cell
+
+
 def _growth(previous: list[SweepCell], position: Any) -> float:
     """How much bigger the next depth's search is likely to be than the last one."""
     done = [c.nodes for c in previous if c.done and c.nodes]
@@ -120,17 +146,9 @@ def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] =
                   and previous[-1].nodes * _growth(previous, position) > node_limit):
                 cell.skipped = True
             else:
-                limits = SearchLimits(depth=depth, nodes=node_limit)
-                result = search(position, limits, config.algorithm, stop=stop, rng=random.Random(seed),
-                                deepen=config.deepen)
+                cell = search_cell(position, config, depth, node_limit=node_limit, stop=stop, seed=seed)
                 if stop is not None and stop.is_set():
                     return cells
-                s = result.stats
-                cell.nodes, cell.leaves, cell.cutoffs, cell.tt_hits = s.nodes, s.leaves, s.cutoffs, s.tt_hits
-                cell.seconds = s.seconds
-                cell.stopped = result.stopped
-                if not result.stopped:
-                    cell.score, cell.move, cell.exact = result.score, result.move, result.exact
             previous.append(cell)
             cells.append(cell)
             if on_cell is not None:

@@ -8,7 +8,6 @@ position, an opponent and a board, how to name the sides, and what a hint shows.
 from __future__ import annotations
 
 import contextlib
-import random
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -20,8 +19,9 @@ from textual.containers import Center, Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
+from tui_games.engine.compare import CONFIGS, Config, SweepCell, search_cell
 from tui_games.engine.players import Decision, Player
-from tui_games.engine.search import ALGORITHMS, SearchLimits, SearchStats, search
+from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
@@ -30,7 +30,7 @@ from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.phrase_status import PhraseStatus
 from tui_games.ui.widgets.session_notice import SessionNotice
-from tui_games.ui.widgets.stats_panel import SHORT_LABELS, StatsPanel
+from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.tree_inspector import TreeInspector
 
 # The compare table stops every row that would take minutes (plain minimax on big boards, the
@@ -465,22 +465,27 @@ class GameScreen(SavingScreen):
             return
         position, depth = last.position.copy(), max(1, last.depth)
         panel.display = True
-        self._compare_rows = ([(a, SearchStats(algorithm=a), False) for a in ALGORITHMS], depth)
+        self._compare_rows = ([(SweepCell(config, depth), False) for config in CONFIGS], depth)
         panel.show_comparison(self._compare_rows[0], depth, running="running… c stops")
 
         def job(stop: threading.Event, progress: Callable[[Any], None]) -> tuple:
-            done: list[tuple[str, SearchStats, bool]] = []
-            for algorithm in ALGORITHMS:
+            # The rows of the Lab's Compare tab and `bench GAME --sweep`, at the one depth.
+            done: list[tuple[SweepCell, bool]] = []
+            for config in CONFIGS:
                 if stop.is_set():
                     break
-                def live(stats: SearchStats, algorithm: str = algorithm) -> None:
-                    pending = [(a, SearchStats(algorithm=a), False) for a in ALGORITHMS[len(done) + 1:]]
-                    progress(([*done, (algorithm, stats, False), *pending], depth,
-                              f"running {SHORT_LABELS.get(algorithm, algorithm)}… c stops"))
 
-                limits = SearchLimits(depth=depth, nodes=COMPARE_NODE_LIMIT, seconds=COMPARE_SECONDS)
-                result = search(position, limits, algorithm, stop=stop, on_progress=live, rng=random.Random(0))
-                done.append((algorithm, result.stats.snapshot(), not result.stopped))
+                def live(stats: SearchStats, config: Config = config) -> None:
+                    cell = SweepCell(config, depth, nodes=stats.nodes, cutoffs=stats.cutoffs,
+                                     tt_hits=stats.tt_hits, seconds=stats.seconds)
+                    pending = [(SweepCell(c, depth), False) for c in CONFIGS[len(done) + 1:]]
+                    progress(([*done, (cell, False), *pending], depth, f"running {config.label}… c stops"))
+
+                cell = search_cell(position, config, depth, node_limit=COMPARE_NODE_LIMIT,
+                                   seconds=COMPARE_SECONDS, stop=stop, on_progress=live)
+                if stop.is_set():
+                    break
+                done.append((cell, not cell.stopped))
             return done, depth
 
         self.runner.start("compare", job)

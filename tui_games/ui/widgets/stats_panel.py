@@ -9,12 +9,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from tui_games.engine.compare import DEEPENING_NOTE, SweepCell
 from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats, is_win_score
 from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count, short_seconds
-
-# Short names for the compare table, which must fit the side panel at 80 columns.
-SHORT_LABELS = {"minimax": "minimax", "alphabeta": "alpha-beta", "alphabeta+ordering": "+ordering",
-                "alphabeta+ordering+tt": "+TT+deepen"}
 
 MoveName = Callable[[Any], str]
 
@@ -93,10 +90,10 @@ class StatsPanel(Static):
             lines.append(Text(note, style="italic"))
         self.update(Group(*lines))
 
-    def show_comparison(self, rows: list[tuple[str, SearchStats, bool]], depth: int, *, running: str = "",
+    def show_comparison(self, rows: list[tuple[SweepCell, bool]], depth: int, *, running: str = "",
                         stopped: bool = False) -> None:
-        """rows: (algorithm, stats, finished). The with/without pruning table, live; ``stopped``:
-        the player stopped it."""
+        """rows: (cell, finished), one per configuration of ``engine.compare.CONFIGS``: the
+        with/without pruning table, live; ``stopped``: the player stopped it."""
         if not self.comparing:
             self._covered = (str(self.border_title), self.content)
             self.comparing = True
@@ -106,24 +103,26 @@ class StatsPanel(Static):
         for name in headers:
             table.add_column(header=name, justify="left" if name == "algorithm" else "right", no_wrap=True)
         table.add_row(*(Text(h, style="bold dim") for h in headers))
-        for algorithm, stats, finished in rows:
+        for cell, finished in rows:
             mark = "" if finished else "…"
-            table.add_row(SHORT_LABELS.get(algorithm, algorithm) + mark, short_count(stats.nodes),
-                          short_count(stats.cutoffs), short_count(stats.tt_hits), short_seconds(stats.seconds))
+            table.add_row(cell.config.label + mark, short_count(cell.nodes),
+                          short_count(cell.cutoffs), short_count(cell.tt_hits), short_seconds(cell.seconds))
         lines: list[Any] = [table]
+        if any(cell.config.deepen for cell, _ in rows):
+            lines.append(Text(DEEPENING_NOTE.format(depth=depth), style="dim"))
         if running:
             lines.append(Text(running, style="italic dim"))
         elif stopped:
             lines.append(Text("stopped (c): … rows did not finish; c again shows the statistics",
                               style="italic dim"))
         elif rows:
-            finished = [row for row in rows if row[2]]
-            if rows[0][2] and finished:
+            finished = [row for row in rows if row[1]]
+            if rows[0][1] and finished:
                 # Against a whole minimax tree only: a stopped one is no base to compare with.
-                base = rows[0][1].nodes or 1
-                best = min(finished, key=lambda r: r[1].nodes)
-                lines.append(Text(f"{ALGORITHM_LABELS.get(best[0], best[0])} searched "
-                                  f"{best[1].nodes / base:.1%} of minimax's nodes.", style="italic"))
+                base = rows[0][0].nodes or 1
+                best = min(finished, key=lambda r: r[0].nodes)[0]
+                lines.append(Text(f"{best.config.label.removeprefix('+ ')} searched "
+                                  f"{best.nodes / base:.1%} of minimax's nodes.", style="italic"))
             if len(finished) < len(rows):
                 lines.append(Text("… stopped at its node or time limit", style="dim"))
         self.update(Group(*lines))
