@@ -21,6 +21,7 @@ from tui_games.engine.search import (
     is_win_score,
     plies_to_end,
     resolve_algorithm,
+    score_words,
     search,
 )
 from tui_games.engine.tree import TreeRecorder
@@ -85,7 +86,9 @@ def describe_result(result: SearchResult, *, timing: bool = True) -> str:
     stats = result.stats
     head = f"depth {stats.depth}"
     if result.stopped and timing:
-        head += f", stopped after {stats.seconds:.1f} s"
+        # The budget's clock is the search thread's CPU time: say so (the wall may be longer).
+        spent = stats.cpu_seconds or stats.seconds
+        head += f", stopped after {spent:.1f} s{' CPU' if stats.cpu_seconds else ''}"
     if result.exact:
         value = result.value
         assert value is not None  # an exact result has one
@@ -100,7 +103,10 @@ def describe_result(result: SearchResult, *, timing: bool = True) -> str:
         assert end is not None
         word = "forced win" if result.score > 0 else "forced loss"
         return f"{head}: {word} in {_plies(end)}"
-    return f"{head}: score {result.score:+d} (heuristic)"
+    words = score_words(result.score)
+    if words[0] in "+-":
+        return f"{head}: score {words} (heuristic)"
+    return f"{head}: {words} (the evaluation sees it)"
 
 
 class SearchPlayer(Player):

@@ -32,6 +32,12 @@ INF = 10 * WIN
 # Scores beyond this are wins or losses with a known distance, not heuristics.
 WIN_BOUND = WIN - 10_000
 UNLIMITED_DEPTH = 10_000
+# Heuristic values this big are no estimate but what an evaluation saw of the next plies
+# (tic-tac-toe's and Connect-4's FORCED_WIN_SCORE): NEXT_MOVE_WIN, the side to move completes
+# a line now; DOUBLE_THREAT, one side faces two threats it cannot both block. score_words
+# says them in words, never as the number.
+NEXT_MOVE_WIN = WIN // 2
+DOUBLE_THREAT = WIN // 4
 
 MINIMAX = "minimax"
 ALPHABETA = "alphabeta"
@@ -85,11 +91,20 @@ def plies_to_end(score: int) -> int | None:
 
 def score_words(score: int, exact: bool = False) -> str:
     """``win in 5`` / ``loss in 4`` (plies from the searched position), ``draw`` for an
-    exact 0, else the heuristic value with its sign."""
+    exact 0, an evaluation's forced line in words (``wins next move``, ``loses: 2 threats``:
+    see NEXT_MOVE_WIN), else the heuristic value with its sign."""
     if score >= WIN_BOUND:
         return f"win in {WIN - score}"
     if score <= -WIN_BOUND:
         return f"loss in {WIN + score}"
+    if score >= NEXT_MOVE_WIN:
+        return "wins next move"
+    if score <= -NEXT_MOVE_WIN:
+        return "loses next move"
+    if score >= DOUBLE_THREAT:
+        return "wins: 2 threats"
+    if score <= -DOUBLE_THREAT:
+        return "loses: 2 threats"
     if exact and score == 0:
         return "draw"
     return f"{score:+d}"
@@ -121,7 +136,12 @@ class SearchStats:
     tt_hits: int = 0
     depth: int = 0
     seldepth: int = 0
+    # What the search took: ``seconds`` on the clock its engine counts its budget in (wall
+    # here, CPU of the search thread in checkers); cpu_seconds and wall_seconds both, so the
+    # panel can say which and show both where they differ.
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
     best_move: Any = None
     score: int | None = None
     pv: list[Any] = field(default_factory=list)
@@ -234,6 +254,7 @@ class Searcher:
         self._next_check = CHECK_EVERY
         self._last_progress = 0.0
         self._start = 0.0
+        self._cpu_start = 0.0
         # limits.seconds is CPU time of this thread, under a wall-clock ceiling (see budget).
         self._budget: Budget | None = None
         self._fallback_moves: list[Any] = []
@@ -244,7 +265,7 @@ class Searcher:
         give_way()
         self._next_check = self.stats.nodes + CHECK_EVERY
         now = time.perf_counter()
-        self.stats.seconds = now - self._start
+        self._clock(now)
         if self.stop is not None and self.stop.is_set():
             raise _Stopped
         if self._budget is not None and self._budget.passed():
@@ -254,6 +275,12 @@ class Searcher:
         if self.on_progress is not None and now - self._last_progress >= PROGRESS_INTERVAL:
             self._last_progress = now
             self.on_progress(self.stats.snapshot())
+
+    def _clock(self, now: float) -> None:
+        """The time so far: wall (``seconds``, this search's budget's ceiling) and CPU."""
+        stats = self.stats
+        stats.seconds = stats.wall_seconds = now - self._start
+        stats.cpu_seconds = time.thread_time() - self._cpu_start
 
     # -- move lists ----------------------------------------------------------------------
 
@@ -507,11 +534,12 @@ class Searcher:
         the first depth finished, it yields the best move found so far, marked incomplete.
         """
         self._start = time.perf_counter()
+        self._cpu_start = time.thread_time()
         if self.limits.seconds is not None:
             self._budget = Budget(self.limits.seconds)
         stats = self.stats
         if not self.pos.legal_moves():
-            stats.seconds = time.perf_counter() - self._start
+            self._clock(time.perf_counter())
             score = self._leaf(0)
             yield SearchResult(None, score or 0, [], [], stats, True, True, False)
             return
@@ -537,7 +565,7 @@ class Searcher:
             try:
                 result = self._root(depth, previous.move if previous else None)
             except _Stopped:
-                stats.seconds = time.perf_counter() - self._start
+                self._clock(time.perf_counter())
                 if self.recorder is not None:
                     self.recorder.abandon()
                 if previous is None:
@@ -548,7 +576,7 @@ class Searcher:
                 return
             result.exact = self.horizon_hits == horizon_before
             stats.depth = depth if depth != UNLIMITED_DEPTH else stats.seldepth
-            stats.seconds = time.perf_counter() - self._start
+            self._clock(time.perf_counter())
             result.pv = self._principal_variation(result.pv, depth) if result.move is not None else []
             stats.best_move, stats.score = result.move, result.score
             stats.pv, stats.root_moves = list(result.pv), list(result.root_moves)

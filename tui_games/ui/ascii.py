@@ -4,7 +4,8 @@ Rather than keep two spellings of every board, border and panel, the app passes 
 lines through :class:`AsciiFilter` (a Textual line filter, like the one behind NO_COLOR):
 each character outside ASCII becomes one ASCII character of the same width and a similar
 shape, so layouts stay exactly as they are. Pieces and marks that would collide get letters
-that still tell them apart (● ○ become @ o, ◆ ◇ become # %, ★ becomes *).
+that still tell them apart (● ○ become @ o, ◆ ◇ become # %, ★ becomes *). A bound's "≤ " and
+"≥ " become "<=" and ">=", two characters for two.
 """
 
 from __future__ import annotations
@@ -46,10 +47,17 @@ def ascii_char(char: str) -> str:
     return "?"
 
 
+# "≤ v" and "≥ v" (bounds, windows) become "<=v" and ">=v" in the same two cells: a lone "<"
+# would read as strict.
+PAIRS = {"≤ ": "<=", "≥ ": ">="}
+
+
 @lru_cache(maxsize=4096)
 def ascii_text(text: str) -> str:
     if text.isascii():
         return text
+    for wide, plain in PAIRS.items():
+        text = text.replace(wide, plain)
     return "".join(ascii_char(c) for c in text)
 
 

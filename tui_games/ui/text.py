@@ -25,19 +25,55 @@ def bound_text(score: int, bound: str, *, proven: bool = False) -> str:
     return prefix + score_text(score, proven=proven and not prefix)
 
 
-def window_text(alpha: int, beta: int) -> str:
+def _window_end(end: int, inside: int, strict: str, inclusive: str, proven: bool) -> tuple[str, bool]:
+    """One end of a window: the first value it lets in (``inside``) where that reads in the
+    game's words or as a plain number, else the end itself (``< draw``: below a draw, where
+    the value one below it, -1, is no value of a proven game). (text, inclusive)."""
+    words = score_text(inside, proven=proven)
+    if proven and words[0] in "+-":
+        own = score_text(end, proven=proven)
+        if own[0] not in "+-":
+            return f"{strict} {own}", False
+    return words, True
+
+
+def window_text(alpha: int, beta: int, *, proven: bool = False) -> str:
     """The alpha-beta window a position was searched with, in the values' own words:
-    ``[any]`` (a full search), ``[> -1]`` (only a value above -1 mattered), ``[< +3]``,
-    ``[-1 to +3]``. Its ends are exclusive; an infinite end is left out, never drawn as ∞."""
+    ``[any]`` (a full search), ``[≥ +0]`` (only a value of at least +0 mattered), ``[≤ win
+    in 3]``, ``[-1 to +3]``; in a proven search ``[≥ draw]``, ``[< draw]``. The search's
+    exclusive ends (α, β) are said as the values they let in (α+1, β-1), never as the
+    number one past them; an infinite end is left out, never drawn as ∞. ``proven``: the
+    search was exact, so its values are wins, losses and draws."""
     low = alpha > -INF
     high = beta < INF
+    if low and high and alpha + 1 >= beta:
+        # A null window holds no value: the search only asks whether the value reaches β.
+        return f"[≥ {score_text(beta, proven=proven)}?]"
+    lo, lo_in = _window_end(alpha, alpha + 1, ">", "≥", proven) if low else ("", True)
+    hi, hi_in = _window_end(beta, beta - 1, "<", "≤", proven) if high else ("", True)
     if low and high:
-        return f"[{score_text(alpha)} to {score_text(beta)}]"
+        if lo_in and hi_in:
+            return f"[{lo}]" if alpha + 2 == beta else f"[{lo} to {hi}]"
+        return f"[{lo if not lo_in else '≥ ' + lo}, {hi if not hi_in else '≤ ' + hi}]"
     if low:
-        return f"[> {score_text(alpha)}]"
+        return f"[{lo}]" if not lo_in else f"[≥ {lo}]"
     if high:
-        return f"[< {score_text(beta)}]"
+        return f"[{hi}]" if not hi_in else f"[≤ {hi}]"
     return "[any]"
+
+
+def clock_rows(cpu: float, wall: float, seconds: float) -> list[tuple[str, str]]:
+    """The time a search took, labelled with its clock: ``[("CPU", "1.20 s")]``, and the
+    wall time beside it where the two differ (a busy machine, a thread that waited);
+    ``wall`` alone where the engine counted no CPU time."""
+    if cpu <= 0 and wall <= 0:
+        return [("time", seconds_text(seconds))]
+    if cpu <= 0:
+        return [("wall", seconds_text(wall))]
+    rows = [("CPU", seconds_text(cpu))]
+    if abs(wall - cpu) > max(0.05, 0.1 * cpu):
+        rows.append(("wall", seconds_text(wall)))
+    return rows
 
 
 def count(n: float) -> str:

@@ -238,7 +238,12 @@ class _Search:
     # -- the clock ---------------------------------------------------------------------------------
 
     def cpu(self) -> float:
-        return time.thread_time() - self.cpu_start
+        """CPU seconds of the search thread so far (the budget's clock); the stats get the
+        wall seconds beside them."""
+        cpu = time.thread_time() - self.cpu_start
+        self.stats.cpu_seconds = cpu
+        self.stats.wall_seconds = time.perf_counter() - self.wall_start
+        return cpu
 
     def _check(self, nodes: int) -> None:
         """Called by the core every CHECK_EVERY nodes: raises _Stopped to end the search."""

@@ -184,7 +184,7 @@ class PerfectPlayer(Player):
         stats = root.stats
         source = stats.algorithm
         value = to_search_score(root.score, n)
-        stats.seconds = time.perf_counter() - start
+        stats.seconds = stats.wall_seconds = time.perf_counter() - start
         stats.best_move, stats.score, stats.pv, stats.root_moves = move, value, list(line), list(root_moves)
         stats.depth = plies_to_end(root.score, n) or CELLS - n
         stats.seldepth = max(stats.seldepth, stats.depth)

@@ -39,6 +39,16 @@ COMPARE_NODE_LIMIT = 2_000_000
 COMPARE_SECONDS = 20.0
 
 
+def side_width(width: int, *, wide_board: bool = False) -> int:
+    """Columns of the side panels (0 below 80 columns: they go under the board): 42 at 80
+    (36 beside a wide board), and a quarter of every column past 80 up to 64, so a tree
+    row's note and window are not cut at 120×40 and the board keeps its big squares."""
+    if width < 80:
+        return 0
+    base = 36 if wide_board else 42
+    return min(64, base + (width - 80) // 4)
+
+
 @dataclass
 class LastSearch:
     """What the compare table needs about the last decision: where, and how deep."""
@@ -87,6 +97,8 @@ class GameScreen(SavingScreen):
         self.first_turn: int | None = None
         # Held directly: on unmount the children are gone but the search must still be stopped.
         self.runner = EngineRunner()
+        # The board shows a tree node's position (selected in the inspector), not the game's.
+        self.previewing = False
 
     # -- hooks for each game ------------------------------------------------------------------
 
@@ -182,7 +194,9 @@ class GameScreen(SavingScreen):
     def _fit_board(self) -> None:
         """Bigger cells and pieces when the terminal has room (at 80×24 the smallest)."""
         size = self.app.size
-        side = 0 if size.width < 80 else 36 if self.has_class("wide-board") else 42
+        side = side_width(size.width, wide_board=self.has_class("wide-board"))
+        if side:
+            self.query_one("#side-column").styles.width = side
         self.board.fit(size.width - side - 2, size.height - self.RESERVED_ROWS)
 
     def on_mount(self) -> None:
@@ -211,6 +225,7 @@ class GameScreen(SavingScreen):
         self.game_over_recorded = False
         self.status_note = ""
         self.last_search = None
+        self.previewing = False
         self.reset_board()
         self.query_one(StatsPanel).clear()
         self.query_one(TreeInspector).show_tree(None, self.move_name)
@@ -308,13 +323,44 @@ class GameScreen(SavingScreen):
     def play(self, move: Any) -> None:
         if move not in self.position.legal_moves():
             return
+        if self.previewing:  # the board showed a tree node: the game again, then the move
+            self.previewing = False
+            self.reset_board()
         self.position.push(move)
         self.board_moved(move)
         self.save_progress()
         self._after_move()
 
+    def on_tree_inspector_node_shown(self, message: TreeInspector.NodeShown) -> None:
+        """A node of the tree was selected: the board shows its position until the tree is
+        left (Escape, or the focus goes elsewhere); then the game again."""
+        last = self.last_search
+        if message.path is None or last is None:
+            if self.previewing:
+                self.previewing = False
+                self.reset_board()
+                self._after_move_status()
+            if message.leave:
+                self.board.focus()
+            return
+        position = last.position.copy()
+        for move in message.path:
+            position.push(move)
+        self.previewing = True
+        self.board.set_position(position)
+        line = " ".join(self.move_name(m) for m in message.path) if message.path else "the searched position"
+        self._set_status(f"tree: {line} · Escape: the game")
+
+    def _after_move_status(self) -> None:
+        if self.position.outcome() is None and not self._is_computer_turn():
+            self._set_status(f"{self.side_name(self.position.turn)} to move")
+
     def human_move(self, move: Any) -> None:
         """The board reports a move by the human."""
+        if self.previewing:
+            # The board shows a node of the tree, not the game: Escape in the tree goes back.
+            self.app.bell()
+            return
         if self.position.outcome() is not None:
             self.app.bell()
             return

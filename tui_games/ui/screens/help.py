@@ -53,9 +53,9 @@ A score is from the side to move: *win in 5* means the game is won 5 plies from 
 Each line: the move, MAX (the player to move at the top) or MIN (the opponent),
 its value from the top player's side, and the alpha-beta window it was searched with.
 *≥ v* or *≤ v* is a bound: the search proved only that much, which was enough.
-The window, in the same values: *[any]* a full search; *[> v]* only a value above v
-mattered (at or below v the move was already refuted), *[< v]* only one below v,
-*[v to w]* only one between them.
+The window, in the same values: *[any]* a full search; *[≥ v]* only a value of at
+least v mattered (below v the move was already refuted), *[≤ v]* only one of at most v,
+*[v to w]* only one from v to w.
 ★ marks the move chosen at that node; ✂ lists the moves never searched because a
 sibling already refuted the position (the cutoffs).
 Press Escape to close this help.

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from tui_games.engine.compare import DEEPENING_NOTE, SweepCell
 from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats, is_win_score
-from tui_games.ui.text import bound_text, count, score_text, seconds_text, short_count, short_seconds
+from tui_games.ui.text import bound_text, clock_rows, count, score_text, short_count, short_seconds
 
 MoveName = Callable[[Any], str]
 
@@ -66,9 +66,13 @@ class StatsPanel(Static):
         grid.add_column(justify="right", no_wrap=True)
         grid.add_column(style="dim", no_wrap=True)
         grid.add_column(justify="right", no_wrap=True)
+        clocks = clock_rows(stats.cpu_seconds, stats.wall_seconds, stats.seconds)
         grid.add_row("nodes", count(stats.nodes), "nodes/s", count(stats.nodes_per_second))
-        grid.add_row("depth", f"{stats.depth} (max {stats.seldepth})", "time", seconds_text(stats.seconds))
+        grid.add_row("depth", f"{stats.depth} (max {stats.seldepth})", *clocks[0])
         grid.add_row("cutoffs", count(stats.cutoffs), "TT hits", count(stats.tt_hits))
+        if len(clocks) > 1:
+            # CPU and wall differ (a busy machine): both, the budget's clock first.
+            grid.add_row("", "", *clocks[1])
         lines: list[Any] = [Text(ALGORITHM_LABELS.get(stats.algorithm, stats.algorithm), style="bold"), grid]
         if stats.best_move is not None:
             state = "thinking… best so far" if thinking else "chose"

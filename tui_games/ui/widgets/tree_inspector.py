@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode as UITreeNode
 
@@ -24,6 +26,24 @@ KIND_TEXT = {"end": "game over", "horizon": "horizon", "tt": "from table", "dead
 
 
 class TreeInspector(Tree):
+    """Keys act on the tree while it has focus: arrows move, Tab and Space fold a node open
+    or shut, Enter selects it (the board shows its position), Escape goes back to the board."""
+
+    BINDINGS = [
+        Binding("tab", "toggle_node", "Fold", show=False, priority=True),
+        Binding("escape", "leave", "Board", show=False),
+    ]
+
+    class NodeShown(Message):
+        """A node was selected: ``path`` the moves from the searched position to it (None:
+        the tree was left, the board shows the game again)."""
+
+        def __init__(self, path: list[Any] | None, leave: bool = False) -> None:
+            super().__init__()
+            self.path = path
+            # Escape: the focus goes back to the board.
+            self.leave = leave
+
     DEFAULT_CSS = """
     TreeInspector {
         border: round $foreground-muted;
@@ -56,7 +76,7 @@ class TreeInspector(Tree):
             return
         partial = ", stopped early" if recorder.partial else ""
         self.border_title = f"Search tree · depth {recorder.depth}{partial}"
-        self.border_subtitle = f"{count(recorder.count)} nodes kept (≤{recorder.max_plies} plies)"
+        self.border_subtitle = f"{count(recorder.count)} nodes kept (up to {recorder.max_plies} plies)"
         label = Text.assemble((title or "position", "bold"), "  ", self._value(root))
         self.root.set_label(label)
         self.root.data = root
@@ -90,7 +110,7 @@ class TreeInspector(Tree):
             parts.append((f"  = {self.move_name(node.same_as)} (symmetry)", "italic dim"))
         elif node.kind:
             parts.append((f"  {KIND_TEXT.get(node.kind, node.kind)}", "italic dim"))
-        parts.append(("  " + window_text(alpha, beta), "dim"))
+        parts.append(("  " + window_text(alpha, beta, proven=self.proven), "dim"))
         return Text.assemble(*parts)
 
     def _fill(self, ui_node: UITreeNode, node: TreeNode) -> None:
@@ -105,6 +125,29 @@ class TreeInspector(Tree):
                                            (names + more, "dim")), data=None)
         if node.truncated:
             ui_node.add_leaf(Text("  … deeper nodes were searched but not kept", style="dim italic"), data=None)
+
+    @staticmethod
+    def path_to(ui_node: UITreeNode | None) -> list[Any] | None:
+        """The moves from the searched position to the node ``ui_node`` shows (None: not a
+        search node, such as a line of pruned moves)."""
+        if ui_node is None or not isinstance(ui_node.data, TreeNode):
+            return None
+        path: list[Any] = []
+        while ui_node is not None and isinstance(ui_node.data, TreeNode) and ui_node.data.ply > 0:
+            path.append(ui_node.data.move)
+            ui_node = ui_node.parent
+        return path[::-1]
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+        path = self.path_to(event.node)
+        if path is not None:
+            self.post_message(self.NodeShown(path))
+
+    def action_leave(self) -> None:
+        self.post_message(self.NodeShown(None, leave=True))
+
+    def on_blur(self) -> None:
+        self.post_message(self.NodeShown(None))
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
         ui_node = event.node
