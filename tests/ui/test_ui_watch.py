@@ -121,3 +121,37 @@ async def test_tab_and_enter_act_on_the_tree_and_a_selected_node_shows_its_board
         await pilot.pause()
         assert board.has_focus and board.position is screen.position and not screen.previewing
         assert app.screen is screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_e_in_the_tree_writes_it_under_the_players_files_when_served(home, size, monkeypatch):
+    import json
+    from pathlib import Path
+
+    from textual.widgets import Input
+
+    monkeypatch.setenv("TUI_GAMES_SERVED", "1")
+    app = TuiGamesApp("tictactoe", {"opponent": "perfect", "first": "computer"})
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        await settle(pilot, screen)
+        await pilot.press("t", "e")
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        field.value = "../escape.json"
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is not screen  # refused under the field: the dialog stays
+        field.value = "tree.txt"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is not screen
+        field.value = "tree.json"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen
+        written = Path(home) / "files" / "tree.json"
+        document = json.loads(written.read_text(encoding="utf-8"))
+        assert document["schema"] == "tui-games/search-tree/1" and document["root"]["children"]
+        assert not (Path(home).parent / "escape.json").exists()

@@ -26,6 +26,7 @@ from tui_games.bots import checked_spec, is_bot_spec
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
+from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.data.checkers_book import shared_book
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import RESULT_NAMES, EndgameDB, value_note
@@ -127,8 +128,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"move: {booked}")
             print("note: opening book (--no-book searches instead)")
         return 0
-    result = Engine(evaluation=args.evaluation, database=database).search(position, limits,
+    recorder = recorder_for(args.tree)
+    result = Engine(evaluation=args.evaluation, database=database).search(position, limits, recorder=recorder,
                                                                        rng=random.Random(args.seed))
+    write_tree(args.tree, recorder, str, proven=result.exact, position=position.fen())
     stats = result.stats
     if args.json:
         print(json.dumps({
@@ -232,6 +235,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                            '"database", "book"}')
     play.add_argument("--no-book", action="store_true", help="search the opening book's positions too")
     play.add_argument("--book-file", metavar="FILE", default=None, help=BOOK_FILE_HELP)
+    add_tree_argument(play)
     add_evaluation(play)
     play.add_argument("--no-database", action="store_true",
                       help="search without the endgame tables of build-db (used when they are there)")

@@ -20,12 +20,14 @@ from typing import Any
 
 from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent, positive_int
 from tui_games.commands.options import Option
+from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.data.connect4_book import default_book
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
-from tui_games.engine.connect4.players import normalize_spec
+from tui_games.engine.connect4.players import normalize_spec, record_root
 from tui_games.engine.connect4.position import Connect4, Connect4Error
-from tui_games.engine.connect4.solver import Solver
+from tui_games.engine.connect4.solver import Solver, to_search_score
+from tui_games.engine.search import EXACT, RootMove, plies_to_end
 from tui_games.userdata.store import Store
 
 # What this game adds to ``tui-games arena`` (its variant) and ``tui-games bench``.
@@ -149,8 +151,18 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         why = "the board is full" if outcome.reason == "full" else f"{'XO'[outcome.winner or 0]} has four in a row"
         raise UsageError(f"{position.format()!r}: the game is over ({why}); analyze scores the moves of a game "
                          "still going")
+    if args.tree is not None and args.weak:
+        raise UsageError("analyze: --tree needs each column's exact score: leave out --weak")
     solver = Solver(book=opening_book(args), compiled=False if args.pure_python else None)
     scores, stats = solver.analyze_run(position, weak=args.weak)
+    recorder = recorder_for(args.tree)
+    if recorder is not None and position.outcome() is None:
+        # The solver records no nodes of its own: the tree is the root and each column's value.
+        root_moves = [RootMove(col, to_search_score(score, position.moves), EXACT)
+                      for col, score in enumerate(scores) if score is not None]
+        best = max(root_moves, key=lambda rm: rm.score)
+        record_root(recorder, root_moves, best.move, best.score, plies_to_end(best.score) or 1)
+    write_tree(args.tree, recorder, position.move_name, proven=True, position=position.format())
     if args.json:
         print(json.dumps({"moves": position.format(), "scores": scores, "nodes": stats.nodes,
                           "seconds": round(stats.seconds, 6), "source": stats.algorithm}))
@@ -176,6 +188,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                          help="1-based column digits from the empty board; none or '-': the empty board")
     analyze.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0 or -1 per column")
     analyze.add_argument("--json", action="store_true", help='print {"moves", "scores", "nodes", "seconds", "source"}')
+    add_tree_argument(analyze)
     for tool in (solve, analyze):
         tool.add_argument("--no-book", action="store_true",
                           help="search without the 12-ply opening book (the solver alone)")

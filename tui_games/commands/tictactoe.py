@@ -17,9 +17,11 @@ from typing import Any
 from tui_games.bots import is_bot_spec
 from tui_games.commands.common import UsageError, parse_size, play_opponent, positive_int
 from tui_games.commands.options import Option
+from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
+from tui_games.engine.tree import TreeRecorder
 from tui_games.userdata.store import Store
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
@@ -93,7 +95,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
 # -- solve -----------------------------------------------------------------------------------------
 
 
-def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
+def solve_tictactoe(position: TicTacToe, recorder: TreeRecorder | None = None) -> dict[str, Any]:
     """Exact value for the side to move, every move that keeps it, and the plies to the end.
 
     Under perfect play the winner wins as fast as possible and the loser holds out as long as
@@ -105,7 +107,7 @@ def solve_tictactoe(position: TicTacToe) -> dict[str, Any]:
         return {"value": outcome.value_for(position.turn), "best_moves": [], "best_cells": [], "plies": 0}
     pos = position.copy()
     pos.symmetry = True
-    result = search(pos, SearchLimits(depth=pos.empties), TT, exact_root=True)
+    result = search(pos, SearchLimits(depth=pos.empties), TT, exact_root=True, recorder=recorder)
     # Depth = empties reaches the end of every line, so this cannot fail short of a bug.
     assert result.exact and not result.stopped, "a full-depth search must be exact"
     value = game_value(result.score)
@@ -120,7 +122,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         position = TicTacToe.parse(args.board, k=args.k, misere=args.misere, to_move=args.to_move)
     except BoardError as error:
         raise UsageError(f"bad board {args.board!r}: {error}") from None
-    solution = solve_tictactoe(position)
+    recorder = recorder_for(args.tree)
+    solution = solve_tictactoe(position, recorder)
+    write_tree(args.tree, recorder, position.move_name, proven=True, position=position.format())
     if args.json:
         solution["best_moves"] = [list(rc) for rc in solution["best_moves"]]
         print(json.dumps(solution))
@@ -143,3 +147,4 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     solve.add_argument("--to-move", type=str.upper, choices=("X", "O"), default=None,
                        help="side to move (default: from the counts; X when they are equal)")
     solve.add_argument("--json", action="store_true", help='print {"value", "best_moves" ([row, col] pairs, 0-based), "best_cells" (c3), "plies"} as JSON')
+    add_tree_argument(solve)

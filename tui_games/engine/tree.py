@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+# Every kind of node a search closes (TreeNode.kind); docs/search-tree.schema.json lists the same.
+KINDS = ("", "end", "horizon", "tt", "dead draw", "symmetric", "solved", "database", "futility", "probcut")
+
 
 @dataclass(slots=True, eq=False)
 class TreeNode:

@@ -4,6 +4,7 @@ the stats panel, the tree, the hints under the boards and the Lab."""
 from __future__ import annotations
 
 from tui_games.engine.search import INF, score_words
+from tui_games.engine.tree_export import window_words
 
 
 def score_text(score: int | None, *, proven: bool = False) -> str:
@@ -25,41 +26,14 @@ def bound_text(score: int, bound: str, *, proven: bool = False) -> str:
     return prefix + score_text(score, proven=proven and not prefix)
 
 
-def _window_end(end: int, inside: int, strict: str, inclusive: str, proven: bool) -> tuple[str, bool]:
-    """One end of a window: the first value it lets in (``inside``) where that reads in the
-    game's words or as a plain number, else the end itself (``< draw``: below a draw, where
-    the value one below it, -1, is no value of a proven game). (text, inclusive)."""
-    words = score_text(inside, proven=proven)
-    if proven and words[0] in "+-":
-        own = score_text(end, proven=proven)
-        if own[0] not in "+-":
-            return f"{strict} {own}", False
-    return words, True
-
-
 def window_text(alpha: int, beta: int, *, proven: bool = False) -> str:
     """The alpha-beta window a position was searched with, in the values' own words:
     ``[any]`` (a full search), ``[≥ +0]`` (only a value of at least +0 mattered), ``[≤ win
     in 3]``, ``[-1 to +3]``; in a proven search ``[≥ draw]``, ``[< draw]``. The search's
     exclusive ends (α, β) are said as the values they let in (α+1, β-1), never as the
-    number one past them; an infinite end is left out, never drawn as ∞. ``proven``: the
-    search was exact, so its values are wins, losses and draws."""
-    low = alpha > -INF
-    high = beta < INF
-    if low and high and alpha + 1 >= beta:
-        # A null window holds no value: the search only asks whether the value reaches β.
-        return f"[≥ {score_text(beta, proven=proven)}?]"
-    lo, lo_in = _window_end(alpha, alpha + 1, ">", "≥", proven) if low else ("", True)
-    hi, hi_in = _window_end(beta, beta - 1, "<", "≤", proven) if high else ("", True)
-    if low and high:
-        if lo_in and hi_in:
-            return f"[{lo}]" if alpha + 2 == beta else f"[{lo} to {hi}]"
-        return f"[{lo if not lo_in else '≥ ' + lo}, {hi if not hi_in else '≤ ' + hi}]"
-    if low:
-        return f"[{lo}]" if not lo_in else f"[≥ {lo}]"
-    if high:
-        return f"[{hi}]" if not hi_in else f"[≤ {hi}]"
-    return "[any]"
+    number one past them; an infinite end is left out, never drawn as ∞ (the wording is
+    :func:`tui_games.engine.tree_export.window_words`, which the exported trees use too)."""
+    return window_words(alpha, beta, proven)
 
 
 def clock_rows(cpu: float, wall: float, seconds: float) -> list[tuple[str, str]]:

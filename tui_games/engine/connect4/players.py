@@ -190,7 +190,7 @@ class PerfectPlayer(Player):
         stats.seldepth = max(stats.seldepth, stats.depth)
         result = SearchResult(move, value, line, root_moves, stats, True, True, False)
         if recorder is not None:
-            _record_root(recorder, root_moves, move, value, stats.depth)
+            record_root(recorder, root_moves, move, value, stats.depth)
         if on_progress is not None:
             on_progress(stats.snapshot())
         return Decision(move, solved_note(root.score, n, source), result)
@@ -211,7 +211,7 @@ class PerfectPlayer(Player):
                         f"{describe_result(result, timing=False)}", result)
 
 
-def _record_root(recorder: TreeRecorder, root_moves: list[RootMove], move: int, value: int, depth: int) -> None:
+def record_root(recorder: TreeRecorder, root_moves: list[RootMove], move: int, value: int, depth: int) -> None:
     """The solver's tree for the inspector: the root and every column with its proven value
     (the solver's own nodes are far too many to record, and its hot loop stays lean)."""
     root = recorder.begin(depth)

@@ -157,6 +157,9 @@ class CheckersScreen(GameScreen):
     def move_name(self, move: Any) -> str:
         return str(move)
 
+    def position_text(self, position: Any) -> str:
+        return position.fen()
+
     def saved_move(self, move: Move) -> str:
         return str(move)
 

@@ -18,13 +18,21 @@ from tui_games.userdata import player_files
 
 
 def ask_to_save(screen: Screen, title: str, default_name: str, content: Callable[[], str],
-                saved: Callable[[str], None], local_folder: Path | None = None) -> None:
+                saved: Callable[[str], None], local_folder: Path | None = None, *,
+                named_content: Callable[[str], str] | None = None,
+                check: Callable[[str], str | None] | None = None) -> None:
     """Ask for a file name, confirm an overwrite, write ``content()``; ``saved(shown name)``.
-    Locally the dialog proposes ``default_name`` in ``local_folder`` (default: home)."""
+    Locally the dialog proposes ``default_name`` in ``local_folder`` (default: home).
+    ``named_content(name)``, if given, makes the content from the name (its ending chooses
+    a format); ``check(name)`` is a further refusal said under the field."""
+
+    def refusal(name: str) -> str | None:
+        return player_files.write_refusal(name) or (check(name) if check is not None else None)
 
     def write(name: str, overwrite: bool) -> None:
         try:
-            shown = player_files.write_text(name, content(), overwrite=overwrite)
+            text = named_content(name) if named_content is not None else content()
+            shown = player_files.write_text(name, text, overwrite=overwrite)
         except player_files.FileExists:
             screen.app.push_screen(
                 ConfirmDialog("Replace the file?", f"{player_files.label(name)} exists already. Replace it?",
@@ -41,7 +49,8 @@ def ask_to_save(screen: Screen, title: str, default_name: str, content: Callable
             write(name, False)
 
     screen.app.push_screen(
-        InputDialog(title, f"File to write. {player_files.where()}", player_files.suggest(default_name, local_folder), check=player_files.write_refusal),
+        InputDialog(title, f"File to write. {player_files.where()}", player_files.suggest(default_name, local_folder),
+                    check=refusal),
         chosen)
 
 

@@ -23,6 +23,8 @@ from tui_games.engine.compare import CONFIGS, Config, SweepCell, search_cell
 from tui_games.engine.players import Decision, Player
 from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
+from tui_games.engine.tree_export import format_refusal, tree_file_text
+from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.text import count, seconds_text
@@ -155,6 +157,10 @@ class GameScreen(SavingScreen):
     def move_name(self, move: Any) -> str:
         """A move as the panels and the status line write it."""
         return self.position.move_name(move)
+
+    def position_text(self, position: Any) -> str:
+        """A position in the game's notation (an exported tree names the position it searched)."""
+        return position.format()
 
     def saved_move(self, move: Any) -> Any:
         """A move as the saved game keeps it (JSON)."""
@@ -350,6 +356,24 @@ class GameScreen(SavingScreen):
         self.board.set_position(position)
         line = " ".join(self.move_name(m) for m in message.path) if message.path else "the searched position"
         self._set_status(f"tree: {line} · Escape: the game")
+
+    def on_tree_inspector_export_asked(self, message: TreeInspector.ExportAsked) -> None:
+        """``e`` in the tree: its tree to a file, JSON or DOT by the name's ending (under the
+        server, in the player's own files)."""
+        tree = self.query_one(TreeInspector)
+        recorder, last = tree.recorder, self.last_search
+        if recorder is None or last is None:
+            self.notify("No search tree to export yet.", timeout=3)
+            return
+        position = last.position
+        notation = self.position_text(position)
+
+        def content(name: str) -> str:
+            return tree_file_text(name, recorder, self.move_name, proven=tree.proven, position=notation)
+
+        ask_to_save(self, "Export the search tree", f"{self.GAME}-tree.json", lambda: content("tree.json"),
+                    lambda shown: self.notify(f"Search tree written to {shown}", timeout=4),
+                    named_content=content, check=format_refusal)
 
     def _after_move_status(self) -> None:
         if self.position.outcome() is None and not self._is_computer_turn():

@@ -22,7 +22,8 @@ from tui_games.ui.text import bound_text, count, score_text, window_text
 MoveName = Callable[[Any], str]
 
 KIND_TEXT = {"end": "game over", "horizon": "horizon", "tt": "from table", "dead draw": "nobody can win",
-             "symmetric": "mirror image"}
+             "symmetric": "mirror image", "solved": "solved", "database": "endgame tables",
+             "futility": "futility cut", "probcut": "probable cut"}
 
 
 class TreeInspector(Tree):
@@ -32,7 +33,11 @@ class TreeInspector(Tree):
     BINDINGS = [
         Binding("tab", "toggle_node", "Fold", show=False, priority=True),
         Binding("escape", "leave", "Board", show=False),
+        Binding("e", "export", "Export", show=False),
     ]
+
+    class ExportAsked(Message):
+        """``e``: write the tree shown to a file (JSON or DOT)."""
 
     class NodeShown(Message):
         """A node was selected: ``path`` the moves from the searched position to it (None:
@@ -61,11 +66,14 @@ class TreeInspector(Tree):
         self.proven = False
         self.show_root = True
         self.guide_depth = 2
+        # What is shown, for an export (e): the recorder and the search's proof.
+        self.recorder: TreeRecorder | None = None
 
     def show_tree(self, recorder: TreeRecorder | None, move_name: MoveName, *, title: str = "",
                   proven: bool = False) -> None:
         self.move_name = move_name
         self.proven = proven
+        self.recorder = recorder if recorder is not None and recorder.root is not None else None
         self.clear()
         root = recorder.root if recorder is not None else None
         if root is None:
@@ -142,6 +150,9 @@ class TreeInspector(Tree):
         path = self.path_to(event.node)
         if path is not None:
             self.post_message(self.NodeShown(path))
+
+    def action_export(self) -> None:
+        self.post_message(self.ExportAsked())
 
     def action_leave(self) -> None:
         self.post_message(self.NodeShown(None, leave=True))
