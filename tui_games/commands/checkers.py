@@ -26,6 +26,7 @@ from tui_games.bots import checked_spec, is_bot_spec
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
+from tui_games.commands.trace import add_trace_tool
 from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.data.checkers_book import shared_book
 from tui_games.engine.checkers.book import OpeningBook
@@ -207,6 +208,7 @@ BOOK_FILE_HELP = ("a book (FEN MOVE lines, as puzzles/checkers_book.txt) read ov
 def add_tools(parser: argparse.ArgumentParser) -> None:
     """The tools of ``tui-games checkers``."""
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    add_trace_tool(tools, "checkers")
     fen_help = 'position: FEN (B:W21,22,…:B1,2,…; K before a king), [FEN "…"], or start'
 
     moves = tools.add_parser("moves", help="every legal move of a position, one per line")

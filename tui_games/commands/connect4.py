@@ -20,6 +20,7 @@ from typing import Any
 
 from tui_games.commands.common import EXIT_USAGE, PROG, UsageError, play_opponent, positive_int
 from tui_games.commands.options import Option
+from tui_games.commands.trace import add_trace_tool
 from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.data.connect4_book import default_book
 from tui_games.engine.connect4.book import OpeningBook
@@ -174,6 +175,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def add_tools(parser: argparse.ArgumentParser) -> None:
     """The tools of ``tui-games connect4``."""
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    add_trace_tool(tools, "connect4")
     solve = tools.add_parser("solve", help="exact scores of positions (standard convention)")
     solve.set_defaults(handler=cmd_solve)
     solve.add_argument("moves", nargs="*", metavar="MOVES",

@@ -17,6 +17,7 @@ from typing import Any
 from tui_games.bots import is_bot_spec
 from tui_games.commands.common import UsageError, parse_size, play_opponent, positive_int
 from tui_games.commands.options import Option
+from tui_games.commands.trace import add_trace_tool
 from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
@@ -139,6 +140,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def add_tools(parser: argparse.ArgumentParser) -> None:
     """The tools of ``tui-games tictactoe``."""
     tools = parser.add_subparsers(dest="tool", metavar="TOOL", required=True)
+    add_trace_tool(tools, "tictactoe")
     solve = tools.add_parser("solve", help="exact value, best moves and game length of a position")
     solve.set_defaults(handler=cmd_solve)
     solve.add_argument("board", metavar="BOARD", help="rows of X, O and . joined by '/', e.g. X.O/.X./...")
