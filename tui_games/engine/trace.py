@@ -17,10 +17,12 @@ root, MAX), as the tree inspector shows them, and :func:`sentence` says each eve
 
 from __future__ import annotations
 
+import random
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from tui_games.engine.search import INF, score_words
+from tui_games.engine.search import INF, SearchLimits, SearchResult, resolve_algorithm, score_words, search
 from tui_games.engine.tree import TreeNode, TreeRecorder
 from tui_games.engine.tree_export import root_bound, root_window, value_words, window_words
 
@@ -186,3 +188,38 @@ def event_dict(event: Event, move_name: MoveName, *, proven: bool = False) -> di
         data["by"] = move_name(event.child.move) if event.child is not None else None
         data["skipped"] = [move_name(m) for m in node.pruned]
     return data
+
+
+# What step mode records at most: the screen says so.
+FILM_NODES = 50_000
+
+
+def film_search(position: Any, algorithm: str, depth: int, *, node_limit: int = FILM_NODES,
+                stop: threading.Event | None = None, seed: int = 0) -> tuple[SearchResult, TreeRecorder]:
+    """One search of ``position`` recorded whole, for step mode: ``algorithm`` to ``depth``
+    in one iteration (no deepening: the film is one tree, its enter events the search's node
+    count). Where that passes ``node_limit`` nodes, the deepest depth whose single search
+    fits is recorded instead (found by deepening under the limit). Returns the search's
+    result and its recorder; the recording never holds more than ``node_limit`` nodes."""
+    algorithm = resolve_algorithm(algorithm)
+
+    def once(d: int) -> tuple[SearchResult, TreeRecorder]:
+        recorder = TreeRecorder(max_plies=d, max_nodes=node_limit + 1)
+        result = search(position, SearchLimits(depth=d, nodes=node_limit), algorithm, recorder=recorder,
+                        deepen=False, stop=stop, rng=random.Random(seed))
+        return result, recorder
+
+    result, recorder = once(depth)
+    if not result.stopped or (stop is not None and stop.is_set()):
+        return result, recorder
+    # Too big: the deepest iteration a deepening search finishes under the limit, then that
+    # depth searched alone (smaller still if alone it does not fit).
+    probe = TreeRecorder(max_plies=1, max_nodes=2)
+    search(position, SearchLimits(depth=depth, nodes=node_limit), algorithm, recorder=probe, deepen=True,
+           stop=stop, rng=random.Random(seed))
+    fits = probe.depth if probe.root is not None and not probe.partial else 1
+    for d in range(max(1, fits), 0, -1):
+        result, recorder = once(d)
+        if not result.stopped or d == 1 or (stop is not None and stop.is_set()):
+            return result, recorder
+    return result, recorder

@@ -120,6 +120,11 @@ class CheckersScreen(GameScreen):
     def board(self) -> CheckersBoard:
         return self.query_one(CheckersBoard)
 
+    def board_for(self, position):
+        """Step mode's board: the same widget, showing ``position``."""
+        return CheckersBoard(position, pieces=self.pieces, flipped=self._flipped(), numbers=self.numbers,
+                             id="step-board")
+
     def make_board(self) -> CheckersBoard:
         return CheckersBoard(self.position, pieces=self.pieces, flipped=self._flipped(), numbers=self.numbers,
                              id="board")

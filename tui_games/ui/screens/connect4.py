@@ -131,6 +131,10 @@ class Connect4Screen(GameScreen):
     def board(self) -> Connect4Board:
         return self.query_one(Connect4Board)
 
+    def board_for(self, position):
+        """Step mode's board: the same widget, showing ``position``."""
+        return Connect4Board(position, discs=self.discs, id="step-board")
+
     def make_board(self) -> Connect4Board:
         return Connect4Board(self.position, discs=self.discs, id="board")
 

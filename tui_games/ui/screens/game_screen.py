@@ -27,6 +27,7 @@ from tui_games.engine.tree_export import format_refusal, tree_file_text
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
+from tui_games.ui.screens.step_mode import DiagramBoard, StepScreen
 from tui_games.ui.text import count, seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
@@ -58,6 +59,9 @@ class LastSearch:
     position: Any
     depth: int
     who: str
+    # The algorithm the search ran (an engine of a game's own, such as checkers' or
+    # Connect-4's solver, is played back as the generic negamax + TT).
+    algorithm: str = ""
 
 
 class GameScreen(SavingScreen):
@@ -74,6 +78,7 @@ class GameScreen(SavingScreen):
         Binding("c", "compare", "Compare"),  # press again to go back to the statistics
         Binding("s", "toggle_stats", "Stats", show=False),
         Binding("t", "toggle_tree", "Tree"),
+        Binding("v", "step_mode", "Step"),
         Binding("L", "lab", "Lab"),
         Binding("question_mark", "app.help", "Help"),
         Binding("escape", "back", "Back", show=False),
@@ -462,7 +467,7 @@ class GameScreen(SavingScreen):
             stats_panel.show_text(f"Search · {who}", f"[b]{who}[/b] does not search: {decision.note}")
             self.query_one(TreeInspector).show_tree(None, self.move_name)
             return
-        self.last_search = LastSearch(position, result.stats.depth, who)
+        self.last_search = LastSearch(position, result.stats.depth, who, result.stats.algorithm)
         stats_panel.show(result.stats, self.move_name, who=who, proven=result.exact, note=decision.note)
         self.query_one(TreeInspector).show_tree(recorder, self.move_name, proven=result.exact,
                                                 title=f"{self.side_name(position.turn)} to move ({who})")
@@ -573,6 +578,26 @@ class GameScreen(SavingScreen):
             tree.focus()
         else:
             self.board.focus()
+
+    def board_for(self, position: Any) -> Widget:
+        """A board showing ``position`` for step mode: a widget with ``set_position`` and
+        ``fit`` (step_mode.StepBoard), as every game's board widget has. The default is the
+        position's text diagram."""
+        return DiagramBoard(position)
+
+    def action_step_mode(self) -> None:
+        """The last search the panel showed, played back node by node (step mode)."""
+        last = self.last_search
+        if last is None:
+            self.notify("Step mode plays back the last search: let the computer move or ask a hint (i) first.",
+                        timeout=4)
+            return
+        if self.runner.busy:
+            self.notify("Wait for the search to finish, then v plays it back.", timeout=2)
+            return
+        self.app.push_screen(StepScreen(last.position, self.board_for, self.move_name, algorithm=last.algorithm,
+                                        depth=max(1, last.depth), title=f"{self.side_name(last.position.turn)} to move "
+                                        f"({last.who})"))
 
     def action_lab(self) -> None:
         """The Lab on this game, its Compare tab offering the position on the board."""

@@ -36,6 +36,10 @@ class TicTacToeScreen(GameScreen):
     def board(self) -> TicTacToeBoard:
         return self.query_one(TicTacToeBoard)
 
+    def board_for(self, position):
+        """Step mode's board: the same widget, showing ``position``."""
+        return TicTacToeBoard(position, id="step-board")
+
     def make_board(self) -> TicTacToeBoard:
         board = TicTacToeBoard(self.position, id="board")
         board.coordinates = bool(self.app.store.load_settings()["ui"].get("coordinates", True))
