@@ -117,3 +117,18 @@ async def test_nothing_is_recorded_for_the_film_until_step_mode_opens(home, monk
         assert calls == []
         await open_film(pilot, app)
         assert len(calls) == 1
+
+
+async def test_on_the_compare_table_the_film_is_of_its_rows(home):
+    app = TuiGamesApp("tictactoe", {"opponent": "human"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.screen
+        await pilot.press("i")
+        await settle(pilot, game, timeout=60)
+        await pilot.press("c")
+        await settle(pilot, game, timeout=120)
+        film = await open_film(pilot, app)
+        assert film.algorithm == "alphabeta" and film.depth == game.last_search.depth
+        await pilot.press("a")
+        await settle(pilot, film, timeout=60)
+        assert film.algorithm == "alphabeta+ordering"

@@ -21,7 +21,7 @@ from textual.widgets import Header, Static
 
 from tui_games.engine.compare import CONFIGS, Config, SweepCell, search_cell
 from tui_games.engine.players import Decision, Player
-from tui_games.engine.search import SearchStats
+from tui_games.engine.search import ALPHABETA, SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.engine.tree_export import format_refusal, tree_file_text
 from tui_games.ui.screens.file_dialogs import ask_to_save
@@ -595,7 +595,9 @@ class GameScreen(SavingScreen):
         if self.runner.busy:
             self.notify("Wait for the search to finish, then v plays it back.", timeout=2)
             return
-        self.app.push_screen(StepScreen(last.position, self.board_for, self.move_name, algorithm=last.algorithm,
+        # On the compare table, the film of its rows: alpha-beta first (a cuts the others in turn).
+        algorithm = ALPHABETA if self.query_one(StatsPanel).comparing else last.algorithm
+        self.app.push_screen(StepScreen(last.position, self.board_for, self.move_name, algorithm=algorithm,
                                         depth=max(1, last.depth), title=f"{self.side_name(last.position.turn)} to move "
                                         f"({last.who})"))
 
