@@ -95,3 +95,39 @@ def test_the_schema_names_every_kind_of_node_the_searches_close():
 
     kinds = SCHEMA["$defs"]["node"]["properties"]["kind"]["enum"]
     assert sorted(kinds) == sorted(KINDS)
+
+
+def test_arena_tree_json_holds_each_move_of_the_one_game(capsys, tmp_path):
+    target = tmp_path / "game.json"
+    code, out, err = run(capsys, "arena", "tictactoe", "--a", "level4", "--b", "perfect", "--games", "1",
+                         "--seed", "1", "--no-save", "--tree", str(target))
+    assert code == 0, err
+    document = json.loads(target.read_text(encoding="utf-8"))
+    assert errors(document, SCHEMA) == []
+    assert document["schema"] == "tui-games/arena-trees/1" and sorted(document["players"]) == ["level 4", "perfect"]
+    plies = [move["ply"] for move in document["moves"]]
+    assert plies == list(range(len(plies))) and len(plies) >= 5
+    for move in document["moves"]:
+        tree = move["tree"]
+        assert tree is not None and tree["root"]["children"]
+        chosen = [child["move"] for child in tree["root"]["children"] if child["chosen"]]
+        assert chosen == [move["move"]]  # the tree is the search behind the move played
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz (dot) is not installed")
+def test_arena_tree_dot_is_a_graph_per_move(capsys, tmp_path):
+    target = tmp_path / "game.dot"
+    code, out, err = run(capsys, "arena", "connect4", "--a", "level3", "--b", "level2", "--games", "1", "--seed", "2",
+                         "--no-save", "--tree", str(target))
+    assert code == 0, err
+    text = target.read_text(encoding="utf-8")
+    graphs = text.count("digraph ply")
+    assert graphs >= 7
+    drawn = subprocess.run(["dot", "-Tsvg", str(target)], capture_output=True, text=True, timeout=120)
+    assert drawn.returncode == 0, drawn.stderr
+    assert drawn.stdout.count("<svg") == graphs
+
+
+def test_arena_tree_is_for_one_game(capsys, tmp_path):
+    assert_usage_error(*run(capsys, "arena", "tictactoe", "--a", "random", "--b", "random", "--games", "2",
+                            "--no-save", "--tree", str(tmp_path / "t.json")), "give --games 1")

@@ -22,14 +22,19 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from tui_games.bench.table import table
 from tui_games.bots import player_factory
 from tui_games.commands.common import EXIT_INTERRUPTED, UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option, add_game_options, given_options
 from tui_games.commands.progress import ProgressLine
+from tui_games.commands.tree_output import tree_path
 from tui_games.data.resources import read_puzzles
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord, run_arena
+from tui_games.engine.players import Decision, Player
+from tui_games.engine.tree import TreeRecorder
+from tui_games.engine.tree_export import game_trees_dict, game_trees_dot
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.userdata.store import Store
 
@@ -161,8 +166,22 @@ def cmd_arena(args: argparse.Namespace) -> int:
     def on_move(number: int, plies: int) -> None:
         progress.update(finished, f"game {number}, ply {plies}")
 
+    if args.tree is not None and args.games != 1:
+        raise UsageError(f"--tree writes the search trees of one game's moves: give --games 1, not {args.games}")
+    trees: list[tuple[int, str, str, TreeRecorder | None, bool]] = []
+    # A position to name moves in (the games' move names do not depend on where they are played).
+    seen: list[Any] = []
+
+    def on_tree(position: Any, player: Player, decision: Decision, recorder: TreeRecorder) -> None:
+        seen[:] = seen or [position]
+        proven = decision.result is not None and decision.result.exact
+        trees.append((len(position.history), player.name, game.move_text(position, decision.move),
+                      recorder if recorder.root is not None else None, proven))
+
     result = _run_interruptibly(lambda: run_arena(game, config, openings=openings, stop=stop, on_game=on_game,
-                                                  on_move=on_move, make_player=player_factory(game)), stop)
+                                                  on_move=on_move, make_player=player_factory(game),
+                                                  on_tree=on_tree if args.tree is not None else None),
+                                stop)
     progress.clear()
     if result.cancelled:
         # Ctrl+C: the games played are kept, saved and reported like a finished run's.
@@ -173,6 +192,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         store.record_arena_run(result.to_dict(with_notes=False))
         for warning in store.take_warnings():
             print(f"tui-games: warning: {warning}", file=sys.stderr)
+    if args.tree is not None:
+        _write_trees(args.tree, game, result, trees, seen[0] if seen else None)
     if args.csv is not None:
         try:
             args.csv.write_text(result.csv_text(), encoding="utf-8")
@@ -218,6 +239,29 @@ def _run_interruptibly(run: Callable[[], ArenaResult], stop: threading.Event) ->
     return outcome[0]
 
 
+def _write_trees(path: Path, game: Any, result: ArenaResult,
+                 trees: list[tuple[int, str, str, TreeRecorder | None, bool]], position: Any) -> None:
+    """``--tree FILE``: the one game's moves, each with its search tree, as JSON or DOT."""
+
+    def move_name(move: Any) -> str:
+        return game.move_text(position, move)
+
+    record = result.records[0] if result.records else None
+    if path.suffix.lower() == ".json":
+        players = [result.a_name, result.b_name]
+        if record is not None and record.a_side != 0:
+            players.reverse()
+        start = record.start if record is not None else ""
+        text = json.dumps(game_trees_dict(game.name, start, players, trees, move_name), ensure_ascii=False,
+                          indent=1) + "\n"
+    else:
+        text = game_trees_dot(trees, move_name)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write --tree {str(path)!r}: {error.strerror or error}") from None
+
+
 def add_arguments(arena: argparse.ArgumentParser) -> None:
     """The arguments of ``tui-games arena``."""
     arena.set_defaults(handler=cmd_arena)
@@ -246,3 +290,6 @@ def add_arguments(arena: argparse.ArgumentParser) -> None:
     arena.add_argument("--save", action=argparse.BooleanOptionalAction, default=True,
                        help="keep the run in the data directory's arena.json (the default)")
     arena.add_argument("-v", "--verbose", action="store_true", help="a line per game as it finishes")
+    arena.add_argument("--tree", type=tree_path, default=None, metavar="FILE",
+                       help="with --games 1: every move's search tree (first 4 plies, at most 20,000 nodes) to "
+                            "FILE.json (docs/search-tree.schema.json) or FILE.dot (Graphviz, a graph per move)")

@@ -32,7 +32,8 @@ from typing import Any, Callable, Sequence
 from tui_games.engine.adapter import Variant
 from tui_games.engine.contracts import ArenaGame
 from tui_games.engine.game import Outcome
-from tui_games.engine.players import Player, PlayerFailed
+from tui_games.engine.players import Decision, Player, PlayerFailed
+from tui_games.engine.tree import TreeRecorder
 
 __all__ = [
     "ArenaConfig",
@@ -97,7 +98,8 @@ class PlayedGame:
 
 def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = None,
               stop: threading.Event | None = None,
-              on_move: Callable[[Any, Any], None] | None = None) -> PlayedGame:
+              on_move: Callable[[Any, Any], None] | None = None,
+              on_tree: Callable[[Any, Player, Decision, TreeRecorder], None] | None = None) -> PlayedGame:
     """Play from ``start`` (not changed) until the rules end the game or it has ``max_plies``
     plies in its history; ``players[side]`` moves for ``side``.
 
@@ -105,6 +107,8 @@ def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = 
     a move it did not finish choosing), raises :class:`GameStopped`: a game cut short is no
     result. ``on_move(position, move)`` runs after each move. A player that raises
     :class:`PlayerFailed` loses the game (``reason`` "forfeit", ``forfeit`` its line).
+    ``on_tree(position before, player, decision, recorder)``, if given, gets each move's
+    recorded search tree (``arena --tree``); without it no player records anything.
     """
     pos = start.copy()
     played = PlayedGame(pos, [], None)
@@ -119,8 +123,9 @@ def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = 
             raise GameStopped
         player = players[pos.turn]
         began = time.perf_counter()
+        recorder = TreeRecorder() if on_tree is not None else None
         try:
-            decision = player.choose(pos, stop=stop)
+            decision = player.choose(pos, stop=stop, recorder=recorder)
         except PlayerFailed as failed:
             if stop is not None and stop.is_set():
                 raise GameStopped from None
@@ -132,6 +137,8 @@ def play_game(players: Sequence[Player], start: Any, *, max_plies: int | None = 
             raise GameStopped
         if decision.move is None or decision.move not in pos.legal_moves():
             raise IllegalMove(f"{player.name} chose {decision.move} in {pos}, not a legal move")
+        if on_tree is not None and recorder is not None:
+            on_tree(pos.copy(), player, decision, recorder)
         pos.push(decision.move)
         played.moves.append(decision.move)
         played.move_seconds.append(seconds)
@@ -403,15 +410,17 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
               stop: threading.Event | None = None,
               on_game: Callable[[GameRecord, ArenaResult], None] | None = None,
               on_move: Callable[[int, int], None] | None = None,
-              make_player: PlayerFactory | None = None) -> ArenaResult:
+              make_player: PlayerFactory | None = None,
+              on_tree: Callable[[Any, Player, Decision, TreeRecorder], None] | None = None) -> ArenaResult:
     """Play the series ``config`` asks for and return the result.
 
     ``openings``: (label, position) starts to draw from (checkers: the ballots), one per pair
     of games with ``swap``, one per game without; ignored when the config names a ``start``.
     ``stop`` ends the series at once: the game in progress is dropped and the result, marked
     ``cancelled``, holds the games finished. ``on_game(record, result so far)`` runs after
-    every game, ``on_move(game number, plies so far)`` after every move. A bad spec, variant
-    or start raises ValueError before the first move. ``make_player`` builds the players
+    every game, ``on_move(game number, plies so far)`` after every move, ``on_tree`` as
+    :func:`play_game`'s (each move's search tree). A bad spec, variant or start raises
+    ValueError before the first move. ``make_player`` builds the players
     (``game.make_player`` by default; ``tui_games.bots.player_factory`` adds bot files);
     each is closed when the series ends.
     """
@@ -422,7 +431,7 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
     try:
         for who, spec in (("a", config.a), ("b", config.b)):
             players[who] = factory(spec, seed=_seed_for(rng), seconds=config.seconds, variant=config.variant)
-        return _play_series(game, config, seed, rng, players, openings, stop, on_game, on_move)
+        return _play_series(game, config, seed, rng, players, openings, stop, on_game, on_move, on_tree)
     finally:
         for player in players.values():
             player.close()
@@ -431,7 +440,8 @@ def run_arena(game: ArenaGame, config: ArenaConfig, *, openings: Sequence[tuple[
 def _play_series(game: ArenaGame, config: ArenaConfig, seed: int, rng: random.Random, players: dict[str, Player],
                  openings: Sequence[tuple[str, Any]] | None, stop: threading.Event | None,
                  on_game: Callable[[GameRecord, ArenaResult], None] | None,
-                 on_move: Callable[[int, int], None] | None) -> ArenaResult:
+                 on_move: Callable[[int, int], None] | None,
+                 on_tree: Callable[[Any, Player, Decision, TreeRecorder], None] | None) -> ArenaResult:
     fixed = game.start(config.variant, config.start)
     deck: list[tuple[str, Any]] = []
     if config.start is None and openings:
@@ -456,7 +466,7 @@ def _play_series(game: ArenaGame, config: ArenaConfig, seed: int, rng: random.Ra
         began_game = time.perf_counter()
         try:
             played = play_game(by_side, start, max_plies=game.max_plies, stop=stop,
-                               on_move=moved if on_move is not None else None)
+                               on_move=moved if on_move is not None else None, on_tree=on_tree)
         except GameStopped:
             result.cancelled = True
             break

@@ -122,11 +122,12 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def tree_dot(recorder: TreeRecorder, move_name: MoveName, *, proven: bool = False, title: str = "") -> str:
+def tree_dot(recorder: TreeRecorder, move_name: MoveName, *, proven: bool = False, title: str = "",
+             name: str = "search") -> str:
     """The recorder's tree as Graphviz DOT: MAX nodes boxes, MIN nodes ellipses, each labelled
     with its value and window; the chosen line (the root's choice, then each node's) bold;
     the moves a cut-off left unsearched as one dashed node per parent."""
-    lines = ["digraph search {", "  graph [rankdir=TB, fontname=\"Helvetica\"];",
+    lines = [f"digraph {name} {{", "  graph [rankdir=TB, fontname=\"Helvetica\"];",
              "  node [fontname=\"Helvetica\", fontsize=10];", "  edge [fontname=\"Helvetica\", fontsize=9];"]
     if title:
         lines.append(f"  label={_quote(title)}; labelloc=t;")
@@ -191,3 +192,28 @@ def tree_file_text(name: str, recorder: TreeRecorder, move_name: MoveName, *, pr
         document = tree_dict(recorder, move_name, proven=proven, position=position)
         return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
     return tree_dot(recorder, move_name, proven=proven, title=title or position)
+
+
+ARENA_SCHEMA_ID = "tui-games/arena-trees/1"
+
+
+def game_trees_dict(game: str, start: str, players: list[str],
+                    moves: list[tuple[int, str, str, TreeRecorder | None, bool]], move_name: MoveName) -> dict[str, Any]:
+    """``arena --tree FILE.json``: every move of one game with its search tree. ``moves``:
+    (ply, player, move text, recorder or None for a player that does not search, proven)."""
+    return {
+        "schema": ARENA_SCHEMA_ID,
+        "game": game,
+        "start": start,
+        "players": players,
+        "moves": [{"ply": ply, "player": player, "move": text,
+                   "tree": tree_dict(recorder, move_name, proven=proven) if recorder is not None else None}
+                  for ply, player, text, recorder, proven in moves],
+    }
+
+
+def game_trees_dot(moves: list[tuple[int, str, str, TreeRecorder | None, bool]], move_name: MoveName) -> str:
+    """``arena --tree FILE.dot``: one graph per move that searched (``dot -Tsvg`` draws each)."""
+    return "".join(tree_dot(recorder, move_name, proven=proven, title=f"ply {ply}: {player} plays {text}",
+                            name=f"ply{ply}")
+                   for ply, player, text, recorder, proven in moves if recorder is not None)
