@@ -204,7 +204,7 @@ async def test_every_compare_row_stops_at_the_node_limit_and_its_time_column_fit
         text = text_of(panel)
         names = ("minimax", "alpha-beta", "+ ordering", "+ TT", "+ deepening")
         rows = [line.split() for line in text.splitlines() if line.strip().startswith(("minimax", "alpha", "+ "))]
-        rows = [[" ".join(row[:-4]), *row[-4:]] for row in rows if len(row) >= 5 and row[-1][0].isdigit()]
+        rows = [[" ".join(row[:-4]), *row[-4:]] for row in rows if len(row) >= 5 and re.fullmatch(r"\d[\d.]*(ms|s)", row[-1])]
         assert [row[0].rstrip("…") for row in rows] == list(names), text
         for row in rows:
             # Stopped at the limit (…), and the time, the last column, whole: "123ms", "7.48s".

@@ -178,7 +178,7 @@ async def test_compare_on_the_empty_board_gives_the_labs_and_the_benchs_rows(hom
         for label, nodes in zip(("minimax", "alpha-beta", "+ ordering"), expected):
             assert label in rows, text
             assert f"{nodes:,}" in rows[label], (label, text)
-        assert "+ deepening" in text and "counts summed" in text
+        assert "+ deepening" in text and "sum of depths 1..9" in text
 
 
 async def test_new_game_and_undo_cancel_a_running_search(home):

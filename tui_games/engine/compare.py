@@ -62,7 +62,7 @@ CONFIGS = (
 )
 
 # What the deepening row's counts are, said wherever that row is shown.
-DEEPENING_NOTE = "+ deepening: depths 1..{depth}, counts summed"
+DEEPENING_NOTE = "+ deepening: sum of depths 1..{depth}"
 
 # A search whose size, guessed from the depth before, passes the node budget is skipped.
 DEFAULT_NODE_LIMIT = 1_000_000

@@ -56,8 +56,14 @@ its value from the top player's side, and the alpha-beta window it was searched 
 The window, in the same values: *[any]* a full search; *[≥ v]* only a value of at
 least v mattered (below v the move was already refuted), *[≤ v]* only one of at most v,
 *[v to w]* only one from v to w.
+In a proven search *[< draw]* says only a value below a draw mattered.
 ★ marks the move chosen at that node; ✂ lists the moves never searched because a
 sibling already refuted the position (the cutoffs).
+Keys in the tree (t puts them there): arrows move, Tab or Space folds a node open
+or shut, Enter shows the node's position on the board, e writes the tree to a file
+(.json or .dot), Escape goes back to the board.
+*v* plays the search back node by node on the board (step mode): into, over, out,
+back, run, the next cut-off, each cut-off said in words.
 Press Escape to close this help.
 """
 

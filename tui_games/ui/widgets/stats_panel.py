@@ -125,8 +125,8 @@ class StatsPanel(Static):
                 # Against a whole minimax tree only: a stopped one is no base to compare with.
                 base = rows[0][0].nodes or 1
                 best = min(finished, key=lambda r: r[0].nodes)[0]
-                lines.append(Text(f"{best.config.label.removeprefix('+ ')} searched "
-                                  f"{best.nodes / base:.1%} of minimax's nodes.", style="italic"))
+                lines.append(Text(f"the fewest, {best.config.label}: {best.nodes / base:.1%} of minimax's nodes.",
+                                  style="italic"))
             if len(finished) < len(rows):
                 lines.append(Text("… stopped at its node or time limit", style="dim"))
         self.update(Group(*lines))
