@@ -115,9 +115,10 @@ class TreeInspector(Tree):
         parts += [(self.move_name(node.move), "bold"), " ", (role, "dim"), " ", self._value(node)]
         # The note before the window: on a narrow panel the end of the line is what is cut.
         if node.kind == "symmetric":
-            parts.append((f"  = {self.move_name(node.same_as)} (symmetry)", "italic dim"))
+            # The same value as its mirror image, which was searched in its place.
+            parts.append((f" = {self.move_name(node.same_as)} (mirror)", "italic dim"))
         elif node.kind:
-            parts.append((f"  {KIND_TEXT.get(node.kind, node.kind)}", "italic dim"))
+            parts.append((f" {KIND_TEXT.get(node.kind, node.kind)}", "italic dim"))
         parts.append(("  " + window_text(alpha, beta, proven=self.proven), "dim"))
         return Text.assemble(*parts)
 
