@@ -156,3 +156,11 @@ async def test_e_in_the_tree_writes_it_under_the_players_files_when_served(home,
         document = json.loads(written.read_text(encoding="utf-8"))
         assert document["schema"] == "tui-games/search-tree/1" and document["root"]["children"]
         assert not (Path(home).parent / "escape.json").exists()
+
+
+def test_the_thinking_line_names_its_clock():
+    from tui_games.ui.text import clock_text
+
+    assert clock_text(SearchStats(seconds=2.4, cpu_seconds=0.9, wall_seconds=2.4)) == "900 ms CPU, 2.40 s wall"
+    assert clock_text(SearchStats(seconds=1.0, cpu_seconds=1.0, wall_seconds=1.0)) == "1.00 s CPU"
+    assert clock_text(SearchStats(seconds=1.0, wall_seconds=1.0)) == "1.00 s wall"

@@ -3,7 +3,7 @@ the stats panel, the tree, the hints under the boards and the Lab."""
 
 from __future__ import annotations
 
-from tui_games.engine.search import INF, score_words
+from tui_games.engine.search import INF, SearchStats, score_words
 from tui_games.engine.tree_export import window_words
 
 
@@ -34,6 +34,13 @@ def window_text(alpha: int, beta: int, *, proven: bool = False) -> str:
     number one past them; an infinite end is left out, never drawn as ∞ (the wording is
     :func:`tui_games.engine.tree_export.window_words`, which the exported trees use too)."""
     return window_words(alpha, beta, proven)
+
+
+def clock_text(stats: SearchStats) -> str:
+    """The time so far in one phrase, its clock named: ``1.20 s CPU`` (``0.90 s CPU, 2.40 s
+    wall`` where they differ), for a status line."""
+    rows = clock_rows(stats.cpu_seconds, stats.wall_seconds, stats.seconds)
+    return ", ".join(value if label == "time" else f"{value} {label}" for label, value in rows)
 
 
 def clock_rows(cpu: float, wall: float, seconds: float) -> list[tuple[str, str]]:

@@ -28,7 +28,7 @@ from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.step_mode import DiagramBoard, StepScreen
-from tui_games.ui.text import count, seconds_text
+from tui_games.ui.text import clock_text, count
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.phrase_status import PhraseStatus
@@ -435,7 +435,7 @@ class GameScreen(SavingScreen):
         self.query_one(StatsPanel).show(stats, self.move_name, who=who, thinking=True)
         if message.tag == "move":
             self._set_status(f"{self.side_name(self.position.turn)} ({who}) is thinking… "
-                             f"{count(stats.nodes)} nodes, depth {stats.depth}, {seconds_text(stats.seconds)}")
+                             f"{count(stats.nodes)} nodes, depth {stats.depth}, {clock_text(stats)}")
 
     def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
         if self.runner.done(message):
