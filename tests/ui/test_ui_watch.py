@@ -25,6 +25,8 @@ def test_ascii_writes_a_bound_as_two_characters_that_do_not_read_as_strict():
     assert ascii_text("22-17 ≤ -9") == "22-17 <=-9"
     assert ascii_text("b1 MAX ≥ win in 7  [≥ draw]") == "b1 MAX >=win in 7  [>=draw]"
     assert len(ascii_text("a ≤ b ≥ c")) == len("a ≤ b ≥ c")
+    # Step mode's cut-offs, in ASCII: no "?" for the Greek letters.
+    assert ascii_text("β cut-off · α -∞") == "b cut-off . a -~"
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -16,7 +16,6 @@ Nothing runs while paused (no timer ticks).
 
 from __future__ import annotations
 
-import bisect
 import threading
 from typing import Any, Callable, Protocol, cast, runtime_checkable
 
@@ -366,7 +365,3 @@ class StepScreen(Screen):
     def on_unmount(self) -> None:
         self._pause()
         self.runner.cancel()
-
-    def enter_index(self, k: int) -> int:
-        """The event index of the k-th enter (1-based), for tests and jumps."""
-        return bisect.bisect_left(self.enters, k)
