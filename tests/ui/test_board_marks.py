@@ -10,6 +10,7 @@ from collections import defaultdict
 import pyte
 import pytest
 import textual.drivers.headless_driver as headless_driver
+from rich.color import ColorSystem
 
 import tui_games.ui.app as app_module
 from tui_games.ui.app import TuiGamesApp
@@ -73,6 +74,8 @@ async def test_the_last_move_is_underlined_on_one_line(monkeypatch, home, game, 
     screen = recording(monkeypatch, size)
     app = TuiGamesApp(game, {"opponent": "human"})
     async with app.run_test(size=size) as pilot:
+        # Truecolor, as test_repaint draws: a 16-colour render here left its lines cached for it.
+        app.console._color_system = ColorSystem.TRUECOLOR
         await pilot.pause()
         for key in keys:
             await pilot.press(key)
@@ -90,6 +93,8 @@ async def test_pieces_that_may_move_are_underlined_once(monkeypatch, home, size)
     screen = recording(monkeypatch, size)
     app = TuiGamesApp("checkers", {"opponent": "human"})
     async with app.run_test(size=size) as pilot:
+        # Truecolor, as test_repaint draws: a 16-colour render here left its lines cached for it.
+        app.console._color_system = ColorSystem.TRUECOLOR
         await pilot.pause(0.2)
         app.refresh(repaint=True)
         await pilot.pause(0.2)
@@ -112,6 +117,8 @@ async def test_the_score_tracker_is_on_screen(monkeypatch, home, size, game, opt
     screen = recording(monkeypatch, size)
     app = TuiGamesApp(game, options)
     async with app.run_test(size=size) as pilot:
+        # Truecolor, as test_repaint draws: a 16-colour render here left its lines cached for it.
+        app.console._color_system = ColorSystem.TRUECOLOR
         await pilot.pause()
         for key in keys:
             await pilot.press(key)
