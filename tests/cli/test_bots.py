@@ -363,3 +363,18 @@ def test_a_looping_bot_does_not_outlive_a_killed_parent(home):
     else:
         os.kill(child, signal.SIGKILL)
         raise AssertionError("the bot's process outlived its parent")
+
+
+def test_a_search_in_the_child_reports_its_progress_to_the_parent(home):
+    """levelN:eval.py searches in the child: its progress (the stats panel's live numbers) crosses
+    the pipe while it thinks, and its result carries the search's statistics."""
+    write(home, "flat.py", "def evaluate(position):\n    return 0\n")
+    game = arena_adapter("connect4")
+    player = player_factory(game)(f"level12:{home / 'flat.py'}@0.3", seed=1, seconds=None, variant={})
+    seen = []
+    try:
+        decision = player.choose(game.start({}), on_progress=seen.append)
+    finally:
+        player.close()
+    assert seen and all(stats.nodes > 0 for stats in seen)
+    assert decision.result is not None and decision.result.stats.nodes >= seen[-1].nodes

@@ -7,12 +7,14 @@ state (a Textual app, its threads) is copied, and the parent's main module is no
 The first message is the configuration (the file, what to call, the game, variant and seed);
 then:
 
-    parent -> child   ("move", start, moves, seconds, ceiling)
+    parent -> child   ("move", start, moves, seconds, ceiling, progress)
                           start: the game's start in its notation, or None to go on from the
                           last request's position; moves: the moves since, in the notation;
-                          seconds: the move's CPU budget; ceiling: its wall-clock ceiling
+                          seconds: the move's CPU budget; ceiling: its wall-clock ceiling;
+                          progress: whether to send the search's progress
     child -> parent   ("ready",) once the file is loaded, or ("error", reason)
-                      ("move", move text, note, SearchResult or None) or ("error", reason)
+                      ("progress", SearchStats) while a search (a Player, levelN:) goes on,
+                      then ("move", move text, note, SearchResult or None) or ("error", reason)
 
 The child keeps the game's position from move to move (only the new moves cross the pipe) and
 hands the bot a copy. Anything the bot writes to standard output is caught (the file
@@ -122,7 +124,7 @@ class _Bot:
         else:
             raise TypeError(f"{target} is a {type(found).__name__}, not a function or a class")
 
-    def choose(self, position: Any, seconds: float, ceiling: float) -> tuple[Any, str, Any]:
+    def choose(self, position: Any, seconds: float, ceiling: float, on_progress: Any = None) -> tuple[Any, str, Any]:
         from tui_games.engine.budget import Budget
         from tui_games.engine.search import SearchLimits
 
@@ -137,7 +139,7 @@ class _Bot:
         timer.daemon = True
         timer.start()
         try:
-            decision = self.player.choose(position, stop=stop)
+            decision = self.player.choose(position, stop=stop, on_progress=on_progress)
         finally:
             timer.cancel()
         return decision.move, str(decision.note or ""), decision.result
@@ -209,7 +211,7 @@ def main(connection: Any) -> None:
             request = connection.recv()
         except (EOFError, OSError):
             return
-        _, start, moves, seconds, ceiling = request
+        _, start, moves, seconds, ceiling, progress = request
         try:
             if start is not None:
                 position = game.start(variant, start)
@@ -220,7 +222,8 @@ def main(connection: Any) -> None:
             continue
         budget = Budget(seconds, ceiling)
         try:
-            move, note, result = bot.choose(position.copy(), seconds, ceiling)
+            report = (lambda stats: connection.send(("progress", stats))) if progress else None
+            move, note, result = bot.choose(position.copy(), seconds, ceiling, report)
         except Exception as error:
             tripwire.take()
             connection.send(("error", error_line(error, path)))

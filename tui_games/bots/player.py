@@ -115,8 +115,16 @@ class FilePlayer(Player):
         if message[0] != "ready":
             self._fail(ply, message[1], kill=True)
 
-    def _wait(self, seconds: float, ply: int, stop: threading.Event | None, what: str) -> tuple:
-        """The child's next message within ``seconds`` (PlayerFailed if it dies or is late)."""
+    def _wait(
+        self,
+        seconds: float,
+        ply: int,
+        stop: threading.Event | None,
+        what: str,
+        on_progress: ProgressCallback | None = None,
+    ) -> tuple:
+        """The child's next message within ``seconds`` (PlayerFailed if it dies or is late);
+        progress messages on the way go to ``on_progress``."""
         deadline = time.monotonic() + seconds
         connection = self._connection
         while True:
@@ -131,7 +139,12 @@ class FilePlayer(Player):
                     self._fail(ply, "stopped", kill=True)
             if ready:
                 try:
-                    return tuple(connection.recv())
+                    message = tuple(connection.recv())
+                    if message[0] != "progress":
+                        return message
+                    if on_progress is not None:
+                        on_progress(message[1])
+                    continue
                 except (EOFError, OSError):
                     try:
                         code = self._process.wait(1.0)
@@ -196,11 +209,11 @@ class FilePlayer(Player):
         start, moves = self._request(position)
         limit = ceiling(self.seconds)
         try:
-            self._connection.send(("move", start, moves, self.seconds, limit))
+            self._connection.send(("move", start, moves, self.seconds, limit, on_progress is not None))
         except (OSError, ValueError):
             self._fail(ply, "its process is gone", kill=True)
         self._key, self._depth = None, 0
-        message = self._wait(limit + GRACE, ply, stop, "to a move")
+        message = self._wait(limit + GRACE, ply, stop, "to a move", on_progress)
         if message[0] != "move":
             self._fail(ply, message[1])
         _, text, note, result = message
