@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tui_games.bots import checked_spec, is_bot_spec
 from tui_games.commands.checkers_egdb import add_db_tools
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import Option
@@ -274,6 +273,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def play_options(args: argparse.Namespace) -> dict[str, Any]:
     """What ``play checkers`` asks for; the rest comes from the saved settings in the screen."""
+    from tui_games.bots import checked_spec, is_bot_spec  # here: the game's other tools do without it
+
     options: dict[str, Any] = {}
     if args.opponent is not None:
         opponent = args.opponent.strip().lower()

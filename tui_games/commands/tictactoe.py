@@ -14,7 +14,6 @@ import argparse
 import json
 from typing import Any
 
-from tui_games.bots import is_bot_spec
 from tui_games.commands.common import UsageError, parse_size, play_opponent, positive_int
 from tui_games.commands.options import Option
 from tui_games.commands.trace import add_trace_tool
@@ -80,6 +79,8 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
         geometry(rows, cols, k)
     except BoardError as error:
         raise UsageError(str(error)) from None
+    from tui_games.bots import is_bot_spec  # here: the game's other tools do without it
+
     opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec, "tictactoe")
     if opponent != "human" and not is_bot_spec(opponent):
         allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, misere))]
