@@ -156,8 +156,11 @@ def cutoff_sentence(event: Event, move_name: MoveName, *, proven: bool = False) 
     words = score_words(held, proven and bound == "exact") if held is not None else "?"
     # MIN holding b3 means b3's value or less for MAX: "≤"; MAX holding one, "≥".
     mark = "≤" if is_max else "≥"
+    # The same words on both sides (a tie, or two values the words do not tell apart): say
+    # why a tie is enough, it gives the player above nothing better.
+    tie = f", no better for {them}," if mine == words else ""
     return (f"{letter} cut-off at {_name(node, move_name)}{by}: {them} already holds {move_name(sibling.move)} "
-            f"at {mark} {words} above, so {me}'s {mine} here cannot be chosen; {moves}")
+            f"at {mark} {words} above, so {me}'s {mine} here{tie} cannot be chosen; {moves}")
 
 
 def trace_lines(recorder: TreeRecorder, move_name: MoveName, *, proven: bool = False) -> Iterator[str]:
