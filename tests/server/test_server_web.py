@@ -211,7 +211,7 @@ async def test_the_page_for_any_interface_uses_the_requests_host_and_no_other():
                                      names={"mybox"}))
     from aiohttp.test_utils import TestClient, TestServer
 
-    async with TestClient(TestServer(await server._make_app(), host="127.0.0.1")) as client:
+    async with TestClient(TestServer(await server.make_web_app(), host="127.0.0.1")) as client:
         for host in ("192.0.2.7:8000", "mybox:8000", "[2001:db8::7]:8000"):
             response = await client.get("/", headers={"Host": host})
             assert response.status == 200

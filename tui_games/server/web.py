@@ -180,7 +180,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
 
     # -- starting and stopping -----------------------------------------------------------------
 
-    async def _make_app(self) -> web.Application:
+    async def make_web_app(self) -> web.Application:
         app = web.Application(middlewares=[self._check_host], client_max_size=MAX_MESSAGE)
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes([
@@ -200,7 +200,7 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         loop.set_exception_handler(self._loop_error)
         files = raise_open_file_limit()
         # Tabs are hung up by close() before the runner's cleanup: nothing is left for it to wait on.
-        self._runner = web.AppRunner(await self._make_app(), access_log=None, shutdown_timeout=2.0,
+        self._runner = web.AppRunner(await self.make_web_app(), access_log=None, shutdown_timeout=2.0,
                                      keepalive_timeout=IDLE_CONNECTION_SECONDS)
         await self._runner.setup()
         self._site = web.TCPSite(self._runner, config.host, config.port)

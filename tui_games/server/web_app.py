@@ -32,11 +32,11 @@ from typing import Awaitable, Callable
 
 from tui_games.server.child import Child, child_env, hang_up_group, signal_group
 from tui_games.server.host import SessionHost, start_app
+from tui_games.ui.runtime import textual_compat
 
-try:
-    from textual_serve.app_service import AppService
-except ImportError:  # web.py turns this into one line naming the extra
-    AppService = None  # type: ignore[assignment,misc]
+# textual-serve's AppService, its private hooks under public names (textual_compat); None
+# without textual-serve (web.py turns that into one line naming the extra).
+AppService = textual_compat.app_service_class()
 
 STDERR_KEPT = 8192
 # A screen of 500×200 cells in truecolor is a few MB at worst; the app never sends more.
@@ -54,8 +54,7 @@ def app_env(home: Path, driver_env: dict[str, str]) -> dict[str, str]:
 def preload_env() -> dict[str, str]:
     """What a web zygote must have in its environment before it imports Textual (which reads
     its driver, frame rate and colours then): textual-serve's driver variables."""
-    env = AppService(command="", write_bytes=None, write_str=None, close=None,
-                     download_manager=None)._build_environment() if AppService is not None else {}
+    env = textual_compat.driver_environment()
     return {name: env[name] for name in DRIVER_ENV if name.startswith("TEXTUAL_") and name in env}
 
 
@@ -99,10 +98,10 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
     def returncode(self) -> int | None:
         return None if self.child is None else self.child.returncode
 
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        return app_env(self.home, super()._build_environment(width, height))
+    def environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        return app_env(self.home, super().environment(width, height))
 
-    async def _open_app_process(self, width: int = 80, height: int = 24):
+    async def open_app_process(self, width: int = 80, height: int = 24):
         self.home.mkdir(parents=True, exist_ok=True)
         stdin, to_app = os.pipe()
         from_app, stdout = os.pipe()
@@ -110,7 +109,7 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         try:
             # A group of its own: the hang-up reaches everything the app started.
             self.child, self.started_by = await start_app(
-                self.host, self.argv, self._build_environment(width, height), str(self.home),
+                self.host, self.argv, self.environment(width, height), str(self.home),
                 (stdin, stdout, stderr), tty=False, memory_bytes=self.memory_bytes, hang_up_with=os.getpid())
         except BaseException:
             for fd in (to_app, from_app, errors):
@@ -120,7 +119,7 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
             for fd in (stdin, stdout, stderr):
                 os.close(fd)
         self._stdout, self._stderr = await _read_pipe(from_app), await _read_pipe(errors)
-        self._stdin = await _write_pipe(to_app)
+        self.set_stdin(await _write_pipe(to_app))
         return self.child
 
     async def run(self) -> None:
@@ -191,12 +190,12 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
         if process is None:
             return
         with contextlib.suppress(Exception):
-            await self._download_manager.cancel_app_downloads(app_service_id=self.app_service_id)
+            await self.cancel_downloads()
         await hang_up_group(process, grace)
-        if self._task is not None:
+        if self.task is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-                await asyncio.wait_for(self._task, 2.0)
-            self._task = None
+                await asyncio.wait_for(self.task, 2.0)
+            self.task = None
 
     async def stop(self) -> None:
         """textual-serve's stop asks the app to quit and waits as long as that takes: here it

@@ -27,7 +27,7 @@ from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 from tui_games.ui.ascii import AsciiFilter
 from tui_games.ui.no_color import Colourless
-from tui_games.ui.runtime import partial_updates
+from tui_games.ui.runtime import partial_updates, textual_compat
 from tui_games.ui.runtime.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
 from tui_games.ui.runtime.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.screens.help import HelpScreen
@@ -38,6 +38,9 @@ from tui_games.ui.screens.scores import ScoresScreen
 from tui_games.ui.screens.settings import SettingsScreen
 from tui_games.ui.widgets.session_notice import SessionNotice
 from tui_games.userdata.store import Store
+
+# The private names of Textual and asyncio the app relies on, checked before any app exists.
+textual_compat.check()
 
 # Every screen is designed for this size; below it the app says so instead of drawing a
 # squeezed board.
@@ -110,7 +113,8 @@ class TuiGamesApp(App):
         self.first_frame_pending = False
         # Parsed once a process, not once an app: the server's pre-started process has parsed
         # it all before it forks this app (tui_games.ui.runtime.warm_start).
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
+        if textual_compat.enabled("stylesheet"):
+            self.stylesheet = SharedStylesheet(variables=self.get_css_variables())
         partial_updates.install()
         # The engine thread and the UI share one interpreter lock; the default 5 ms between
         # switches adds up over the several hand-offs a keypress needs (input thread, event
@@ -156,7 +160,7 @@ class TuiGamesApp(App):
         self.store = Store()
         self.ascii = bool(self.store.load_settings()["ui"]["ascii"])
         self.lobby = LobbyClient.from_env(self._lobby_event)
-        self._driver = driver
+        textual_compat.set_app_driver(self, driver)
         driver.start_application_mode()
         # Drawn whole on the player's terminal once the driver says its size (see _on_resize);
         # nothing before that reaches the player (tui_games.ui.runtime.standby.held).
@@ -345,7 +349,7 @@ class TuiGamesApp(App):
         if (self.is_headless or not hasattr(signal, "SIGHUP")
                 or threading.current_thread() is not threading.main_thread()):
             return
-        catch_hang_up(self.hang_up, lambda: getattr(self._driver, "output", None))
+        catch_hang_up(self.hang_up, lambda: getattr(textual_compat.app_driver(self), "output", None))
 
     def hang_up(self) -> None:
         """Save the game in progress of every game screen on the stack (not where the saved
@@ -361,7 +365,7 @@ class TuiGamesApp(App):
         # The terminal's driver says the size when it starts, which the app has already laid
         # its first screen out for; Textual's handler (called after this one) would then lay
         # out and draw the whole screen again for the same size, after the first frame.
-        if self._size is not None and event.size == self._size and self._resize_event is None:
+        if textual_compat.enabled("first_frame") and textual_compat.resize_known(self, event.size):
             event.prevent_default()
             if self.first_frame_pending:  # laid out already, for this size: drawn whole, once
                 self.screen.refresh()

@@ -49,6 +49,8 @@ from textual import events
 from textual.drivers.linux_driver import LinuxDriver
 from textual.drivers.web_driver import WebDriver
 
+from tui_games.ui.runtime import textual_compat
+
 # Bytes written at once: a write the terminal cannot take whole blocks until it can, so keep
 # each one small and ask select() first.
 CHUNK = 1024
@@ -68,8 +70,6 @@ ROOM_POLL = 0.005
 class BoundedInput:
     """A driver mixin: input events go to the app only when it has room (see the module)."""
 
-    _app: object
-    _loop: asyncio.AbstractEventLoop
     exit_event: threading.Event
 
     def send_message(self, message) -> None:
@@ -79,7 +79,7 @@ class BoundedInput:
         self._wait_for_room()
         # As Driver.send_message, keeping the future to know when the app has queued it.
         flights: deque = self.__dict__.setdefault("_flights", deque())
-        flights.append(asyncio.run_coroutine_threadsafe(self._app._post_message(message), loop=self._loop))  # type: ignore[attr-defined]
+        flights.append(textual_compat.post_input(self, message))  # type: ignore[arg-type]
 
     def _wait_for_room(self) -> None:
         deadline = time.monotonic() + MAX_WAIT
@@ -89,12 +89,12 @@ class BoundedInput:
     def _pending(self) -> int:
         """Input events not yet handled: in the app's queue and the focused widget's (read from
         the input thread: a size may be a moment old, which only shifts the wait a little)."""
-        app = self._app
+        app = textual_compat.driver_app(self)  # type: ignore[arg-type]
         try:
-            pumps = {app, app.screen, app.focused or app.screen}  # type: ignore[attr-defined]
+            pumps = {app, app.screen, app.focused or app.screen}
         except Exception:  # no screen yet, or the app is closing: nothing to wait for
             return 0
-        return sum(pump._message_queue.qsize() for pump in pumps) + self._in_flight()
+        return sum(textual_compat.queued_messages(pump) for pump in pumps) + self._in_flight()
 
     def _in_flight(self) -> int:
         """Events handed to the app's loop that it has not queued yet."""
@@ -146,28 +146,29 @@ class HangUpSafeDriver(BoundedInput, LinuxDriver):
 
     def __init__(self, app, **kwargs) -> None:
         super().__init__(app, **kwargs)
-        self.output = TerminalOutput(self._file)
-        self._file = self.output
+        self.output = TerminalOutput(textual_compat.driver_file(self))
+        textual_compat.set_driver_file(self, self.output)
 
     def write(self, data: str) -> None:
-        writer = self._writer_thread
+        writer = textual_compat.writer_thread(self)
         assert writer is not None, "Driver must be in application mode"
-        # Textual's WriterThread keeps its queue in ``_queue``; waiting on it in short steps is
-        # the one change that matters here (the hang-up tests fail without it).
+        # Waiting on the writer thread's queue in short steps is the one change that matters
+        # here (the hang-up tests fail without it).
+        writes = textual_compat.writer_queue(writer)
         while not self.output.gone.is_set():
             try:
-                writer._queue.put(data, timeout=POLL)
+                writes.put(data, timeout=POLL)
                 return
             except queue.Full:
                 continue
 
     def close(self) -> None:
-        writer = self._writer_thread
+        writer = textual_compat.writer_thread(self)
         if writer is None or self.output.gone.is_set():
             return  # a daemon thread: it ends with the process
         while not self.output.gone.is_set():
             try:
-                writer._queue.put(None, timeout=POLL)
+                textual_compat.writer_queue(writer).put(None, timeout=POLL)
                 break
             except queue.Full:
                 continue

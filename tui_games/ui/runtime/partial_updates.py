@@ -20,10 +20,7 @@ import inspect
 from rich.console import Console
 from rich.control import Control
 
-try:
-    from textual._compositor import ChopsUpdate
-except ImportError:  # pragma: no cover - a Textual without it: nothing to improve
-    ChopsUpdate = None  # type: ignore[assignment,misc]
+from tui_games.ui.runtime import textual_compat
 
 _installed = False
 
@@ -59,14 +56,15 @@ def install() -> bool:
     global _installed
     if _installed:
         return True
-    if ChopsUpdate is None:
+    chops_update = textual_compat.chops_update_class()
+    if chops_update is None or not textual_compat.enabled("partial_updates"):
         return False
-    original = getattr(ChopsUpdate, "render_segments", None)
+    original = getattr(chops_update, "render_segments", None)
     if original is None or list(inspect.signature(original).parameters) != ["self", "console"]:
         return False
-    probe = ChopsUpdate.__init__
+    probe = chops_update.__init__
     if list(inspect.signature(probe).parameters) != ["self", "chops", "spans", "chop_ends"]:
         return False
-    ChopsUpdate.render_segments = _render_segments
+    chops_update.render_segments = _render_segments
     _installed = True
     return True

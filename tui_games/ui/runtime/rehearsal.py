@@ -20,6 +20,7 @@ from pathlib import Path
 from textual.drivers.headless_driver import HeadlessDriver
 
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.runtime import textual_compat
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.userdata.store import Store
 
@@ -57,7 +58,7 @@ def rehearse(size: tuple[int, int] = (80, 24)) -> bool:
 
         async def first_frame(pilot) -> None:
             nonlocal drawn
-            driver, before = pilot.app._driver, None
+            driver, before = textual_compat.app_driver(pilot.app), None
             for _ in range(REHEARSAL_TURNS):
                 if before is None and isinstance(pilot.app.screen, MenuScreen) and pilot.app.screen.is_mounted:
                     before = driver.frames  # the next frame has the menu on it, all of it

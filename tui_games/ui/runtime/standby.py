@@ -23,7 +23,7 @@ The prepared loop uses ``poll``, not ``epoll``: an epoll instance is one kernel 
 the zygote and every child, which would see each other's registrations; poll's set is plain
 memory, each process its own copy. The loop's wakeup pipe is a socket pair made in the zygote,
 shared the same way: each child makes its own (asyncio has no public call for that; see
-:func:`_own_wakeup_pipe`). No thread runs in the zygote's app: its driver starts none.
+:func:`tui_games.ui.runtime.textual_compat.own_wakeup_pipe`). No thread runs in the zygote's app: its driver starts none.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from textual.driver import Driver
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV, LobbyClient
 from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.runtime import textual_compat
 from tui_games.ui.screens.menu import MenuScreen
 from tui_games.userdata.store import Store
 
@@ -145,7 +146,7 @@ class Standby:
         """In a forked child whose environment, descriptors and directory are the player's:
         run this app as the player's, to its end; the exit status."""
         loop = self.loop
-        _own_wakeup_pipe(loop)
+        textual_compat.own_wakeup_pipe(loop)
         asyncio.set_event_loop(loop)
         sys.stdout, sys.stderr = self.captured
         # Handled by the app's own loop, in its context (Textual's current app, which its
@@ -164,7 +165,7 @@ class Standby:
 
     def _take_player(self) -> None:
         app = self.app
-        standby = app._driver
+        standby = textual_compat.app_driver(app)
         assert isinstance(standby, StandbyDriver)
         player = held(app.get_driver_class(), app)(app, debug=False, mouse=True, size=None)
         standby.player = player
@@ -189,18 +190,12 @@ def held(driver_class: type[Driver], app: TuiGamesApp) -> type[Driver]:
     return Held
 
 
-def _own_wakeup_pipe(loop: asyncio.AbstractEventLoop) -> None:
-    """Give this process's copy of ``loop`` a wakeup pipe of its own. The one it has is the
-    zygote's socket pair, shared with every child: a wakeup (a call from another thread, such
-    as the terminal's input) written by one child could be read by another, and lost. These are
-    asyncio's own private calls (``BaseSelectorEventLoop``), the only way to remake it."""
-    loop._close_self_pipe()  # type: ignore[attr-defined]
-    loop._make_self_pipe()  # type: ignore[attr-defined]
-
-
 def prepare(*, online: bool, size: tuple[int, int] = STANDBY_SIZE) -> Standby | None:
     """Build an app up to its menu's first frame, drawn to nowhere (see the module); None if it
-    did not get there (the children then build their apps themselves)."""
+    did not get there (the children then build their apps themselves), or if the libraries'
+    private names it needs are gone (textual_compat)."""
+    if not textual_compat.enabled("standby"):
+        return None
     saved, streams = dict(os.environ), (sys.stdout, sys.stderr)
     loop = asyncio.SelectorEventLoop(selectors.PollSelector())
     try:
@@ -238,11 +233,11 @@ async def _first_frame(app: TuiGamesApp) -> bool:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + PREPARE_SECONDS
     while loop.time() < deadline:
-        driver = app._driver
+        driver = textual_compat.app_driver(app)
         if isinstance(driver, StandbyDriver) and driver.frames and app.screen_stack \
                 and isinstance(app.screen, MenuScreen) and app.screen.is_mounted:
             await asyncio.sleep(SETTLE_SECONDS)
-            return not app._exit
+            return not textual_compat.exiting(app)
         await asyncio.sleep(TURN)
     return False
 

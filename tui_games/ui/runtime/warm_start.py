@@ -27,6 +27,8 @@ from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.theme import Theme
 
+from tui_games.ui.runtime.textual_compat import OpenStylesheet
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -37,7 +39,7 @@ _parsed: dict[tuple, list[RuleSet]] = {}
 _variables: dict[str, tuple[Theme, dict[str, str]]] = {}
 
 
-class SharedStylesheet(Stylesheet):
+class SharedStylesheet(OpenStylesheet, Stylesheet):
     """A Stylesheet whose parsed rules are shared by every app of this process that uses the
     same CSS variables (see the module)."""
 
@@ -50,34 +52,33 @@ class SharedStylesheet(Stylesheet):
         self._key = None
 
     def copy(self) -> SharedStylesheet:
-        stylesheet = SharedStylesheet(variables=self._variables.copy())
+        stylesheet = SharedStylesheet(variables=self.variables.copy())
         stylesheet.source = self.source.copy()
         return stylesheet
 
     def reparse(self) -> None:
         """Textual's ``reparse`` (after a theme change), parsing through the shared rules: it
         parses into a fresh sheet so that an error leaves this one as it was."""
-        fresh = SharedStylesheet(variables=self._variables)
+        fresh = SharedStylesheet(variables=self.variables)
         fresh.source = dict(self.source)
         try:
             fresh.parse()
         except Exception:
-            self._invalid_css.update(fresh._invalid_css)
+            self.keep_errors(fresh)
             raise
-        self._rules, self._rules_map, self.source = fresh.rules, None, fresh.source
-        self._require_parse = False
+        self.adopt(fresh)
 
     def _variables_key(self) -> tuple:
         if self._key is None:
-            self._key = tuple(sorted(self._variables.items()))
+            self._key = tuple(sorted(self.variables.items()))
         return self._key
 
-    def _parse_rules(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
+    def parse_source(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
         key = (self._variables_key(), css, read_from, is_default_rules, tie_breaker, scope)
         rules = _parsed.get(key)
         if rules is None:
-            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            rules = super().parse_source(css, read_from, is_default_rules, tie_breaker, scope)
             # Sources with errors are parsed again each time, so they are reported each time.
             if len(_parsed) < MAX_PARSED and not any(rule.errors for rule in rules):
                 _parsed[key] = rules

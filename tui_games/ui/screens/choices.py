@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select
-from textual.widgets._select import SelectOverlay
+from textual.widgets import Button, Label, OptionList, Select
 
 LIST_ROWS = 8  # an open list shows at most this many options at once (then it scrolls)
+# A Select's list, by its type's name (the class is in a private module of Textual).
+SELECT_LIST = "SelectOverlay"
 
 
 @dataclass
@@ -75,7 +76,7 @@ class ChoicesDialog(ModalScreen[dict | None]):
         if not expanded:
             dialog.styles.padding = (0, 1)
             return
-        overlay = select.query_one(SelectOverlay)
+        overlay = select.query_one(SELECT_LIST, OptionList)
         wanted = min(overlay.option_count, LIST_ROWS)
         # Room for the list: the rows under the choice, down to the dialog's border.
         room = dialog.region.bottom - 1 - (select.region.y + 1)
@@ -87,7 +88,7 @@ class ChoicesDialog(ModalScreen[dict | None]):
         """Once the dialog has its room: the list no taller than the rows left under the choice."""
         dialog = self.query_one("#choices-dialog")
         room = dialog.region.bottom - 1 - (select.region.y + 1)
-        select.query_one(SelectOverlay).styles.max_height = max(room, 1)
+        select.query_one(SELECT_LIST, OptionList).styles.max_height = max(room, 1)
 
     def values(self) -> dict:
         return {choice.key: self.query_one(f"#{choice.key}", Select).value for choice in self.choices}

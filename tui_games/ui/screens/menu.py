@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import suppress
 
 from textual import events, messages, on
-from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -13,10 +12,11 @@ from textual.css.query import NoMatches
 from textual.geometry import Region, Size
 from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
-from textual.widgets._toast import ToastRack
 from textual.widgets.option_list import Option
 
 from tui_games.games import GAMES, GameSpec, game_keys
+from tui_games.ui.runtime import textual_compat
+from tui_games.ui.runtime.textual_compat import OpenOptionList, OpenScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.lobby import LobbyScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
@@ -27,29 +27,31 @@ BANNER = """\
 [dim]games with engines you can watch think[/dim]"""
 
 
-class MenuList(OptionList):
+class MenuList(OpenOptionList, OptionList):
     """The menu's list: an OptionList that keeps what it worked out for its width when a
     Resize says the width it was drawn at (OptionList forgets its lines and draws again at
     every Resize: as the menu first shows, just after its first frame, for nothing)."""
 
     _lines_width: int | None = None  # the content width its lines were worked out for
 
-    def _update_lines(self) -> None:
-        built = bool(self._line_cache.lines)
-        super()._update_lines()
-        if not built and self._line_cache.lines:
+    def build_lines(self) -> None:
+        built = self.lines_built
+        super().build_lines()
+        if not built and self.lines_built:
             self._lines_width = self.scrollable_content_region.width
 
-    def _clear_caches(self) -> None:
+    def forget_lines(self) -> None:
         self._lines_width = None
-        super()._clear_caches()
+        super().forget_lines()
 
     def _on_resize(self, event: events.Resize) -> None:
+        if not textual_compat.enabled("first_frame"):
+            return
         if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
             event.prevent_default()  # (OptionList's handler comes after this one)
 
 
-class MenuScreen(Screen):
+class MenuScreen(OpenScreen, Screen):
     # The menu looks the same at any width: no -narrow/-wide class, whose first setting would
     # restyle every widget of the screen just after the login's first frame.
     HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = []
@@ -91,7 +93,7 @@ class MenuScreen(Screen):
         # The first time, Textual would restyle the whole menu (its handler, after this one,
         # restyles a resumed screen for whatever changed while it was covered): it was styled
         # as it was mounted, a moment ago, and nothing covered it yet.
-        if not self._resumed:
+        if not self._resumed and textual_compat.enabled("first_frame"):
             self._resumed = True
             event.refresh_styles = False
 
@@ -101,18 +103,21 @@ class MenuScreen(Screen):
     # it its size, and the screen for a repaint once laid out. Those requests, made before the
     # whole menu was laid out and drawn, are dropped; any made later is Textual's as ever.
 
-    def _refresh_layout(self, size: Size | None = None, scroll: bool = False) -> None:
+    def lay_out(self, size: Size | None = None, scroll: bool = False) -> None:
+        if not textual_compat.enabled("first_frame"):
+            super().lay_out(size, scroll)
+            return
         if self._drawn_at is None:
             # Textual shows or hides the notifications' rack just after the first frame (a
             # layout more, for an empty rack): it is laid out as it will be shown instead.
+            rack = textual_compat.toast_rack_class()
             with suppress(NoMatches):
-                self.get_child_by_type(ToastRack).display = bool(self.app._notifications)
-        super()._refresh_layout(size, scroll)
-        if self._drawn_at is None and self.is_current and self._compositor.size:
-            self._drawn_at = get_time()
-            for node in self.walk_children(with_self=True):
-                node._layout_required = node._repaint_required = False
-            self._dirty_widgets.clear()
+                if rack is not None:
+                    self.get_child_by_type(rack).display = textual_compat.has_notifications(self.app)
+        super().lay_out(size, scroll)
+        if self._drawn_at is None and self.is_current and textual_compat.compositor_size(self):
+            self._drawn_at = textual_compat.get_time()
+            textual_compat.forget_pending_refreshes(self)
             # Only the repaint asked in the same turn (Textual's, just after this layout): a later
             # one is for a change.
             self._skip_repaint = True
@@ -152,7 +157,8 @@ class MenuScreen(Screen):
         # Textual lays the whole screen out again for every Resize the screen gets, and as an
         # app starts it gets two for the size it is laid out for already (the app's, and its
         # own first layout's): after a login's first frame, two frames for nothing.
-        if self.stack_updates and event.size == self._compositor.size:
+        if textual_compat.enabled("first_frame") and self.stack_updates \
+                and event.size == textual_compat.compositor_size(self):
             event.stop()
             event.prevent_default()  # (Textual's handler comes after this one)
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from tui_games.ui.runtime import textual_compat
 
 
 class KeysFooter(Footer):
@@ -21,7 +22,8 @@ class KeysFooter(Footer):
         super().__init__(compact=compact)
         # The screen's bindings can be read when the footer composes (it is mounted in the
         # screen): no need to wait for the first "bindings updated" to show them.
-        self.set_reactive(Footer._bindings_ready, True)
+        if textual_compat.enabled("footer"):
+            textual_compat.bindings_ready(self)
         self._composed: tuple | None = None
 
     def shown(self) -> tuple:
@@ -35,14 +37,16 @@ class KeysFooter(Footer):
     def compose(self) -> ComposeResult:
         self._composed = self.shown()
         for widget in super().compose():
-            if isinstance(widget, FooterKey):
+            key_class = textual_compat.footer_key_class()
+            if key_class is not None and textual_compat.enabled("footer") and isinstance(widget, key_class):
                 # Born as compact as the footer: its data binding then changes nothing (each
                 # change of its class restyles it).
-                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_reactive(key_class.compact, self.compact)  # type: ignore[attr-defined]
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
 
     def bindings_changed(self, screen: Screen) -> None:
-        if self.is_attached and screen is self.screen and self.shown() == self._composed:
+        if textual_compat.enabled("footer") and self.is_attached and screen is self.screen \
+                and self.shown() == self._composed:
             return
         super().bindings_changed(screen)

@@ -14,16 +14,19 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
+from tui_games.ui.runtime import textual_compat
+from tui_games.ui.runtime.textual_compat import OpenInput
 
-class OrderedInput(Input):
-    async def _on_key(self, event: events.Key) -> None:
+
+class OrderedInput(OpenInput, Input):
+    async def key_typed(self, event: events.Key) -> None:
         if not event.is_printable:
             for key in event.aliases:
-                for binding in self._bindings.key_to_bindings.get(key, []):
+                for binding in textual_compat.key_bindings(self, key):
                     if binding.priority:
                         continue  # the app ran priority bindings before the key reached us
                     event.stop()
                     event.prevent_default()
                     await self.run_action(binding.action)
                     return
-        await super()._on_key(event)
+        await super().key_typed(event)
