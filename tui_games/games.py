@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections import namedtuple
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -102,14 +102,22 @@ class GameSpec:
         return importlib.import_module(self.commands)
 
     @property
-    def bench_function(self):
-        return load(self.bench)
+    def bench_function(self) -> Callable[..., Any]:
+        return load_function(self.bench)
 
 
 def load(path: str) -> object:
     """The object a ``"package.module:name"`` string names."""
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def load_function(path: str) -> Callable[..., Any]:
+    """The function a ``"package.module:name"`` string names (TypeError if it is not one)."""
+    function = load(path)
+    if not callable(function):
+        raise TypeError(f"{path} is not a function")
+    return function
 
 
 def _levels(high: int) -> tuple[str, ...]:

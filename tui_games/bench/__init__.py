@@ -12,7 +12,7 @@ from typing import Callable
 
 from tui_games.bench.sweep import sweep_bench
 from tui_games.bench.table import Write, machine_line
-from tui_games.games import GAMES, find_game, load
+from tui_games.games import GAMES, find_game, load_function
 
 # Benchmarks of the program rather than of a game's engine.
 PROGRAM_BENCHES = {
@@ -36,7 +36,7 @@ def find_bench(name: str, sweep: bool = False) -> Callable[..., None]:
     if sweep:
         return sweep_bench(key)
     if key in PROGRAM_BENCHES:
-        return load(PROGRAM_BENCHES[key])
+        return load_function(PROGRAM_BENCHES[key])
     try:
         return find_game(key).bench_function
     except ValueError:

@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from tui_games.bench.table import Write, table
 from tui_games.data.connect4_book import close_book, default_book, open_book
@@ -27,7 +28,9 @@ from tui_games.engine.connect4.solver import Solver
 try:
     from tui_games.engine.connect4 import _c4solve
 except ImportError:  # not built: the compiled columns are left out
-    _c4solve = None
+    _c4solve = None  # type: ignore[assignment]
+
+T = TypeVar("T")
 
 # Positions a row: random play to the disc count (seeded); a range cycles through its counts.
 ROWS = (("0 discs", (0,)), ("4 discs", (4,)), ("8 discs", (8,)), ("12 discs", (12,)),
@@ -54,7 +57,7 @@ def percentile95(values: Sequence[float]) -> float:
 def random_positions(discs: Sequence[int], count: int, rng: random.Random) -> list[Connect4]:
     """Positions from random play with the given disc counts in turn: the game still on and
     no immediate win for the side to move (those are answered without a search)."""
-    out = []
+    out: list[Connect4] = []
     while len(out) < count:
         target = discs[len(out) % len(discs)]
         pos = Connect4()
@@ -70,7 +73,7 @@ def shipped_positions(name: str, limit: int | None) -> list[Connect4]:
     return [Connect4.parse(line.split()[0]) for line in lines if line.strip()][:limit]
 
 
-def cpu(call: Callable[..., object], *args: object) -> tuple[float, object]:
+def cpu(call: Callable[..., T], *args: object) -> tuple[float, T]:
     started = time.process_time()
     value = call(*args)
     return time.process_time() - started, value
@@ -99,7 +102,7 @@ def book_lines(write: Write, book: OpeningBook | None, problem: str | None, rng:
 
 
 def _twelve_disc_positions(rng: random.Random, count: int) -> list[Connect4]:
-    out = []
+    out: list[Connect4] = []
     while len(out) < count:
         pos = Connect4()
         while pos.moves < 12 and pos.outcome() is None:
@@ -191,6 +194,7 @@ def games_table(write: Write, book: OpeningBook | None, *, quick: bool) -> None:
                     notes.append(decision.note)
                 pos.push(decision.move)
             outcome = pos.outcome()
+            assert outcome is not None  # (the loop above plays to the end)
             result = "draw" if outcome.winner is None else f"{'first' if outcome.winner == 0 else 'second'} wins"
             guesses = sum(not note.startswith("solved") for note in notes)
             row([f"{first_spec} vs {second_spec}", "C" if mode else "Python", str(pos.moves),

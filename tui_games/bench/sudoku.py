@@ -72,7 +72,7 @@ def load_sets(sets: list[str] | None = None, limit: int | None = None, quick: bo
             raise ValueError(f"cannot read puzzle set {str(path)!r}: {reason}") from None
         grids = []
         for entry in read_puzzles(text, str(path)):
-            if entry.error is not None:
+            if entry.error is not None or entry.grid is None:
                 raise ValueError(str(entry.error))
             grids.append(entry.grid)
             if limit is not None and len(grids) >= limit:

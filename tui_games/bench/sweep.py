@@ -22,6 +22,7 @@ from tui_games.engine.compare import (
     sweep,
     values_agree,
 )
+from tui_games.engine.game import Position
 from tui_games.games import arena_adapter, arena_specs
 
 Write = Callable[[str], None]
@@ -30,15 +31,15 @@ QUICK_DEPTH = 4
 MAX_DEPTH = 20
 
 
-def resolve_position(game: GameAdapter, position: str | None) -> tuple[LibraryPosition, object]:
+def resolve_position(game: GameAdapter, position: str | None) -> tuple[LibraryPosition, Position]:
     """The library entry named ``position`` (default: the game's first), or a position given as
     text in the game's notation; ValueError names the library's entries."""
     if position is None:
         entry = game.positions[0]
         return entry, game.library_position(entry)
-    entry = find_position(game, position)
-    if entry is not None:
-        return entry, game.library_position(entry)
+    found = find_position(game, position)
+    if found is not None:
+        return found, game.library_position(found)
     try:
         default = game.positions[0]
         built = game.start(default.variant, position)

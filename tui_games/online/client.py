@@ -62,12 +62,13 @@ class LobbyClient:
         self.player, self.guest = hello["player"], hello["guest"]
 
     async def request(self, op: str, **args: Any) -> Any:
-        if not self.connected:
+        writer = self._writer
+        if not self.connected or writer is None:
             raise LobbyUnavailable("not connected to the lobby")
         ident = next(self._ids)
         future = asyncio.get_running_loop().create_future()
         self._pending[ident] = future
-        self._writer.write(json.dumps({"id": ident, "op": op, **args}).encode() + b"\n")
+        writer.write(json.dumps({"id": ident, "op": op, **args}).encode() + b"\n")
         try:
             reply = await asyncio.wait_for(future, 15)
         except asyncio.TimeoutError:
@@ -79,8 +80,10 @@ class LobbyClient:
         return reply.get("data")
 
     async def _listen(self) -> None:
+        reader = self._reader
+        assert reader is not None  # (started by connect, once connected)
         try:
-            while line := await self._reader.readline():
+            while line := await reader.readline():
                 message = json.loads(line)
                 if "event" in message:
                     self.on_event(message)

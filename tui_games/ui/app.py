@@ -11,7 +11,7 @@ from functools import partial
 from typing import Callable
 
 from textual import events
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.driver import Driver
@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from tui_games.engine import pacing
 from tui_games.games import GAMES, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
+from tui_games.ui.app_base import GamesApp
 from tui_games.ui.ascii import AsciiFilter
 from tui_games.ui.no_color import Colourless
 from tui_games.ui.runtime import partial_updates, textual_compat
@@ -90,7 +91,7 @@ class TooSmallScreen(ModalScreen[None]):
                                       f"now {width}×{height}.\nMake the terminal larger (Ctrl+Q quits).")
 
 
-class TuiGamesApp(App):
+class TuiGamesApp(GamesApp):
     TITLE = "tui-games"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
@@ -315,6 +316,8 @@ class TuiGamesApp(App):
         self.refresh_bindings()
 
     async def _connect_lobby(self) -> None:
+        if self.lobby is None:
+            return
         try:
             await self.lobby.connect()
         except LobbyUnavailable as error:
@@ -361,7 +364,7 @@ class TuiGamesApp(App):
         finally:
             self.exit()
 
-    def _on_resize(self, event: events.Resize) -> None:
+    async def _on_resize(self, event: events.Resize) -> None:
         # The terminal's driver says the size when it starts, which the app has already laid
         # its first screen out for; Textual's handler (called after this one) would then lay
         # out and draw the whole screen again for the same size, after the first frame.
@@ -407,7 +410,7 @@ class TuiGamesApp(App):
         showing = isinstance(self.screen, TooSmallScreen)
         if small and not showing:
             self.push_screen(TooSmallScreen())
-        elif small:
+        elif small and isinstance(self.screen, TooSmallScreen):
             self.screen.show_size()
         elif showing:
             self.pop_screen()
@@ -442,7 +445,7 @@ class TuiGamesApp(App):
             seen.add(action)
             title = PALETTE_TITLES.get(action, binding.description)
             yield SystemCommand(title, f"{title} (key {binding.key_display or key})",
-                                partial(active.node.run_action, action))
+                                partial(self.run_action, action, active.node))
         for spec in GAMES:
             yield SystemCommand(f"Play {spec.title}", spec.blurb, partial(self.open_game, spec.key))
         yield SystemCommand("Lab", "computer players against each other; algorithms compared",

@@ -94,7 +94,7 @@ class BoundedInput:
             pumps = {app, app.screen, app.focused or app.screen}
         except Exception:  # no screen yet, or the app is closing: nothing to wait for
             return 0
-        return sum(textual_compat.queued_messages(pump) for pump in pumps) + self._in_flight()
+        return sum(pump.message_queue_size for pump in pumps) + self._in_flight()
 
     def _in_flight(self) -> int:
         """Events handed to the app's loop that it has not queued yet."""

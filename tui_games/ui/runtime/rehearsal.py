@@ -59,6 +59,7 @@ def rehearse(size: tuple[int, int] = (80, 24)) -> bool:
         async def first_frame(pilot) -> None:
             nonlocal drawn
             driver, before = textual_compat.app_driver(pilot.app), None
+            assert isinstance(driver, _NowhereDriver)
             for _ in range(REHEARSAL_TURNS):
                 if before is None and isinstance(pilot.app.screen, MenuScreen) and pilot.app.screen.is_mounted:
                     before = driver.frames  # the next frame has the menu on it, all of it

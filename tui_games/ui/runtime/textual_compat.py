@@ -57,7 +57,6 @@ if TYPE_CHECKING:
     from textual.drivers.linux_driver import LinuxDriver
     from textual.geometry import Size
     from textual.message import Message
-    from textual.message_pump import MessagePump
     from textual.screen import Screen
     from textual.widget import Widget
     from textual.widgets import Footer
@@ -102,7 +101,6 @@ PRIVATE_NAMES: tuple[Private, ...] = (
     Private("textual.driver:Driver", "_app", "driver"),
     Private("textual.driver:Driver", "_loop", "driver"),
     Private("textual.message_pump:MessagePump", "_post_message", "driver", ("self", "message")),
-    Private("textual.message_pump:MessagePump", "_message_queue", "driver"),
     Private("textual.drivers.linux_driver:LinuxDriver", "_file", "driver"),
     Private("textual.drivers.linux_driver:LinuxDriver", "_writer_thread", "driver"),
     Private("textual.drivers._writer_thread:WriterThread", "_queue", "driver"),
@@ -276,11 +274,6 @@ def post_input(driver: Driver, message: Message) -> Future:
     return asyncio.run_coroutine_threadsafe(driver._app._post_message(message), loop=driver._loop)
 
 
-def queued_messages(pump: MessagePump) -> int:
-    """Messages waiting in a widget's (or screen's, or app's) queue."""
-    return pump._message_queue.qsize()
-
-
 def driver_file(driver: LinuxDriver) -> Any:
     """The file a terminal driver's writer thread writes to."""
     return driver._file
@@ -338,6 +331,9 @@ class OpenStylesheet:
     if TYPE_CHECKING:  # (Stylesheet's, for the type checker)
         _variables: dict[str, str]
         _invalid_css: set[str]
+        _rules: list[RuleSet]
+        _rules_map: dict[str, list[RuleSet]] | None
+        _require_parse: bool
         source: Any
 
     @property
@@ -351,7 +347,7 @@ class OpenStylesheet:
     def parse_source(self, css: str, read_from: CSSLocation, is_default_rules: bool = False,
                      tie_breaker: int = 0, scope: str = "") -> list[RuleSet]:
         """Parse one source into rules (Textual's, unless a subclass keeps them)."""
-        return super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)  # type: ignore[misc,no-any-return]
+        return super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)  # type: ignore[misc]
 
     def adopt(self, fresh: Stylesheet) -> None:
         """Take the parsed rules and sources of ``fresh``, parsed afresh (as Textual's
@@ -394,7 +390,7 @@ def footer_key_class() -> type[Widget] | None:
 
 
 @cache
-def chops_update_class() -> type | None:
+def chops_update_class() -> Any:
     """The compositor's update of changed line spans (None where gone)."""
     try:
         from textual._compositor import ChopsUpdate
@@ -421,7 +417,9 @@ def compositor_size(screen: Screen) -> Size:
 def forget_pending_refreshes(screen: Screen) -> None:
     """Drop the layouts and repaints the screen's widgets asked for so far (the layout that
     just ran drew all of them)."""
-    for node in screen.walk_children(with_self=True):
+    from textual.widget import Widget
+
+    for node in screen.walk_children(Widget, with_self=True):
         node._layout_required = node._repaint_required = False
     screen._dirty_widgets.clear()
 
@@ -504,7 +502,7 @@ def app_service_class() -> type | None:
         return None
     check(web=True)
 
-    class OpenAppService(AppService):  # type: ignore[misc,valid-type]
+    class OpenAppService(AppService):
         """``environment(width, height)``: the app's environment; ``open_app_process``: start it;
         ``set_stdin``, ``task``, ``cancel_downloads``: what the subclass's process needs."""
 
@@ -549,5 +547,5 @@ __all__ = ["FEATURES", "PRIVATE_NAMES", "OpenInput", "OpenOptionList", "OpenScre
            "TextualCompatError", "app_driver", "app_service_class", "bindings_ready", "check", "chops_update_class",
            "compositor_size", "driver_app", "driver_environment", "driver_file", "enabled", "exiting",
            "footer_key_class", "forget_pending_refreshes", "get_time", "has_notifications", "key_bindings", "missing",
-           "own_wakeup_pipe", "post_input", "queued_messages", "resize_known", "set_app_driver", "set_driver_file",
+           "own_wakeup_pipe", "post_input", "resize_known", "set_app_driver", "set_driver_file",
            "toast_rack_class", "writer_queue", "writer_thread"]

@@ -373,9 +373,10 @@ class CheckersScreen(GameScreen):
     def action_save_pdn(self) -> None:
         def content() -> str:
             names = {0: "?", 1: "?"}
-            if self.opponent is not None:
-                names[self.human_player] = "You"
-                names[1 - self.human_player] = f"tui-games {self.opponent.name}"
+            human = self.human_player
+            if self.opponent is not None and human is not None:
+                names[human] = "You"
+                names[1 - human] = f"tui-games {self.opponent.name}"
             return write_pdn(self.position, event="tui-games", date=f"{date.today():%Y.%m.%d}",
                              black=names[0], white=names[1])
 

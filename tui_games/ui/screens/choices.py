@@ -30,8 +30,9 @@ class Choice:
     value: Any
 
 
-class ChoicesDialog(ModalScreen[dict | None]):
-    """Dismisses with {key: value} on Start (Ctrl+S), None on Cancel (Escape)."""
+class ChoicesDialog(ModalScreen[Any]):
+    """Dismisses with {key: value} (or what :meth:`result` makes of it) on Start (Ctrl+S), None on
+    Cancel (Escape)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "start", "Start")]
 

@@ -89,7 +89,7 @@ def column_scores(position: Connect4, solver: Solver, stop: threading.Event, dea
         child = position.copy()
         child.push(col)
         result = solver.solve(child, stop=stop, deadline=deadline)
-        if result.complete:
+        if result.complete and result.score is not None:
             scores[col] = -result.score
     return scores
 
@@ -167,10 +167,11 @@ class Connect4Screen(GameScreen):
 
     def title_text(self) -> str:
         variant = " · full board" if self.options.full_board else ""
-        if self.opponent is None:
+        human = self.human_player
+        if self.opponent is None or human is None:
             who = "two players"
         else:
-            who = f"you {self.side_name(self.human_player)} vs {self.opponent.name}"
+            who = f"you {self.side_name(human)} vs {self.opponent.name}"
         return f"[b]{who}[/b]{variant}"
 
     def outcome_text(self, outcome) -> str:

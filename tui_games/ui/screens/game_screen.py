@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, cast
 
 from textual import events
 from textual.app import ComposeResult
@@ -64,11 +64,24 @@ class LastSearch:
     algorithm: str = ""
 
 
+class ScreenOptions(Protocol):
+    """A game screen's options (its ``OPTIONS`` class): built from the saved settings."""
+
+    @classmethod
+    def from_settings(cls, values: dict) -> Any: ...
+
+
+class FittingBoard(Protocol):
+    """A board that sizes its cells to the room it has (every game screen's board)."""
+
+    def fit(self, width: int, height: int) -> None: ...
+
+
 class GameScreen(SavingScreen):
     """A two-sided game against the computer or another person at the same keyboard."""
 
     #: the screen's options class, with ``from_settings(dict)`` and ``as_dict()``
-    OPTIONS: type = object
+    OPTIONS: type[ScreenOptions]
 
     BINDINGS = [
         Binding("u", "undo", "Undo"),
@@ -118,6 +131,7 @@ class GameScreen(SavingScreen):
 
     def make_board(self) -> Widget:
         """The board widget, with id "board" (every game screen defines this)."""
+        raise NotImplementedError
 
     def reset_board(self) -> None:
         """A new game or a resumed one: the board shows ``self.position`` from scratch."""
@@ -148,6 +162,7 @@ class GameScreen(SavingScreen):
     def hint_job(self, position: Any, recorder: TreeRecorder) -> Callable:
         """A worker job returning (decision, recorder, position, extra) for ``show_hint``
         (every game screen defines this)."""
+        raise NotImplementedError
 
     def show_hint(self, decision: Decision, position: Any, extra: Any) -> None:
         self.status_note = f"hint for {self.side_name(position.turn)}: {self.move_name(decision.move)} — {decision.note}"
@@ -208,7 +223,7 @@ class GameScreen(SavingScreen):
         side = side_width(size.width, wide_board=self.has_class("wide-board"))
         if side:
             self.query_one("#side-column").styles.width = side
-        self.board.fit(size.width - side - 2, size.height - self.RESERVED_ROWS)
+        cast(FittingBoard, self.board).fit(size.width - side - 2, size.height - self.RESERVED_ROWS)
 
     def on_mount(self) -> None:
         self._fit_board()
@@ -412,6 +427,7 @@ class GameScreen(SavingScreen):
 
     def _think(self) -> None:
         player = self.opponent
+        assert player is not None, "the computer thinks only in a game against it"
         position = self.position.copy()
         recorder = self.recorder()
         self._set_status(f"{self.side_name(self.position.turn)} ({player.name}) is thinking…")
@@ -447,8 +463,9 @@ class GameScreen(SavingScreen):
             return
         if message.tag == "move":
             decision, recorder, position, _ = message.payload
-            self._show_decision(decision, recorder, position, who=self.opponent.name)
-            self.status_note = f"{self.opponent.name} played {self.move_name(decision.move)}: {decision.note}"
+            who = self.opponent.name if self.opponent is not None else "?"
+            self._show_decision(decision, recorder, position, who=who)
+            self.status_note = f"{who} played {self.move_name(decision.move)}: {decision.note}"
             self.play(decision.move)
         elif message.tag == "hint":
             decision, recorder, position, extra = message.payload

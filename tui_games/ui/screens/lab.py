@@ -62,6 +62,7 @@ from tui_games.engine.compare import (
     values_agree,
 )
 from tui_games.games import arena_adapter, arena_specs
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, score_text, short_count
@@ -83,7 +84,7 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
 
-class LabScreen(Screen):
+class LabScreen(UsesApp, Screen):
     TITLE = "Lab"
     BINDINGS = [
         # While a run goes on Escape stops it (as x does) and the key bar says Cancel; else Back.
@@ -460,7 +461,7 @@ class LabScreen(Screen):
                 self.notify(f"No openings: {error}", severity="error")
                 return
         # The games so far, as a result: the table and the replay work while the run goes on.
-        self.result = ArenaResult(config, game.title, tuple(game.side_names), names["a"], names["b"],
+        self.result = ArenaResult(config, game.title, (game.side_names[0], game.side_names[1]), names["a"], names["b"],
                                   config.seed or 0)
         self._shown_games = 0
         self.query_one("#arena-list", DataTable).clear()

@@ -24,6 +24,7 @@ from textual.binding import Binding
 
 from tui_games.games import arena_adapter
 from tui_games.online.client import LobbyUnavailable
+from tui_games.ui.app_base import GamesApp
 from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.connect4 import Connect4Screen
@@ -108,7 +109,7 @@ class LiveGame(GameScreen):
                 await lobby.request("unwatch", game=game_id)
 
             # The app's worker: this screen's own are cancelled as it goes.
-            self.app.run_worker(unwatch, group="lobby", exit_on_error=False)
+            self.app.run_worker(unwatch(), group="lobby", exit_on_error=False)
 
     def _start_game(self, history: list | None = None, first: int | None = None) -> None:
         """A fresh board, then every move the lobby has for this game."""
@@ -158,7 +159,7 @@ class LiveGame(GameScreen):
         """Back on a new connection: watch the game again (a spectator's watch was the old
         connection's) and show it as the lobby has it now."""
         try:
-            self._sync(await self.app.lobby.request("watch", game=self.live["id"]))
+            self._sync(await self.app.lobby_client().request("watch", game=self.live["id"]))
         except (LobbyUnavailable, AttributeError) as error:
             self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
 
@@ -262,15 +263,18 @@ class LiveGame(GameScreen):
     @work(group="live-request")
     async def _send(self, op: str, **args: Any) -> None:
         try:
-            await self.app.lobby.request(op, game=self.live["id"], **args)
+            await self.app.lobby_client().request(op, game=self.live["id"], **args)
         except (LobbyUnavailable, AttributeError) as error:
             self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
 
     def action_resign(self) -> None:
         if self.side is None or self.live["status"] != "live":
             return
-        self.app.push_screen(ConfirmDialog("Resign?", "Resign this game?", yes="Resign"),
-                             lambda yes: self._send("resign") if yes else None)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._send("resign")
+
+        self.app.push_screen(ConfirmDialog("Resign?", "Resign this game?", yes="Resign"), answered)
 
     def action_draw(self) -> None:
         if self.side is None or self.live["status"] != "live":
@@ -308,7 +312,7 @@ class LiveGame(GameScreen):
     @work(group="live-request")
     async def _rematch(self) -> None:
         try:
-            made = await self.app.lobby.request("rematch", game=self.live["id"])
+            made = await self.app.lobby_client().request("rematch", game=self.live["id"])
         except (LobbyUnavailable, AttributeError) as error:
             self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
             return
@@ -386,10 +390,10 @@ LIVE_SCREENS: dict[str, type[LiveGame]] = {
     "tictactoe": LiveTicTacToeScreen, "connect4": LiveConnect4Screen, "checkers": LiveCheckersScreen}
 
 
-def open_live_game(app, game: dict) -> None:
+def open_live_game(app: GamesApp, game: dict) -> None:
     """Push the screen of a live (or watched) game from the lobby's view of it."""
     cls = LIVE_SCREENS[game["game"]]
     settings = app.store.load_settings().get(game["game"], {})
     options = cls.OPTIONS.from_settings({**settings, **game["variant"], "opponent": "human"})
-    me = app.lobby.player if app.lobby else ""
+    me = (app.lobby.player if app.lobby else None) or ""
     app.push_screen(cls(options, game, me))

@@ -10,6 +10,7 @@ cursor, ! says something to everyone in the lobby.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -22,6 +23,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
 from tui_games.ui.screens.live_game import open_live_game
@@ -78,7 +80,7 @@ def replay_screen(game: dict) -> ReplayScreen:
     return ReplayScreen(result, result.records[0])
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(UsesApp, Screen):
     BINDINGS = [
         Binding("s", "seek", "Seek"),
         Binding("a", "accept_code", "Code"),
@@ -137,7 +139,7 @@ class LobbyScreen(Screen):
 
     def action_tab(self, step: int) -> None:
         tabs = self.query_one(TabbedContent)
-        panes = [pane.id for pane in tabs.query(TabPane)]
+        panes = [pane.id or "" for pane in tabs.query(TabPane)]
         tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
 
     @on(TabbedContent.TabActivated)
@@ -155,8 +157,8 @@ class LobbyScreen(Screen):
     @work(exclusive=True, group="lobby-lists")
     async def _load_lists(self) -> None:
         try:
-            history = await self.app.lobby.request("history")
-            ratings = await self.app.lobby.request("ratings")
+            history = await self.app.lobby_client().request("history")
+            ratings = await self.app.lobby_client().request("ratings")
         except (LobbyUnavailable, AttributeError) as error:
             self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
             return
@@ -194,7 +196,8 @@ class LobbyScreen(Screen):
         self.call_later(self._event, event)
 
     def _event(self, event: dict) -> None:
-        kind, data = event.get("event"), event.get("data")
+        kind = event.get("event")
+        data: Any = event.get("data")  # (its shape is the event's: lobby/views.py)
         if kind == "offer":  # a delta: one offer opened, or gone
             offers = [o for o in self.state["offers"] if o["id"] != data["id"]]
             self.state["offers"] = offers if data.get("gone") else offers + [data]
@@ -250,7 +253,7 @@ class LobbyScreen(Screen):
 
     def _fill(self) -> None:
         me = self.me
-        status = f"You are [b]{me}[/b]" + (" (a guest: casual games only)" if self.app.lobby.guest else "")
+        status = f"You are [b]{me}[/b]" + (" (a guest: casual games only)" if self.app.lobby_client().guest else "")
         status += f" · {len(self.state['online'])} online · ←/→ tabs · Enter: accept, open, watch, challenge"
         self.query_one("#lobby-status", Static).update(status)
         offers = self.query_one("#offers", DataTable)
@@ -290,7 +293,7 @@ class LobbyScreen(Screen):
                 open_live_game(self.app, game)
         elif table == "live":
             self._watch(key)
-        elif table == "online" and key != self.me:
+        elif table == "online" and key is not None and key != self.me:
             self._challenge(key)
         elif table == "history":
             game = next((g for g in self.history if g["id"] == key), None)
@@ -308,7 +311,7 @@ class LobbyScreen(Screen):
             if values is None:
                 return
             game, variant = values["variant"].split("/", 1)
-            rated = values["rated"] is True and not self.app.lobby.guest
+            rated = values["rated"] is True and not self.app.lobby_client().guest
             args = {"game": game, "variant": variant, "clock": values["clock"], "rated": rated,
                     "assist": values["rated"] == "assist",
                     "colour": values["colour"], "private": bool(values.get("private"))}
@@ -343,7 +346,7 @@ class LobbyScreen(Screen):
     @work(group="lobby-request")
     async def _request(self, op: str, **args) -> None:
         try:
-            data = await self.app.lobby.request(op, **args)
+            data = await self.app.lobby_client().request(op, **args)
         except LobbyUnavailable as error:
             self.notify(str(error), severity="error", timeout=6, markup=False)
             return
@@ -359,7 +362,7 @@ class LobbyScreen(Screen):
     @work(group="lobby-request")
     async def _watch(self, game_id: str) -> None:
         try:
-            data = await self.app.lobby.request("watch", game=game_id)
+            data = await self.app.lobby_client().request("watch", game=game_id)
         except LobbyUnavailable as error:
             self.notify(str(error), severity="error", timeout=6, markup=False)
             return

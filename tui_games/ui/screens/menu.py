@@ -15,6 +15,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui_games.games import GAMES, GameSpec, game_keys
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.runtime import textual_compat
 from tui_games.ui.runtime.textual_compat import OpenOptionList, OpenScreen
 from tui_games.ui.screens.lab import LabScreen
@@ -44,14 +45,15 @@ class MenuList(OpenOptionList, OptionList):
         self._lines_width = None
         super().forget_lines()
 
-    def _on_resize(self, event: events.Resize) -> None:
-        if not textual_compat.enabled("first_frame"):
+    def _on_resize(self, event: events.Resize | None = None) -> None:
+        # (OptionList's handler takes no event; Textual passes this one the Resize.)
+        if event is None or not textual_compat.enabled("first_frame"):
             return
         if self._lines_width is not None and self._lines_width == self.scrollable_content_region.width:
             event.prevent_default()  # (OptionList's handler comes after this one)
 
 
-class MenuScreen(OpenScreen, Screen):
+class MenuScreen(UsesApp, OpenScreen, Screen):
     # The menu looks the same at any width: no -narrow/-wide class, whose first setting would
     # restyle every widget of the screen just after the login's first frame.
     HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] = []
@@ -76,7 +78,7 @@ class MenuScreen(OpenScreen, Screen):
         with Center(id="menu-box"):
             with Vertical(id="menu"):
                 yield Static(BANNER, id="banner")
-                options = [Option(self._game_prompt(spec), id=spec.key) for spec in GAMES]
+                options: list[Option | None] = [Option(self._game_prompt(spec), id=spec.key) for spec in GAMES]
                 if self.app.lobby is not None:
                     options += [None, Option(f"{'Play online':<13}[dim]seek, challenge, watch other players[/dim]",
                                              id="lobby")]
@@ -138,10 +140,10 @@ class MenuScreen(OpenScreen, Screen):
             return True
         return False
 
-    def _on_update(self, message: messages.Update) -> None:
+    async def _on_update(self, message: messages.Update) -> None:
         self._asked_before_drawn(message)
 
-    def _on_layout(self, message: messages.Layout) -> None:
+    async def _on_layout(self, message: messages.Layout) -> None:
         self._asked_before_drawn(message)
 
     def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
@@ -153,7 +155,7 @@ class MenuScreen(OpenScreen, Screen):
                 return self
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
-    def _on_resize(self, event: events.Resize) -> None:
+    async def _on_resize(self, event: events.Resize) -> None:
         # Textual lays the whole screen out again for every Resize the screen gets, and as an
         # app starts it gets two for the size it is laid out for already (the app's, and its
         # own first layout's): after a login's first frame, two frames for nothing.

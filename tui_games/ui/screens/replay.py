@@ -11,12 +11,13 @@ from textual.widgets import Header, Static
 
 from tui_games.engine.arena import ArenaResult, GameRecord, replay_positions
 from tui_games.games import arena_adapter
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.widgets.keys_footer import KeysFooter
 
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(UsesApp, Screen):
     TITLE = "Replay"
     BINDINGS = [
         Binding("escape,q", "app.pop_screen", "Back"),

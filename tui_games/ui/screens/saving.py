@@ -8,8 +8,10 @@ from typing import Any
 
 from textual.screen import Screen
 
+from tui_games.ui.app_base import UsesApp
 
-class SavingScreen(Screen):
+
+class SavingScreen(UsesApp, Screen):
     #: the key of this game in the store (scores, saved games, settings): the game table's key
     GAME = ""
 

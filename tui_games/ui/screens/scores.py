@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Header, Static
 
 from tui_games.engine.arena import ArenaResult
 from tui_games.games import find_game
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
@@ -30,7 +31,7 @@ def _local_time(iso: str) -> str:
         return iso[:16]
 
 
-class ScoresScreen(Screen):
+class ScoresScreen(UsesApp, Screen):
     TITLE = "Scores"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("r", "reset", "Reset all"),
                 Binding("j", "cursor_down", show=False), Binding("k", "cursor_up", show=False)]

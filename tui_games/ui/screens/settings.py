@@ -20,6 +20,7 @@ from textual.widgets import Header, Input, Label, Select, Static, Switch
 
 from tui_games.engine.search import ALGORITHM_LABELS, ALGORITHMS
 from tui_games.games import GAMES, SettingRow
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.userdata.setting_rules import Between, Flag, SettingError, shown
@@ -31,7 +32,7 @@ TREE_NODES = [2_000, 5_000, 20_000, 100_000]
 NUMBER_LENGTH = 12
 
 
-class SettingsScreen(Screen):
+class SettingsScreen(UsesApp, Screen):
     TITLE = "Settings"
     BINDINGS = [Binding("escape", "back", "Back"), Binding("j", "app.focus_next", show=False),
                 Binding("k", "app.focus_previous", show=False)]
@@ -120,6 +121,7 @@ class SettingsScreen(Screen):
     def _commit(self, field: NumberField) -> bool:
         """Save the number in ``field`` if its rule allows it; else say why, and show the value
         kept. True if the setting holds what the field shows."""
+        assert field.id is not None  # (every number field has one: section--key)
         section, key = field.id.split("--", 1)
         kept = self.app.store.load_settings()[section][key]
         text = field.value.strip()

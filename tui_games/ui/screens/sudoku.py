@@ -17,7 +17,7 @@ import random
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Group
 from rich.table import Table
@@ -92,15 +92,15 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
         entries = read_puzzles(text, shown)
         good = [e for e in entries if e.grid is not None]
         if not good:
-            raise entries[0].error if entries else SudokuFormatError("no puzzle in the file", source=shown)
-        puzzle = good[0].grid
+            raise (entries[0].error if entries else None) or SudokuFormatError("no puzzle in the file", source=shown)
+        puzzle = cast(Grid, good[0].grid)  # (an entry without an error has a grid)
         label = f"{Path(shown).name} #{good[0].number}"
     else:
         entries = [e for e in read_puzzles(read_collection(choice.source), choice.source) if e.grid is not None]
         if not entries:
             raise ValueError(f"the collection {choice.source} has no puzzles")
         entry = rng.choice(entries)
-        puzzle = entry.grid
+        puzzle = cast(Grid, entry.grid)
         label = f"{choice.source.removeprefix('sudoku_').removesuffix('.txt').replace('_', ' ')} #{entry.number}"
     result = sat.solve(puzzle)
     if result.status is sat.Status.NONE:
@@ -372,13 +372,14 @@ class SudokuScreen(SavingScreen):
 
     # -- editing ---------------------------------------------------------------------------------
 
-    def _editable(self) -> bool:
+    def _editable(self) -> SudokuGame | None:
+        """The game, if the player may change it now (None: no game yet, one loading, or paused)."""
         if self.game is None or self.runner.tag == "load":
-            return False
+            return None
         if self.paused:
             self.notify("Paused: space resumes.", timeout=2)
-            return False
-        return True
+            return None
+        return self.game
 
     def _after_edit(self, action, note: str = "", applied: Step | None = None) -> None:
         game = self.game
@@ -418,9 +419,9 @@ class SudokuScreen(SavingScreen):
         self.notify(text, timeout=6)
 
     def action_digit(self, digit: int) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        game = self.game
         if digit > game.size:
             self.app.bell()
             return
@@ -436,9 +437,9 @@ class SudokuScreen(SavingScreen):
         self._after_edit(game.place(cell, digit))
 
     def action_mark(self, digit: int) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        game = self.game
         cell = self.board.cursor
         if digit > game.size or game.grid.values[cell]:
             self.app.bell()
@@ -446,26 +447,29 @@ class SudokuScreen(SavingScreen):
         self._after_edit(game.toggle_mark(cell, digit))
 
     def action_erase(self) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
         cell = self.board.cursor
-        if self.game.is_given(cell):
-            self.notify(f"{self.game.grid.cell_name(cell)} is a given.", timeout=2)
+        if game.is_given(cell):
+            self.notify(f"{game.grid.cell_name(cell)} is a given.", timeout=2)
             return
-        self._after_edit(self.game.clear(cell))
+        self._after_edit(game.clear(cell))
 
     def action_pencil(self) -> None:
         self.pencil = not self.pencil
         self._show_status()
 
     def action_fill_marks(self) -> None:
-        if self._editable():
-            self._after_edit(self.game.fill_marks(), "Pencilled in every candidate.")
+        game = self._editable()
+        if game is not None:
+            self._after_edit(game.fill_marks(), "Pencilled in every candidate.")
 
     def action_undo(self) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        action = self.game.undo()
+        action = game.undo()
         if action is None:
             self._show_status("Nothing to undo.")
             return
@@ -475,15 +479,16 @@ class SudokuScreen(SavingScreen):
         self.save_progress()
 
     def action_redo(self) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        action = self.game.redo()
+        action = game.redo()
         if action is None:
             self._show_status("Nothing to redo.")
             return
         self._drop_hint()
         self._refresh_all()
-        if self.game.is_solved():
+        if game.is_solved():
             self._finished()
         self._show_status(f"Redid: {action.label}.")
         self.save_progress()
@@ -515,7 +520,7 @@ class SudokuScreen(SavingScreen):
             self.panel.show_text("Hint", Text("Stopped looking: the grid changed. i asks again.", style="dim"))
         if self.pending_hint is not None:
             self._set_hint(None)
-            if applied is not None:
+            if applied is not None and self.game is not None:
                 self.panel.show_text("Hint", Text.assemble(
                     ("Played ", "dim"), (applied.technique, "bold"), (f": {applied.changes(self.game.size)}.", "dim"),
                     ("\ni shows the next step", "dim italic")))
@@ -539,9 +544,9 @@ class SudokuScreen(SavingScreen):
                 if not v and m and not m >> (game.solution[c] - 1) & 1}
 
     def action_hint(self) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        game = self.game
         if self.pending_hint is not None:
             step = self.pending_hint
             self._after_edit(game.apply(step), f"Applied: {step.technique} — {step.changes(game.size)}.", step)
@@ -599,9 +604,9 @@ class SudokuScreen(SavingScreen):
         self.app.push_screen(ChainView(step, self.game.size))
 
     def action_check(self) -> None:
-        if not self._editable():
+        game = self._editable()
+        if game is None:
             return
-        game = self.game
         wrong = game.wrong_cells()
         self.board.set_highlights(wrong=wrong)
         filled = sum(1 for c, v in enumerate(game.grid.values) if v and not game.is_given(c))
@@ -612,9 +617,10 @@ class SudokuScreen(SavingScreen):
             self._show_status(f"All {filled} of your digits are right.")
 
     def action_solve(self) -> None:
-        if not self._editable() or self.game.is_solved():
+        game = self._editable()
+        if game is None or game.is_solved():
             return
-        puzzle = self.game.grid.puzzle()
+        puzzle = game.grid.puzzle()
         self._status("Solving with the SAT solver…")
 
         def job(stop: threading.Event, progress) -> Any:
@@ -692,7 +698,8 @@ class SudokuScreen(SavingScreen):
                 # play here, so back to where the player came from, not an empty grid.
                 self.action_back()
             return
-        if not self.in_progress():
+        game = self.game
+        if game is None or not self.in_progress():
             self._replace(choice)
             return
 
@@ -700,7 +707,7 @@ class SudokuScreen(SavingScreen):
             if yes:
                 self._replace(choice)
 
-        done = sum(1 for c, v in enumerate(self.game.grid.values) if v and not self.game.is_given(c))
+        done = sum(1 for c, v in enumerate(game.grid.values) if v and not game.is_given(c))
         self.app.push_screen(ConfirmDialog(
             "New puzzle", f"Drop the puzzle in progress ({done} digits written, "
             f"{minutes_text(self.elapsed())})? It cannot be resumed afterwards.", yes="Drop it"), answered)

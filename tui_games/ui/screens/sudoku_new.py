@@ -88,7 +88,7 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
                 yield Select([(g, g) for g in GRADES], value=self.last.grade if self.last.grade in GRADES else "basic",
                              allow_blank=False, compact=True, id="grade")
                 yield Label("Grid")
-                yield Select(VARIANTS, value=self.last.variant if self.last.variant in dict(map(reversed, VARIANTS))
+                yield Select(VARIANTS, value=self.last.variant if self.last.variant in {value for _, value in VARIANTS}
                              else "9", allow_blank=False, compact=True, id="variant")
             yield OrderedInput(self.last.text, placeholder="", id="new-text", compact=True)
             yield Static(self.error, id="new-error")

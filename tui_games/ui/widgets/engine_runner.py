@@ -95,7 +95,7 @@ class EngineRunner(Widget):
     def is_current(self, message: "EngineRunner.Progress | EngineRunner.Finished | EngineRunner.Failed") -> bool:
         return message.generation == self.generation
 
-    def done(self, message: Message) -> bool:
+    def done(self, message: "EngineRunner.Progress | EngineRunner.Finished | EngineRunner.Failed") -> bool:
         """Call from a Finished/Failed handler: True if the message is current (and clears busy)."""
         if self.is_current(message):
             self.tag = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -25,7 +25,7 @@ LABEL_WIDTH = 2
 # Takes the underline off a line of a tall cell that does not carry the mark.
 NO_UNDERLINE = Style(underline=False)
 # Arrows and vi keys move a board's cursor (every board binds these to its action_move).
-CURSOR_BINDINGS = [
+CURSOR_BINDINGS: list[BindingType] = [
     Binding("up,k", "move(-1, 0)", "Up", show=False),
     Binding("down,j", "move(1, 0)", "Down", show=False),
     Binding("left,h", "move(0, -1)", "Left", show=False),

@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from tui_games.ui.app_base import UsesApp
 from tui_games.ui.runtime import textual_compat
 
 
-class KeysFooter(Footer):
+class KeysFooter(UsesApp, Footer):
     def __init__(self, *, compact: bool = False) -> None:
         super().__init__(compact=compact)
         # The screen's bindings can be read when the footer composes (it is mounted in the

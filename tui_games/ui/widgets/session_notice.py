@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from textual.widgets import Header, Static
 
+from tui_games.ui.app_base import UsesApp
 
-class SessionNotice(Static):
+
+class SessionNotice(UsesApp, Static):
     DEFAULT_CSS = """
     SessionNotice {
         dock: top;

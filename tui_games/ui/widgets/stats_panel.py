@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -44,7 +44,7 @@ class StatsPanel(Static):
         self.border_title = "Search"
         self.update(Text("No search yet: the computer's thinking shows here.", style="dim"))
 
-    def show_text(self, title: str, text: str) -> None:
+    def show_text(self, title: str, text: RenderableType) -> None:
         self.comparing = False
         self.border_title = title
         self.update(text)

@@ -337,14 +337,14 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         cursor_digit = self.grid.values[self.cursor]
         for c in range(n):
             cell = row * n + c
-            text, style = self._cell(cell, sub, cursor_digit)
+            cell_text, style = self._cell(cell, sub, cursor_digit)
             part = self.chain.get(cell)
             if part is not None and middle and not self.grid.values[cell]:
                 segments.extend(self._chain_segments(part.chars(self.removed.get(cell, ())), base + style))
             elif cell in self.removed and middle and not self.grid.values[cell]:
                 segments.extend(self._chain_segments(removed_chars(self.removed[cell]), base + style))
             else:
-                segments.append(Segment(text, base + style))
+                segments.append(Segment(cell_text, base + style))
             if c + 1 < n:
                 boundary = "box" if (c + 1) % self.grid.geometry.box_cols == 0 else "inner"
                 if boundary == "box":

@@ -76,7 +76,7 @@ class TreeInspector(Tree):
         self.recorder = recorder if recorder is not None and recorder.root is not None else None
         self.clear()
         root = recorder.root if recorder is not None else None
-        if root is None:
+        if recorder is None or root is None:
             self.border_title = "Search tree"
             self.border_subtitle = ""
             self.root.set_label("No search tree for this decision" if recorder is not None else "No search yet")
