@@ -1,7 +1,8 @@
 """A game that exists only in the tests: the parts a GameSpec names, as small as they can be.
 
 tests/ui/test_games.py adds it to the game table to show that one entry there is all it takes
-for a game to reach the command line, ``play``, the menu, the app, Settings and Help.
+for a game to reach the command line, ``play``, the menu, the app, Settings and Help (its
+keys and its rules page).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ SPEC = GameSpec(
     setting_rules={"size": Between(1, 9, whole=True), "fancy": Flag()},
     setting_rows=(SettingRow("fake", "fancy", "Fake fancy"),),
     help="**Fake game**: nothing to see here.",
+    rules="# How to play Fake game\n\n**Rules.** There are none: a fake game is never won.\n",
     probe=("play", "fake"),
     no_arena="the fake game has no players",
 )

@@ -200,6 +200,28 @@ class NimScreen(SavingScreen):
         yield Static("●" * self.stones, id="board")
 
 
+class NimOptions:
+    """The options of a game of Nim: the pile it starts from."""
+
+    def __init__(self, stones: int) -> None:
+        self.stones = stones
+
+    @classmethod
+    def from_settings(cls, values: dict) -> NimOptions:
+        return cls(int(values["stones"]))
+
+
+class LiveNimScreen(NimScreen):
+    """Nim played in the lobby, as a live screen is built (``open_live_game``): its options,
+    the lobby's view of the game, the player's name."""
+
+    OPTIONS = NimOptions
+
+    def __init__(self, options: NimOptions, live: dict, me: str) -> None:
+        super().__init__(options.stones)
+        self.live, self.me = live, me
+
+
 SPEC = GameSpec(
     key="nim",
     title="Nim",
@@ -214,5 +236,7 @@ SPEC = GameSpec(
     settings={"stones": 21},
     setting_rules={"stones": Between(1, MAX_STONES, whole=True)},
     help="**Nim**: take 1 to 3 stones; whoever takes the last one wins.",
+    rules="# How to play Nim\n\n**Rules.** One pile; take 1 to 3 stones in turn; whoever takes the last wins.\n",
+    live_screen="nim_game:LiveNimScreen",
     probe=("play", "nim"),
 )

@@ -57,25 +57,38 @@ class GameSpec:
       of them may hold (tui_games.userdata.setting_rules: a range or a set of choices; every setting has
       one, and the store enforces it on load and on save); ``setting_rows``: what the Settings
       screen offers of them.
-    - ``help``: its paragraph in the help screen (Markdown).
+    - ``help``: its paragraph in the help screen (Markdown): the keys.
+    - ``rules``: its page in the help screen (Markdown, from a ``# How to play …`` title): the
+      rules, the notation, what the numbers on screen mean.
     - ``probe``: ``play`` arguments opening its board for the terminal probe.
     - ``arena``: ``"module:Class"``, its GameAdapter (arena, Lab, sweep, lobby; it meets the
       contracts of :mod:`tui_games.engine.contracts`), or None with the reason in ``no_arena``.
+    - ``live_screen``: ``"module:Class"``, the screen of a game played in the lobby (with
+      ``OPTIONS.from_settings(dict)`` and ``(options, game, me)``: the lobby's view of the game,
+      the player's name); every game with an arena adapter is played there, so it must have one.
     """
 
     __slots__ = ("key", "title", "blurb", "engine", "screen", "commands", "tools_help", "play_help", "bench",
-                 "settings", "setting_rules", "help", "probe", "setting_rows", "arena", "no_arena", "aliases")
+                 "settings", "setting_rules", "help", "rules", "probe", "setting_rows", "arena", "no_arena",
+                 "live_screen", "aliases")
 
     def __init__(self, *, key: str, title: str, blurb: str, engine: str, screen: str, commands: str,
                  tools_help: str, play_help: str, bench: str, settings: Mapping,
-                 setting_rules: Mapping[str, SettingRule], help: str,
+                 setting_rules: Mapping[str, SettingRule], help: str, rules: str,
                  probe: tuple[str, ...], setting_rows: tuple[SettingRow, ...] = (), arena: str | None = None,
-                 no_arena: str | None = None, aliases: tuple[str, ...] = ()) -> None:
+                 no_arena: str | None = None, live_screen: str | None = None,
+                 aliases: tuple[str, ...] = ()) -> None:
         if (arena is None) == (no_arena is None):
             raise ValueError(f"{key}: give either an arena adapter or the reason it has none")
+        if (arena is None) != (live_screen is None):
+            raise ValueError(f"{key}: a game with an arena adapter is played in the lobby, and only such a game: "
+                             f"give both its adapter and its live screen, or neither")
+        if not rules.startswith("# "):
+            raise ValueError(f"{key}: its rules page starts with its title ('# How to play …')")
         self.key, self.title, self.blurb, self.aliases = key, title, blurb, tuple(aliases)
         self.engine, self.screen, self.commands, self.bench = engine, screen, commands, bench
         self.tools_help, self.play_help, self.help, self.probe = tools_help, play_help, help, tuple(probe)
+        self.rules, self.live_screen = rules, live_screen
         # The defaults are shared by every Store: nobody may change them in place.
         self.settings = MappingProxyType(dict(settings))
         self.setting_rules = MappingProxyType(dict(setting_rules))
@@ -96,6 +109,13 @@ class GameSpec:
     @property
     def screen_class(self):
         return load(self.screen)
+
+    @property
+    def live_screen_class(self):
+        """The screen of this game played in the lobby (ValueError for a game that is not)."""
+        if self.live_screen is None:
+            raise ValueError(f"{self.title} is not played in the lobby: {self.no_arena}")
+        return load(self.live_screen)
 
     @property
     def commands_module(self):
@@ -140,6 +160,88 @@ _SUDOKU_GRADES = ("trivial", "basic", "intermediate", "advanced", "extreme", "fi
 _SUDOKU_COLLECTIONS = tuple(f"sudoku_{level}.txt" for level in _SUDOKU_GRADES)
 
 # A list, like python-chess's VARIANTS: everything reads it when it runs, never a copy.
+# Each game's page of the help: its rules, its notation, what the numbers on screen mean (the help
+# shows the current game's first).
+
+_TICTACTOE_RULES = """\
+# How to play Tic-tac-toe
+
+**Rules.** X and O take turns to mark an empty cell; X moves first. Whoever gets *k* marks in
+a row — across, down or diagonally — wins (3×3, 3 in a row is the classic game; o sets boards
+from 3×3 to 7×7 and *k*). A full board without a row is a draw. **Misère** (reverse rules):
+whoever completes a row *loses*.
+
+**Notation.** A cell is its column letter and row number, as the board's edges show them:
+`a1` top left, `b2` the centre of 3×3.
+
+**The numbers.** *perfect* searches to the end of the game on boards of up to 16 cells (4×4):
+its *win in 5* / *loss in 4* count plies (one mark each) and are proven. On bigger boards no
+search finishes in a move's time: the opponent is called *deep search*, searches as deep as
+its time allows, and its scores (*+12*) are estimates at the search horizon, marked
+*not proven*.
+"""
+
+_CONNECT4_RULES = """\
+# How to play Connect-4
+
+**Rules.** Seven columns, six rows. Players drop a disc in turn (● first, then ○); it falls to
+the lowest free cell of the column. Four in a row — across, down or diagonally — wins; a full
+board without one is a draw. With perfect play the first player wins, starting in the centre,
+with the 41st disc. **Full-board variant** (o): the game goes on until the board is full,
+every four counts, and whoever made more fours wins; there is no exact solver for it, so the
+strongest opponent is a *deep search*.
+
+**Notation.** Columns are 1–7 from the left; a game is the columns played, in order:
+`4453` is ● 4, ○ 4, ● 5, ○ 3.
+
+**The numbers.** The hint under the board gives each column's exact value *in your own
+moves*: *wins in 3* means your third disc from now wins, *loses in 7* that the opponent wins
+after your seventh, *draw*. The search panel counts *plies* instead (both sides' discs):
+*win in 5* is five discs from now. *score +14* is the solver's value in the standard
+convention: a win with one's k-th disc scores 22 − k (so a faster win scores more), a loss
+the negative, a draw 0. *solved (book)*: the value came from the opening book of every
+12-disc position; *solved*: from the exact solver. *not solved*: only without the compiled
+solver, a hard position ran out of time and the move is the heuristic search's best guess.
+"""
+
+_CHECKERS_RULES = """\
+# How to play Checkers
+
+**Rules** (American checkers, English draughts). Play is on the 32 dark squares; Black
+moves first. A man steps one square diagonally *forward*. A capture jumps an adjacent enemy
+piece to the empty square behind it, and **capturing is compulsory**: when any capture is
+possible you must capture (any one you like), and a capture goes on jump after jump until the
+piece can take nothing more. A man reaching the far row is crowned a **king** (B, W) — its
+move ends there — and kings move and capture backwards too. You lose when you have no piece
+or no legal move. **Draws**: the same position three times with the same side to move; the
+**40-move rule** — 40 moves by each side with no capture and no man moved; or by agreement
+(d offers one).
+
+**Notation** (PDN). The dark squares are numbered 1–32, from Black's side: 1–4 is Black's
+back row, 29–32 White's (# shows the numbers on the board, beside each piece). A move is
+`11-15`; a capture `15x24`, a double jump `15x24x31`. Type one and press Enter.
+
+**The numbers.** Scores are from the side to move, in hundredths of a man (*+100* is a man
+ahead) and estimates unless shown as *win in N* (N plies, one move of either side each).
+"""
+
+_SUDOKU_RULES = """\
+# How to play Sudoku
+
+**Rules.** Fill every empty cell with a digit so that each row, each column and each 3×3 box
+holds every digit 1–9 once. A good puzzle has exactly one solution, and it can be found by
+reasoning alone.
+
+**Notation.** A cell is `r4c7` (row 4, column 7); a hint says what it does: *place 7 at
+r4c6*, *remove 3 from r2c5, r2c7*. A chain reads like `(2=6)r1c4-(6)r2c4`: *=* a strong link
+(if one is false the other is true), *-* a weak one (both cannot be true).
+
+**The numbers.** A hint names the technique and its rating on Sudoku Explainer's scale
+(1.0–11; higher is harder); a puzzle's grade is its hardest step. Your time counts while the
+puzzle is on screen (Space pauses). A puzzle finished after a hint played with i is counted as
+*with hints* in Scores and is never a best time; one filled by the solver (S) is not counted.
+"""
+
 GAMES: list[GameSpec] = [
     GameSpec(
         key="tictactoe",
@@ -153,6 +255,8 @@ GAMES: list[GameSpec] = [
         play_help="tic-tac-toe on an m×n board, k in a row",
         bench="tui_games.bench.tictactoe:bench_tictactoe",
         arena="tui_games.engine.tictactoe.arena:TicTacToeArena",
+        rules=_TICTACTOE_RULES,
+        live_screen="tui_games.ui.screens.live_game:LiveTicTacToeScreen",
         settings={"rows": 3, "cols": 3, "k": 3, "misere": False, "opponent": "perfect", "first": "human",
                   "human_mark": "X", "seconds": 10.0},
         # The board sizes of tui_games.engine.tictactoe (MIN_SIZE, MAX_SIZE); k is fitted to the
@@ -177,6 +281,8 @@ GAMES: list[GameSpec] = [
         play_help="Connect-4 (7×6)",
         bench="tui_games.bench.connect4:bench_connect4",
         arena="tui_games.data.connect4_book:connect4_arena",
+        rules=_CONNECT4_RULES,
+        live_screen="tui_games.ui.screens.live_game:LiveConnect4Screen",
         settings={"opponent": "perfect", "first": "human", "full_board": False, "heuristic": "default",
                   "seconds": 5.0},
         setting_rules={"opponent": _C4_OPPONENTS, "first": _FIRST, "full_board": Flag(),
@@ -203,6 +309,8 @@ GAMES: list[GameSpec] = [
         bench="tui_games.bench.checkers:bench_checkers",
         # The adapter with the endgame tables on disk, opened outside the engine package.
         arena="tui_games.data.checkers_db:checkers_arena",
+        rules=_CHECKERS_RULES,
+        live_screen="tui_games.ui.screens.live_game:LiveCheckersScreen",
         # pieces: "letters" (b w, B W for kings) or "glyphs"; human: the side played against
         # the computer, "black" (moves first) or "white".
         # book: the strong player (and the hint) play the shipped opening book's moves.
@@ -238,6 +346,7 @@ GAMES: list[GameSpec] = [
         play_help="Sudoku: a generated puzzle, or one you give",
         bench="tui_games.bench.sudoku:bench_sudoku",
         no_arena="Sudoku is a one-player puzzle: there is no opponent to play against",
+        rules=_SUDOKU_RULES,
         # source: where "new game" takes a puzzle: "generate" at ``grade``, or a shipped collection.
         # uniqueness: the hint may use techniques that assume one solution (unique rectangles, BUG+1).
         settings={"source": "generate", "grade": "basic", "count_mistakes": False, "uniqueness": True},

@@ -10,7 +10,7 @@ from textual.widgets import Markdown, OptionList, Select, Switch
 from tui_games import bench, cli
 from tui_games.bench.terminal_probe import screens
 from tui_games.engine.adapter import GameAdapter
-from tui_games.games import GAMES, arena_adapter, arena_specs, find_game
+from tui_games.games import GAMES, GameSpec, arena_adapter, arena_specs, find_game
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.help import HelpScreen
 from tui_games.ui.screens.lab import LabScreen
@@ -137,7 +137,52 @@ async def test_a_new_entry_reaches_the_menu_the_app_settings_and_help(fake, home
         app.push_screen(HelpScreen())
         await pilot.pause()
         assert "**Fake game**" in app.screen.query_one(Markdown).source
+        assert "# How to play Fake game" in app.screen.query_one(Markdown).source
+        app.pop_screen()
+        app.open_game("fake")
+        await pilot.pause()
+        app.action_help()  # from its screen: its own rules page on top
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert app.screen.query_one(Markdown).source.startswith("# How to play Fake game")
     app = TuiGamesApp("fk", {"size": 7})
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, fake.FakeScreen) and app.screen.board_size == 7
+
+
+def test_a_game_played_in_the_lobby_must_name_its_live_screen_and_every_game_its_rules():
+    import nim_game
+
+    fields = {name: getattr(nim_game.SPEC, name) for name in nim_game.SPEC.__slots__}
+    with pytest.raises(ValueError, match="nim: a game with an arena adapter is played in the lobby"):
+        GameSpec(**{**fields, "live_screen": None})
+    with pytest.raises(ValueError, match="nim: its rules page starts with its title"):
+        GameSpec(**{**fields, "rules": ""})
+    with pytest.raises(ValueError, match="not played in the lobby"):
+        _ = find_game("sudoku").live_screen_class
+
+
+async def test_a_new_lobby_game_gets_its_live_screen_and_its_rules_page_from_its_entry(home):
+    """Nim (tests/nim_game.py) names its live screen and its rules page in its table entry, and
+    nothing else: the lobby's games, the live screen opened from the lobby and the help follow."""
+    import nim_game
+
+    from tui_games.server.lobby.hub import lobby_games
+    from tui_games.ui.screens.live_game import open_live_game
+
+    GAMES.append(nim_game.SPEC)
+    try:
+        assert "nim" in lobby_games()
+        app = TuiGamesApp()
+        app.lobby = None
+        async with app.run_test(size=SIZE) as pilot:
+            open_live_game(app, {"game": "nim", "id": "g1", "variant": {"stones": 13, "take": 2}})
+            await pilot.pause()
+            assert isinstance(app.screen, nim_game.LiveNimScreen)
+            assert (app.screen.stones, app.screen.live["id"], app.screen.me) == (13, "g1", "")
+            app.action_help()
+            await pilot.pause()
+            assert app.screen.query_one(Markdown).source.startswith("# How to play Nim")
+    finally:
+        GAMES.remove(nim_game.SPEC)

@@ -56,7 +56,7 @@ def test_every_setting_has_a_rule_its_default_obeys():
 def test_a_game_entry_without_a_rule_or_with_a_default_outside_it_is_refused():
     spec = find_game("connect4")
     fields = {"key": "x", "title": "X", "blurb": "x", "engine": "e", "screen": "s:S", "commands": "c",
-              "tools_help": "t", "play_help": "p", "bench": "b:f", "help": "h", "probe": (), "no_arena": "none"}
+              "tools_help": "t", "play_help": "p", "bench": "b:f", "help": "h", "rules": "# How to play X", "probe": (), "no_arena": "none"}
     with pytest.raises(ValueError, match="every setting needs a rule"):
         GameSpec(**fields, settings={"seconds": 5.0}, setting_rules={})
     with pytest.raises(ValueError, match=r"x.seconds: the default -1 must be a number"):

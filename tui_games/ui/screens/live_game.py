@@ -22,7 +22,7 @@ from typing import Any
 from textual import work
 from textual.binding import Binding
 
-from tui_games.games import arena_adapter
+from tui_games.games import arena_adapter, find_game
 from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.app_base import GamesApp
 from tui_games.ui.screens.checkers import CheckersScreen
@@ -48,8 +48,8 @@ def clock_text(seconds: float | None) -> str:
 
 class LiveGame(GameScreen):
     """A game of the lobby on a game's own screen: each game's class puts this in front of its
-    screen class (LIVE_SCREENS below). Its methods override GameScreen's hooks; ``super()``
-    reaches the game's own screen."""
+    screen class (the classes below, each named by its game's ``live_screen`` in the game
+    table). Its methods override GameScreen's hooks; ``super()`` reaches the game's own screen."""
 
     # Textual merges the BINDINGS of every class in the MRO: these add to the game's own.
     BINDINGS = [
@@ -385,14 +385,10 @@ class LiveCheckersScreen(LiveGame, CheckersScreen):
     """Checkers against a person (or watched)."""
 
 
-# The lobby's games (those with an arena adapter) and their live screens.
-LIVE_SCREENS: dict[str, type[LiveGame]] = {
-    "tictactoe": LiveTicTacToeScreen, "connect4": LiveConnect4Screen, "checkers": LiveCheckersScreen}
-
-
 def open_live_game(app: GamesApp, game: dict) -> None:
-    """Push the screen of a live (or watched) game from the lobby's view of it."""
-    cls = LIVE_SCREENS[game["game"]]
+    """Push the screen of a live (or watched) game from the lobby's view of it (the game
+    table's ``live_screen``)."""
+    cls = find_game(game["game"]).live_screen_class
     settings = app.store.load_settings().get(game["game"], {})
     options = cls.OPTIONS.from_settings({**settings, **game["variant"], "opponent": "human"})
     me = (app.lobby.player if app.lobby else None) or ""
