@@ -117,11 +117,21 @@ def test_stop_event_returns_a_legal_move_at_once():
 
 def test_stop_from_another_thread_and_node_limit():
     pos = CheckersPosition()
-    stop = threading.Event()
-    threading.Timer(0.2, stop.set).start()
-    began = time.perf_counter()
-    result = Engine().search(pos, SearchLimits(seconds=30), stop=stop)
-    assert time.perf_counter() - began < 5
+    stop, searching = threading.Event(), threading.Event()
+    results = []
+
+    def run() -> None:
+        # An hour's budget: only the stop event ends this search.
+        results.append(Engine().search(pos, SearchLimits(seconds=3600), stop=stop,
+                                       on_progress=lambda stats: searching.set()))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert searching.wait(60), "the search never reported a finished iteration"
+    stop.set()  # from this thread, not the search's
+    thread.join(60)
+    assert not thread.is_alive(), "the search did not stop when asked"
+    (result,) = results
     assert result.stopped and result.move in pos.legal_moves() and result.stats.depth >= 1
     limited = Engine().search(pos, SearchLimits(nodes=3000))
     assert limited.stopped and limited.stats.nodes < 3000 + 2048

@@ -114,10 +114,9 @@ async def test_sighup_saves_and_exits_within_the_grace(tmp_path):
         while time.monotonic() < deadline and (Store(tmp_path).peek_game("connect4") or {}).get("history") != [3]:
             await asyncio.sleep(0.05)
         save.unlink()
-        started = time.monotonic()
         await app.hang_up(grace=10.0)
-        assert time.monotonic() - started < 8, "the app did not exit on SIGHUP by itself"
-        assert app.returncode == 0  # its own clean exit, not SIGKILL
+        # Its own clean exit on SIGHUP, not the SIGKILL that ends the grace (-9).
+        assert app.returncode == 0, "the app did not exit on SIGHUP by itself"
         assert json.loads(save.read_text())["state"]["history"] == [3]
     finally:
         await app.hang_up(grace=0.1)

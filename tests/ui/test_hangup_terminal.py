@@ -88,14 +88,12 @@ def play_a_move(master: int, home: Path) -> None:
 
 
 def assert_gone_and_saved(process: subprocess.Popen, home: Path) -> None:
-    started = time.monotonic()
-    try:
+    try:  # (a wait for the exit, EXIT_WITHIN its ceiling)
         process.wait(timeout=EXIT_WITHIN)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
         pytest.fail(f"the app was still running {EXIT_WITHIN:g} s after losing its terminal")
-    assert time.monotonic() - started < EXIT_WITHIN
     assert saved_history(home) == [3], "the hang-up did not save the game"
 
 
