@@ -51,3 +51,13 @@ def test_every_relative_link_reaches_a_page_and_a_heading(page):
         elif anchor and goal.suffix == ".md" and anchor not in anchors(goal):
             broken.append(f"{target}: no heading '{anchor}' in {goal.relative_to(REPO)}")
     assert not broken, broken
+
+
+def test_each_games_page_is_a_players_page():
+    """Rules, keys, opponents, commands and a short account of strength: under 400 lines (an
+    engine's research log goes to docs/engine/)."""
+    from tui_games.games import GAMES
+
+    for spec in GAMES:
+        page = REPO / "docs" / "games" / f"{spec.key}.md"
+        assert len(page.read_text().splitlines()) < 400, f"{page.name} is a research log, not a player's page"
