@@ -38,15 +38,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
-
-from tui_games.data.resources import read_puzzles  # noqa: E402
-from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots  # noqa: E402
-from tui_games.engine.checkers.engine import Engine  # noqa: E402
-from tui_games.engine.checkers.position import CheckersPosition, Move  # noqa: E402
-from tui_games.engine.search import SearchLimits  # noqa: E402
+from tui_games.data.resources import read_puzzles
+from tui_games.engine.checkers.ballots import BALLOTS_FILE, parse_ballots
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.position import CheckersPosition, Move
+from tui_games.engine.search import SearchLimits
+from tui_games.training.checkers_import_games import parse_line, read_transcripts, transcript_moves
 
 DEFAULT_OUT = "checkers_book_games.txt"
 

@@ -56,10 +56,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
-from checkers_train_net import (  # noqa: E402
+from tui_games.engine.checkers import network
+from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play
+from tui_games.training import fit_modules
+from tui_games.training.checkers_import_games import parse_line, read_transcripts, transcript_moves
+from tui_games.training.checkers_train_net import (
     add_network_options,
     base_scores,
     engine_scores,
@@ -72,10 +73,7 @@ from checkers_train_net import (  # noqa: E402
     whole_number,
     write_module,
 )
-from checkers_train_patterns import labels, load_positions  # noqa: E402
-
-from tui_games.engine.checkers import network  # noqa: E402
-from tui_games.engine.checkers.position import CheckersPosition, generate, has_capture, play  # noqa: E402
+from tui_games.training.checkers_train_patterns import labels, load_positions
 
 Board = tuple[int, int, int, int]
 
@@ -224,8 +222,10 @@ def accuracy(scores: Any, data: dict[str, Any], rows: Any, np: Any) -> float:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    import numpy as np  # training only (see the module doc)
-    import torch
+    found = fit_modules("checkers_train_choices.py", "numpy", "torch")  # training only (see the module doc)
+    if found is None:
+        return 2
+    np, torch = found
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.jobs)

@@ -32,6 +32,7 @@ PICTURE = {
     "data": {"engine", "userdata"},
     "userdata": {"games"},
     "games": {"engine", "userdata"},
+    "training": {"data", "engine"},
     "engine": set(),
     "online": set(),
 }

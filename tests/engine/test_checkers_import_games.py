@@ -1,12 +1,12 @@
-"""scripts/checkers_import_games.py: outside game records into training positions."""
+"""tui_games/training/checkers_import_games.py (scripts/checkers_import_games.py runs it): outside game records into training positions."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 
 import pytest
-from checkers_support import load_script
 
 from tui_games.engine.checkers.position import CheckersPosition, has_capture
 
@@ -18,7 +18,7 @@ def _their_square(standard: int) -> int:
 
 
 def test_the_square_numbering_matches_the_transcripts_board():
-    script = load_script("checkers_import_games")
+    script = importlib.import_module("tui_games.training.checkers_import_games")
     # The transcripts' picture: 0 is A1 (Black's left corner, standard 4), 3 is G1 (standard 1),
     # 31 is H8 (standard 29); the first game's opening 10-13 21-17 is 10-15 23-19.
     assert [script.standard_square(t) for t in (0, 3, 4, 31, 10, 13, 21, 17)] == [4, 1, 8, 29, 10, 15, 23, 19]
@@ -42,7 +42,7 @@ def _random_game(seed: int) -> tuple[list[str], list[tuple[int, int, int, int]]]
 
 
 def test_games_replay_to_their_quiet_positions_and_bad_lines_are_skipped(tmp_path):
-    script = load_script("checkers_import_games")
+    script = importlib.import_module("tui_games.training.checkers_import_games")
     games = [_random_game(seed) for seed in range(6)]
     assert any("-" in t[t.index("-") + 1:] for moves, _ in games for t in moves)  # multi-leg jumps occur
     for moves, quiet in games:

@@ -5,12 +5,13 @@ random and extreme weights), colour symmetry, and the shipped image, refused whe
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 import random
 import struct
 
 import pytest
-from checkers_support import KING_POSITIONS, load_script, random_positions, search_summary
+from checkers_support import KING_POSITIONS, random_positions, search_summary
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import network
@@ -202,7 +203,7 @@ def test_the_shipped_network_is_small():
 
 def test_the_training_inputs_are_the_networks_view(tmp_path):
     np = pytest.importorskip("numpy")  # the training's own dependency, not the project's
-    script = load_script("checkers_train_net")
+    script = importlib.import_module("tui_games.training.checkers_train_net")
     pos = _positions()[:50]
     data = {"black": np.array([p.black for p in pos], dtype=np.uint32),
             "white": np.array([p.white for p in pos], dtype=np.uint32),
@@ -222,7 +223,7 @@ def test_the_training_inputs_are_the_networks_view(tmp_path):
 def test_the_quantised_network_computes_the_float_one():
     np = pytest.importorskip("numpy")
     torch = pytest.importorskip("torch")
-    script = load_script("checkers_train_net")
+    script = importlib.import_module("tui_games.training.checkers_train_net")
     torch.manual_seed(31)
     model = torch.nn.Sequential(torch.nn.Linear(network.INPUTS, 16), torch.nn.Hardtanh(0, 1),
                                 torch.nn.Linear(16, 8), torch.nn.Hardtanh(0, 1), torch.nn.Linear(8, 1))
@@ -250,7 +251,7 @@ def test_the_quantised_network_computes_the_float_one():
 
 
 def test_labelling_adds_the_search_score_and_resumes(tmp_path):
-    script = load_script("checkers_train_net")
+    script = importlib.import_module("tui_games.training.checkers_train_net")
     pos = _positions()[:12]
     games = tmp_path / "games.jsonl"
     games.write_text("".join('{"result": %s, "positions": [%s]}\n' % (r, ", ".join(
@@ -280,7 +281,7 @@ def test_labelling_adds_the_search_score_and_resumes(tmp_path):
     ("--batch", "2.5", "a whole number, 1 or more"),
 ])
 def test_a_bad_option_is_refused_before_any_games_are_read(tmp_path, capsys, option, bad, wants):
-    script = load_script("checkers_train_net")
+    script = importlib.import_module("tui_games.training.checkers_train_net")
     with pytest.raises(SystemExit) as stop:
         script.main(["fit", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "fit.json"), option, bad])
     assert stop.value.code == 2

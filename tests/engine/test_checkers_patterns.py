@@ -4,10 +4,11 @@ training script's data pieces compute what the engine computes."""
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
-from checkers_support import KING_POSITIONS, load_script, random_positions
+from checkers_support import KING_POSITIONS, random_positions
 
 from tui_games.engine.checkers import core as core_module
 from tui_games.engine.checkers import patterns
@@ -124,7 +125,7 @@ def test_bad_weight_vectors_are_refused_by_both_evaluations():
 
 def test_the_training_scripts_data_pieces_match_the_engine(tmp_path):
     np = pytest.importorskip("numpy")  # the training's own dependency, not the project's
-    script = load_script("checkers_train_patterns")
+    script = importlib.import_module("tui_games.training.checkers_train_patterns")
     pos = positions()[:60]
     games = tmp_path / "games.jsonl"
     lines = [
@@ -152,7 +153,7 @@ def test_lambda_labels_lean_on_the_games_later_searches():
     # unsearched position lost. G_i = 0.5 s_i + 0.5 G_next, the result after a game's last
     # position; an unsearched position keeps its result and passes G on unchanged.
     np = pytest.importorskip("numpy")
-    script = load_script("checkers_train_patterns")
+    script = importlib.import_module("tui_games.training.checkers_train_patterns")
     score = np.array([0.0, 53.6, -53.6, 20.0, np.nan])
     result = np.array([1.0, 1.0, 1.0, 0.0, 0.0])
     game = np.array([0, 0, 0, 1, 1])
@@ -175,7 +176,7 @@ def test_lambda_labels_lean_on_the_games_later_searches():
 
 def test_train_only_games_are_never_held_out_and_leave_the_held_out_games_alone(tmp_path):
     np = pytest.importorskip("numpy")
-    script = load_script("checkers_train_patterns")
+    script = importlib.import_module("tui_games.training.checkers_train_patterns")
     pos = positions()[:40]
     own_games, outside = tmp_path / "own.jsonl", tmp_path / "outside.jsonl"
     own_games.write_text("".join('{"result": %s, "positions": [[%d, %d, %d, %d, 10]]}\n' % (r, p.black, p.white, p.kings, p.turn)
@@ -194,7 +195,7 @@ def test_weighted_training_games_are_never_held_out_but_weigh_as_the_data_files(
     # New deep games are held out from; older ones of their kind train with the same weight,
     # so a fit warmed from a network that saw the older games is checked on games it never saw.
     np = pytest.importorskip("numpy")
-    script = load_script("checkers_train_patterns")
+    script = importlib.import_module("tui_games.training.checkers_train_patterns")
     pos = positions()[:30]
     line = '{"result": 0.5, "positions": [[%d, %d, %d, %d]]}\n'
     new, older, other = (tmp_path / name for name in ("new.jsonl", "older.jsonl", "other.jsonl"))
@@ -216,7 +217,7 @@ def test_twins_train_but_never_the_held_out_games_twins(tmp_path):
     # the twin file trains every game but the held-out ones' twins, and its games past the
     # labelled ones all.
     np = pytest.importorskip("numpy")
-    script = load_script("checkers_train_patterns")
+    script = importlib.import_module("tui_games.training.checkers_train_patterns")
     pos = positions()[:14]
     twin, deep = tmp_path / "twin.jsonl", tmp_path / "deep.jsonl"
     line = '{"result": 0.5, "positions": [[%d, %d, %d, %d, %d]]}\n'

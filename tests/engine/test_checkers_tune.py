@@ -1,12 +1,12 @@
-"""scripts/checkers_tune.py selfplay: games that end where the endgame tables cover them."""
+"""tui_games/training/checkers_tune.py (scripts/checkers_tune.py runs it) selfplay: games that end where the endgame tables cover them."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 
 import pytest
-from checkers_support import load_script
 
 from tui_games.engine.checkers.egdb import class_order
 from tui_games.engine.checkers.egdb_build import Builder
@@ -30,7 +30,7 @@ def db():
     ("B:W29:BK14", None),      # a king against a man on its back rank: whatever the table says
 ])
 def test_a_game_ends_with_the_tables_result_where_they_cover_it(db, fen, black_result):
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     engine = Engine(database=db, table_bits=12)
     start = CheckersPosition(fen)
     verdict = engine.verdict(start)
@@ -42,7 +42,7 @@ def test_a_game_ends_with_the_tables_result_where_they_cover_it(db, fen, black_r
 
 
 def test_without_the_flag_the_game_is_played_out(db):
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     engine = Engine(database=db, table_bits=12)
     start = CheckersPosition("W:WK10,K20:B1")
     result, kept = script.play(engine, engine, start, 2000, random.Random(1), random_ply=start.ply)
@@ -52,7 +52,7 @@ def test_without_the_flag_the_game_is_played_out(db):
 
 def test_selfplay_refuses_database_without_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("TUI_GAMES_HOME", str(tmp_path))
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     with pytest.raises(SystemExit) as err:
         script.main(["selfplay", "--games", "1", "--database", "--out", str(tmp_path / "g.jsonl")])
     assert "no endgame tables" in str(err.value)
@@ -60,7 +60,7 @@ def test_selfplay_refuses_database_without_tables(tmp_path, monkeypatch):
 
 
 def test_selfplay_with_the_network_writes_games(tmp_path):
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     out = tmp_path / "g.jsonl"
     assert script.main(["selfplay", "--games", "1", "--nodes", "300", "--network", "--seed", "3", "--out", str(out)]) == 0
     record = json.loads(out.read_text())
@@ -82,7 +82,7 @@ def _transcript(seed: int, plies: int) -> tuple[str, list[CheckersPosition]]:
 
 
 def test_selfplay_from_games_starts_in_their_middlegames(tmp_path):
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     games = [_transcript(seed, 40) for seed in range(4)]
     src = tmp_path / "acf.txt"
     # A short game (too few plies for a start) and an unreadable line are passed over.
@@ -109,7 +109,7 @@ def test_selfplay_from_games_starts_in_their_middlegames(tmp_path):
 
 
 def test_selfplay_from_games_names_a_missing_file(tmp_path):
-    script = load_script("checkers_tune")
+    script = importlib.import_module("tui_games.training.checkers_tune")
     with pytest.raises(SystemExit) as err:
         script.main(["selfplay", "--games", "1", "--from-games", str(tmp_path / "none.txt"),
                      "--out", str(tmp_path / "g.jsonl")])

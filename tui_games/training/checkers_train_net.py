@@ -42,16 +42,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from checkers_train_patterns import SCALE, labels, load_positions  # noqa: E402
-
-from tui_games.engine.checkers import core, network  # noqa: E402
-from tui_games.engine.checkers.engine import Engine  # noqa: E402
-from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, NETWORK, make_evaluator  # noqa: E402
-from tui_games.engine.checkers.notation import format_fen  # noqa: E402
-from tui_games.engine.checkers.position import CheckersPosition  # noqa: E402
-from tui_games.engine.search import SearchLimits  # noqa: E402
+from tui_games.engine.checkers import core, network
+from tui_games.engine.checkers.engine import Engine
+from tui_games.engine.checkers.evaluation import DEFAULT_WEIGHTS, NETWORK, make_evaluator
+from tui_games.engine.checkers.notation import format_fen
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.search import SearchLimits
+from tui_games.training import fit_modules
+from tui_games.training.checkers_train_patterns import SCALE, labels, load_positions
 
 TABLE_BITS = 18
 
@@ -184,8 +182,10 @@ def start_from(model: Any, net: network.Network | None, torch: Any) -> None:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    import numpy as np  # training only (see the module doc)
-    import torch
+    found = fit_modules("checkers_train_net.py", "numpy", "torch")  # training only (see the module doc)
+    if found is None:
+        return 2
+    np, torch = found
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
@@ -298,14 +298,15 @@ def load_net(path: str) -> network.Network | None:
     if path == "shipped":
         return NETWORK
     record = json.loads(Path(path).read_text())
-    return network.Network(*record["hidden"], tuple(record["net"]))
+    hidden1, hidden2 = record["hidden"]
+    return network.Network(hidden1, hidden2, tuple(record["net"]))
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """A with a network against B (by default the evaluation without one), in one process,
     both colours of each ballot; nodes a move (each side its own count, so a slower
     evaluation can be given fewer) or CPU seconds."""
-    from checkers_tune import ballots, elo
+    from tui_games.training.checkers_tune import ballots, elo
 
     net_a, net_b = load_net(args.a), load_net(args.b)
     rng = random.Random(args.seed)
@@ -340,7 +341,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def _play(black: Engine, white: Engine, start: CheckersPosition, limits: dict[int, SearchLimits],
           rng: random.Random) -> float:
     """checkers_tune.play with each engine's own limits."""
-    from checkers_tune import MAX_PLIES, adjudicate
+    from tui_games.training.checkers_tune import MAX_PLIES, adjudicate
 
     pos = start.copy()
     engines = (black, white)

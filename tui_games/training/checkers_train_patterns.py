@@ -58,6 +58,7 @@ from tui_games.engine.checkers.evaluation import (
     PHASE,
     features,
 )
+from tui_games.training import fit_modules
 
 SCALE = 53.6
 
@@ -294,8 +295,6 @@ def write_module(path: str, record: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import numpy as np  # training only, like PyTorch
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", nargs="+")
     parser.add_argument("--out", required=True, help="the fit as JSON")
@@ -314,6 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--module", help="write the tables as this _pattern_data.py")
     parser.add_argument("--python", action="store_true", help="print the feature weights as evaluation.py's tuple")
     args = parser.parse_args(argv)
+    found = fit_modules("checkers_train_patterns.py", "numpy", "torch")  # training only
+    if found is None:
+        return 2
+    np = found[0]
     data = load_positions(args.data, np, seed=args.seed, train_only=args.train_only)
     print(f"{len(data['result'])} positions from {data['games']} games", file=sys.stderr)
     record = train(data, args, np)
@@ -324,8 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.module:
         write_module(args.module, record)
     if args.python:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from checkers_tune import python_tuple
+        from tui_games.training.checkers_tune import python_tuple
 
         print(python_tuple(record["weights"]).replace("DEFAULT_WEIGHTS", "FEATURE_WEIGHTS"))
     return 0

@@ -74,9 +74,8 @@ from tui_games.engine.checkers.evaluation import (
 )
 from tui_games.engine.checkers.position import CheckersPosition, has_capture
 from tui_games.engine.search import SearchLimits
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from checkers_import_games import parse_line, read_transcripts, transcript_moves  # noqa: E402
+from tui_games.training import fit_modules
+from tui_games.training.checkers_import_games import parse_line, read_transcripts, transcript_moves
 
 MAX_PLIES = 200
 TABLE_BITS = 18
@@ -105,7 +104,7 @@ def play(black: Engine, white: Engine, start: CheckersPosition, nodes: int | Non
     ``end_in_database`` the game ends at the first position Black's engine's endgame tables
     cover, with their result (perfect play's, not the engines' play out)."""
     pos = start.copy()
-    kept = []
+    kept: list[tuple[int, int, int, int, int]] = []  # black, white, kings, turn, Black's score
     engines = (black, white)
     while pos.outcome() is None and pos.ply < MAX_PLIES:
         verdict = black.verdict(pos) if end_in_database else None
@@ -251,7 +250,10 @@ def fit_logistic(x: Any, y: Any, l2: float, np: Any, iterations: int = 25) -> An
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    import numpy as np  # only the fitting needs it (not a project dependency)
+    found = fit_modules("checkers_tune.py", "numpy")  # only the fitting needs it (not a project dependency)
+    if found is None:
+        return 2
+    (np,) = found
 
     games = load_games(args.data)
     random.Random(0).shuffle(games)
