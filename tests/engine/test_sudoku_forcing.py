@@ -16,9 +16,10 @@ import pytest
 from parallel_support import parallel_map
 from sudoku_marks import assert_sound, named, pm_state
 
-from tui_games.engine.sudoku import forcing, sat
+from tui_games.engine.sudoku import forcing_net as forcing
+from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
-from tui_games.engine.sudoku.forcing import (
+from tui_games.engine.sudoku.forcing_net import (
     cell_forcing_chains,
     digit_forcing_chains,
     dynamic_forcing_chains,
@@ -310,7 +311,7 @@ def test_nested_forcing_net_level_4(monkeypatch):
     over at 10.5 + length, with Sudoku Explainer's inner rule (dynamic forcing chains of every
     kind). The hints' nested net looks at level 4 at once, with the first candidate whose (+)
     net fails as its inner rule, and gives the smallest of its first few refutations."""
-    import tui_games.engine.sudoku.forcing as forcing
+    import tui_games.engine.sudoku.forcing_net as forcing
 
     monkeypatch.setattr(forcing, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
                         weights: (0, resume))
@@ -579,7 +580,7 @@ def test_other_shapes():
 def test_nested_falls_back_to_a_tree_of_nets(monkeypatch):
     """When no nested net of the first level refutes anything, a tree of (+) nets does: with
     the nested scan disabled, the finder still removes a false candidate."""
-    import tui_games.engine.sudoku.forcing as forcing
+    import tui_games.engine.sudoku.forcing_net as forcing
 
     monkeypatch.setattr(forcing, "_stronger", lambda net, prop, level, state: prop)
     state = pm_state(HARDEST_1_NESTED_PM)
