@@ -16,10 +16,9 @@ import pytest
 from parallel_support import parallel_map
 from sudoku_marks import assert_sound, named, pm_state
 
-from tui_games.engine.sudoku import forcing_net as forcing
-from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku import forcing, forcing_net, sat
 from tui_games.engine.sudoku.catalogue import TECHNIQUES
-from tui_games.engine.sudoku.forcing_net import (
+from tui_games.engine.sudoku.forcing import (
     cell_forcing_chains,
     digit_forcing_chains,
     dynamic_forcing_chains,
@@ -311,9 +310,8 @@ def test_nested_forcing_net_level_4(monkeypatch):
     over at 10.5 + length, with Sudoku Explainer's inner rule (dynamic forcing chains of every
     kind). The hints' nested net looks at level 4 at once, with the first candidate whose (+)
     net fails as its inner rule, and gives the smallest of its first few refutations."""
-    import tui_games.engine.sudoku.forcing_net as forcing
 
-    monkeypatch.setattr(forcing, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
+    monkeypatch.setattr(forcing_net, "_static_rules", lambda net, multiple, masks, places, par, order, resume, state,
                         weights: (0, resume))
     state = pm_state(HARDEST_1_NESTED_PM)
     step = first(explainer_nested_forcing_nets, state)
@@ -580,9 +578,9 @@ def test_other_shapes():
 def test_nested_falls_back_to_a_tree_of_nets(monkeypatch):
     """When no nested net of the first level refutes anything, a tree of (+) nets does: with
     the nested scan disabled, the finder still removes a false candidate."""
-    import tui_games.engine.sudoku.forcing_net as forcing
 
-    monkeypatch.setattr(forcing, "_stronger", lambda net, prop, level, state: prop)
+    for module in (forcing, forcing_net):  # the finder's and the analysis'
+        monkeypatch.setattr(module, "_stronger", lambda net, prop, level, state: prop)
     state = pm_state(HARDEST_1_NESTED_PM)
     step = first(nested_forcing_nets, state)
     assert step.technique == "nested forcing net" and len(step.eliminations) == 1
@@ -621,15 +619,15 @@ def _reference_chain_removals(net, masks, places, par):  # type: ignore[no-untyp
         return targets
 
     out = []
-    for i in forcing._open(net, masks, par):
+    for i in forcing_net._open(net, masks, par):
         for root in ((i << 1) | 1, i << 1):
-            sub = forcing._chain(root, weak_of, strong_of, False)
+            sub = forcing_net._chain(root, weak_of, strong_of, False)
             if sub.conflict < 0:
                 continue
             end = root ^ 1
-            parents = forcing._strong_parents(net, sub, (end,), masks, places, par)
+            parents = forcing_net._strong_parents(net, sub, (end,), masks, places, par)
             if parents:
-                size = len(forcing._ancestors(sub.par, (end,)))
+                size = len(forcing_net._ancestors(sub.par, (end,)))
                 gone = [i << 1] if root & 1 else [(i - i % n + e) << 1 for e in bits[masks[i // n] & ~(1 << i % n)]]
                 out += [(size, root, nd, parents) for nd in gone]
     return out
@@ -641,13 +639,13 @@ def test_level_2_inner_chains_found_as_by_building_every_chain():
     built: the removals, their chains' sizes and parents are those of building every chain,
     in every (+) net of a forum position's candidates (the grade's ratings rest on them)."""
     state = pm_state(FORUM_10_4_LEVEL_2_PM)
-    net = forcing._Net(state)
+    net = forcing_net._Net(state)
     checked = 0
     for i in net.candidates[::3]:
-        prop = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
+        prop = forcing_net._dynamic(net, ((i << 1) | 1,), forcing_net._PLUS, list(net.masks), list(net.places), {}, state)
         if prop.masks is None or prop.places is None:
             continue
-        ours = forcing._chain_removals(net, prop.masks, prop.places, prop.par, state, 0)
+        ours = forcing_net._chain_removals(net, prop.masks, prop.places, prop.par, state, 0)
         assert ours == _reference_chain_removals(net, prop.masks, prop.places, prop.par)
         checked += bool(ours)
     assert checked >= 10  # positions where the inner rule removes something
@@ -658,7 +656,7 @@ def test_the_hints_nested_nets_do_not_use_the_grades_levels_2_and_3(monkeypatch)
     step, the grade's) are never looked for, so the hints' speed does not depend on them."""
     def grade_only(*args: object) -> None:
         raise AssertionError("a hint used the grade's inner forcing chains")
-    monkeypatch.setattr(forcing, "_static_rules", grade_only)
+    monkeypatch.setattr(forcing_net, "_static_rules", grade_only)
     state = pm_state(FORUM_10_4_LEVEL_2_PM)
     steps = list(nested_forcing_nets(state))
     assert steps and all(s.rating >= 10.5 for s in steps)
@@ -673,20 +671,20 @@ def test_a_level_3_net_counts_the_level_2_chains_it_goes_on_from():
     Ours goes on from the level-2 net of the same assumption: it must keep what the level-2
     chains weigh (it dropped them, and the top of the scale rated low)."""
     state = pm_state(FORUM_10_4_LEVEL_2_PM)
-    net = forcing._Net(state)
+    net = forcing_net._Net(state)
     kept = 0
     for i in net.candidates:
-        plus = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
-        two = forcing._stronger(net, plus, forcing._NEST_FC, state)
+        plus = forcing_net._dynamic(net, ((i << 1) | 1,), forcing_net._PLUS, list(net.masks), list(net.places), {}, state)
+        two = forcing_net._stronger(net, plus, forcing_net._NEST_FC, state)
         if two.conflict >= 0 or not two.weights:
             continue
-        three = forcing._stronger(net, two, forcing._NEST_MFC, state)
+        three = forcing_net._stronger(net, two, forcing_net._NEST_MFC, state)
         assert three.weights.items() >= two.weights.items()
         if three.conflict >= 0:
             ends = (three.conflict, three.conflict | 1)
             behind = {key: size for node, (key, size) in three.weights.items()
-                      if node in forcing._ancestors(three.par, ends)}
-            assert forcing._size(three, ends) == len(forcing._ancestors(three.par, ends)) + sum(behind.values())
+                      if node in forcing_net._ancestors(three.par, ends)}
+            assert forcing_net._size(three, ends) == len(forcing_net._ancestors(three.par, ends)) + sum(behind.values())
         kept += 1
         if kept == 4:
             break
@@ -701,27 +699,28 @@ def test_the_grades_level_4_nets_rest_on_no_static_chain(monkeypatch):
     Levels 2 and 3 are made to give no step here, so that the grade goes on to level 4, and
     only the first few level-4 nets are built (the others stay the (+) nets they start from,
     with no step: a full scan of level 4 costs ten times as much and tells nothing more)."""
-    real = forcing._stronger
-    level_4: list[forcing._Prop] = []
+    real = forcing_net._stronger
+    level_4: list[forcing_net._Prop] = []
     static = 0
 
     def stronger(net, prop, level, state):  # type: ignore[no-untyped-def]
         nonlocal static
-        if level == forcing._NEST_SE:
+        if level == forcing_net._NEST_SE:
             assert not prop.weights  # it goes on from a net with no inner removal: the (+) net
             assert prop.conflict < 0 and prop.masks is not None
             if len(level_4) == 6:
                 return prop
         out = real(net, prop, level, state)
-        if level < forcing._NEST_DFC:
+        if level < forcing_net._NEST_DFC:
             static += bool(out.weights)
             if out.conflict >= 0:
-                return forcing._Prop(dict(out.par), list(out.order), -1)  # no step at levels 2 and 3
+                return forcing_net._Prop(dict(out.par), list(out.order), -1)  # no step at levels 2 and 3
         else:
             level_4.append(out)
         return out
 
-    monkeypatch.setattr(forcing, "_stronger", stronger)
+    for module in (forcing, forcing_net):  # the finder's and the analysis'
+        monkeypatch.setattr(module, "_stronger", stronger)
     monkeypatch.setattr(forcing, "_cells", lambda *args, **kwargs: [])
     monkeypatch.setattr(forcing, "_units", lambda *args, **kwargs: [])
     step = first(explainer_nested_forcing_nets, pm_state(FORUM_10_4_LEVEL_2_PM))
@@ -739,7 +738,7 @@ def _explainer_dynamic(net, root):  # type: ignore[no-untyped-def]
 
     n, units, bits = net.n, net.units, net.bits
     masks, places = list(net.masks), list(net.places)
-    par = {root: forcing.ROOT}
+    par = {root: forcing_net.ROOT}
     ons, offs = deque([root] if root & 1 else []), deque([] if root & 1 else [root])
     while ons or offs:
         if ons:
@@ -787,10 +786,10 @@ def test_dynamic_nets_take_every_on_before_any_off_as_explainer():
     so the offs are taken in the same order. Held here to a plain two-queue version of SE's,
     from "on" and "off" of every candidate of a forum position."""
     state = pm_state(FORUM_10_4_LEVEL_2_PM)
-    net = forcing._Net(state)
+    net = forcing_net._Net(state)
     for i in net.candidates:
         for root in ((i << 1) | 1, i << 1):
-            prop = forcing._dynamic(net, (root,), forcing._SINGLES, list(net.masks), list(net.places), {}, state)
+            prop = forcing_net._dynamic(net, (root,), forcing_net._SINGLES, list(net.masks), list(net.places), {}, state)
             par, conflict = _explainer_dynamic(net, root)
             assert (prop.par, prop.conflict) == (par, conflict)
 
@@ -837,14 +836,14 @@ def test_the_level_4_inner_rule_removes_only_false_candidates_and_every_kind():
     verities (told apart by their keys)."""
     state = pm_state(FORUM_11_5_LEVEL_4_PM)
     solution = solution_of(FORUM_11_5)
-    net = forcing._Net(state)
+    net = forcing_net._Net(state)
     n = net.n
     kinds: set[str] = set()
     true = [i for i in net.candidates if solution[i // n] == i % n + 1]
     for i in true:
-        plus = forcing._dynamic(net, ((i << 1) | 1,), forcing._PLUS, list(net.masks), list(net.places), {}, state)
+        plus = forcing_net._dynamic(net, ((i << 1) | 1,), forcing_net._PLUS, list(net.masks), list(net.places), {}, state)
         assert plus.conflict < 0 and plus.masks is not None and plus.places is not None
-        found = forcing._dynamic_removals(net, plus.masks, plus.places, plus.par, state, 0)
+        found = forcing_net._dynamic_removals(net, plus.masks, plus.places, plus.par, state, 0)
         for _size, key, node, parents in found:
             c, d = divmod(node >> 1, n)
             assert not node & 1 and solution[c] != d + 1

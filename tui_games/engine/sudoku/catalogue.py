@@ -107,7 +107,7 @@ from tui_games.engine.sudoku.complex_fish import FRANKEN, MUTANT, compiled_searc
 from tui_games.engine.sudoku.death_blossom import death_blossoms
 from tui_games.engine.sudoku.direct import direct_claiming, direct_hidden_subsets, direct_pointing
 from tui_games.engine.sudoku.fish import finned_fish
-from tui_games.engine.sudoku.forcing_net import (
+from tui_games.engine.sudoku.forcing import (
     cell_forcing_chains,
     digit_forcing_chains,
     dynamic_forcing_chains,

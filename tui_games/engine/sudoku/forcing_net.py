@@ -1,51 +1,13 @@
-"""Forcing chains, dynamic forcing chains and nested forcing nets: the techniques of last resort.
+"""The forcing nets' machinery: a position as nodes and links, and the propagations that follow
+an assumption through it (:mod:`.forcing` describes the techniques built on them).
 
-Every one of them assumes something about a candidate ("r1c2 is 4", or "r1c2 is not 4") and
-follows what it implies, node by node. A node is a candidate switched *on* (the cell holds
-that digit) or *off* (it does not). "A on => B off" is a weak link (``-`` in Eureka
-notation), "A off => B on" a strong one (``=``). What the assumptions prove:
-
-- a **contradiction** -- the same candidate ends up both on and off -- proves the assumption
-  false (an "on" assumption: the candidate goes; an "off" one: it is placed);
-- a **verity** -- the same node reached from every case of something that must hold -- proves
-  the node: both "x on" and "x off" (double implication), every candidate of a cell (cell
-  forcing chain), every place of a digit in a unit (unit forcing chain).
-
-Four strengths of propagation, as in Sudoku Explainer:
-
-- *static* forcing chains follow only the strong links of the position itself (bivalue cells,
-  digits with two places in a unit): a chain of singles where no candidate removed by the
-  chain itself counts (digit forcing chain 7.5, cell and unit forcing chains 8.2);
-- *dynamic* forcing chains play the singles out in a copy of the position, so a cell whose
-  other candidates the chain removed becomes a naked single, a unit likewise a hidden single
-  (8.5); each node remembers every node it came from, so what the rating counts is the net;
-- *dynamic (+)* also applies pointing and box-line reduction, failing those hidden pairs,
-  failing those naked pairs inside the net, once the singles run out, as SE does (9.0);
-- *nested* forcing nets also remove, inside the net, the candidates an inner chain refutes,
-  Sudoku Explainer's nesting levels (8.5 + 0.5 a level, :func:`explainer_level`): level 2
-  (9.5) the candidates static forcing chains remove (a chain from "on" that removes its
-  candidate, or from "off" that places it), all at once, each on its smallest chain, as SE
-  adds every hint of its inner rule; level 3 (10.0) those first, failing them the candidates
-  static cell and unit forcing chains remove (a level-3 net goes on from its level-2 net,
-  counting the chains that one rests on); level 4 (10.5), a net of its own from the (+) net:
-  for the grade, as SE's, every candidate plain dynamic forcing chains of every kind remove
-  (contradictions, double implications, cell and unit verities), all at once, failing those
-  the first whose own (+) net ends in a contradiction; for the hints, that last rule alone.
-  The grade tries the levels in that order, as SE does, every false candidate at each; the hints go to
-  level 4 at once and take the smallest of its first few refutations (quicker, and it
-  refutes a false candidate of every puzzle in the shared sets, the forum's hardest included);
-  should it not, a tree of (+) nets branching on one cell's candidates after another does
-  (rated by the tree's depth). A false candidate always fails that way, since the tree is an
-  exhaustive search, so on a puzzle with one solution the nested nets always find a step.
-  They look only on positions with one solution (a quick search says so) and only at the
-  candidates it rules out.
-
-The rating is the base rating plus :func:`~.techniques.length_rating` of the number of nodes
-the conclusion rests on (summed over the branches of a verity; a nested net adds each inner
-chain's own nodes once, as SE adds each nested chain once), and the finders yield the
-smallest nets first (the hints' nested nets: the smallest of the first few found). Each search is
-computed once per position and shared by the finders (the stepper tries them one after the
-other on the same position).
+A node is a candidate switched *on* or *off* (``(cell * n + digit) << 1 | on``). A
+propagation (:class:`_Prop`) records every node it reaches and where each came from (its
+parents, so that a conclusion counts the nodes it rests on): static chains follow the
+position's strong links alone; dynamic nets play singles out in a copy of the position, (+)
+nets pointing, box-line reductions and pairs too, and nested nets the candidates inner
+chains refute (:func:`_stronger`). :class:`_Analysis` computes each of them once per position
+for every finder; :func:`_refute` is the tree of (+) nets the nested finder falls back on.
 
 Speed: a propagation works on copies of two flat lists of ints (candidate masks per cell,
 places per unit and digit, both bit masks) and one dict of parents for the nodes it reaches;
@@ -56,19 +18,12 @@ dynamic net of the same assumption stopped.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, cast
 
-from tui_games.engine.sudoku.grid import Geometry, bit_indexes, cell_name, digit_char
-from tui_games.engine.sudoku.levels import DIABOLICAL, NIGHTMARE
-from tui_games.engine.sudoku.techniques import Link, State, Step, length_rating
-
-__all__ = [
-    "cell_forcing_chains", "digit_forcing_chains", "dynamic_forcing_chains", "dynamic_forcing_chains_plus",
-    "explainer_cell_forcing_chains", "explainer_nested_forcing_nets", "explainer_unit_forcing_chains",
-    "nested_forcing_nets", "nishio_forcing_chains", "unit_forcing_chains",
-]
+from tui_games.engine.sudoku.grid import Geometry
+from tui_games.engine.sudoku.techniques import State
 
 STATIC_DIGIT, STATIC_REGION, DYNAMIC, DYNAMIC_PLUS = 7.5, 8.0, 8.5, 9.0
 #: Sudoku Explainer starts its static cell and unit forcing chains only from cells with three
@@ -919,7 +874,6 @@ def _inner_walk(par: _Parents, end: int, outer: set[int]) -> int:
     return count
 
 
-# -- reading a net ---------------------------------------------------------------------------------
 
 
 def _ancestors(par: _Parents, nodes: Sequence[int]) -> set[int]:
@@ -956,106 +910,6 @@ def _size(prop: _Prop, ends: Sequence[int], inner: bool = False) -> int:
     return total + sum(behind.values())
 
 
-def _path(prop: _Prop, node: int, index: dict[int, int]) -> list[int]:
-    """The main line from the assumption to ``node``: at each node, the parent implied last
-    (the one that triggered it)."""
-    path = [node]
-    par = prop.par
-    while True:
-        p = par.get(node)
-        if isinstance(p, tuple):
-            if not p:
-                break
-            node = max(p, key=lambda q: index.get(q, -1))
-        elif p is None or p < 0:
-            break
-        else:
-            node = p
-        if node in path:
-            break
-        path.append(node)
-    path.reverse()
-    return path
-
-
-class _Reader:
-    """Names nodes and writes chains for one position."""
-
-    def __init__(self, net: _Net) -> None:
-        self.n = net.n
-
-    def cd(self, node: int) -> tuple[int, int]:
-        c, d = divmod(node >> 1, self.n)
-        return c, d + 1
-
-    def said(self, node: int, would: bool = True) -> str:
-        """``r1c2 would be 4`` / ``r1c2 would not be 4`` (``is`` when not ``would``)."""
-        c, d = self.cd(node)
-        verb = "would be" if would else "is"
-        if not node & 1:
-            verb = "would not be" if would else "is not"
-        return f"{cell_name(c, self.n)} {verb} {digit_char(d)}"
-
-    def eureka(self, path: Sequence[int]) -> str:
-        """``(4)r1c2-(4=6)r1c7-(6)r5c7``: "-" into an off node (weak link), "=" from an off
-        node into an on one (strong); an off node followed by an on one in the same cell is
-        written ``(a=b)cell``. A chain from an "off" assumption starts with "=" (Eureka's way:
-        ``(4)r1c2=...`` reads "if r1c2 is not 4, ...")."""
-        out: list[str] = []
-        k = 0
-        while k < len(path):
-            node = path[k]
-            c, d = self.cd(node)
-            link = "" if not k else "=" if node & 1 and not path[k - 1] & 1 else "-"
-            nxt = path[k + 1] if k + 1 < len(path) else -1
-            if not node & 1 and nxt >= 0 and nxt & 1 and self.cd(nxt)[0] == c:
-                out.append(f"{link}({digit_char(d)}={digit_char(self.cd(nxt)[1])}){cell_name(c, self.n)}")
-                k += 2
-            else:
-                out.append(f"{link}({digit_char(d)}){cell_name(c, self.n)}")
-                k += 1
-        return "".join(out)
-
-    def links(self, path: Sequence[int]) -> list[Link]:
-        out = []
-        for a, b in zip(path, path[1:]):
-            ca, da = self.cd(a)
-            cb, db = self.cd(b)
-            out.append(Link((ca,), da, (cb,), db, bool(b & 1 and not a & 1)))
-        return out
-
-    def story(self, paths: Sequence[Sequence[int]], named: set[int], limit: int = 3) -> str:
-        """``r1c7 would be 6, r5c7 would be 3 and ``: the "on" nodes of the main lines after
-        the assumption, but for the cells the conclusion names (first and last when long)."""
-        ons = list(dict.fromkeys(node for path in paths for node in path[1:]
-                                 if node & 1 and self.cd(node)[0] not in named))
-        if not ons:
-            return ""
-        if len(ons) <= limit:
-            return _join([self.said(x) for x in ons]) + "; then "
-        return f"{self.said(ons[0])}, ..., {self.said(ons[-1])}; then "
-
-    def conflict(self, prop: _Prop) -> tuple[str, set[int]]:
-        """Why the net fails (``r5c5 would be both 3 and 7``) and the cells that names."""
-        off = prop.conflict
-        c, d = self.cd(off)
-        name = cell_name(c, self.n)
-        p = prop.par.get(off)
-        if isinstance(p, int) and p >= 0:
-            pc, pd = self.cd(p)
-            if pc == c:
-                return f"{name} would be both {digit_char(pd)} and {digit_char(d)}", {c}
-            return f"{name} and {cell_name(pc, self.n)} would both be {digit_char(d)}", {c, pc}
-        return f"{name} would have to be {digit_char(d)} and could not be", {c}
-
-
-def _join(words: Sequence[str], last: str = "and") -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
-
-
-# -- the searches, shared by the finders -----------------------------------------------------------
 
 
 class _Analysis:
@@ -1129,177 +983,6 @@ def _unsolvable(state: State) -> bool:
     return state.solved() or state.contradiction() is not None
 
 
-# -- hints -----------------------------------------------------------------------------------------
-
-
-class _Hint:
-    """A conclusion found, before it becomes a Step: sorted by size."""
-
-    __slots__ = ("branches", "kind", "size", "target")
-
-    def __init__(self, kind: str, target: int, branches: list[tuple[_Prop, list[int]]], size: int) -> None:
-        self.kind, self.target, self.branches, self.size = kind, target, branches, size
-
-
-def _contradictions(props: dict[int, _Prop]) -> list[_Hint]:
-    out = []
-    for root, prop in props.items():
-        if prop.conflict >= 0:
-            ends = [prop.conflict, prop.conflict | 1]
-            out.append(_Hint("contradiction", root ^ 1, [(prop, ends)], _size(prop, ends)))
-    return out
-
-
-def _common(net: _Net, props: Sequence[_Prop], skip_cells: set[int], partial: bool = False) -> _Hint | None:
-    """The node every branch implies (the smallest net), or None. ``partial``: a branch that
-    ends in a contradiction counts with the nodes it implied before it (Sudoku Explainer's
-    rule: such a branch is impossible, so it implies anything; SE keeps what its chain had
-    reached when the contradiction stopped it)."""
-    if all(p.conflict >= 0 for p in props) or (not partial and any(p.conflict >= 0 for p in props)):
-        return None
-    common = props[0].nodes
-    for p in props[1:]:
-        common = common & p.nodes
-        if not common:
-            return None
-    indexes = [p.index for p in props]
-    n = net.n
-    best, best_score = -1, None
-    for node in common:
-        if (node >> 1) // n in skip_cells:
-            continue
-        score = sum(ix[node] for ix in indexes)
-        if best_score is None or score < best_score:
-            best, best_score = node, score
-    if best < 0:
-        return None
-    size = sum(_size(p, (best,)) for p in props)
-    return _Hint("verity", best, [(p, [best]) for p in props], size)
-
-
-def _double(net: _Net, props: dict[int, _Prop]) -> list[_Hint]:
-    out = []
-    for i in net.candidates:
-        on, off = props.get((i << 1) | 1), props.get(i << 1)
-        if on is None or off is None:
-            continue
-        hint = _common(net, (on, off), set())
-        if hint is not None:
-            hint.kind = "double"
-            out.append(hint)
-    return out
-
-
-def _cells(net: _Net, props: dict[int, _Prop], least: int = 2, partial: bool = False) -> list[_Hint]:
-    """Cell forcing chains from the cells with ``least`` candidates or more (``partial``: see
-    :func:`_common`)."""
-    out = []
-    n = net.n
-    for c, m in enumerate(net.masks):
-        if m.bit_count() < least:
-            continue
-        hint = _common(net, [props[((c * n + d) << 1) | 1] for d in net.bits[m]], {c}, partial)
-        if hint is not None:
-            hint.kind = "cell"
-            out.append(hint)
-    return out
-
-
-def _units(net: _Net, props: dict[int, _Prop], least: int = 2, partial: bool = False) -> list[_Hint]:
-    """Unit forcing chains; ``least``: the first place's cell has that many candidates or more
-    (``partial``: see :func:`_common`)."""
-    out = []
-    n = net.n
-    for u, unit in enumerate(net.units):
-        for d in range(n):
-            pl = net.places[u * n + d]
-            if pl.bit_count() < 2:
-                continue
-            cells = [unit[j] for j in net.bits[pl]]
-            if net.masks[cells[0]].bit_count() < least:
-                continue
-            hint = _common(net, [props[((c * n + d) << 1) | 1] for c in cells], set(), partial)
-            if hint is not None:
-                hint.kind = f"unit {u}"
-                out.append(hint)
-    return out
-
-
-def _step(net: _Net, hint: _Hint, technique: str, level: str, base: float, note: str = "") -> Step:
-    reader = _Reader(net)
-    n = net.n
-    target = hint.target
-    c, d = reader.cd(target)
-    placements: tuple[tuple[int, int], ...] = ()
-    eliminations: tuple[tuple[int, int], ...] = ()
-    if target & 1:
-        placements = ((c, d),)
-    else:
-        eliminations = ((c, d),)
-    conclusion = reader.said(target, would=False)
-    lines: list[str] = []
-    links: list[Link] = []
-    cells: list[int] = []
-    digits: set[int] = {d}
-    branch_paths = []
-    for prop, ends in hint.branches:
-        paths = [_path(prop, e, prop.index) for e in ends]
-        branch_paths.append(paths)
-        for path in paths:
-            links.extend(reader.links(path))
-            lines.append(reader.eureka(path))
-            for node in path:
-                pc, pd = reader.cd(node)
-                if pc not in cells:
-                    cells.append(pc)
-                digits.add(pd)
-    root = branch_paths[0][0][0]
-    rc, rd = reader.cd(root)
-    if hint.kind == "contradiction":
-        why, named = reader.conflict(hint.branches[0][0])
-        story = reader.story(branch_paths[0], named)
-        assumption = f"{cell_name(rc, n)} were {'' if root & 1 else 'not '}{digit_char(rd)}"
-        explanation = f"If {assumption}, {story}{why}, so {conclusion}."
-        weights = hint.branches[0][0].weights
-        inner = list(dict.fromkeys(x for path in branch_paths[0] for x in path if x in weights))
-        if inner and note:
-            said = [reader.said(x, would=False) for x in inner[:2]] + (["others"] if len(inner) > 2 else [])
-            one, several = _NESTED_WHY.get(note, _NESTED_WHY[NESTED_NOTES[_NEST_DFC]])
-            note = f" Inside the net, {_join(said)}, since {one if len(inner) == 1 else several}."
-    else:
-        if hint.kind == "cell":
-            cases = f"Whatever {cell_name(rc, n)} holds ({_digits_or(net.masks[rc])}), every case leads"
-        elif hint.kind.startswith("unit"):
-            u = int(hint.kind.split()[1])
-            places = [p[0][0] for p in branch_paths]
-            where = _join([cell_name(reader.cd(x)[0], n) for x in places], "or")
-            cases = f"Wherever {digit_char(rd)} goes in {net.geo.unit_names[u]} ({where}), every case leads"
-        else:
-            cases = f"Whether {cell_name(rc, n)} is {digit_char(rd)} or not, both cases lead"
-        being = f"{cell_name(c, n)} {'being' if target & 1 else 'not being'} {digit_char(d)}"
-        explanation = f"{cases} to {being} (see the chains), so {conclusion}."
-    rating = round(base + length_rating(max(0, hint.size - 2)), 1)  # as Sudoku Explainer counts
-    return Step(technique, level, tuple(cells), tuple(sorted(digits)), explanation + note, placements=placements,
-                eliminations=eliminations, rating=rating, links=tuple(dict.fromkeys(links)),
-                chain=tuple(dict.fromkeys(lines)))
-
-
-def _digits_or(mask: int) -> str:
-    return _join([digit_char(d + 1) for d in bit_indexes(mask)], "or")
-
-
-def _sorted_steps(net: _Net, hints: list[_Hint], technique: str, level: str, base: float,
-                  note: str = "") -> Iterator[Step]:
-    hints.sort(key=lambda h: h.size)
-    seen = set()
-    for hint in hints:
-        if hint.target in seen:
-            continue
-        seen.add(hint.target)
-        yield _step(net, hint, technique, level, base, note)
-
-
-# -- finders ---------------------------------------------------------------------------------------
 
 
 def _nishio(net: _Net, root: int) -> _Prop:
@@ -1340,110 +1023,6 @@ def _nishio(net: _Net, root: int) -> _Prop:
                         if nd ^ 1 in par:
                             return _Prop(par, order, nd ^ 1)
     return _Prop(par, order, -1)
-
-
-def nishio_forcing_chains(state: State) -> Iterator[Step]:
-    """Sudoku Explainer's nishio forcing chains (7.5+): a candidate assumed true, followed on
-    its digit alone with the hidden singles played out, ends in a contradiction: it is false."""
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    net = a.net
-    props = {}
-    for k, i in enumerate(net.candidates):
-        if not k & 31:
-            state.check_stop()
-        props[(i << 1) | 1] = _nishio(net, (i << 1) | 1)
-    # rated as Sudoku Explainer rates it, but a dynamic chain: the nightmare level's, as the
-    # dynamic forcing chains (the grade's level stays what the static chains decide)
-    yield from _sorted_steps(net, _contradictions(props), "nishio forcing chain", NIGHTMARE, STATIC_DIGIT)
-
-
-def digit_forcing_chains(state: State) -> Iterator[Step]:
-    """Static chains from one candidate: on and off lead to the same node, or one of them to
-    a contradiction (nishio)."""
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    props = a.static_all(state)
-    hints = _contradictions(props) + _double(a.net, props)
-    yield from _sorted_steps(a.net, hints, "digit forcing chain", DIABOLICAL, STATIC_DIGIT)
-
-
-def _static_cells(state: State, least: int) -> Iterator[Step]:
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    props = a.static_all(state)
-    yield from _sorted_steps(a.net, _cells(a.net, props, least), "cell forcing chain", DIABOLICAL, STATIC_REGION)
-
-
-def _static_units(state: State, least: int) -> Iterator[Step]:
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    props = a.static_all(state)
-    yield from _sorted_steps(a.net, _units(a.net, props, least), "unit forcing chain", DIABOLICAL, STATIC_REGION)
-
-
-def cell_forcing_chains(state: State) -> Iterator[Step]:
-    """Static chains from every candidate of a cell reach the same node."""
-    return _static_cells(state, 2)
-
-
-def unit_forcing_chains(state: State) -> Iterator[Step]:
-    """Static chains from every place of a digit in a unit reach the same node."""
-    return _static_units(state, 2)
-
-
-def explainer_cell_forcing_chains(state: State) -> Iterator[Step]:
-    """:func:`cell_forcing_chains` from cells of 3+ candidates only, as Sudoku Explainer's."""
-    return _static_cells(state, STATIC_LEAST)
-
-
-def explainer_unit_forcing_chains(state: State) -> Iterator[Step]:
-    """:func:`unit_forcing_chains` whose first place has 3+ candidates, as Sudoku Explainer's."""
-    return _static_units(state, STATIC_LEAST)
-
-
-PLUS_NOTE = " Inside the net, pointing, box-line reductions and pairs remove candidates too."
-NESTED_NOTES = {
-    _NEST_FC: " Inside the net, every candidate that a forcing chain removes is removed too.",
-    _NEST_MFC: (" Inside the net, every candidate that forcing chains rule out (its own chain, or every case of"
-                " a cell or of a digit's places in a unit) is removed too."),
-    _NEST_DFC: " Inside the net, every candidate whose own net (+) ends in a contradiction is removed too.",
-    _NEST_SE: (" Inside the net, every candidate that dynamic forcing chains rule out (its own net, or every case"
-               " of a candidate, a cell or a digit's places in a unit) is removed too."),
-}
-#: How a step names the inner chains behind the candidates its net removed (one, several).
-_NESTED_WHY = {
-    NESTED_NOTES[_NEST_FC]: ("a forcing chain would remove it", "forcing chains would remove them"),
-    NESTED_NOTES[_NEST_MFC]: ("forcing chains rule it out", "forcing chains rule them out"),
-    NESTED_NOTES[_NEST_DFC]: ("its own (+) net would end in a contradiction",
-                              "their own (+) nets would end in a contradiction"),
-    NESTED_NOTES[_NEST_SE]: ("dynamic forcing chains rule it out", "dynamic forcing chains rule them out"),
-}
-
-
-def _dynamic_finder(state: State, level: int, technique: str, base: float) -> Iterator[Step]:
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    props = a.dynamic_all(state, level)
-    net = a.net
-    hints = _contradictions(props) + _double(net, props) + _cells(net, props) + _units(net, props)
-    yield from _sorted_steps(net, hints, technique, NIGHTMARE, base, PLUS_NOTE if level == _PLUS else "")
-
-
-def dynamic_forcing_chains(state: State) -> Iterator[Step]:
-    """Contradictions and verities (double implication, cell, unit) with the singles played
-    out in the net."""
-    return _dynamic_finder(state, _SINGLES, "dynamic forcing chain", DYNAMIC)
-
-
-def dynamic_forcing_chains_plus(state: State) -> Iterator[Step]:
-    """Dynamic forcing chains whose nets also use pointing, box-line reduction and pairs."""
-    return _dynamic_finder(state, _PLUS, "dynamic forcing chain (+)", DYNAMIC_PLUS)
 
 
 def _branch_cell(masks: list[int]) -> int:
@@ -1513,90 +1092,3 @@ def _refute(net: _Net, prop: _Prop, state: State, depth: int = 1) -> int | None:
             return None
         deepest = max(deepest, below)
     return deepest
-
-
-#: How many refutations the hints' nested nets of level 4 collect before giving the smallest (a
-#: full scan of the board costs seconds there; the first few, found in the order below, are
-#: within a few nodes of the smallest). The grade scans every false candidate at every level, as
-#: Sudoku Explainer does, and gives the smallest: a tenth more or less decides the top of the scale.
-NESTED_SAMPLE = 8
-
-
-def nested_forcing_nets(state: State) -> Iterator[Step]:
-    """The hints' nested nets: contradiction nets that also remove, inside them, the candidates
-    whose own dynamic (+) net ends in a contradiction (Sudoku Explainer's level 4, 10.5), the
-    strongest level and the quickest to find a step (of the first :data:`NESTED_SAMPLE`
-    refutations, the smallest comes first). If none is found, a tree of (+) nets, branching on
-    the candidates of a cell at each level, all ending in contradictions (nested nets at the
-    tree's depth: a false candidate always has one). Only on a position with one solution
-    (found by a quick search) and only for the candidates that solution rules out, since no
-    other can be refuted; tried first: the candidates whose (+) nets reach furthest."""
-    return _nested_finder(state, (_NEST_DFC,))
-
-
-def explainer_nested_forcing_nets(state: State) -> Iterator[Step]:
-    """The grade's nested nets, in Sudoku Explainer's order of nesting levels (the first level
-    with a step wins): static forcing chains inside the net (level 2, 9.5), static multiple
-    forcing chains (level 3, 10.0), dynamic forcing chains of every kind, all at once (level 4,
-    10.5, a net of its own from the (+) net, with no static chain inside; failing those, the
-    first candidate whose (+) net fails); at every level every false candidate is tried and
-    the smallest net comes first, as SE takes its easiest hint (a
-    tenth more or less decides the top of the scale). Slower than :func:`nested_forcing_nets`
-    (seconds a step on the forum's hardest), so the hints keep that one."""
-    return _nested_finder(state, (_NEST_FC, _NEST_MFC, _NEST_SE), sample=False)
-
-
-def _nested_finder(state: State, levels: Sequence[int], sample: bool = True) -> Iterator[Step]:
-    if _unsolvable(state):
-        return
-    a = _analysis(state)
-    net = a.net
-    n = net.n
-    solution = a.solution(state)
-    if solution is None:
-        return  # several solutions or none: the nets would search in vain
-    plus = a.dynamic_all(state, _PLUS)  # computed already when the stepper tried dynamic (+)
-    false = sorted((i for i in net.candidates if solution[i // n] != i % n + 1),
-                   key=lambda i: -len(plus[(i << 1) | 1].order))
-    weaker = {i: plus[(i << 1) | 1] for i in net.candidates}
-    for level in levels:
-        hints: list[_Hint] = []
-        for i in false:
-            state.check_stop()
-            # SE's level 4 is a net of its own, whose inner rules are dynamic chains alone (its
-            # static chains' removals are not in it): it starts from the (+) net, levels 2 and 3
-            # go on from the level below
-            base = plus[(i << 1) | 1] if level >= _NEST_DFC else weaker[i]
-            prop = weaker[i] = _stronger(net, base, level, state)
-            if prop.conflict >= 0:
-                ends = [prop.conflict, prop.conflict | 1]
-                hints.append(_Hint("contradiction", i << 1, [(prop, ends)], _size(prop, ends)))
-                if sample and len(hints) == NESTED_SAMPLE and level == _NEST_DFC:
-                    break
-        if level < _NEST_DFC:  # SE's nets of levels 2 and 3 also give cell and unit verities
-            for i in net.candidates:
-                if solution[i // n] == i % n + 1:
-                    state.check_stop()
-                    weaker[i] = _stronger(net, weaker[i], level, state)
-            props = {(i << 1) | 1: prop for i, prop in weaker.items()}
-            hints += _cells(net, props, partial=True) + _units(net, props, partial=True)
-        if hints:
-            yield from _sorted_steps(net, hints, "nested forcing net", NIGHTMARE, explainer_level(min(level, 4)),
-                                     NESTED_NOTES[level])
-            return
-    for i in false:
-        depth = _refute(net, plus[(i << 1) | 1], state)
-        if depth is not None:
-            yield _tree_step(net, i, depth)
-            return
-
-
-def _tree_step(net: _Net, i: int, depth: int) -> Step:
-    c, d = divmod(i, net.n)
-    name, digit = cell_name(c, net.n), digit_char(d + 1)
-    level = 1 + depth
-    text = (f"If {name} were {digit}, every way to go on would end in a contradiction: branching on the "
-            f"candidates of one cell after another, {depth} levels deep, every branch's net (+) fails. So "
-            f"{name} is not {digit}.")
-    return Step("nested forcing net", NIGHTMARE, (c,), (d + 1,), text, eliminations=((c, d + 1),),
-                rating=round(NESTED + 0.5 * (level - 1), 1), chain=(f"({digit}){name}: {depth} levels of branching",))
