@@ -373,7 +373,8 @@ class GameScreen(SavingScreen):
         for move in message.path:
             position.push(move)
         self.previewing = True
-        self.board.set_position(position)
+        # Every game's board shows a position (set_position): the one the tree node stands for.
+        cast(Any, self.board).set_position(position)
         line = " ".join(self.move_name(m) for m in message.path) if message.path else "the searched position"
         self._set_status(f"tree: {line} · Escape: the game")
 

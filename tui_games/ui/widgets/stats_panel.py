@@ -120,13 +120,13 @@ class StatsPanel(Static):
             lines.append(Text("stopped (c): … rows did not finish; c again shows the statistics",
                               style="italic dim"))
         elif rows:
-            finished = [row for row in rows if row[1]]
-            if rows[0][1] and finished:
+            whole = [row for row in rows if row[1]]
+            if rows[0][1] and whole:
                 # Against a whole minimax tree only: a stopped one is no base to compare with.
                 base = rows[0][0].nodes or 1
-                best = min(finished, key=lambda r: r[0].nodes)[0]
+                best = min(whole, key=lambda r: r[0].nodes)[0]
                 lines.append(Text(f"the fewest, {best.config.label}: {best.nodes / base:.1%} of minimax's nodes.",
                                   style="italic"))
-            if len(finished) < len(rows):
+            if len(whole) < len(rows):
                 lines.append(Text("… stopped at its node or time limit", style="dim"))
         self.update(Group(*lines))
