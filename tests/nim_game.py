@@ -23,6 +23,7 @@ from tui_games.commands.common import UsageError, positive_int
 from tui_games.commands.options import Option
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, player_label, split_spec
 from tui_games.engine.game import OrderedMoves, Outcome
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import Player, RandomPlayer, SearchPlayer, lookup_spec
 from tui_games.engine.search import SearchLimits, search
 from tui_games.games import GameSpec
@@ -94,7 +95,7 @@ class Nim(OrderedMoves[int]):
         return str(move)
 
 
-OPPONENTS = {"perfect": "perfect", "random": "random"}
+OPPONENTS = {"perfect": "perfect", "random": "random", "mcts": "Monte Carlo tree search"}
 
 
 class NimArena(GameAdapter):
@@ -118,8 +119,13 @@ class NimArena(GameAdapter):
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: dict) -> Player:
         name, own_seconds = split_spec(spec)
-        key = lookup_spec(name, OPPONENTS)
         budget = own_seconds if own_seconds is not None else seconds
+        # Monte Carlo tree search plays any game through the position contract: nothing of Nim's.
+        mcts = mcts_player(name, seconds=budget, seed=seed, move_name=self.move_text)
+        if mcts is not None:
+            mcts.name = player_label(mcts.name, own_seconds)
+            return mcts
+        key = lookup_spec(name, OPPONENTS)
         player: Player = (RandomPlayer(seed=seed) if key == "random"
                           else SearchPlayer("perfect", SearchLimits(seconds=budget), seed=seed))
         player.name = player_label(player.name, own_seconds)

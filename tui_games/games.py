@@ -146,9 +146,9 @@ def _levels(high: int) -> tuple[str, ...]:
 
 # The opponents each game's engine offers (its players' OPPONENTS registry; tests/ui/test_games.py
 # checks they agree): named here so that loading settings never imports an engine.
-_TTT_OPPONENTS = OneOf("human", "perfect", *_levels(9), "random", "rule-based", "magic-square")
-_C4_OPPONENTS = OneOf("human", "perfect", *_levels(12), "random")
-_CHECKERS_OPPONENTS = OneOf("human", "strong", *_levels(12), "baseline", "random")
+_TTT_OPPONENTS = OneOf("human", "perfect", *_levels(9), "random", "mcts", "rule-based", "magic-square")
+_C4_OPPONENTS = OneOf("human", "perfect", *_levels(12), "random", "mcts")
+_CHECKERS_OPPONENTS = OneOf("human", "strong", *_levels(12), "baseline", "random", "mcts")
 _FIRST = OneOf("human", "computer")
 # A computer's time for one move. Below half a second the perfect players stop being
 # themselves; ten minutes a move is already more patience than anyone has.

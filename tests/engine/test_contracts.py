@@ -24,7 +24,8 @@ import pytest
 from tui_games.commands.options import GameCommands, Option, add_game_options
 from tui_games.engine import search as search_module
 from tui_games.engine.adapter import GameAdapter
-from tui_games.engine.contracts import ArenaGame, DeadDraws, LobbyGame, Notation, OrderedMoves, Symmetries
+from tui_games.engine.contracts import ArenaGame, DeadDraws, LobbyGame, Notation, OrderedMoves, Playouts, Symmetries
+from tui_games.engine.mcts import MCTS, mcts_search
 from tui_games.engine.players import RandomPlayer
 from tui_games.engine.search import WIN_BOUND, SearchLimits, search
 from tui_games.games import GAMES, arena_adapter
@@ -198,6 +199,13 @@ def check_hooks(pos, moves):
         for move, representative in classes.items():
             line = pos.equivalent_line([representative], move)
             assert line == [move]
+    if isinstance(pos, Playouts):
+        key, history = pos.key(), list(pos.history)
+        winners = [pos.playout(seed, 400) for seed in (1, 2, 1)]
+        assert (pos.key(), list(pos.history)) == (key, history), "a playout leaves the position as it was"
+        assert set(winners) <= {0, 1, None} and winners[0] == winners[2], "a seed gives its game"
+        if pos.outcome() is not None:
+            assert winners[0] == pos.outcome().winner
 
 
 @pytest.mark.parametrize("spec", TWO_PLAYER, ids=ids)
@@ -237,3 +245,31 @@ def test_the_generic_search_and_a_player_play_it(spec):
         decision = RandomPlayer(seed=3).choose(pos)
         assert decision.move in pos.legal_moves()
         assert adapter.check_variant(variant) == variant
+
+
+@pytest.mark.parametrize("spec", TWO_PLAYER, ids=ids)
+def test_monte_carlo_tree_search_plays_it(spec):
+    """The generic MCTS (engine/mcts.py) over random positions of the game: a legal move, the
+    position untouched, the same move for the same seed, and the tree kept across a move."""
+    adapter = arena_adapter(spec.key)
+    rng = random.Random(54)
+    for variant, start in starts(adapter):
+        pos = start.copy()
+        for _ in range(rng.randrange(0, 12)):
+            if pos.outcome() is not None:
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is not None:
+            continue
+        before = (pos.key(), list(pos.history))
+        result = mcts_search(pos, playouts=60, seed=5)
+        assert result.move in pos.legal_moves() and (pos.key(), list(pos.history)) == before
+        assert mcts_search(pos, playouts=60, seed=5).move == result.move
+        tree = MCTS(pos, seed=5)
+        tree.run(playouts=60)
+        pos.push(result.move)
+        if pos.outcome() is None:
+            assert tree.advance(pos) and tree.root.visits > 0
+            assert tree.run(playouts=20).move in pos.legal_moves()
+        player = adapter.make_player("mcts:30", seed=1, seconds=None, variant=variant)
+        assert player.choose(pos).move in (pos.legal_moves() or [None])

@@ -2,7 +2,7 @@
 
 - :class:`Position`: what the search, the players and the arena need of a game position;
   :class:`OrderedMoves`, :class:`DeadDraws` and :class:`Symmetries`: the search's optional
-  hooks, which a position declares by naming them among its bases (defined in
+  hooks, and :class:`Playouts` Monte Carlo tree search's (:mod:`tui_games.engine.mcts`), which a position declares by naming them among its bases (defined in
   :mod:`tui_games.engine.game`, beside :class:`Outcome`, so the search can import them
   without importing the players); :class:`Notation`: what the adapter's defaults read.
 - :class:`ArenaGame`: what the arena (:func:`tui_games.engine.arena.run_arena`), the
@@ -23,10 +23,11 @@ from collections.abc import Hashable
 from typing import Any, Protocol, runtime_checkable
 
 from tui_games.engine.adapter import Variant
-from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Position, Symmetries
+from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Playouts, Position, Symmetries
 from tui_games.engine.players import Player
 
-__all__ = ["ArenaGame", "DeadDraws", "LobbyGame", "Notation", "OrderedMoves", "Outcome", "Position", "Symmetries"]
+__all__ = ["ArenaGame", "DeadDraws", "LobbyGame", "Notation", "OrderedMoves", "Outcome", "Playouts", "Position",
+           "Symmetries"]
 
 
 @runtime_checkable

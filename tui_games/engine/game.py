@@ -108,3 +108,17 @@ class Symmetries(Protocol[Move]):
         """``line``, which starts with a move of ``move``'s class, carried onto one that
         starts with ``move``."""
         ...
+
+
+@runtime_checkable
+class Playouts(Protocol):
+    """The position plays a random game on from itself faster than the generic playout of
+    Monte Carlo tree search (:func:`tui_games.engine.mcts.random_playout`): uniform over the
+    legal moves, drawn from the game's own generator seeded with ``seed`` (so a compiled
+    playout and its Python twin give the same game), a draw after ``max_plies``."""
+
+    __slots__ = ()
+
+    def playout(self, seed: int, max_plies: int) -> int | None:
+        """The winner (0 or 1; None a draw) of that game; the position is left unchanged."""
+        ...

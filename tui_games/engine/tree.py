@@ -41,6 +41,11 @@ class TreeNode:
     # kind "symmetric": the move a symmetry of the board makes equal to this one, which was
     # searched in its place.
     same_as: Any = None
+    # Monte Carlo tree search (engine.mcts; kind "mcts", "proven" or "end"): the playouts
+    # through the node, their wins W for the player who made its move, and its UCT value.
+    visits: int | None = None
+    wins: float = 0.0
+    uct: float | None = None
 
     def close(self, value: int, bound: str, kind: str, best: Any = None) -> None:
         self.value = value

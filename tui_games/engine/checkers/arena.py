@@ -15,6 +15,7 @@ from tui_games.engine.checkers.egdb import EndgameDB
 from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
 from tui_games.engine.checkers.pdn import write_pdn
 from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import Player
 
 
@@ -48,6 +49,11 @@ class CheckersArena(GameAdapter):
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         name, own_seconds = split_spec(spec)
+        mcts = mcts_player(name, seconds=own_seconds if own_seconds is not None else seconds, seed=seed,
+                           move_name=self.move_text)
+        if mcts is not None:
+            mcts.name = player_label(mcts.name, own_seconds)
+            return mcts
         key = checkers_players.normalize_spec(name)
         budget = own_seconds if own_seconds is not None else seconds
         if key == "strong" and budget is not None:

@@ -10,6 +10,8 @@ Use :func:`make_player` with a spec string:
 - ``baseline`` — plain alpha-beta (the generic :func:`search.search`, no ordering, no
   table, no extensions) to depth 6 with a material-only evaluation: the yardstick of the
   engine match (:mod:`.match`);
+- ``mcts`` — Monte Carlo tree search (:mod:`tui_games.engine.mcts`), ``seconds`` of CPU a
+  move (default 1);
 - ``random`` — a uniformly random legal move.
 
 Every player takes the UI worker's hooks (``stop``, ``on_progress``, ``recorder``) and
@@ -25,6 +27,7 @@ from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB, value_note
 from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.mcts import MCTSPlayer
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -112,6 +115,7 @@ OPPONENTS: dict[str, str] = {
     "strong": "strong",
     **{f"level{n}": f"level {n}" for n in LEVELS},
     "baseline": "baseline (material, depth 6)",
+    "mcts": "Monte Carlo tree search",
     "random": "random",
 }
 
@@ -145,4 +149,6 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
         return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)
     if key == "baseline":
         return BaselinePlayer(seed=seed)
+    if key == "mcts":
+        return MCTSPlayer(seconds=seconds, seed=seed)
     return RandomPlayer(seed=seed)

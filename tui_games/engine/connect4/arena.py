@@ -9,6 +9,7 @@ from tui_games.engine.connect4.analysis import Connect4Judge
 from tui_games.engine.connect4.book import OpeningBook
 from tui_games.engine.connect4.heuristics import resolve_heuristic
 from tui_games.engine.connect4.position import COLUMNS, Connect4, Connect4Error
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import Player
 
 
@@ -46,11 +47,15 @@ class Connect4Arena(GameAdapter):
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         text, own_seconds = split_spec(spec)
+        budget = own_seconds if own_seconds is not None else seconds
+        mcts = mcts_player(text, seconds=budget, seed=seed, move_name=self.move_text)
+        if mcts is not None:
+            mcts.name = player_label(mcts.name, own_seconds)
+            return mcts
         # Connect-4's own addition to the spec: ":HEURISTIC", the search's evaluation.
         name, _, heuristic_name = text.partition(":")
         key = connect4_players.normalize_spec(name)
         heuristic = resolve_heuristic(heuristic_name.strip() or "default")
-        budget = own_seconds if own_seconds is not None else seconds
         player = connect4_players.make_player(key, seed=seed, seconds=budget, heuristic=heuristic,
                                               full_board=self.check_variant(variant)["full_board"], book=self.book)
         shown = heuristic if key != "random" and heuristic != "default" else None

@@ -36,6 +36,7 @@ from tui_games.engine.connect4.solver import (
     plies_to_end,
     to_search_score,
 )
+from tui_games.engine.mcts import MCTSPlayer
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -230,6 +231,7 @@ def record_root(recorder: TreeRecorder, root_moves: list[RootMove], move: int, v
 OPPONENTS: dict[str, str] = {
     "perfect": "perfect",
     **{f"level{n}": f"level {n}" for n in LEVELS},
+    "mcts": "Monte Carlo tree search",
     "random": "random",
 }
 FULL_BOARD_LABELS = {"perfect": "deep search"}
@@ -261,6 +263,8 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
     if key.startswith("level"):
         return LevelPlayer(int(key.removeprefix("level")), seed=seed, seconds=seconds, heuristic=heuristic,
                            algorithm=algorithm)
+    if key == "mcts":
+        return MCTSPlayer(seconds=seconds, seed=seed, move_name=lambda pos, col: pos.move_name(col))
     return RandomPlayer(seed=seed)
 
 

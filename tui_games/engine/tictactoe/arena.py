@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
 from tui_games.engine.analysis import Judge
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import Player
 from tui_games.engine.tictactoe import players as tictactoe_players
 from tui_games.engine.tictactoe.analysis import TicTacToeJudge
@@ -54,6 +55,11 @@ class TicTacToeArena(GameAdapter):
 
     def make_player(self, spec: str, *, seed: int | None, seconds: float | None, variant: Variant) -> Player:
         name, own_seconds = split_spec(spec)
+        mcts = mcts_player(name, seconds=own_seconds if own_seconds is not None else seconds, seed=seed,
+                           move_name=self.move_text)
+        if mcts is not None:
+            mcts.name = player_label(mcts.name, own_seconds)
+            return mcts
         key = tictactoe_players.normalize_spec(name)
         allowed = self.spec_names(variant)
         if key not in allowed:

@@ -11,6 +11,7 @@ import random
 import threading
 from abc import abstractmethod
 
+from tui_games.engine.mcts import MCTSPlayer
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -206,6 +207,7 @@ class MagicSquarePlayer(ClassicPlayer):
 OPPONENTS: dict[str, str] = {
     "perfect": "perfect",
     **{f"level{n}": f"level {n}" for n in LEVELS},
+    "mcts": "Monte Carlo tree search",
     "random": "random",
     "rule-based": "rule-based",
     "magic-square": "magic square",
@@ -242,6 +244,8 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
         return LevelPlayer(int(key.removeprefix("level")), seed=seed, seconds=seconds, algorithm=algorithm)
     if key == "random":
         return RandomPlayer(seed=seed)
+    if key == "mcts":
+        return MCTSPlayer(seconds=seconds, seed=seed, move_name=lambda pos, cell: pos.move_name(cell))
     if key == "rule-based":
         return RuleBasedPlayer(seed=seed)
     return MagicSquarePlayer(seed=seed)

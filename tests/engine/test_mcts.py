@@ -1,0 +1,230 @@
+"""Monte Carlo tree search (tui_games/engine/mcts.py): the solver's proofs agree with the exact
+search, it never plays into a proven loss, a seed and a playout budget fix the move, the tree
+is reused after a move, and the budgets and the stop end it (clocks faked, never timed)."""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+
+import nim_game
+import pytest
+
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.connect4.position import Connect4
+from tui_games.engine.connect4.solver import Solver
+from tui_games.engine.mcts import EXPLORATION, MCTS, MCTSPlayer, MCTSStats, mcts_search, parse_mcts_spec
+from tui_games.engine.search import WIN, SearchLimits, game_value, plies_to_end, search
+from tui_games.engine.tictactoe import TicTacToe
+from tui_games.engine.tree import TreeRecorder
+
+
+def exact_root(pos):
+    """{move: score for the mover} by the exact search, every root move scored."""
+    result = search(pos, SearchLimits(), exact_root=True)
+    assert result.exact
+    return {rm.move: rm.score for rm in result.root_moves}
+
+
+def losing_moves(pos):
+    if isinstance(pos, Connect4):
+        # The generic search is far too slow to solve these: the solver, column by column.
+        columns = Solver().analyze(pos)
+        scores = {col: score for col, score in enumerate(columns) if score is not None}
+        return {m for m, s in scores.items() if s < 0}, scores
+    scores = exact_root(pos)
+    return {m for m, s in scores.items() if s < 0}, scores
+
+
+# Positions where some moves lose and others do not (each checked against the exact search).
+CURATED = [
+    TicTacToe.parse("X../.O./..X"),  # O to move: a corner loses to a fork, an edge draws
+    TicTacToe.parse("XX./OO./..."),  # X wins at once; most moves let O win
+    TicTacToe.parse("X.O/.X./..."),  # O must block the diagonal
+    Connect4.parse("3532617333274447"),  # 5 wins; 1, 2, 3 and 7 lose
+    Connect4.parse("4231124236476734"),  # 2 and 3 win, the rest lose
+    nim_game.Nim(9, 3),  # take 1 and win; take 2 or 3 and lose
+    nim_game.Nim(14, 3),  # take 2
+]
+
+
+@pytest.mark.parametrize("pos", CURATED, ids=lambda p: type(p).__name__ + ":" + p.format())
+def test_the_solver_never_plays_into_a_proven_loss(pos):
+    losing, scores = losing_moves(pos)
+    assert losing and len(losing) < len(scores), "a curated position has losing and other moves"
+    for seed in range(3):
+        # Few playouts: the moves the tree has proven to lose are never played.
+        tree = MCTS(pos, seed=seed)
+        tree.run(playouts=100)
+        best = tree.best_child()
+        assert best is not None and best.proven != 1
+        # Enough to prove them: no losing move at all.
+        result = mcts_search(pos, playouts=2000, seed=seed)
+        assert result.move not in losing, (seed, result.move)
+        if result.exact and not isinstance(pos, Connect4):
+            assert result.score == max(scores.values())
+
+
+def test_a_move_proven_to_lose_is_never_chosen_while_another_is_not():
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(40):
+        pos = TicTacToe(3, 3, 3)
+        for _ in range(rng.randrange(1, 6)):
+            pos.push(rng.choice(pos.legal_moves()))
+            if pos.outcome() is not None:
+                break
+        if pos.outcome() is not None:
+            continue
+        tree = MCTS(pos, seed=rng.randrange(1000))
+        tree.run(playouts=rng.choice((20, 100, 500)))
+        best = tree.best_child()
+        assert best is not None
+        if any(c.proven != 1 for c in tree.root.children):
+            assert best.proven != 1
+            checked += 1
+    assert checked > 20
+
+
+def test_proofs_agree_with_the_exact_search():
+    rng = random.Random(7)
+    proven = 0
+    for _ in range(30):
+        pos = TicTacToe(3, 3, 3)
+        for _ in range(rng.randrange(3, 7)):
+            pos.push(rng.choice(pos.legal_moves()))
+            if pos.outcome() is not None:
+                break
+        if pos.outcome() is not None:
+            continue
+        result = mcts_search(pos, playouts=20_000, seed=1)
+        exact = search(pos, SearchLimits())
+        assert result.exact, pos.format()
+        assert result.score == exact.score, pos.format()
+        # The distance to the end is the exact one: a win is taken by its shortest road.
+        proven += 1
+        pos.push(result.move)
+        after = search(pos, SearchLimits()).score
+        assert game_value(-after) == game_value(exact.score)
+        if exact.score:
+            assert plies_to_end(after) == plies_to_end(exact.score) - 1
+    assert proven > 15
+    for stones in range(1, 15):
+        result = mcts_search(nim_game.Nim(stones, 3), playouts=5000, seed=2)
+        assert result.exact and (result.score > 0) == (stones % 4 != 0)
+
+
+@pytest.mark.parametrize(
+    "pos",
+    [TicTacToe(3, 3, 3), TicTacToe(4, 4, 3), Connect4(), CheckersPosition(), nim_game.Nim(21, 3)],
+    ids=lambda p: type(p).__name__,
+)
+def test_the_same_seed_and_playouts_give_the_same_move(pos):
+    before = pos.key()
+    runs = [mcts_search(pos, playouts=300, seed=11) for _ in range(2)]
+    assert pos.key() == before and runs[0].move in pos.legal_moves()
+    assert runs[0].move == runs[1].move
+    visits = [[(rm.move, rm.score) for rm in run.root_moves] for run in runs]
+    assert visits[0] == visits[1]
+    assert runs[0].stats.playouts == 300 or runs[0].exact
+    others = {mcts_search(pos, playouts=300, seed=s).root_moves[0].score for s in range(12, 16)}
+    assert len(others | {runs[0].root_moves[0].score}) > 1, "the seed makes a difference"
+
+
+def test_the_subtree_is_reused_after_a_move_and_its_reply():
+    pos = Connect4()
+    player = MCTSPlayer(playouts=2000, seed=3)
+    first = player.choose(pos)
+    assert player.tree is not None
+    root = player.tree.root
+    pos.push(first.move)
+    reply = max((c for c in root.children if c.move == first.move), key=lambda c: c.visits).children
+    kept = max(reply, key=lambda c: c.visits)
+    pos.push(kept.move)
+    assert player.tree.advance(pos)
+    assert player.tree.root is kept and kept.visits > 0 and kept.parent is None
+    assert player.tree.tree_size == kept.size()
+    # Another game's position: a fresh tree.
+    assert not player.tree.advance(Connect4.parse("1"))
+    assert player.tree.root.visits == 0
+
+
+def test_a_cpu_budget_ends_the_search(monkeypatch):
+    ticks = iter(range(10**9))
+    # Each read of the thread's CPU clock is a hundredth of a second after the one before.
+    monkeypatch.setattr(time, "thread_time", lambda: next(ticks) / 100)
+    result = mcts_search(Connect4(), seconds=0.5, seed=1)
+    assert 10 <= result.stats.playouts <= 60 and result.move is not None and not result.stopped
+
+
+def test_the_wall_ceiling_ends_a_starved_search(monkeypatch):
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
+    result = mcts_search(Connect4(), seconds=1.0, seed=1)
+    assert result.stats.playouts <= 8 and result.move is not None
+
+
+class StopAfter(threading.Event):
+    """Set once it has been asked ``n`` times (the search asks once a playout)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.left = n
+
+    def is_set(self) -> bool:
+        self.left -= 1
+        return self.left < 0 or super().is_set()
+
+
+def test_stop_ends_the_search_and_a_stop_before_any_playout_still_moves():
+    result = mcts_search(Connect4(), playouts=10**6, seed=1, stop=StopAfter(50))
+    assert result.stopped and result.stats.playouts == 50 and result.move is not None
+    stop = threading.Event()
+    stop.set()
+    decision = MCTSPlayer(playouts=100, seed=1).choose(Connect4(), stop=stop)
+    assert decision.move in Connect4().legal_moves()
+
+
+def test_progress_reports_and_the_recorded_tree():
+    reports: list[MCTSStats] = []
+    recorder = TreeRecorder(max_plies=3, max_nodes=200)
+    result = mcts_search(TicTacToe(3, 3, 3), playouts=3000, seed=5, on_progress=reports.append, recorder=recorder)
+    assert reports and isinstance(reports[-1], MCTSStats)
+    last = reports[-1]
+    assert last.playouts == 3000 and last.tree_size == 3001 and last.best_move == result.move
+    assert last.best_visits == max(rm_visits for rm_visits in _root_visits(recorder))
+    root = recorder.root
+    assert root is not None and root.visits == 3000 and root.best == result.move
+    assert recorder.count <= 200 and all(node.ply <= 3 for node in root.walk())
+    top = root.children[0]
+    assert top.move == result.move and top.visits == last.best_visits
+    assert top.uct == pytest.approx(top.wins / top.visits + EXPLORATION * math.sqrt(math.log(3000) / top.visits))
+    assert [c.visits for c in root.children] == sorted((c.visits for c in root.children), reverse=True)
+
+
+def _root_visits(recorder):
+    return [child.visits for child in recorder.root.children]
+
+
+def test_a_proven_root_ends_the_search_with_its_distance():
+    result = mcts_search(Connect4.parse("112233"), playouts=10_000, seed=1)
+    assert result.exact and result.move == 3 and result.score == WIN - 1
+    assert result.stats.playouts < 10_000
+
+
+def test_the_player_says_why_in_a_sentence():
+    decision = MCTSPlayer(playouts=1000, seed=2, move_name=lambda pos, m: pos.move_name(m)).choose(TicTacToe(3, 3, 3))
+    assert decision.note.startswith(f"{TicTacToe(3, 3, 3).move_name(decision.move)}: ")
+    assert " of 1,000 playouts, wins " in decision.note and decision.note.endswith("%")
+    won = MCTSPlayer(playouts=1000, seed=2, move_name=lambda pos, m: pos.move_name(m)).choose(Connect4.parse("112233"))
+    assert won.note.startswith("4: ") and won.note.endswith("proven win in 1 ply")
+
+
+def test_specs():
+    assert parse_mcts_spec("mcts") is None and parse_mcts_spec("MCTS:10,000") == 10_000
+    assert parse_mcts_spec("perfect") is False
+    for bad in ("mcts:", "mcts:0", "mcts:many"):
+        with pytest.raises(ValueError, match="after 'mcts:'"):
+            parse_mcts_spec(bad)
