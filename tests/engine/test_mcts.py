@@ -12,12 +12,14 @@ import time
 import nim_game
 import pytest
 
+from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.mcts import EXPLORATION, MCTS, MCTSPlayer, MCTSStats, mcts_search, parse_mcts_spec
 from tui_games.engine.search import WIN, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import TicTacToe
+from tui_games.engine.tictactoe.arena import TicTacToeArena
 from tui_games.engine.tree import TreeRecorder
 
 
@@ -228,3 +230,25 @@ def test_specs():
     for bad in ("mcts:", "mcts:0", "mcts:many"):
         with pytest.raises(ValueError, match="after 'mcts:'"):
             parse_mcts_spec(bad)
+
+
+@pytest.mark.slow
+def test_on_three_by_three_mcts_at_one_cpu_second_never_loses_to_perfect():
+    """A modest series (the report gives a longer one): MCTS with 1 CPU-s a move, each side."""
+    config = ArenaConfig(game="tictactoe", a="mcts@1", b="perfect", games=2, seed=54)
+    result = run_arena(TicTacToeArena(), config)
+    assert result.games == 2 and result.b_wins == 0, result.summary()
+
+
+def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
+    from tui_games.bench.connect4_mcts import best_value_pick, mcts_rows
+
+    solver = Solver()
+    pos = Connect4.parse("3532617333274447")
+    assert best_value_pick(solver, pos, 4) and not best_value_pick(solver, pos, 0)
+    sample = tmp_path / "late.txt"
+    sample.write_text("3532617333274447 13\n4231124236476734 12\n")
+    lines: list[str] = []
+    mcts_rows(lines.append, sets=[str(sample)], playouts=500)
+    row = lines[-1].split()
+    assert row[:4] == ["late", "2", "2", "100%"] and int(row[4].replace(",", "")) > 0

@@ -135,7 +135,12 @@ def course_table(write: Write, depths: range, node_limit: int) -> None:
 
 
 def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
-                   sets: list[str] | None = None, limit: int | None = None) -> None:
+                   sets: list[str] | None = None, limit: int | None = None, mcts: bool = False) -> None:
+    if mcts:
+        from tui_games.bench.connect4_mcts import mcts_rows  # noqa: PLC0415 - it imports this module
+
+        mcts_rows(write, quick=quick, sets=sets, limit=limit)
+        return
     loaded = load_sets(sets, limit, quick)
     write("Connect-4 exact solver: score of every position of each set, checked against the file")
     write("(nodes and seconds per position; the table is reset between positions; no opening book; "

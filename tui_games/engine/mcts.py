@@ -423,13 +423,17 @@ def _child_score(child: MCTSNode) -> int:
 
 
 def _close(entry: TreeNode, node: MCTSNode, ply: int, c: float) -> None:
+    best = max(node.children, key=lambda ch: ch.visits, default=None)
     if node.proven is not None:
         value = _proven_score(node.proven, node.distance, ply)
         kind = "end" if not node.children and not node.untried else "proven"
     else:
-        value = -round((2 * node.share - 1) * SCALE) if node.visits else 0
         kind = "mcts"
-    best = max(node.children, key=lambda ch: ch.visits, default=None)
+        if node.parent is None:
+            # The root has no mover: its value is its best move's.
+            value = _child_score(best) if best is not None else 0
+        else:
+            value = -round((2 * node.share - 1) * SCALE) if node.visits else 0
     entry.close(value, EXACT, kind, best.move if best is not None else None)
     entry.visits = node.visits
     entry.wins = node.wins

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui_games.engine.compare import DEEPENING_NOTE, SweepCell
+from tui_games.engine.mcts import MCTSStats
 from tui_games.engine.search import ALGORITHM_LABELS, EXACT, SearchStats, is_win_score
 from tui_games.ui.text import bound_text, clock_rows, count, score_text, short_count, short_seconds
 
@@ -67,13 +68,20 @@ class StatsPanel(Static):
         grid.add_column(style="dim", no_wrap=True)
         grid.add_column(justify="right", no_wrap=True)
         clocks = clock_rows(stats.cpu_seconds, stats.wall_seconds, stats.seconds)
-        grid.add_row("nodes", count(stats.nodes), "nodes/s", count(stats.nodes_per_second))
-        grid.add_row("depth", f"{stats.depth} (max {stats.seldepth})", *clocks[0])
-        grid.add_row("cutoffs", count(stats.cutoffs), "TT hits", count(stats.tt_hits))
+        if isinstance(stats, MCTSStats):
+            # Monte Carlo tree search: playouts where the others count nodes, the tree it keeps.
+            grid.add_row("playouts", count(stats.playouts), "per s", count(stats.playouts_per_second))
+            grid.add_row("tree", count(stats.tree_size), *clocks[0])
+            grid.add_row("best N", count(stats.best_visits), "W/N", f"{stats.best_share:.0%}")
+        else:
+            grid.add_row("nodes", count(stats.nodes), "nodes/s", count(stats.nodes_per_second))
+            grid.add_row("depth", f"{stats.depth} (max {stats.seldepth})", *clocks[0])
+            grid.add_row("cutoffs", count(stats.cutoffs), "TT hits", count(stats.tt_hits))
         if len(clocks) > 1:
             # CPU and wall differ (a busy machine): both, the budget's clock first.
             grid.add_row("", "", *clocks[1])
-        lines: list[Any] = [Text(ALGORITHM_LABELS.get(stats.algorithm, stats.algorithm), style="bold"), grid]
+        label = "Monte Carlo tree search" if isinstance(stats, MCTSStats) else stats.algorithm
+        lines: list[Any] = [Text(ALGORITHM_LABELS.get(stats.algorithm, label), style="bold"), grid]
         if stats.best_move is not None:
             state = "thinking… best so far" if thinking else "chose"
             lines.append(Text.assemble((f"{state} ", "dim"), (move_name(stats.best_move), "bold"),

@@ -26,6 +26,22 @@ KIND_TEXT = {"end": "game over", "horizon": "horizon", "tt": "from table", "dead
              "futility": "futility cut", "probcut": "probable cut"}
 
 
+def mcts_parts(node: TreeNode) -> list[Any]:
+    """A Monte Carlo node (engine.mcts): its visits N, the share W/N its mover won, its UCT value
+    when its parent chose, and its proof (as the root's player sees it)."""
+    visits = node.visits or 0
+    share = node.wins / visits if visits else 0.0
+    parts: list[Any] = [("N ", "dim"), count(visits), ("  W/N ", "dim"), f"{share:.0%}"]
+    if node.uct is not None and node.kind != "proven" and node.kind != "end":
+        parts += [("  UCT ", "dim"), f"{node.uct:.2f}"]
+    if node.kind in ("proven", "end") and node.value is not None:
+        value = node.value_for_root() or 0
+        style = "bold green" if value > 0 else "bold red" if value < 0 else "bold"
+        word = "game over" if node.kind == "end" else "proven"
+        parts += ["  ", (score_text(value, proven=True), style), (f" {word}", "italic dim")]
+    return parts
+
+
 class TreeInspector(Tree):
     """Keys act on the tree while it has focus: arrows move, Tab and Space fold a node open
     or shut, Enter selects it (the board shows its position), Escape goes back to the board."""
@@ -112,6 +128,8 @@ class TreeInspector(Tree):
             parts.append(("★ ", "bold yellow"))
         else:
             parts.append("  ")
+        if node.visits is not None:
+            return Text.assemble(*parts, (self.move_name(node.move), "bold"), " ", *mcts_parts(node))
         parts += [(self.move_name(node.move), "bold"), " ", (role, "dim"), " ", self._value(node)]
         # The note before the window: on a narrow panel the end of the line is what is cut.
         if node.kind == "symmetric":
