@@ -241,6 +241,7 @@ def test_on_three_by_three_mcts_at_one_cpu_second_never_loses_to_perfect():
 
 
 def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
+    from tui_games.bench.connect4 import load_sets
     from tui_games.bench.connect4_mcts import best_value_pick, mcts_rows
 
     solver = Solver()
@@ -249,6 +250,6 @@ def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     sample = tmp_path / "late.txt"
     sample.write_text("3532617333274447 13\n4231124236476734 12\n")
     lines: list[str] = []
-    mcts_rows(lines.append, sets=[str(sample)], playouts=500)
+    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500)
     row = lines[-1].split()
     assert row[:4] == ["late", "2", "2", "100%"] and int(row[4].replace(",", "")) > 0

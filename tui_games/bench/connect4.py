@@ -10,6 +10,9 @@ import statistics
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from tui_games.bench.connect4_mcts import DEFAULT_LIMIT as MCTS_LIMIT
+from tui_games.bench.connect4_mcts import QUICK_LIMIT as MCTS_QUICK_LIMIT
+from tui_games.bench.connect4_mcts import mcts_rows
 from tui_games.bench.connect4_opening import bench_opening
 from tui_games.bench.table import Write, table
 from tui_games.data.resources import puzzle_path
@@ -137,9 +140,9 @@ def course_table(write: Write, depths: range, node_limit: int) -> None:
 def bench_connect4(write: Write, *, quick: bool = False, node_limit: int = DEFAULT_NODE_LIMIT,
                    sets: list[str] | None = None, limit: int | None = None, mcts: bool = False) -> None:
     if mcts:
-        from tui_games.bench.connect4_mcts import mcts_rows  # noqa: PLC0415 - it imports this module
-
-        mcts_rows(write, quick=quick, sets=sets, limit=limit)
+        if limit is None:
+            limit = MCTS_QUICK_LIMIT if quick else MCTS_LIMIT
+        mcts_rows(write, load_sets(sets, limit, quick))
         return
     loaded = load_sets(sets, limit, quick)
     write("Connect-4 exact solver: score of every position of each set, checked against the file")

@@ -11,8 +11,8 @@ it; :func:`mcts_rows` is what such a row would be compared with.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
-from tui_games.bench.connect4 import load_sets
 from tui_games.bench.table import Write, table
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
@@ -40,17 +40,9 @@ def best_value_pick(solver: Solver, position: Connect4, move: int) -> bool:
 
 
 def mcts_rows(
-    write: Write,
-    *,
-    quick: bool = False,
-    sets: list[str] | None = None,
-    limit: int | None = None,
-    playouts: int = PLAYOUTS,
-    seed: int = 0,
+    write: Write, loaded: Sequence[tuple[str, list[tuple[Connect4, int]]]], *, playouts: int = PLAYOUTS, seed: int = 0
 ) -> None:
-    if limit is None:
-        limit = QUICK_LIMIT if quick else DEFAULT_LIMIT
-    loaded = load_sets(sets, limit, quick)
+    """One row a test set (``loaded``: name, [(position, score)]), as the module doc says."""
     write(
         f"Monte Carlo tree search (UCT, C = sqrt 2, random playouts, MCTS-Solver) at {playouts:,} playouts, "
         f"seed {seed}: the share of positions where its column has the solver's best value"
