@@ -253,3 +253,14 @@ def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500)
     row = lines[-1].split()
     assert row[:4] == ["late", "2", "2", "100%"] and int(row[4].replace(",", "")) > 0
+
+
+def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():
+    from tui_games.bench.sweep import bench_sweep
+
+    lines: list[str] = []
+    bench_sweep(lines.append, game="tictactoe", depth=7, position="fork")
+    at = next(i for i, line in enumerate(lines) if line.startswith("Monte Carlo tree search"))
+    rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+    assert len(rows) == 2 * 7 and {row[-2] for row in rows} <= {"yes", "no"}
+    assert any(row[2] == "playouts" for row in rows) and any(row[2] == "ms" for row in rows)

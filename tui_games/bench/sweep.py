@@ -3,14 +3,16 @@
 The with/without pruning table of the course reports, on this machine: minimax, alpha-beta,
 + move ordering, + transposition table, + iterative deepening (see
 :mod:`tui_games.engine.compare` for what each row is), states expanded, cutoffs, table hits,
-seconds and the root value. It prints what it measured and asserts nothing; whether the
+seconds and the root value; then Monte Carlo tree search at the deepening search's budgets
+(its seconds as CPU seconds, its nodes as playouts). It prints what it measured and asserts nothing; whether the
 values agree at each depth is reported as a line (the tests check it).
 """
 
 from __future__ import annotations
 
+import random
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
 from tui_games.bench.table import table
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, find_position
@@ -23,6 +25,8 @@ from tui_games.engine.compare import (
     values_agree,
 )
 from tui_games.engine.game import Position
+from tui_games.engine.mcts import mcts_search
+from tui_games.engine.search import SearchLimits, game_value, search
 from tui_games.games import arena_adapter, arena_specs
 
 Write = Callable[[str], None]
@@ -99,6 +103,40 @@ def bench_sweep(write: Write, *, game: str, quick: bool = False, node_limit: int
     for d in range(1, top + 1):
         by_key = {c.config.key: c for c in cells if c.depth == d}
         pivot([str(d), *(("-" if not by_key[c.key].done else f"{by_key[c.key].nodes:,}") for c in CONFIGS)])
+    write("")
+    mcts_table(write, arena, pos, cells)
+
+
+def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell]) -> None:
+    """Monte Carlo tree search beside the deepening alpha-beta at equal budgets: at each depth
+    the seconds that search took (at least a millisecond) as MCTS's CPU seconds, and as many playouts as it had nodes
+    (seeded, a fresh tree each); with the move each picks and, where the sweep solved the
+    position, whether that move keeps the game's value."""
+    rows = [c for c in cells if c.config.key == "deepening" and c.done]
+    solved = next((c for c in reversed(rows) if c.exact and c.score is not None), None)
+    write("Monte Carlo tree search (UCT, random playouts, MCTS-Solver) at the budgets of + deepening:")
+    write("")
+    row = table(write, ["depth", "budget", "playouts", "seconds", "move", "best?", "+ deepening"],
+                [5, 16, 10, 7, 6, 5, 11], left=(1, 4, 5))
+
+    def best(move: Any) -> str:
+        if solved is None or move is None:
+            return "-"
+        child = pos.copy()
+        child.push(move)
+        after = search(child, SearchLimits(depth=solved.depth), rng=random.Random(0))
+        return "yes" if after.exact and game_value(-after.score) == game_value(solved.score) else "no"
+
+    for cell in rows:
+        theirs = arena.move_text(pos, cell.move) if cell.move is not None else "-"
+        seconds, playouts = max(cell.seconds, 0.001), max(1, cell.nodes)
+        for budget, result in ((f"{seconds * 1000:,.1f} ms CPU", mcts_search(pos, seconds=seconds, seed=0)),
+                               (f"{playouts:,} playouts", mcts_search(pos, playouts=playouts, seed=0))):
+            move = arena.move_text(pos, result.move) if result.move is not None else "-"
+            row([str(cell.depth), budget, f"{result.stats.playouts:,}", f"{result.stats.seconds:.3f}", move,
+                 best(result.move), theirs])
+    if solved is None:
+        write("(best?: - where the sweep did not solve the position)")
 
 
 def sweep_bench(game: str) -> Callable[..., None]:
