@@ -504,7 +504,7 @@ def test_level_players_stop_and_describe():
 def test_opponents_for_both_variants():
     normal = opponents_for(Connect4())
     full = opponents_for(Connect4(full_board=True))
-    assert [s for s, _ in normal] == [s for s, _ in full] == ["perfect", *[f"level{n}" for n in range(1, 13)], "random"]
+    assert [s for s, _ in normal] == [s for s, _ in full] == ["perfect", *[f"level{n}" for n in range(1, 13)], "mcts", "random"]
     assert dict(normal)["perfect"] == "perfect" and dict(full)["perfect"] == "deep search"
     with pytest.raises(ValueError, match="unknown opponent"):
         make_player("level13")

@@ -264,3 +264,44 @@ def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():
     rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
     assert len(rows) == 2 * 7 and {row[-2] for row in rows} <= {"yes", "no"}
     assert any(row[2] == "playouts" for row in rows) and any(row[2] == "ms" for row in rows)
+
+
+def replayed_playout(pos, seed, max_plies):
+    """The playout's game played move by move on a copy with the rules of Connect4.push."""
+    from tui_games.engine.connect4.playout import splitmix64
+
+    game = pos.copy()
+    state = seed
+    for _ in range(max_plies):
+        if game.outcome() is not None:
+            break
+        legal = game.legal_moves()
+        state, z = splitmix64(state)
+        game.push(legal[z % len(legal)])
+    outcome = game.outcome()
+    return outcome.winner if outcome is not None else None
+
+
+@pytest.mark.parametrize("full_board", [False, True])
+def test_connect4s_compiled_playouts_and_their_python_twin_play_the_same_games(full_board):
+    from tui_games.engine.connect4 import playout as c4_playout
+
+    if not full_board and not c4_playout.COMPILED:
+        pytest.skip("the compiled playout is not built here")
+    rng = random.Random(9)
+    for _ in range(60):
+        pos = Connect4(full_board)
+        for _ in range(rng.randrange(0, 30)):
+            if pos.outcome() is not None:
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is not None:
+            continue
+        seed, plies = rng.getrandbits(64), rng.choice((4, 12, 400))
+        twin = c4_playout.python_playout(pos.current, pos.mask, pos.moves, seed, plies, full_board)
+        played = c4_playout.playout(pos.current, pos.mask, pos.moves, seed, plies, full_board)
+        assert played == twin
+        # Both are the game the rules give: the winner of the replay, from the side to move.
+        winner = pos.playout(seed, plies)
+        assert winner == replayed_playout(pos, seed, plies)
+        assert winner == (None if twin == 0 else pos.turn if twin > 0 else 1 - pos.turn)

@@ -14,12 +14,13 @@ import time
 from collections.abc import Sequence
 
 from tui_games.bench.table import Write, table
+from tui_games.engine.connect4.playout import COMPILED
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
 from tui_games.engine.mcts import mcts_search
 
 PLAYOUTS = 10_000
-# Positions of each set searched by default (each search is ~1 CPU-s in pure Python).
+# Positions of each set searched by default (each search is a fraction of a CPU second).
 DEFAULT_LIMIT = 10
 QUICK_LIMIT = 3
 TITLES = ("set", "count", "best value", "share", "playouts/CPU s", "proven")
@@ -48,8 +49,8 @@ def mcts_rows(
         f"seed {seed}: the share of positions where its column has the solver's best value"
     )
     write(
-        "(win > draw > loss), and its playouts per CPU second (pure Python; OpenSpiel's MCTS is not installed "
-        "here, so no row compares with it)"
+        f"(win > draw > loss), and its playouts per CPU second ({'compiled' if COMPILED else 'Python'} playouts; "
+        "OpenSpiel's MCTS is not installed here, so no row compares with it)"
     )
     write("")
     row = table(write, TITLES, WIDTHS)

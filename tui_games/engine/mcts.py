@@ -180,6 +180,8 @@ class MCTS:
     def _reset(self, position: Position[Any]) -> None:
         self.pos = position.copy()
         self.history = list(position.history)
+        # The game's own playout, where its position declares one (engine.game.Playouts).
+        self._playout = self.pos.playout if isinstance(self.pos, Playouts) else None
         self.root = self._new_node(None, None)
         self.tree_size = 1
         self.max_depth = 0
@@ -212,6 +214,7 @@ class MCTS:
                 node.parent = None
                 self.root = node
                 self.pos = position.copy()
+                self._playout = self.pos.playout if isinstance(self.pos, Playouts) else None
                 self.history = history
                 self.tree_size = node.size()
                 return True
@@ -254,8 +257,8 @@ class MCTS:
             node = child
         if node.proven is not None:
             winner = None if node.proven == 0 else node.turn if node.proven == 1 else 1 - node.turn
-        elif isinstance(pos, Playouts):
-            winner = pos.playout(self.rng.getrandbits(64), self.max_playout_plies)
+        elif self._playout is not None:
+            winner = self._playout(self.rng.getrandbits(64), self.max_playout_plies)
         else:
             winner = random_playout(pos, self.rng, self.max_playout_plies)
         for _ in range(depth):

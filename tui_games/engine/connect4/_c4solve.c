@@ -428,8 +428,58 @@ static PyTypeObject SearchType = {
     .tp_methods = Search_methods,
 };
 
+
+/* -- random playouts for Monte Carlo tree search (twin: playout.py) ------------------------- */
+
+/* splitmix64 (Steele, Lea & Flood): the Python twin draws the same numbers. */
+static u64 splitmix_next(u64 *state)
+{
+    u64 z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int playout_four(u64 x)
+{
+    static const int dirs[4] = {1, STRIDE, STRIDE - 1, STRIDE + 1};
+    for (int i = 0; i < 4; i++) {
+        u64 m = x & (x >> dirs[i]);
+        if (m & (m >> (2 * dirs[i])))
+            return 1;
+    }
+    return 0;
+}
+
+static PyObject *playout_py(PyObject *Py_UNUSED(module), PyObject *args)
+{
+    unsigned long long cur_in, mask_in, seed;
+    int moves, max_plies;
+    if (!PyArg_ParseTuple(args, "KKiKi", &cur_in, &mask_in, &moves, &seed, &max_plies))
+        return NULL;
+    u64 cur = cur_in, mask = mask_in, state = seed;
+    for (int plies = 0;; plies++) {
+        if (moves >= COLUMNS * ROWS || plies >= max_plies)
+            return PyLong_FromLong(0);
+        int legal[COLUMNS], n = 0;
+        for (int c = 0; c < COLUMNS; c++)
+            if (!(mask & ((u64)1 << (c * STRIDE + ROWS - 1))))
+                legal[n++] = c;
+        int col = legal[splitmix_next(&state) % (u64)n];
+        u64 next = mask | (mask + ((u64)1 << (col * STRIDE)));
+        u64 mover = cur | (next ^ mask);
+        if (playout_four(mover))
+            return PyLong_FromLong(plies % 2 == 0 ? 1 : -1);
+        cur ^= mask;
+        mask = next;
+        moves++;
+    }
+}
+
 static PyMethodDef module_methods[] = {
     {"book_score", book_score_py, METH_VARARGS, "book_score(book, cur, mask, n): the book's score or None"},
+    {"playout", playout_py, METH_VARARGS,
+     "playout(cur, mask, moves, seed, max_plies): +1/-1/0 for the side to move of a random game"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -37,7 +37,8 @@ from tui_games.engine.connect4.bits import (
     mirror,
 )
 from tui_games.engine.connect4.heuristics import HEURISTICS, resolve_heuristic
-from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Symmetries
+from tui_games.engine.connect4.playout import playout as random_playout
+from tui_games.engine.game import DeadDraws, OrderedMoves, Outcome, Playouts, Symmetries
 
 __all__ = ["COLUMNS", "ROWS", "Connect4", "Connect4Error", "FORCED_WIN_SCORE", "MARKS"]
 
@@ -51,7 +52,7 @@ class Connect4Error(ValueError):
     """An illegal move or move string; the message names the position and the problem."""
 
 
-class Connect4(OrderedMoves[int], DeadDraws, Symmetries[int]):
+class Connect4(OrderedMoves[int], DeadDraws, Symmetries[int], Playouts):
     """A Connect-4 position with its move history; ``turn`` 0 is the first player."""
 
     __slots__ = ("current", "mask", "moves", "turn", "history", "full_board", "_outcome",
@@ -191,6 +192,14 @@ class Connect4(OrderedMoves[int], DeadDraws, Symmetries[int]):
         every column, the bit just above the top disc, which encodes the heights, and keeps
         the side to move's discs as they are: distinct positions get distinct keys."""
         return self.current + self.mask
+
+    def playout(self, seed: int, max_plies: int) -> int | None:
+        """The winner of a random game from here (:mod:`.playout`: compiled where built, the
+        same game as its Python twin for the same seed); the position is not changed."""
+        if self._outcome is not None:
+            return self._outcome.winner
+        result = random_playout(self.current, self.mask, self.moves, seed, max_plies, self.full_board)
+        return None if result == 0 else self.turn if result > 0 else 1 - self.turn
 
     def copy(self) -> "Connect4":
         new = Connect4.__new__(Connect4)
