@@ -305,3 +305,9 @@ def test_connect4s_compiled_playouts_and_their_python_twin_play_the_same_games(f
         winner = pos.playout(seed, plies)
         assert winner == replayed_playout(pos, seed, plies)
         assert winner == (None if twin == 0 else pos.turn if twin > 0 else 1 - pos.turn)
+
+
+def test_the_tree_stops_growing_at_its_cap_and_the_search_goes_on():
+    tree = MCTS(Connect4(), seed=1, max_tree_nodes=50)
+    result = tree.run(playouts=400)
+    assert tree.tree_size == 50 and result.stats.playouts == 400 and result.move in range(7)

@@ -62,8 +62,9 @@ MCTS_ALGORITHM = "mcts"
 EXPLORATION = math.sqrt(2)
 # A playout that runs this long is scored a draw (checkers' kings can wander).
 MAX_PLAYOUT_PLIES = 400
-# No node is added beyond this many: the search goes on with playouts from the leaves.
-MAX_TREE_NODES = 2_000_000
+# No node is added beyond this many (some 200 bytes each with their move lists, so about 90 MB):
+# the search goes on with playouts from the leaves. Connect-4's 5 s move adds some 300,000.
+MAX_TREE_NODES = 400_000
 PROGRESS_INTERVAL = 0.1
 # Heuristic scores of the SearchResult: the chosen move's share of wins mapped to ±SCALE.
 SCALE = 1000
@@ -511,7 +512,7 @@ class MCTSPlayer(Player):
             seconds = DEFAULT_SECONDS
         self.playouts = playouts
         self.seconds = None if playouts is not None else seconds
-        self.name = name or (f"mcts {playouts:,} playouts" if playouts is not None else "mcts")
+        self.name = name or (f"mcts {playouts:,}" if playouts is not None else "mcts")
         self.rng = random.Random(seed)
         self.tree: MCTS | None = None
         self._move_name = move_name
