@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import cast
 
 from tui_games.bench.table import Write, table
 from tui_games.engine.connect4.playout import COMPILED
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
-from tui_games.engine.mcts import mcts_search
+from tui_games.engine.mcts import MCTSStats, mcts_search
 
 PLAYOUTS = 10_000
 # Positions of each set searched by default (each search is a fraction of a CPU second).
@@ -64,7 +65,7 @@ def mcts_rows(
             start = time.thread_time()
             result = mcts_search(position, playouts=playouts, seed=seed)
             cpu += time.thread_time() - start
-            done += result.stats.playouts
+            done += cast(MCTSStats, result.stats).playouts
             proven += result.exact
             good += best_value_pick(solver, position, result.move)
         count = len(cases)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from tui_games.bench.table import table
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, find_position
@@ -25,7 +25,7 @@ from tui_games.engine.compare import (
     values_agree,
 )
 from tui_games.engine.game import Position
-from tui_games.engine.mcts import mcts_search
+from tui_games.engine.mcts import MCTSStats, mcts_search
 from tui_games.engine.search import SearchLimits, game_value, search
 from tui_games.games import arena_adapter, arena_specs
 
@@ -125,7 +125,7 @@ def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell
         child = pos.copy()
         child.push(move)
         after = search(child, SearchLimits(depth=solved.depth), rng=random.Random(0))
-        return "yes" if after.exact and game_value(-after.score) == game_value(solved.score) else "no"
+        return "yes" if after.exact and game_value(-after.score) == game_value(cast(int, solved.score)) else "no"
 
     for cell in rows:
         theirs = arena.move_text(pos, cell.move) if cell.move is not None else "-"
@@ -133,7 +133,7 @@ def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell
         for budget, result in ((f"{seconds * 1000:,.1f} ms CPU", mcts_search(pos, seconds=seconds, seed=0)),
                                (f"{playouts:,} playouts", mcts_search(pos, playouts=playouts, seed=0))):
             move = arena.move_text(pos, result.move) if result.move is not None else "-"
-            row([str(cell.depth), budget, f"{result.stats.playouts:,}", f"{result.stats.seconds:.3f}", move,
+            row([str(cell.depth), budget, f"{cast(MCTSStats, result.stats).playouts:,}", f"{result.stats.seconds:.3f}", move,
                  best(result.move), theirs])
     if solved is None:
         write("(best?: - where the sweep did not solve the position)")
