@@ -33,6 +33,12 @@ def test_every_script_is_in_the_readme():
     assert [s.name for s in SCRIPTS if f"`{s.name}`" not in readme] == []
 
 
+# A bot's child process puts the bot's own folder first, so that a student's bot can import the
+# helpers beside it: that is the user's code finding itself, not one of ours reaching another.
+BOT_CHILD = "tui_games/bots/child.py"
+
+
 def test_no_script_or_module_reaches_another_through_sys_path():
     files = [*SCRIPTS, *(REPO / "tui_games").rglob("*.py")]
-    assert [str(f.relative_to(REPO)) for f in files if "sys.path.insert" in f.read_text()] == []
+    found = [str(f.relative_to(REPO)) for f in files if "sys.path.insert" in f.read_text()]
+    assert found in ([], [BOT_CHILD]), found
