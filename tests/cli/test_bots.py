@@ -48,11 +48,10 @@ BAD_BOTS = {
     ),
     "hangs": (
         """
-        import time
+        import threading
 
         def choose(position):
-            while True:
-                time.sleep(1)
+            threading.Event().wait()  # never set: the bot never answers
         """,
         re.escape("no answer to a move within 2.4 s: killed"),
     ),

@@ -253,4 +253,5 @@ if __name__ == "__main__":
     try:
         main(Connection(int(sys.argv[1])))
     except (BrokenPipeError, ConnectionError, EOFError):
-        pass  # the parent is gone (stopped, killed): nobody to answer
+        # The parent is gone (stopped, killed): nobody to answer, nothing to report.
+        sys.exit(0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, cast
 
@@ -122,6 +123,7 @@ class GameScreen(SavingScreen):
 
     # -- hooks for each game ------------------------------------------------------------------
 
+    @abstractmethod
     def new_position(self) -> Any:
         """A fresh position for ``self.options`` (every game screen defines this)."""
 
@@ -129,9 +131,9 @@ class GameScreen(SavingScreen):
         """The computer player, or None for two people at one keyboard."""
         return None
 
+    @abstractmethod
     def make_board(self) -> Widget:
         """The board widget, with id "board" (every game screen defines this)."""
-        raise NotImplementedError
 
     def reset_board(self) -> None:
         """A new game or a resumed one: the board shows ``self.position`` from scratch."""
@@ -159,10 +161,10 @@ class GameScreen(SavingScreen):
             return "Draw."
         return f"{self.side_name(outcome.winner)} wins."
 
+    @abstractmethod
     def hint_job(self, position: Any, recorder: TreeRecorder) -> Callable:
         """A worker job returning (decision, recorder, position, extra) for ``show_hint``
         (every game screen defines this)."""
-        raise NotImplementedError
 
     def show_hint(self, decision: Decision, position: Any, extra: Any) -> None:
         self.status_note = f"hint for {self.side_name(position.turn)}: {self.move_name(decision.move)} — {decision.note}"
