@@ -20,13 +20,13 @@ import asyncio
 import json
 import os
 import random
-import re
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from tui_games.bench.server.process import listening_port
 from tui_games.games import arena_adapter
 
 try:
@@ -54,14 +54,7 @@ class Server:
             sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
             "--house", self.house, "--log", str(self.log), env={**os.environ, "TUI_GAMES_HOME": str(self.home)},
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            found = re.search(r"listening address=\S+:(\d+)", self.log.read_text() if self.log.exists() else "")
-            if found:
-                self.port = int(found[1])
-                return
-            await asyncio.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        self.port = await listening_port(self.log, 60)
 
     async def stop(self) -> None:
         if self.process and self.process.returncode is None:

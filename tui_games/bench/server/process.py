@@ -45,14 +45,7 @@ class BenchServer:
             sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log), *self.options,
             env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            found = re.search(r"listening address=\S+:(\d+)", self.log.read_text() if self.log.exists() else "")
-            if found:
-                self.port = int(found[1])
-                return
-            await asyncio.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        self.port = await listening_port(self.log, 30)
 
     @property
     def rss(self) -> float:
@@ -66,3 +59,15 @@ class BenchServer:
             except asyncio.TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+
+
+async def listening_port(log: Path, seconds: float) -> int:
+    """The port a benched ``serve`` says in its log it listens on, once it does; RuntimeError
+    if it has not within ``seconds`` (the bench's own ceiling, not an assert on its speed)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = re.search(r"listening address=\S+:(\d+)", log.read_text() if log.exists() else "")
+        if found:
+            return int(found[1])
+        await asyncio.sleep(0.1)
+    raise RuntimeError("the server did not start")
