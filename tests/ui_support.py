@@ -41,6 +41,10 @@ def text_of(widget) -> str:
     console.print(content)
     return console.export_text()
 
+def lines_of(widget) -> list[str]:
+    """The lines a widget that draws itself line by line (a board) shows, as plain text."""
+    return ["".join(segment.text for segment in widget.render_line(y)) for y in range(widget.size.height)]
+
 def cell_offset(board: TicTacToeBoard, cell: int) -> tuple[int, int]:
     region = board.cell_region(cell)
     return region.x + region.width // 2, region.y + region.height // 2

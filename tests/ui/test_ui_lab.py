@@ -4,13 +4,15 @@ replay; the comparison; the Lab from a game screen; finished runs in Scores."""
 from __future__ import annotations
 
 from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
-from ui_support import SIZE, fill, open_lab, text_of, until
+from ui_support import SIZE, fill, lines_of, open_lab, text_of, until
 
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import lab as lab_module
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.scores import ScoresScreen
+from tui_games.ui.widgets.c4_board import Connect4Board
+from tui_games.ui.widgets.checkers_board import CheckersBoard
 from tui_games.userdata.store import Store
 
 
@@ -49,11 +51,16 @@ async def test_arena_progress_cancel_and_replay(home):
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
         record = result.records[0]
-        empty = text_of(replay.query_one("#replay-board"))
+        # The game's own board, its discs as the Connect-4 screen draws them (● first, ○ second).
+        board_widget = replay.query_one("#replay-board")
+        assert isinstance(board_widget, Connect4Board)
+        empty = "".join(lines_of(board_widget))
         await pilot.press("right", "right", "right")
         assert replay.ply == 3
-        board = text_of(replay.query_one("#replay-board"))
-        assert board != empty and board.count("X") == 2 and board.count("O") == 1
+        board = "".join(lines_of(board_widget))
+        assert board != empty and board.count("●") == 2 and board.count("○") == 1
+        assert "X" not in board and "O" not in board
+        assert "[" not in board  # read-only: no cursor column, no cursor cell
         assert f"ply 3/{record.plies}" in text_of(replay.query_one("#replay-status"))
         await pilot.press("left")
         assert replay.ply == 2
@@ -307,3 +314,55 @@ async def test_x_cancels_a_tournament_started_from_its_field(home):
         assert field.value == "level5 level4 level3" and not field.disabled
         assert "cancelled" in text_of(lab.query_one("#tournament-status"))
         assert Store().arena_runs() == []
+
+
+async def test_connect4_in_the_lab_speaks_of_its_own_discs(home):
+    """The Lab names Connect-4's sides as its screen draws them, not as tic-tac-toe's marks:
+    "● moves first" and an "A plays" column of ●/○ (the letters setting brings X/O back)."""
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "connect4", "level2", "random", 2)
+        hint = text_of(lab.query_one("#lab-top-hint"))
+        assert "● moves first" in hint and "X" not in hint
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        table = lab.query_one("#arena-list", DataTable)
+        sides = {str(table.get_row_at(row)[1]) for row in range(table.row_count)}
+        assert sides == {"●", "○"}
+        # Replay's title and status name the discs too.
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        await pilot.press("right")
+        status = text_of(replay.query_one("#replay-status"))
+        assert "ply 1/" in status and "● (" in status
+        await pilot.press("escape")
+        # Letters as the disc setting: the Lab follows it.
+        app.store.update_settings("ui", discs="letters")
+        lab.query_one("#lab-game", Select).value = "tictactoe"
+        await pilot.pause()
+        lab.query_one("#lab-game", Select).value = "connect4"
+        await pilot.pause()
+        assert "X moves first" in text_of(lab.query_one("#lab-top-hint"))
+
+
+async def test_the_replay_of_a_checkers_game_is_drawn_on_the_checkers_board(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "checkers", "random", "random", 1)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        table = lab.query_one("#arena-list", DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        board = app.screen.query_one("#replay-board")
+        assert isinstance(board, CheckersBoard)
+        before = lines_of(board)
+        await pilot.press("right")
+        assert lines_of(board) != before

@@ -28,8 +28,9 @@ from tui_games.engine.tree_export import format_refusal, tree_file_text
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
-from tui_games.ui.screens.step_mode import DiagramBoard, StepScreen
+from tui_games.ui.screens.step_mode import StepScreen
 from tui_games.ui.text import clock_text, count
+from tui_games.ui.widgets.boards import DiagramBoard
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.phrase_status import PhraseStatus

@@ -66,6 +66,7 @@ from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, score_text, short_count
+from tui_games.ui.widgets.boards import side_labels
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.ordered_input import OrderedInput
@@ -282,7 +283,12 @@ class LabScreen(UsesApp, Screen):
         if levels:
             shown = shown.replace("level1", f"level1-{levels[-1].removeprefix('level')}")
         self.query_one("#arena-hint", Static).update(f"{shown}, bot.py; {self.game.spec_help}")
-        self.query_one("#lab-top-hint", Static).update(f"{self.game.side_names[0]} moves first; sides alternate")
+        first = self._sides(self.game_name, self.game.side_names)[0]
+        self.query_one("#lab-top-hint", Static).update(f"{first} moves first; sides alternate")
+
+    def _sides(self, game: str, engine_names: tuple[str, str]) -> tuple[str, str]:
+        """The sides as ``game``'s own screen names them (Connect-4's discs)."""
+        return side_labels(game, self.app.store.load_settings(), engine_names)
 
     @on(Select.Changed, "#lab-game")
     def _game_changed(self, event: Select.Changed) -> None:
@@ -510,7 +516,10 @@ class LabScreen(UsesApp, Screen):
     def _add_games(self, records: list[GameRecord]) -> None:
         table = self.query_one("#arena-list", DataTable)
         # The run's own game: the Game choice may have changed since it started.
-        sides = self.result.side_names if self.result is not None else self.game.side_names
+        if self.result is not None:
+            sides = self._sides(self.result.config.game, self.result.side_names)
+        else:
+            sides = self._sides(self.game_name, self.game.side_names)
         for record in records[self._shown_games:]:
             detail = record.forfeit or record.opening or " ".join(record.moves)
             table.add_row(str(record.number), sides[record.a_side], RESULT_WORDS[record.winner], record.reason,

@@ -1,6 +1,8 @@
-"""Replay one arena game move by move: the board as text, the move list, each move's note."""
+"""Replay one arena game move by move: the game's own board, the move list, each move's note."""
 
 from __future__ import annotations
+
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,6 +14,7 @@ from textual.widgets import Header, Static
 from tui_games.engine.arena import ArenaResult, GameRecord, replay_positions
 from tui_games.games import arena_adapter
 from tui_games.ui.app_base import UsesApp
+from tui_games.ui.widgets.boards import StepBoard, board_widget, side_labels
 from tui_games.ui.widgets.keys_footer import KeysFooter
 
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
@@ -45,12 +48,15 @@ class ReplayScreen(UsesApp, Screen):
         # Every position of the game, built once: stepping is then just an index.
         self.positions = replay_positions(self.game, record, result.config.variant)
         self.ply = 0
+        settings = self.app.store.load_settings()
+        self.sides = side_labels(result.config.game, settings, result.side_names)
+        self.board = board_widget(result.config.game, self.positions[0], settings, id="replay-board")
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="replay-title")
         with Horizontal(id="replay-body"):
-            yield Static(id="replay-board")
+            yield self.board
             with Vertical(id="replay-moves-box"):
                 yield Static(id="replay-moves")
         yield Static(id="replay-status")
@@ -73,7 +79,7 @@ class ReplayScreen(UsesApp, Screen):
 
     def _show_game(self) -> None:
         r, rec = self.result, self.record
-        sides = r.side_names
+        sides = self.sides
         a_side, b_side = sides[rec.a_side], sides[1 - rec.a_side]
         opening = f" · {rec.opening}" if rec.opening else ""
         self.query_one("#replay-title", Static).update(
@@ -89,7 +95,7 @@ class ReplayScreen(UsesApp, Screen):
     def show(self) -> None:
         rec = self.record
         pos = self.positions[self.ply]
-        self.query_one("#replay-board", Static).update(Text(self.game.diagram(pos)))
+        cast(StepBoard, self.board).set_position(pos)
         moves = Text()
         start_side = rec.start_turn
         for i, text in enumerate(rec.moves):
@@ -104,10 +110,10 @@ class ReplayScreen(UsesApp, Screen):
             moves.append(" ")
         self.query_one("#replay-moves", Static).update(moves)
         if self.ply == 0:
-            status = f"start: {self.result.side_names[pos.turn]} to move · → steps forward"
+            status = f"start: {self.sides[pos.turn]} to move · → steps forward"
         else:
             i = self.ply - 1
-            side = self.result.side_names[(start_side + i) % 2]
+            side = self.sides[(start_side + i) % 2]
             note = rec.notes[i] if i < len(rec.notes) else ""
             status = (f"ply {self.ply}/{rec.plies}: {side} ({self._mover_name(i)}) played {rec.moves[i]}"
                       + (f" — {note}" if note else ""))

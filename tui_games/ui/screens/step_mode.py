@@ -17,7 +17,7 @@ Nothing runs while paused (no timer ticks).
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Protocol, cast, runtime_checkable
+from typing import Any, Callable, cast
 
 from rich.console import Group
 from rich.text import Text
@@ -47,6 +47,7 @@ from tui_games.engine.trace import (
 from tui_games.engine.tree import TreeNode, TreeRecorder
 from tui_games.engine.tree_export import root_window, value_words, window_words
 from tui_games.ui.text import count
+from tui_games.ui.widgets.boards import StepBoard
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
 
@@ -61,29 +62,7 @@ DEFAULT_SPEED = 2
 MoveName = Callable[[Any], str]
 
 
-@runtime_checkable
-class StepBoard(Protocol):
-    """What step mode needs of a board widget: show a position, fit a size."""
-
-    def set_position(self, position: Any) -> None: ...
-
-    def fit(self, width: int, height: int) -> None: ...
-
-
 BoardFor = Callable[[Any], Widget]
-
-
-class DiagramBoard(Static):
-    """A board for a game without a board widget of its own: the position's diagram."""
-
-    def __init__(self, position: Any) -> None:
-        super().__init__(position.diagram())
-
-    def set_position(self, position: Any) -> None:
-        self.update(position.diagram())
-
-    def fit(self, width: int, height: int) -> None:
-        pass
 
 
 class StepScreen(Screen):

@@ -22,7 +22,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui_games.engine.checkers.bits import row_col, square_of
-from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS, NO_UNDERLINE
+from tui_games.ui.widgets.grid_board import CURSOR_BINDINGS, NO_UNDERLINE, cursor_shown
 from tui_games.ui.widgets.layers import LayeredStyles
 
 PIECES = {
@@ -177,7 +177,7 @@ class CheckersBoard(LayeredStyles, Widget, can_focus=True):
         """The text and style of line ``sub`` of the square at ``index``: the piece (and the
         cursor's brackets) on the middle line; on big squares the number on the top one."""
         square = self.square_at_index(index)
-        is_cursor = index == self.cursor and (self.has_focus or self.screen.focused is None)
+        is_cursor = index == self.cursor and cursor_shown(self)
         middle = sub == self.cell_h // 2
         inner = self.cell_w - 2
         if square is None:

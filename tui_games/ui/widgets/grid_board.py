@@ -33,6 +33,12 @@ CURSOR_BINDINGS: list[BindingType] = [
 ]
 
 
+def cursor_shown(board: Widget) -> bool:
+    """Whether a board draws its cursor: while it has focus, and always when nothing else is
+    focused; a board that takes no focus (step mode's, a replay's) is read-only: no cursor."""
+    return board.can_focus and (board.has_focus or board.screen.focused is None)
+
+
 class GridBoard(LayeredStyles, Widget, can_focus=True):
     """A cursor-driven grid. Posts ``CellChosen`` on Enter/Space or a click."""
 
@@ -239,8 +245,7 @@ class GridBoard(LayeredStyles, Widget, can_focus=True):
 
     @property
     def has_focus_within_board(self) -> bool:
-        # The cursor shows while the board has focus, and always when nothing else is focused.
-        return self.has_focus or self.screen.focused is None
+        return cursor_shown(self)
 
     # -- input -----------------------------------------------------------------------------
 
