@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from ssh_support import group_alive
 
+from tui_games.server.host import SessionLimits
 from tui_games.server.ssh import GameServer, SSHConfig
 
 # -- a busy machine on demand -------------------------------------------------------------------
@@ -62,7 +63,8 @@ def home(tmp_path, monkeypatch) -> Path:
 
 @pytest.fixture
 async def start_server(tmp_path):
-    """Start GameServers on free ports of 127.0.0.1 (``await start_server(**SSHConfig options)``);
+    """Start GameServers on free ports of 127.0.0.1 (``await start_server(**options)``: SSHConfig's
+    and SessionLimits');
     ``start_server.logs`` collects their log lines. At the end every server is closed and no
     session's processes may outlive it."""
     servers: list[GameServer] = []
@@ -71,7 +73,8 @@ async def start_server(tmp_path):
     async def start(**options) -> GameServer:
         # Keys, open registration: each test player's key claims their name at the first login.
         options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, **options}
-        config = SSHConfig(root=tmp_path / "server", port=0, log=logs.append, **options)
+        limits, options = SessionLimits.split(options)
+        config = SSHConfig(root=tmp_path / "server", port=0, log=logs.append, sessions=limits, **options)
         server = GameServer(config)
         await server.start()
         servers.append(server)

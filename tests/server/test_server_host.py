@@ -23,9 +23,8 @@ from ssh_support import APP_START, ESCAPES, connect, two_player_connect4, wait_u
 from tui_games.online.client import LOBBY_TOKEN_ENV  # noqa: E402
 from tui_games.server import host as host_module  # noqa: E402
 from tui_games.server import zygote as zygote_module  # noqa: E402
-from tui_games.server.host import SessionHost, memory_of, places  # noqa: E402
+from tui_games.server.host import SessionHost, SessionLimits, memory_of, places  # noqa: E402
 from tui_games.server.limits import default_memory_total_mb  # noqa: E402
-from tui_games.server.ssh import SSHConfig  # noqa: E402
 
 linux_only = pytest.mark.skipif(not os.path.exists("/proc/self/smaps_rollup"), reason="needs Linux's /proc")
 
@@ -42,8 +41,7 @@ class FakeSession:
 
 def host_for(tmp_path, **options) -> SessionHost:
     lines: list[str] = []
-    config = SSHConfig(root=tmp_path, log=lines.append, **options)
-    return SessionHost(config, zygote=False)
+    return SessionHost(SessionLimits(**options), lines.append, zygote=False)
 
 
 # -- seats --------------------------------------------------------------------------------------
@@ -189,7 +187,7 @@ def test_the_apps_page_tables_are_walked_only_when_the_seats_depend_on_it(tmp_pa
 async def test_the_listening_line_says_everything_and_the_places_asked_for(start_server):
     server = await start_server(max_sessions=100, zygote=False)
     files = host_module.open_file_limit()
-    if (server.config.memory_total_mb or 0) >= 100 * host_module.SESSION_ESTIMATE_MB and (files or 10**6) >= 700:
+    if (server.config.sessions.memory_total_mb or 0) >= 100 * host_module.SESSION_ESTIMATE_MB and (files or 10**6) >= 700:
         assert server.most_sessions == 100  # issue 27: it seated 17 on a 24 GB machine
     else:
         assert server.session_host.places.why in "\n".join(start_server.logs)

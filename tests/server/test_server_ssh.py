@@ -75,7 +75,7 @@ async def test_play_resize_drop_and_resume(start_server, tmp_path):
     # Gone without a word: the group is hung up (the app saves and exits) within the grace.
     (alice_home / "saves" / "connect4.json").unlink()  # so only the hang-up can bring it back
     await alice.close()
-    await wait_until(lambda: not group_alive(pgid), server.config.grace_seconds + 5, "the session's group to end")
+    await wait_until(lambda: not group_alive(pgid), server.config.sessions.grace_seconds + 5, "the session's group to end")
     # The group ends before the server has heard of it: wait for the server's own view.
     await wait_until(lambda: not server.sessions, 5, "the server to drop the session")
     assert saved_history(alice_home) == [3, 4]

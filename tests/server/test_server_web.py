@@ -26,6 +26,7 @@ pyte = pytest.importorskip("pyte")
 from aiohttp import WSMsgType  # noqa: E402
 
 from tui_games.server import web  # noqa: E402
+from tui_games.server.host import SessionLimits  # noqa: E402
 from tui_games.server.origins import Gate, Refused, parse_host  # noqa: E402
 from tui_games.server.web import WebConfig, WebGameServer  # noqa: E402
 from tui_games.userdata.store import Store  # noqa: E402
@@ -82,7 +83,8 @@ async def start_web(home):
 
     async def start(**options) -> WebGameServer:
         lines: list[str] = []
-        config = WebConfig(home=home, port=0, log=lines.append, names=set(), grace_seconds=3.0, **options)
+        limits, options = SessionLimits.split({"grace_seconds": 3.0, **options})
+        config = WebConfig(home=home, port=0, log=lines.append, names=set(), sessions=limits, **options)
         server = WebGameServer(config)
         await server.start()
         server.lines = lines

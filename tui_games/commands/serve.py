@@ -26,6 +26,7 @@ from typing import Any
 
 from tui_games.commands.common import UsageError, positive_int
 from tui_games.server import ServerError, keep_private, ssh, web
+from tui_games.server.host import SessionLimits
 from tui_games.server.identity import IdentityError, Registry, canonical, fingerprint
 from tui_games.server.lobby.house import DEFAULT_HOUSE
 from tui_games.server.lobby.storage import is_postgres
@@ -117,10 +118,12 @@ def _lobby(text: str) -> str:
     return text
 
 
-def _seats(args: argparse.Namespace) -> dict:
-    """The seat and start options both servers take."""
-    return {"sessions_per_player": args.sessions_per_player, "address_share": args.address_share,
-            "zygote": not args.no_preload}
+def _session_limits(args: argparse.Namespace) -> SessionLimits:
+    """The session limits both servers take, from the flags of the same names."""
+    options: dict[str, Any] = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
+    return SessionLimits(max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60,
+                         memory_mb=args.memory_mb or None, sessions_per_player=args.sessions_per_player,
+                         address_share=args.address_share, **options)
 
 
 def _public_url(text: str) -> str:
@@ -167,14 +170,13 @@ def _serve_ssh(args: argparse.Namespace) -> int:
     ssh.require_asyncssh()
     if args.register == "open" and args.auth == "none":
         raise UsageError("serve: --register open is for --auth keys; with --auth none everyone is a guest")
-    options: dict[str, Any] = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = ssh.SSHConfig(
         root=data_dir() / "server", host=args.host, port=SSH_PORT if args.port is None else args.port,
         auth=args.auth, register=args.register, authorized_keys=args.authorized_keys, quota_mb=args.quota_mb or None,
-        max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log), **_seats(args),
+        sessions=_session_limits(args), zygote=not args.no_preload,
+        house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log),
         connections_per_player=args.connections_per_player, watch_idle_seconds=args.watch_idle_minutes * 60,
-        registrations_per_hour=args.registrations_per_hour, **options)
+        registrations_per_hour=args.registrations_per_hour)
     ssh.serve(config)
     return 0
 
@@ -193,12 +195,10 @@ def _serve_web(args: argparse.Namespace) -> int:
     if os.name != "posix":
         raise UsageError("serve: the web server needs a POSIX system (process groups, hang-up signals)")
     web.require_textual_serve()
-    options: dict[str, Any] = {} if args.memory_total_mb is None else {"memory_total_mb": args.memory_total_mb or None}
     config = web.WebConfig(
         home=data_dir(), host=args.host, port=WEB_PORT if args.port is None else args.port,
         public_url=args.public_url, allow_origins=tuple(args.allow_origin or ()),
-        max_sessions=args.max_sessions, idle_seconds=args.idle_minutes * 60, memory_mb=args.memory_mb or None,
-        log=make_logger(args.log), **_seats(args), **options)
+        sessions=_session_limits(args), zygote=not args.no_preload, log=make_logger(args.log))
     web.serve(config)
     return 0
 

@@ -30,12 +30,12 @@ import math
 import secrets
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from tui_games.server.child import Child, apply_limits, become_subreaper, memory_of, resident_of
-from tui_games.server.limits import source_of
+from tui_games.server.limits import default_memory_total_mb, source_of
 from tui_games.server.log import duration, server_event
 from tui_games.server.zygote import Zygote
 
@@ -83,15 +83,26 @@ class LobbyHub(Protocol):
     def revoke(self, token: str) -> None: ...
 
 
-class HostConfig(Protocol):
-    max_sessions: int
-    idle_seconds: float
-    memory_mb: int | None
-    memory_total_mb: int | None
-    grace_seconds: float
-    sessions_per_player: int
-    address_share: int
-    log: Callable[[str], None]
+@dataclass(frozen=True)
+class SessionLimits:
+    """The limits on a server's sessions, the same for SSH and the web (``serve``'s flags of
+    the same names): one definition, so a limit added for one front end is there for both."""
+
+    max_sessions: int = 32
+    idle_seconds: float = 30 * 60
+    memory_mb: int | None = 1024  # per session (RLIMIT_AS), a guard; None or 0: no cap
+    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all sessions
+    grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    # The web has no player names: there only the per-address share applies.
+    sessions_per_player: int = 3
+    address_share: int = 25  # percent of the places one address may hold
+
+    @classmethod
+    def split(cls, options: dict[str, Any]) -> tuple[SessionLimits, dict[str, Any]]:
+        """(the limits among ``options``, the rest): for callers that take both as keywords."""
+        names = {f.name for f in fields(cls)}
+        limits = cls(**{k: v for k, v in options.items() if k in names})
+        return limits, {k: v for k, v in options.items() if k not in names}
 
 
 # -- how many may play --------------------------------------------------------------------------
@@ -142,19 +153,20 @@ def address_places(places: int, percent: int) -> int:
 class SessionHost:
     """The sessions of one server, their seats, their watchdog, and how their apps start."""
 
-    def __init__(self, config: HostConfig, *, preload_env: dict[str, str] | None = None,
-                 zygote: bool = True) -> None:
-        self.config = config
+    def __init__(self, limits: SessionLimits, log: Callable[[str], None], *,
+                 preload_env: dict[str, str] | None = None, zygote: bool = True) -> None:
+        self.limits = limits
+        self.log = log
         self.sessions: set = set()
         self.measured: dict[int, float] = {}  # pid -> MB at the last look: its PSS, or a bound of it
         self.exact = False  # whether the last look read the PSS
         # The lobby, for a server that has one and knows who its players are (the SSH server;
         # the web server has no names, so its tabs have no seat in the lobby).
         self.hub: LobbyHub | None = None
-        self.places = places(config.max_sessions, config.memory_total_mb, open_file_limit())
+        self.places = places(limits.max_sessions, limits.memory_total_mb, open_file_limit())
         self.zygote = None
         if zygote and sys.platform.startswith("linux"):
-            self.zygote = Zygote(config.log, preload_env or {})
+            self.zygote = Zygote(log, preload_env or {})
         self._watch_task: asyncio.Task | None = None
 
     @property
@@ -165,10 +177,10 @@ class SessionHost:
         """Start the watchdog and the zygote (logins use fresh processes until it is up);
         if the places are fewer than asked for, say why on stderr and in the log."""
         # Counted again now: the server has raised its open-file limit since.
-        self.places = places(self.config.max_sessions, self.config.memory_total_mb, open_file_limit())
+        self.places = places(self.limits.max_sessions, self.limits.memory_total_mb, open_file_limit())
         if self.places.why:
             print(f"tui-games: {self.places.why}", file=sys.stderr)
-            self.config.log(server_event("limited", reason=self.places.why))
+            self.log(server_event("limited", reason=self.places.why))
         if self.zygote is not None:
             become_subreaper()
             self.zygote.start()
@@ -187,7 +199,7 @@ class SessionHost:
     def listening_fields(self, *, names: bool = True) -> dict[str, object]:
         """What the ``listening`` line says of the places and memory (``names``: whether the
         server knows its players, so the per-player seats apply)."""
-        config = self.config
+        config = self.limits
         memory = []
         if config.memory_total_mb:
             memory.append(f"{config.memory_total_mb} MB in all (measured)")
@@ -220,7 +232,7 @@ class SessionHost:
         """Why one more session for ``user`` from ``address`` cannot have a place now, or None.
         The caller adds the session to :attr:`sessions` at once if None (two logins at once
         cannot both take the last place)."""
-        config, most = self.config, self.most_sessions
+        config, most = self.limits, self.most_sessions
         if len(self.sessions) >= most:
             busy = "busy" if most < config.max_sessions else "full"
             return f"the server is {busy} ({most} player{'s' if most != 1 else ''} at a time); try again later"
@@ -261,7 +273,7 @@ class SessionHost:
     # -- the watchdog --------------------------------------------------------------------------
 
     async def _watch(self) -> None:
-        limit = self.config.idle_seconds
+        limit = self.limits.idle_seconds
         period = min(limit / 4, WATCH_SECONDS) if limit and limit > 0 else WATCH_SECONDS
         while True:
             await asyncio.sleep(period)
@@ -277,7 +289,7 @@ class SessionHost:
         of their PSS, while those leave room under ``--memory-total-mb``; else (or if
         ``exact``) their PSS, a walk of each one's page tables: about 50 ms of the server's CPU
         at 100 players, every WATCH_SECONDS, when done always."""
-        total = self.config.memory_total_mb
+        total = self.limits.memory_total_mb
         if not total:  # nothing is decided on it
             return
         if not exact:

@@ -46,7 +46,7 @@ from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_until_signal
 from tui_games.server.child import child_env
 from tui_games.server.disk import DISK_FULL, is_disk_full
-from tui_games.server.host import SessionHost
+from tui_games.server.host import SessionHost, SessionLimits
 from tui_games.server.identity import (
     KEYS_FILE,
     USERS_DIR,
@@ -60,7 +60,6 @@ from tui_games.server.limits import (
     Admission,
     Limits,
     Startup,
-    default_memory_total_mb,
     raise_open_file_limit,
     source_of,
 )
@@ -138,16 +137,10 @@ class SSHConfig:
     auth: str = "keys"  # "keys" or "none"
     register: str = "closed"  # "closed": keys added by the operator; "open": a free name goes to the first key
     authorized_keys: Path | None = None  # the old shared list; default: root / authorized_keys
-    max_sessions: int = 32
-    idle_seconds: float = 30 * 60
-    memory_mb: int | None = 1024  # per session (RLIMIT_AS), a guard; None or 0: no cap
-    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all sessions
-    grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
+    sessions: SessionLimits = field(default_factory=SessionLimits)  # shared with the web (host.py)
     # How long a stopping server waits for its clients to take their goodbyes (the terminal
     # reset and the line saying why): a client that stalls longer loses them.
     goodbye_seconds: float = 10.0
-    sessions_per_player: int = 3
-    address_share: int = 25  # percent of the places one address may hold
     # Connections one player may hold once authenticated: commands, `watch` streams and app
     # sessions together (a bot with a few games watches each and moves by command: far fewer).
     # One address may hold --address-share percent of the server's connections, never fewer.
@@ -263,7 +256,7 @@ class GameServer:
         # the zygote forks only the real app (a test's app_argv runs as given).
         real_app = config.app_argv == SSHConfig(root=config.root).app_argv
         # Its apps have a lobby: the zygote's prepared app has the menu's entry for it.
-        self.session_host = SessionHost(config, preload_env={ONLINE_ENV: "1"},
+        self.session_host = SessionHost(config.sessions, config.log, preload_env={ONLINE_ENV: "1"},
                                         zygote=config.zygote and real_app)
         self.sessions: set[GameSession] = self.session_host.sessions
         self.connections: set[_Connection] = set()
@@ -445,7 +438,7 @@ class GameServer:
     @property
     def connections_per_address(self) -> int:
         config = self.config
-        share = math.floor(config.limits.max_connections * config.address_share / 100)
+        share = math.floor(config.limits.max_connections * config.sessions.address_share / 100)
         return max(config.connections_per_player, share)
 
     def hold(self, player: str, address: str) -> str | None:
@@ -459,7 +452,7 @@ class GameServer:
         here = self.held_by_source[source]
         if here >= most:
             return (f"your address already has {here} connections open (at most {most}, "
-                    f"{self.config.address_share}% of the server's); close some first")
+                    f"{self.config.sessions.address_share}% of the server's); close some first")
         self.held_by_player[player] += 1
         self.held_by_source[source] += 1
         return None
@@ -810,12 +803,12 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.token = lobby[1] if lobby else None
             env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()),
                               lobby)
-            memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
+            memory = config.sessions.memory_mb * 1024 * 1024 if config.sessions.memory_mb else None
             self.app = PtyApp(config.app_argv, env, columns, rows, self._output, cwd=str(home),
                               memory_bytes=memory, on_input_pressure=self._input_pressure, host=server.session_host)
             await self.app.start()
             if self._ending is not None:  # the player left while the app was starting
-                await self.app.hang_up(config.grace_seconds)
+                await self.app.hang_up(config.sessions.grace_seconds)
                 return
             self.app.write(bytes(self._typeahead))
             self._typeahead.clear()
@@ -885,7 +878,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             if self.chan is None:
                 # A paused reader would leave the app stuck writing its last frames.
                 self.app.resume_output()
-            await self.app.hang_up(config.grace_seconds)
+            await self.app.hang_up(config.sessions.grace_seconds)
         self.server.sessions.discard(self)
         self._close(0, f"{reason}; your game is saved. Goodbye." if not self.player.guest else f"{reason}. Goodbye.")
         if self._runner is None or self._runner.done():

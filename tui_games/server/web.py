@@ -56,8 +56,8 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.server import EXTRA_HINT, ServerError, run_until_signal
-from tui_games.server.host import SessionHost
-from tui_games.server.limits import default_memory_total_mb, raise_open_file_limit
+from tui_games.server.host import SessionHost, SessionLimits
+from tui_games.server.limits import raise_open_file_limit
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.origins import Address, Gate, Refused, origin_text
 from tui_games.server.sessions import clamp_size
@@ -102,15 +102,7 @@ class WebConfig:
     port: int = 8000  # 0: any free port (tests); WebGameServer.port tells which
     public_url: str | None = None  # where browsers reach the server, if not the Host they ask for
     allow_origins: tuple[str, ...] = ()  # other pages that may open a game (scheme://host[:port])
-    max_sessions: int = 32
-    idle_seconds: float = 30 * 60
-    memory_mb: int | None = 1024  # per app (RLIMIT_AS), a guard; None or 0: no cap
-    memory_total_mb: int | None = field(default_factory=default_memory_total_mb)  # measured use, all tabs
-    grace_seconds: float = 3.0  # between SIGHUP and SIGKILL
-    # Tabs have no player names: only the per-address share applies (sessions_per_player is
-    # for a server with identities).
-    sessions_per_player: int = 3
-    address_share: int = 25  # percent of the places one address may hold
+    sessions: SessionLimits = field(default_factory=SessionLimits)  # shared with SSH (host.py)
     zygote: bool = True  # fork tabs' apps from a pre-started app (zygote.py); False: a fresh process each
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
@@ -167,7 +159,8 @@ class WebGameServer(Server if Server is not None else object):  # type: ignore[m
         # The seats, the watchdog and the app's start, shared with the SSH server (host.py);
         # the zygote forks only the real app (a test's app_argv runs as given).
         real_app = config.app_argv == WebConfig(home=config.home).app_argv
-        self.session_host = SessionHost(config, preload_env=preload_env(), zygote=config.zygote and real_app)
+        self.session_host = SessionHost(config.sessions, config.log, preload_env=preload_env(),
+                                        zygote=config.zygote and real_app)
         self.tabs: set[Tab] = self.session_host.sessions
         self.limited = RateLimit(config.log)
         self._icon = ICON.read_bytes()
@@ -353,7 +346,7 @@ class Tab:
             return
         server.tabs.add(self)  # counted from now: two tabs at once cannot both take the last place
         columns, rows = clamp_size(_to_int(self.query.get("width"), 80), _to_int(self.query.get("height"), 24))
-        memory = config.memory_mb * 1024 * 1024 if config.memory_mb else None
+        memory = config.sessions.memory_mb * 1024 * 1024 if config.sessions.memory_mb else None
         self.app = TabApp(argv=config.app_argv, home=config.home, memory_bytes=memory, on_end=self._app_ended,
                           host=server.session_host,
                           write_bytes=self.websocket.send_bytes, write_str=self.websocket.send_str,
@@ -441,7 +434,7 @@ class Tab:
         app = self.app
         quit = self._quit or (app is not None and app.returncode is not None)
         if app is not None:
-            await app.hang_up(self.server.config.grace_seconds)
+            await app.hang_up(self.server.config.sessions.grace_seconds)
         self.server.tabs.discard(self)
         after = elapsed(time.monotonic() - self.began)
         if quit:
