@@ -35,7 +35,6 @@ import secrets
 import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -64,11 +63,11 @@ from tui_games.server.limits import (
     source_of,
 )
 from tui_games.server.lobby import commands as lobby_commands
-from tui_games.server.lobby.backends import open_storage
-from tui_games.server.lobby.frontend import FrontEnd, frontend_id
-from tui_games.server.lobby.house import House, parse_house
+from tui_games.server.lobby.frontend import FrontEnd
+from tui_games.server.lobby.house import House
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.stack import LOBBY_FILE, LobbyStack, LobbyStartError, open_lobby_storage, start_lobby
 from tui_games.server.lobby.storage import StorageUnavailable, is_postgres
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
@@ -91,8 +90,6 @@ WATCH_BEHIND = 64 * 1024
 REGISTRATION_WINDOW = 3600.0  # seconds over which --registrations-per-hour counts
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
-LOBBY_FILE = "lobby.sqlite3"
-LOBBY_SOCKET = "lobby-{pid}.sock"  # each front end's own, beside the others' when they share a directory
 GUESTS_DIR = "guests"
 DEFAULT_TERM = "xterm-256color"
 LOGIN_SECONDS = 30.0  # to authenticate, from the first byte
@@ -267,10 +264,7 @@ class GameServer:
         self.registry = Registry(config.root, register_open=config.register == "open",
                                  legacy_keys=config.keys_path)
         self.limited = RateLimit(config.log)
-        self.lobby: Lobby | None = None
-        self.hub: HubSocket | None = None
-        self.house: House | None = None
-        self.frontend: FrontEnd | None = None
+        self.stack: LobbyStack | None = None  # the lobby, while the server runs (lobby/stack.py)
         self._listener = None
         self._pressure_task: asyncio.Task | None = None
 
@@ -282,18 +276,31 @@ class GameServer:
     def most_sessions(self) -> int:
         return self.session_host.most_sessions
 
+    @property
+    def lobby(self) -> Lobby | None:
+        return self.stack.lobby if self.stack is not None else None
+
+    @property
+    def hub(self) -> HubSocket | None:
+        return self.stack.hub if self.stack is not None else None
+
+    @property
+    def house(self) -> House | None:
+        return self.stack.house if self.stack is not None else None
+
+    @property
+    def frontend(self) -> FrontEnd | None:
+        return self.stack.frontend if self.stack is not None else None
+
     async def start(self) -> None:
         config = self.config
         private_directory(config.root)
         host_key = load_host_key(config.root)
         where = config.lobby or str(config.root / LOBBY_FILE)
         try:
-            storage = open_storage(where)
-        except StorageUnavailable as error:
+            storage = open_lobby_storage(where)
+        except LobbyStartError as error:
             raise ServerError(str(error)) from None
-        except Exception as error:  # sqlite3.Error, a newer schema, no driver: the operator must look
-            # (a PostgreSQL DSN is never in the message: the storage names it redacted)
-            raise ServerError(f"cannot open the lobby's database: {error}") from None
         if is_postgres(where):  # front ends on several machines: the keys in the database (identity.py)
             self.registry.shared = storage
             copied = self.registry.copy_to_shared()
@@ -305,26 +312,12 @@ class GameServer:
                 f"no player can log in yet: add a key with `tui-games serve add-key NAME FILE`, put keys in "
                 f"{config.keys_path} (each may claim a free name), use --register open, or --auth none "
                 f"on a trusted network")
-        self.lobby = Lobby(storage, origin=frontend_id())
-        socket_path = config.root / LOBBY_SOCKET.format(pid=os.getpid())
-        if len(str(socket_path)) > 100:  # a Unix socket's path has room for about 107 bytes
-            socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET.format(pid=os.getpid())
-        self.hub = HubSocket(self.lobby, socket_path, online=self.online, log=config.log, run_clocks=False)
         try:
-            await self.hub.start()
-            self.session_host.hub = self.hub
-        except OSError as error:
-            raise ServerError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
-        try:
-            self.house = House(self.lobby, parse_house(config.house), config.log)
-        except ValueError as error:
+            self.stack = await start_lobby(storage, config.root, online=self.online, house=config.house,
+                                           log=config.log)
+        except LobbyStartError as error:
             raise ServerError(str(error)) from None
-        # The clocks and the house players run where their lease is held (frontend.py).
-        self.frontend = FrontEnd(self.lobby, self.hub.clocks, self.house, config.log)
-        try:
-            await self.frontend.start()
-        except StorageUnavailable as error:
-            raise ServerError(str(error)) from None
+        self.session_host.hub = self.stack.hub
         files = raise_open_file_limit()
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
@@ -349,7 +342,7 @@ class GameServer:
             auth += "; any key may register a free name" if config.register == "open" else ""
         config.log(server_event("listening", address=f"{config.host}:{self.port}", auth=auth,
                          **self.session_host.listening_fields(), open_files=files[1] if files else None,
-                         data=config.root, lobby=self.lobby.storage.where, frontend=self.frontend.id))
+                         data=config.root, lobby=self.stack.lobby.storage.where, frontend=self.stack.frontend.id))
 
     def _loop_error(self, loop, context: dict) -> None:
         """asyncio's reports (a failed accept when out of file descriptors, above all): one line
@@ -381,17 +374,10 @@ class GameServer:
         self.config.log(event("stopped", goodbyes=f"{said}/{len(sessions)}"))
         for connection in list(self.connections):
             connection.close()
-        if self.frontend is not None:
-            await self.frontend.close()  # the clocks and the house stop here; their leases go back
-            self.frontend = None
-        self.house = None
-        if self.hub is not None:
+        if self.stack is not None:
             self.session_host.hub = None
-            await self.hub.close()
-            self.hub = None
-        if self.lobby is not None:
-            self.lobby.storage.close()
-            self.lobby = None
+            stack, self.stack = self.stack, None
+            await stack.close()
 
     def online(self) -> list[tuple[str, str]]:
         """(player, what they are doing) of everyone playing now, here and on the other front ends."""

@@ -1,0 +1,102 @@
+"""The lobby as one front end runs it, built and closed in the one right order.
+
+A front end (``serve --ssh``) needs four parts over its database: the :class:`Lobby` itself, the
+socket its apps speak to it through (:class:`HubSocket`), the house players (:class:`House`) and
+the front end's leases (:class:`FrontEnd`: the clocks and the house run where their lease is
+held). They depend on each other in one order and must stop in the reverse one (the house and
+the clocks before the socket they answer through, the database last), so they are made here
+and nowhere else; the server only says where the database is and which house players it wants.
+
+Opening is two steps because the server looks at the database between them: the login keys of
+several front ends live in a shared PostgreSQL database (identity.py), and a server nobody
+could log in to must refuse to start before anything listens.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from tui_games.server.lobby.backends import open_storage
+from tui_games.server.lobby.frontend import FrontEnd, frontend_id
+from tui_games.server.lobby.house import House, parse_house
+from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.storage import LobbyStorage, StorageUnavailable
+
+__all__ = ["LOBBY_FILE", "LobbyStack", "LobbyStartError", "open_lobby_storage", "start_lobby"]
+
+LOBBY_FILE = "lobby.sqlite3"
+LOBBY_SOCKET = "lobby-{pid}.sock"  # each front end's own, beside the others' when they share a directory
+# A Unix socket's path has room for about 107 bytes.
+MAX_SOCKET_PATH = 100
+
+
+# Who is playing now, as the front end knows it: (player, what they are doing).
+Online = Callable[[], list[tuple[str, str]]]
+
+
+class LobbyStartError(Exception):
+    """The lobby cannot start: one line for the operator, never a DSN's password."""
+
+
+@dataclass
+class LobbyStack:
+    """One front end's running lobby."""
+
+    lobby: Lobby
+    hub: HubSocket
+    house: House
+    frontend: FrontEnd
+
+    async def close(self) -> None:
+        """The clocks and the house first (their leases go back), then the socket, then the
+        database."""
+        await self.frontend.close()
+        await self.hub.close()
+        self.lobby.storage.close()
+
+
+def open_lobby_storage(where: str) -> LobbyStorage:
+    """The lobby's database at ``where`` (a SQLite path or a postgresql://… address)."""
+    try:
+        return open_storage(where)
+    except StorageUnavailable as error:
+        raise LobbyStartError(str(error)) from None
+    except Exception as error:  # sqlite3.Error, a newer schema, no driver: the operator must look
+        # (a PostgreSQL DSN is never in the message: the storage names it redacted)
+        raise LobbyStartError(f"cannot open the lobby's database: {error}") from None
+
+
+async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, house: str,
+                      log: Callable[[str], None]) -> LobbyStack:
+    """The lobby over ``storage``, its socket in ``root`` (or a short temporary folder when
+    ``root`` is too deep for a socket's path), the ``house`` players (``serve --house``) and
+    this front end's leases; on a failure, what was started is stopped again."""
+    try:
+        players = parse_house(house)
+    except ValueError as error:
+        storage.close()
+        raise LobbyStartError(str(error)) from None
+    lobby = Lobby(storage, origin=frontend_id())
+    socket_path = root / LOBBY_SOCKET.format(pid=os.getpid())
+    if len(str(socket_path)) > MAX_SOCKET_PATH:
+        socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET.format(pid=os.getpid())
+    hub = HubSocket(lobby, socket_path, online=online, log=log, run_clocks=False)
+    try:
+        await hub.start()
+    except OSError as error:
+        storage.close()
+        raise LobbyStartError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
+    house_players = House(lobby, players, log)
+    frontend = FrontEnd(lobby, hub.clocks, house_players, log)
+    try:
+        await frontend.start()
+    except StorageUnavailable as error:
+        await hub.close()
+        storage.close()
+        raise LobbyStartError(str(error)) from None
+    return LobbyStack(lobby, hub, house_players, frontend)
