@@ -117,11 +117,14 @@ class PtyApp:
         # A pty gives at most about 4 KB a read, so one frame came as two to four pieces, and
         # each piece became an SSH packet of its own (encrypted, sent, a syscall each): take
         # all that is waiting, up to READ_CHUNK, and pass it on at once.
+        master = self._master
+        if master is None:  # closed while the loop had the read queued
+            return
         pieces: list[bytes] = []
         size = 0
         while size < READ_CHUNK:
             try:
-                data = os.read(self._master, READ_CHUNK - size)
+                data = os.read(master, READ_CHUNK - size)
             except BlockingIOError:
                 break
             except OSError as error:
@@ -167,8 +170,9 @@ class PtyApp:
                 self._pending.clear()
                 break
             del self._pending[:written]
-        with contextlib.suppress(ValueError, OSError):
-            loop.remove_writer(self._master)
+        if self._master is not None:
+            with contextlib.suppress(ValueError, OSError):
+                loop.remove_writer(self._master)
         if self._pending and self._master is not None:
             loop.add_writer(self._master, self._flush_input)
         self._tell_pressure()

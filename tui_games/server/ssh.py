@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Awaitable, Callable
 
 from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
 from tui_games.server import EXTRA_HINT, ServerError, private_directory, run_until_signal
@@ -265,7 +265,7 @@ class GameServer:
                                  legacy_keys=config.keys_path)
         self.limited = RateLimit(config.log)
         self.stack: LobbyStack | None = None  # the lobby, while the server runs (lobby/stack.py)
-        self._listener = None
+        self._listener: asyncssh.SSHAcceptor | None = None
         self._pressure_task: asyncio.Task | None = None
 
     @property
@@ -275,6 +275,12 @@ class GameServer:
     @property
     def most_sessions(self) -> int:
         return self.session_host.most_sessions
+
+    def running(self) -> LobbyStack:
+        """The lobby of a started server: connections and commands come only then."""
+        if self.stack is None:
+            raise RuntimeError("the server has not started")
+        return self.stack
 
     @property
     def lobby(self) -> Lobby | None:
@@ -459,12 +465,12 @@ class GameServer:
         return self.session_host.refusal(session.user, session.peer)
 
 
-class _Connection(asyncssh.SSHServer if asyncssh else object):
+class _Connection(asyncssh.SSHServer if asyncssh else object):  # type: ignore[misc]
     """One SSH connection: admission, authentication (identity.py), then one GameSession."""
 
     def __init__(self, server: GameServer) -> None:
         self.server = server
-        self.conn = None
+        self.conn: asyncssh.SSHServerConnection | None = None
         self.address, self.port = "?", 0
         self.startup: Startup | None = None  # admitted: how server.admission counts it
         self.typed = ""  # the user name the client gave
@@ -564,6 +570,8 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         self.server.limited(f"authfail:{self.address}", event(
             "auth-failed", user=username, **{"from": self.address}, port=self.port, key=fingerprint(key),
             reason=why))
+        if self.conn is None:  # asyncssh asks for keys only on a connection it has made
+            return False
         if not self.banner_sent:
             # OpenSSH shows a banner before "Permission denied": the one line saying why.
             self.banner_sent = True
@@ -579,12 +587,13 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
         server, config = self.server, self.server.config
         if config.auth == "none":
             try:
-                name = server.lobby.new_guest_name()  # never used before on this server
+                name = server.running().lobby.new_guest_name()  # never used before on this server
             except StorageUnavailable as error:
                 name = guest_name(set())
                 self.refusal = str(error)
             self.player = Player(name, config.root / GUESTS_DIR / name, guest=True, typed=self.typed)
         else:
+            assert self.candidate is not None  # asyncssh completes only a key it validated
             name, key = self.candidate
             self.player = Player(name, server.registry.home(name), key=fingerprint(key), typed=self.typed)
             reserved = None
@@ -623,7 +632,7 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
             # OpenSSH prints this as "open failed: administratively prohibited: ...".
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             "one game per connection: connect again for another")
-        self.session = GameSession(self.server, self)
+        self.session = GameSession(self.server, self, self.player)
         return self.session
 
     def session_began(self) -> None:
@@ -633,15 +642,15 @@ class _Connection(asyncssh.SSHServer if asyncssh else object):
             self.server.admission.started(self.startup)
 
 
-class GameSession(asyncssh.SSHServerSession if asyncssh else object):
+class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: ignore[misc]
     """One player's session channel, bridged to their app on a pty."""
 
-    def __init__(self, server: GameServer, connection: _Connection) -> None:
+    def __init__(self, server: GameServer, connection: _Connection, player: Player) -> None:
         self.server, self.connection = server, connection
-        self.player: Player = connection.player
+        self.player = player
         self.user, self.peer = self.player.name, connection.address
         self.id = secrets.token_hex(4)
-        self.chan = None
+        self.chan: asyncssh.SSHServerChannel | None = None
         self.app: PtyApp | None = None
         self.has_pty = False
         self.command: str | None = None
@@ -651,7 +660,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
         self.accepted = False
         self._typeahead = bytearray()  # keys that came before the app
         self.token: str | None = None  # this session's secret for the lobby socket
-        self.closed_channel = None  # the channel once _close has said goodbye on it
+        self.closed_channel: asyncssh.SSHServerChannel | None = None  # the channel once _close has said goodbye on it
         self._reading_paused = False
         self._writing_paused = False  # the client is behind: asyncssh holds past WATCH_BEHIND for it
         self._on_room: Callable[[], None] | None = None  # a watch stream's: the client has caught up
@@ -707,7 +716,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
     def _run_command(self, command: str) -> None:
         """``ssh host COMMAND``: the lobby's command interface (lobby/commands.py)."""
         try:
-            result = lobby_commands.run(self.server.lobby, self.user, command, guest=self.player.guest,
+            result = lobby_commands.run(self.server.running().lobby, self.user, command, guest=self.player.guest,
                                         online=self.server.online,
                                         watch_idle=self.server.config.watch_idle_seconds or None)
         except (sqlite3.Error, OSError) as error:
@@ -725,14 +734,14 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             if result.stderr:
                 self.chan.write_stderr(result.stderr.encode())
             if result.stream is not None:  # `watch`: goes on until the game ends or the client goes
-                self._runner = asyncio.create_task(self._stream(result))
+                self._runner = asyncio.create_task(self._stream(result.stream))
                 return
             self.chan.exit(result.status)
         except (BrokenPipeError, OSError):
             pass
         self.chan = None
 
-    async def _stream(self, result: lobby_commands.Result) -> None:
+    async def _stream(self, stream: Callable[..., Awaitable[int]]) -> None:
         newline = "\r\n" if self.has_pty else "\n"
 
         def write(text: str) -> None:
@@ -757,7 +766,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.chan.set_write_buffer_limits(high=WATCH_BEHIND)
         client = lobby_commands.WatchClient(write, write_err, has_room=lambda: not self._writing_paused,
                                             when_room=when_room, on_behind=behind)
-        status = await result.stream(client)
+        status = await stream(client)
         if self.chan is not None:
             try:
                 self.chan.exit(status)
@@ -766,11 +775,12 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):
             self.chan = None
 
     def _refuse_command(self, line: str) -> None:
-        try:
-            self.chan.write_stderr(f"tui-games: {line}\n".encode())
-            self.chan.exit(1)
-        except (BrokenPipeError, OSError, AttributeError):
-            pass
+        if self.chan is not None:
+            try:
+                self.chan.write_stderr(f"tui-games: {line}\n".encode())
+                self.chan.exit(1)
+            except (BrokenPipeError, OSError):
+                pass
         self.chan = None
 
     # -- the app -------------------------------------------------------------------------------

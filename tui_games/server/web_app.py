@@ -76,6 +76,9 @@ class TabApp(AppService if AppService is not None else object):  # type: ignore[
     once when the app has gone by itself: its exit status, and None after a normal quit or a
     line for the player."""
 
+    # The task relaying the app's output: textual-serve's, through the compat class's property.
+    task: asyncio.Task[None] | None
+
     def __init__(self, *, argv: list[str], home: Path, memory_bytes: int | None,
                  on_end: Callable[[int | None, str | None], Awaitable[None]],
                  host: SessionHost | None = None, **kwargs) -> None:

@@ -95,7 +95,7 @@ class Player:
         self.pid: int | None = None
         self.keys: list[float] = []  # key -> first screen bytes, seconds
         self.error: str | None = None
-        self.conn = None
+        self.conn: asyncssh.SSHClientConnection | None = None
 
 
 async def _play(player: Player, port: int, users: Path, stop: asyncio.Event) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tui_games.bench.server import online_fronts, online_ssh
 from tui_games.bench.server.lobby_game import PAUSE, play_game
+from tui_games.bench.server.process import pipes
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub import Lobby
@@ -63,7 +64,8 @@ async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, in
             sys.executable, "-c", f"import asyncio, sys; from tui_games.bench.server.online import serve_lobby; "
                                   f"asyncio.run(serve_lobby({folder!r}, {PLAYERS}))",
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        assert (await server.stdout.readline()).strip() == b"ready"
+        server_in, server_out = pipes(server)
+        assert (await server_out.readline()).strip() == b"ready"
         arrived: dict[tuple[str, str], asyncio.Event] = {}
 
         def listener(name: str):
@@ -98,7 +100,7 @@ async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, in
         cpu_after, rss = _cpu_and_rss(server.pid)
         for client in clients:
             await client.close()
-        server.stdin.close()
+        server_in.close()
         await server.wait()
     return latencies, games, moves, wall, cpu_after - cpu_before, rss
 

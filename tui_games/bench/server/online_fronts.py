@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from tui_games.bench.server.lobby_game import PAUSE, play_game
+from tui_games.bench.server.process import pipes
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.storage import redact
@@ -80,7 +81,7 @@ async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[st
                 sys.executable, "-c", "import asyncio; from tui_games.bench.server.online_fronts import serve_front; "
                                       f"asyncio.run(serve_front({database!r}, {folder!r}, {index}, {mine!r}))",
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-            line = await asyncio.wait_for(process.stdout.readline(), 60)
+            line = await asyncio.wait_for(pipes(process)[1].readline(), 60)
             if line.strip() != b"ready":
                 raise RuntimeError(f"front end {index} did not start")
             processes.append(process)
@@ -112,7 +113,7 @@ async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[st
         for client in clients.values():
             await client.close()
         for process in processes:
-            process.stdin.close()
+            pipes(process)[0].close()
             await process.wait()
     return latencies
 

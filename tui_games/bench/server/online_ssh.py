@@ -21,12 +21,11 @@ import json
 import os
 import random
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench.server.process import listening_port
+from tui_games.bench.server.process import BenchServer
 from tui_games.games import arena_adapter
 
 try:
@@ -41,29 +40,9 @@ BOT_PLIES = 16  # moves of each bot game (or fewer if it ends)
 REPAINT_MOVES = 24
 
 
-class Server:
-    """``tui-games serve --ssh`` in a subprocess on a free port of 127.0.0.1."""
-
-    def __init__(self, home: Path, house: str = "none") -> None:
-        self.home, self.house, self.log = home, house, home / "server.log"
-        self.process: asyncio.subprocess.Process | None = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
-            "--house", self.house, "--log", str(self.log), env={**os.environ, "TUI_GAMES_HOME": str(self.home)},
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        self.port = await listening_port(self.log, 60)
-
-    async def stop(self) -> None:
-        if self.process and self.process.returncode is None:
-            self.process.terminate()
-            try:
-                await asyncio.wait_for(self.process.wait(), 20)
-            except asyncio.TimeoutError:
-                self.process.kill()
-                await self.process.wait()
+def _server(home: Path, house: str = "none") -> BenchServer:
+    """``tui-games serve --ssh`` in a subprocess, open registration, these house players."""
+    return BenchServer(home, ["--register", "open", "--house", house])
 
 
 class Terminal:
@@ -223,7 +202,7 @@ async def humans_figures(house_games: int, humans: int = 8, moves: int = 12,
     from tui_games.server.lobby.house import DEFAULT_HOUSE
 
     with tempfile.TemporaryDirectory(prefix="tui-games-house-load-") as folder:
-        server = Server(Path(folder), house=DEFAULT_HOUSE if house_games else "none")
+        server = _server(Path(folder), DEFAULT_HOUSE if house_games else "none")
         await server.start()
         people = [f"human{n}" for n in range(humans)]
         bots = [f"bot{n}" for n in range(house_games)]
@@ -237,7 +216,7 @@ async def humans_figures(house_games: int, humans: int = 8, moves: int = 12,
         try:
             if bots:  # the house games under way before the people begin
                 await asyncio.sleep(10)
-            pid = server.process.pid
+            pid = server.pid
             workers = _house_workers(pid)
             before = _cpu_seconds(pid), sum(_cpu_seconds(w) for w in workers)
             await asyncio.gather(*(_human_pair(server.port, (people[i], people[i + 1]), keys, moves,
@@ -255,7 +234,7 @@ async def humans_figures(house_games: int, humans: int = 8, moves: int = 12,
 async def repaint_figures(seed: int = 1, moves: int = REPAINT_MOVES) -> list[float]:
     """Seconds from a key in one app to "your move" on the opponent's screen, per move."""
     with tempfile.TemporaryDirectory(prefix="tui-games-e2e-") as folder:
-        server = Server(Path(folder))
+        server = _server(Path(folder))
         await server.start()
         keys = {user: asyncssh.generate_private_key("ssh-ed25519") for user in ("alice", "bob")}
         terminals: dict[str, Terminal] = {}
@@ -302,7 +281,7 @@ async def bot_figures(seed: int = 2) -> tuple[list[float], int, int]:
     playing BOTS // 2 games at once, every move a fresh run of the OpenSSH client."""
     with tempfile.TemporaryDirectory(prefix="tui-games-bots-") as folder:
         home = Path(folder)
-        server = Server(home)
+        server = _server(home)
         await server.start()
         names = [f"bot{n}" for n in range(BOTS)]
         keyfiles = {}

@@ -45,11 +45,17 @@ class BenchServer:
             sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--log", str(self.log), *self.options,
             env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, preexec_fn=_limit_open_files,
             stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
-        self.port = await listening_port(self.log, 30)
+        self.port = await listening_port(self.log, 60)  # a busy machine starts slowly
+
+    @property
+    def pid(self) -> int:
+        if self.process is None:
+            raise RuntimeError("the bench's server has not started")
+        return self.process.pid
 
     @property
     def rss(self) -> float:
-        return rss_mb(self.process.pid)
+        return rss_mb(self.pid)
 
     async def stop(self) -> None:
         if self.process and self.process.returncode is None:
@@ -59,6 +65,13 @@ class BenchServer:
             except asyncio.TimeoutError:
                 self.process.kill()
                 await self.process.wait()
+
+
+def pipes(process: asyncio.subprocess.Process) -> tuple[asyncio.StreamWriter, asyncio.StreamReader]:
+    """The stdin and stdout of a process started with both piped."""
+    if process.stdin is None or process.stdout is None:
+        raise RuntimeError("the process was started without its pipes")
+    return process.stdin, process.stdout
 
 
 async def listening_port(log: Path, seconds: float) -> int:

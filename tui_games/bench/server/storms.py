@@ -53,7 +53,7 @@ except ImportError:  # the bench says which extra it needs
 SCREEN = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
-async def _login(port: int, key) -> tuple[float, float, object, object]:
+async def _login(port: int, key) -> tuple[float, float, asyncssh.SSHClientConnection, asyncssh.SSHClientProcess]:
     """(seconds to authenticate, seconds to the menu, connection, process) of a real player."""
     started = time.monotonic()
     conn = await asyncio.wait_for(asyncssh.connect(
@@ -83,11 +83,11 @@ def _on_a_terminal(pid: int) -> bool:
 
 
 async def _flood(server: BenchServer, key, seconds: float) -> list[list[str]]:
-    earlier = _descendants(server.process.pid)
+    earlier = _descendants(server.pid)
     _, _, conn, process = await _login(server.port, key)
     before = peak = server.rss
     # The player's app: the server's new descendant on a pty (forked from the zygote, or not).
-    apps = sorted(pid for pid in _descendants(server.process.pid) - earlier if _on_a_terminal(pid))
+    apps = sorted(pid for pid in _descendants(server.pid) - earlier if _on_a_terminal(pid))
     app = apps[-1] if apps else None
     app_before = app_peak = rss_mb(app) if app else float("nan")
     sent, block = 0, b"jjjjkkkk" * 8192

@@ -10,7 +10,7 @@ own clock.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Callable
 
 from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.storage import GameRow, StorageUnavailable
@@ -24,7 +24,7 @@ class Clocks:
     def __init__(self, lobby: Lobby) -> None:
         self.lobby = lobby
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self._stop_listening = None
+        self._stop_listening: Callable[[], None] | None = None
 
     def start(self) -> None:
         self._stop_listening = self.lobby.listen(self._changed)

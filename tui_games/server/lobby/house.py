@@ -175,7 +175,7 @@ class EngineWorker:
             ready = loop.create_future()
             fd = self._connection.fileno()
             self._connection.send(request)
-            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(fd, lambda: None if ready.done() else ready.set_result(None))
             try:
                 await asyncio.wait_for(ready, ceiling)
             except asyncio.TimeoutError:

@@ -201,7 +201,8 @@ class Lobby:
             with self.storage.transaction():
                 yield
             return
-        self._pending = pending = []
+        pending: list[tuple[str, Any]] = []
+        self._pending = pending
         try:
             with self.storage.transaction():
                 yield
@@ -332,7 +333,7 @@ class Lobby:
         players = (offer.owner, player) if owner_first else (player, offer.owner)
         clock = Clock.parse(offer.clock)
         now = self.clock()
-        left = [clock.base, clock.base] if clock.kind != "none" else [None, None]
+        left: list[float | None] = [clock.base, clock.base] if clock.kind != "none" else [None, None]
         openings = _openings(offer.game)
         opening = list(self.rng.choice(openings)) if openings else []
         row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
@@ -407,7 +408,9 @@ class Lobby:
             used = now - row.last_move
             if thought is not None and self.is_computer(player):
                 used = min(used, max(0.0, thought))
-            row.left[side] = row.left[side] - used + clock.increment
+            before = row.left[side]
+            assert before is not None  # a Fischer clock's sides are timed from the start
+            row.left[side] = before - used + clock.increment
         elif clock.kind == "corr":
             row.left[side] = clock.base
         row.moves.append(adapter.move_text(position, move))

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.house import house_limit_text
 from tui_games.server.lobby.hub import Lobby
@@ -38,15 +40,18 @@ def offer_data(offer: Offer) -> dict:
             "assist": offer.assist}
 
 
-def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: set[str] = frozenset()) -> list[dict]:
+def online_view(lobby: Lobby, online: list[tuple[str, str]], in_lobby: Set[str] = frozenset()) -> list[dict]:
     """``who``: everyone connected, and what they are doing (a live game says whom against)."""
     playing = {}
     for row in lobby.games(live=True)[:500]:
         for side, name in enumerate(row.players):
             playing[name] = f"playing {row.game} v {row.players[1 - side]}"
     seen: set[str] = set()  # a player with two sessions (one ending, one beginning) is listed once
-    people = [{"name": name, "status": playing.get(name) or ("in the lobby" if name in in_lobby else doing)}
-              for name, doing in online if not (name in seen or seen.add(name))]
+    people = []
+    for name, doing in online:
+        if name not in seen:
+            seen.add(name)
+            people.append({"name": name, "status": playing.get(name) or ("in the lobby" if name in in_lobby else doing)})
     limit = house_limit_text()  # its own limit, so nobody is surprised by a decline
     return people + [{"name": name, "status": f"{playing.get(name) or f'a computer: challenge it to {game}'}; {limit}",
                       "computer": True, "limit": limit} for name, game in sorted(lobby.computers.items())]
