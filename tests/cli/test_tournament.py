@@ -159,3 +159,32 @@ def test_ctrl_c_ends_a_tournament_in_one_line_and_leaves_no_process(home, jobs):
             time.sleep(0.05)
         else:
             raise AssertionError(f"the bot's process {name} outlived the tournament")
+
+
+def test_a_local_dask_cluster_plays_the_same_tournament_as_jobs_one(capsys, home):
+    """--cluster local:2: the series as tasks on two Dask workers (processes), a bot file's
+    child process among them, and the same table as --jobs 1."""
+    pytest.importorskip("distributed")
+    (home / "first.py").write_text(FIRST_MOVE)
+    players = ["level1", "level2", str(home / "first.py")]
+    runs = []
+    for how in (["--jobs", "1"], ["--cluster", "local:2"]):
+        code, out, err = run(capsys, "tournament", "tictactoe", *players, "--games", "2", "--seed", "3", *how,
+                             "--json", "--no-save")
+        assert code == 0, err
+        runs.append(json.loads(out))
+    one, cluster = runs
+    assert games_of(one) == games_of(cluster)
+    assert one["players"] == cluster["players"]
+    # The bot played its games on the workers (its child process started there), no forfeit.
+    assert all(not p["forfeits"] for p in cluster["pairs"])
+
+
+@pytest.mark.parametrize("address, words", [
+    ("local:0", "local:N takes 1 to 256 workers"),
+    ("local:x", "local:N takes 1 to 256 workers"),
+    ("nowhere", "give local:N or a scheduler's address"),
+])
+def test_a_bad_cluster_address_is_one_line_before_any_game(capsys, home, address, words):
+    code, out, err = run(capsys, "tournament", "tictactoe", "level1", "level2", "--cluster", address, "--no-save")
+    assert_usage_error(code, out, err, words)

@@ -32,6 +32,7 @@ from typing import Any
 
 from tui_games.bots import player_factory
 from tui_games.commands.arena import check_player, declared_options, openings_of, variant_of_args
+from tui_games.commands.cluster import check_cluster_address, run_on_cluster
 from tui_games.commands.common import UsageError, positive_int, positive_seconds
 from tui_games.commands.options import add_game_options
 from tui_games.commands.progress import ProgressLine
@@ -81,7 +82,10 @@ class Counter:
 
 
 def run_tournament(args: argparse.Namespace, configs: list[ArenaConfig], progress: Counter) -> list[ArenaResult]:
-    """Every series, in round-robin order, over ``args.jobs`` processes (1: this one)."""
+    """Every series, in round-robin order, over ``args.jobs`` processes (1: this one), or on
+    the Dask cluster ``args.cluster`` names (commands/cluster.py)."""
+    if args.cluster:
+        return run_on_cluster(args.cluster, args.game, configs, play_series, lambda run: progress.add(run.games))
     jobs = min(args.jobs, len(configs))
     if jobs <= 1:
         return [play_series(args.game, config, lambda *_: progress.add(1)) for config in configs]
@@ -159,6 +163,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     for n, player in enumerate(args.players, 1):
         check_player(game, f"player {n}", player, args.seconds, variant)
     openings_of(game, None)  # a missing openings file is a usage error before any game
+    if args.cluster:
+        args.cluster = check_cluster_address(args.cluster)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big") >> 1
     configs = tournament_configs(args.game, args.players, args.games, seed, seconds=args.seconds, variant=variant)
     line = ProgressLine(len(configs) * args.games, shown=False if args.json else None)
@@ -230,6 +236,13 @@ def add_arguments(tournament: argparse.ArgumentParser) -> None:
         default=os.cpu_count() or 1,
         metavar="N",
         help="series played at once, each in its own process (default: the machine's cores)",
+    )
+    tournament.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="play the series on a Dask cluster instead of --jobs processes: local:N (N workers "
+        'here) or a scheduler\'s address (tcp://HOST:PORT); needs pip install "tui-games[cluster]"',
     )
     tournament.add_argument(
         "--seconds",
