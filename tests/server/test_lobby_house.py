@@ -172,12 +172,21 @@ class HeldWorker:
     def __init__(self, clock: FakeClock, asked: list) -> None:
         self.clock, self.asked = clock, asked
         self.answers: asyncio.Queue = asyncio.Queue()
+        self.spent: float | None = None
+        self.hurried = 0
 
     async def think(self, request: dict, ceiling: float) -> str:
         self.asked.append(request)
-        thought, move = await self.answers.get()
+        answer = await self.answers.get()
+        if isinstance(answer, Exception):  # the worker died, or its search failed
+            raise answer
+        thought, move = answer
         self.clock.now += thought
         return move
+
+    def hurry(self) -> bool:
+        self.hurried += 1
+        return True
 
     def stop(self) -> None:
         pass
@@ -254,6 +263,70 @@ async def test_the_most_urgent_house_clock_is_searched_first(held_house):
     await until(lambda: len(asked) == 5)
     assert asked[-1]["moves"] == lobby.game(rows[2].id).moves
     assert asked[-1]["seconds"] >= house_module.MIN_BUDGET
+
+
+async def test_a_long_search_is_hurried_when_another_move_falls_due(held_house):
+    """One worker thinking in alice's game while bob's move waits: once bob's is due (within
+    HURRY_AHEAD) the running search is told to play its best so far, once; not before the
+    search has had MIN_SEARCH_SECONDS, and not while a worker is free."""
+    lobby, house, clock, asked = held_house
+    first = await started_game(lobby, "alice", "none")
+    worker = house.workers[0]
+    await until(lambda: len(asked) == 1)
+    assert not house.hurry_if_due()  # nothing waits
+    await started_game(lobby, "bob", "none")
+    await until(lambda: house._waiting)
+    clock.now += house_module.MIN_SEARCH_SECONDS / 2
+    assert not house.hurry_if_due()  # bob's move is not due yet, and alice's search is young
+    clock.now += house_module.RESPONSE_SECONDS
+    assert house.hurry_if_due() and worker.hurried == 1
+    assert not house.hurry_if_due() and worker.hurried == 1  # told once; its move is on its way
+    await worker.answers.put((0.0, "1"))
+    await until(lambda: len(lobby.game(first.id).moves) == 2)
+    await until(lambda: len(asked) == 2)  # bob's search starts
+    await worker.answers.put((0.0, "1"))
+
+
+async def test_a_failed_search_is_tried_again_not_left_to_the_clock(held_house):
+    lobby, house, clock, asked = held_house
+    lines: list[str] = []
+    house.log = lines.append
+    row = await started_game(lobby, "alice", "5+0")
+    worker = house.workers[0]
+    await until(lambda: len(asked) == 1)
+    await worker.answers.put(RuntimeError("the worker died: EOFError"))
+    await until(lambda: len(asked) == 2)
+    assert asked[1]["moves"] == asked[0]["moves"]
+    assert any("house-move-failed" in line for line in lines)
+    await worker.answers.put((0.0, "1"))
+    await until(lambda: len(lobby.game(row.id).moves) == 2)
+    # A position whose search keeps failing is given up after RETRIES more tries.
+    lobby.move("alice", row.id, "2")
+    for tries in range(house_module.RETRIES + 1):
+        await until(lambda tries=tries: len(asked) == 3 + tries)
+        await worker.answers.put(RuntimeError("a bug"))
+    await until(lambda: sum("house-move-failed" in line for line in lines) == house_module.RETRIES + 2)
+    assert len(asked) == 3 + house_module.RETRIES and not house._waiting
+
+
+async def test_a_real_worker_told_to_hurry_plays_its_best_move_so_far():
+    """The strong checkers player with ten CPU seconds: hurried once it is searching, it
+    answers with a legal move having spent far less than its budget."""
+    worker = EngineWorker()
+    request = {"game": "checkers", "variant": {}, "moves": [], "spec": "strong", "seconds": 10.0, "seed": 1}
+    try:
+        await worker.think({**request, "seconds": 0.5}, ceiling=300)  # started, the engine loaded
+        search = asyncio.ensure_future(worker.think(request, ceiling=300))
+        await until(lambda: worker._searching)
+        assert worker.hurry()
+        move = await search
+        adapter = arena_adapter("checkers")
+        position = adapter.start({})
+        assert adapter.parse_move(position, move) in position.legal_moves()
+        assert worker.spent is not None and worker.spent < 10.0
+        assert not worker.hurry()  # idle: nothing to hurry
+    finally:
+        worker.stop()
 
 
 async def test_a_house_that_cannot_serve_another_timed_game_declines_it_up_front(held_house):

@@ -19,6 +19,11 @@ A house player never loses to its own queue:
   after its time is up (a worker that died);
 - the searches waiting go most urgent first: the one due soonest, a game's move being due
   RESPONSE_SECONDS after the opponent's, or sooner if the house has less than that left;
+- a waiting move starts in time whatever the other searches' budgets and the machine's load:
+  when it falls due with every worker busy, the search that has run longest is told to hurry
+  (a signal to its worker) and plays its best move so far;
+- a search that fails (a worker killed past its wall-clock ceiling, or dead) is tried again,
+  RETRIES times for one position, rather than left to the clock;
 - the house takes at most TIMED_PER_WORKER timed games a worker at once (``who`` and
   docs/serving.md say so): a timed challenge past that is declined at once with the reason in
   the log, never accepted and then lost on time; clockless games it takes up to the lobby's
@@ -37,9 +42,11 @@ import itertools
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby.hub import (
@@ -62,6 +69,14 @@ MIN_BUDGET = 0.5  # CPU seconds a move at least: the strong checkers player take
 WORKERS = max(1, os.cpu_count() or 1)  # search processes: one a core
 TIMED_PER_WORKER = 3  # timed games the house takes at once, per worker
 RESPONSE_SECONDS = 3.0  # a house move is due this long after the opponent's (sooner if its clock says)
+# A search runs at least this long (wall seconds) before a more urgent move may hurry it, and a
+# waiting move is due in HURRY_AHEAD seconds or less when it does: the queue is looked at every
+# HURRY_LOOK seconds.
+MIN_SEARCH_SECONDS = 0.3
+HURRY_AHEAD = 1.0
+HURRY_LOOK = 0.1
+START_SECONDS = 120.0  # a fresh worker's start (its imports), however busy the machine
+RETRIES = 2  # a failed search of one position is tried again this many times
 HOUSE_PATIENCE = 600.0  # seconds an opponent may leave a clockless game on their move
 CLAIM_LOOK = 30.0  # seconds between looks for games to claim
 
@@ -120,6 +135,13 @@ def house_limit_text(seats: int = 1) -> str:
 
 # -- the worker process ------------------------------------------------------------------------------
 
+# The worker's search in progress is told to hurry by this signal: it plays its best move so
+# far at once (every search can be stopped; the stop is checked as it searches).
+HURRY_SIGNAL = signal.SIGUSR1
+_hurry = threading.Event()
+READY = "ready"
+
+
 def _think(request: dict) -> str:
     adapter = arena_adapter(request["game"])
     position = adapter.start(request["variant"])
@@ -127,7 +149,7 @@ def _think(request: dict) -> str:
         position.push(adapter.parse_move(position, text))
     player = adapter.make_player(request["spec"], seed=request["seed"], seconds=request["seconds"],
                                  variant=request["variant"])
-    return adapter.move_text(position, player.choose(position).move)
+    return adapter.move_text(position, player.choose(position, stop=_hurry).move)
 
 
 def _worker(connection, niceness: int) -> None:
@@ -136,11 +158,14 @@ def _worker(connection, niceness: int) -> None:
         os.nice(niceness)
     except OSError:
         pass
+    signal.signal(HURRY_SIGNAL, lambda signum, frame: _hurry.set())
+    connection.send(READY)  # from now on a hurry is heard, not the signal's default (the end)
     while True:
         try:
             request = connection.recv()
         except (EOFError, OSError):
             return
+        _hurry.clear()  # a hurry meant for the last search (it came as it ended) is not this one's
         started = time.process_time()
         try:
             move = _think(request)
@@ -148,6 +173,18 @@ def _worker(connection, niceness: int) -> None:
             connection.send((False, f"{type(error).__name__}: {error}"[:200], 0.0))
         else:
             connection.send((True, move, time.process_time() - started))
+
+
+class SearchWorker(Protocol):
+    """What the house needs of a worker: a search, told to hurry, or stopped."""
+
+    spent: float | None  # CPU seconds of the last search (its thinking), if known
+
+    async def think(self, request: dict, ceiling: float) -> str: ...
+
+    def hurry(self) -> bool: ...
+
+    def stop(self) -> None: ...
 
 
 class EngineWorker:
@@ -158,6 +195,8 @@ class EngineWorker:
         self._connection: Any = None
         self._lock = asyncio.Lock()
         self.spent: float | None = None  # CPU seconds of the last search (its thinking)
+        self._searching = False  # a search is in progress (a hurry reaches it)
+        self.hurried = 0  # searches told to hurry
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")  # never fork the server's event loop
@@ -168,26 +207,56 @@ class EngineWorker:
         self._connection = parent
 
     async def think(self, request: dict, ceiling: float) -> str:
+        """The move the worker's search chooses for ``request``; asyncio.TimeoutError past
+        ``ceiling`` wall seconds (the worker is ended), RuntimeError if the search failed or
+        the worker died."""
         async with self._lock:
-            if self._process is None or not self._process.is_alive():
-                self._start()
-            loop = asyncio.get_running_loop()
-            ready = loop.create_future()
-            fd = self._connection.fileno()
-            self._connection.send(request)
-            loop.add_reader(fd, lambda: None if ready.done() else ready.set_result(None))
             try:
-                await asyncio.wait_for(ready, ceiling)
+                if self._process is None or not self._process.is_alive():
+                    self._start()
+                    # A fresh worker imports the engines first: not this search's time.
+                    if await self._answer(START_SECONDS) != READY:
+                        raise RuntimeError("the worker did not start")
+                assert self._connection is not None
+                self._connection.send(request)
+                self._searching = True
+                try:
+                    ok, value, self.spent = await self._answer(ceiling)
+                finally:
+                    self._searching = False
+            except (EOFError, OSError) as error:
+                self.stop()
+                raise RuntimeError(f"the worker died: {error or type(error).__name__}") from None
             except asyncio.TimeoutError:
                 self.stop()
                 raise
-            finally:
-                if self._connection is not None:
-                    loop.remove_reader(fd)
-            ok, value, self.spent = self._connection.recv()
             if not ok:
                 raise RuntimeError(value)
             return value
+
+    async def _answer(self, ceiling: float) -> Any:
+        """The worker's next message, waited for without blocking the event loop."""
+        assert self._connection is not None
+        loop = asyncio.get_running_loop()
+        ready = loop.create_future()
+        fd = self._connection.fileno()
+        loop.add_reader(fd, lambda: None if ready.done() else ready.set_result(None))
+        try:
+            await asyncio.wait_for(ready, ceiling)
+        finally:
+            loop.remove_reader(fd)
+        return self._connection.recv()
+
+    def hurry(self) -> bool:
+        """Tell the search in progress to play its best move so far now; False if idle."""
+        if not self._searching or self._process is None or self._process.pid is None:
+            return False
+        try:
+            os.kill(self._process.pid, HURRY_SIGNAL)
+        except OSError:
+            return False
+        self.hurried += 1
+        return True
 
     def stop(self) -> None:
         if self._connection is not None:
@@ -205,7 +274,12 @@ class House:
     def __init__(self, lobby: Lobby, seats: list[Seat], log: Callable[[str], None] = lambda line: None) -> None:
         self.lobby, self.seats, self.log = lobby, seats, log
         self.by_name = {seat.name: seat for seat in seats}
-        self.workers: list[Any] = [EngineWorker() for _ in range(WORKERS)]
+        self.workers: list[SearchWorker] = [EngineWorker() for _ in range(WORKERS)]
+        # The workers searching now: when each search began (the lobby's clock), and whether
+        # it has been hurried.
+        self._busy: dict[int, tuple[float, bool]] = {}
+        # Searches that failed, per (game, ply): tried again up to RETRIES times.
+        self._failures: dict[tuple[str, int], int] = {}
         self.rng = random.Random()
         # Games where a house player is to move: (due, seconds left, order, game id), soonest first.
         self._waiting: list[tuple[float, float, int, str]] = []
@@ -230,6 +304,7 @@ class House:
         self._stop_listening = self.lobby.listen(self._changed)
         for worker in self.workers:
             self._spawn(self._play(worker))
+        self._spawn(self._hurrying())
         self._spawn(self._claiming())
         self._look_again()
 
@@ -333,7 +408,7 @@ class House:
         self._queued.discard(game_id)
         return game_id
 
-    async def _play(self, worker: Any) -> None:
+    async def _play(self, worker: SearchWorker) -> None:
         """The most urgent game where a house player is to move, one search at a time for
         this worker; its clock is charged the search's time only."""
         while True:
@@ -352,16 +427,61 @@ class House:
             seconds = budget(row, side)
             request = {"game": row.game, "variant": row.variant, "moves": row.moves, "spec": seat.spec,
                        "seconds": seconds, "seed": self.rng.randrange(2**31)}
+            started = self.lobby.clock()
+            self._busy[id(worker)] = (started, False)
             try:
-                started = self.lobby.clock()
                 move = await worker.think(request, ceiling=seconds * 5 + 15)
                 # Its thinking: the search's CPU seconds (a busy machine's slower wall clock,
                 # the worker's own start, are not its thinking), at most the time it took.
                 thought = self.lobby.clock() - started
-                spent = getattr(worker, "spent", None)
+                spent = worker.spent
                 self.lobby.move(player, game_id, move, thought=thought if spent is None else min(thought, spent))
+                self._failures.pop((game_id, len(row.moves)), None)
             except (asyncio.TimeoutError, RuntimeError, LobbyError, StorageUnavailable) as error:
                 self.log(event("house-move-failed", user=player, game=game_id, reason=f"{error}"[:120] or "timeout"))
+                self._try_again(game_id, len(row.moves))
+            finally:
+                self._busy.pop(id(worker), None)
+
+    def _try_again(self, game_id: str, ply: int) -> None:
+        """A failed search (a worker that died or ran past its ceiling) is not the house's
+        last word on the move: it is queued again, RETRIES times at most for one position."""
+        key = (game_id, ply)
+        self._failures[key] = self._failures.get(key, 0) + 1
+        if self._failures[key] > RETRIES:
+            del self._failures[key]  # given up: the game's clock (or a claim) decides
+            return
+        try:
+            row = self.lobby.storage.game(game_id)
+        except StorageUnavailable:
+            return
+        if row is not None and len(row.moves) == ply:
+            self._changed("game", row)
+
+    async def _hurrying(self) -> None:
+        while True:
+            await asyncio.sleep(HURRY_LOOK)
+            self.hurry_if_due()
+
+    def hurry_if_due(self) -> bool:
+        """Every worker busy and a waiting move due within HURRY_AHEAD seconds: the search
+        that has run longest (at least MIN_SEARCH_SECONDS) plays its best move so far, so the
+        waiting one starts in time, whatever the searches' budgets and the machine's load."""
+        now = self.lobby.clock()
+        if not self._waiting or self._waiting[0][0] - HURRY_AHEAD > now or len(self._busy) < len(self.workers):
+            return False  # nothing due yet, or a worker is free to take it
+        searching = []
+        for worker in self.workers:
+            busy = self._busy.get(id(worker))
+            if busy is not None and not busy[1]:
+                searching.append((busy[0], worker))
+        if not searching:
+            return False  # each has been hurried already: its move is on its way
+        began, longest = min(searching, key=lambda item: item[0])
+        if now - began < MIN_SEARCH_SECONDS:
+            return False
+        self._busy[id(longest)] = (began, True)
+        return longest.hurry()
 
     # -- places nobody may squat ---------------------------------------------------------------------------
 
