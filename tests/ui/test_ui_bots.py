@@ -99,3 +99,26 @@ def test_a_served_session_offers_no_bot_file(home, monkeypatch):
     assert bot_choices(str(bot)) == [] and bot_choices("perfect") == []
     with pytest.raises(ValueError, match="local only"):
         checked_spec("tictactoe", str(bot))
+
+
+async def test_a_bot_that_fails_on_a_game_screen_loses_the_game_and_it_is_scored(home):
+    """A bot file that raises on its move forfeits: the screen says so in one line naming
+    the file and the ply, the game counts as the player's win in Scores, no move can be made
+    after it, and the game is not kept as one in progress."""
+    bot = home / "boom.py"
+    bot.write_text("def choose(position):\n    raise ValueError('boom')\n")
+    options = tictactoe_commands.play_options(argparse.Namespace(
+        size="3x3", k=None, misere=False, opponent=str(bot), first="computer"))
+    app = TuiGamesApp("tictactoe", options)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: "forfeit" in text_of(screen.query_one("#status")))
+        status = " ".join(text_of(screen.query_one("#status")).split())  # as one line, unwrapped
+        assert "You win" in status and "boom.py, ply 1" in status and "ValueError: boom (boom.py:2" in status
+        assert Store().scores()["tictactoe"][screen.score_key()]["win"] == 1
+        assert screen.score_key().startswith("boom.py")
+        assert screen.progress_state() is None
+        await pilot.press("enter")  # the board's cursor cell: no move after the forfeit
+        await pilot.pause()
+        assert screen.position.history == []
+        screen.opponent.close()

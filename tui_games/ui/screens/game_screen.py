@@ -13,6 +13,7 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, cast
 
+from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from tui_games.engine.compare import CONFIGS, Config, SweepCell, search_cell
-from tui_games.engine.players import Decision, Player
+from tui_games.engine.players import Decision, Player, PlayerFailed
 from tui_games.engine.search import ALPHABETA, SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.engine.tree_export import format_refusal, tree_file_text
@@ -114,6 +115,7 @@ class GameScreen(SavingScreen):
         # The comparison's rows as last reported (kept to show when it is stopped).
         self._compare_rows: tuple[list, int] = ([], 0)
         self.game_over_recorded = False
+        self.forfeit: str | None = None  # why the opponent (a bot file) lost the game, once it did
         self.status_note = ""
         # Who moved first in the game being played; None until one has started (nothing to save).
         self.first_turn: int | None = None
@@ -252,6 +254,7 @@ class GameScreen(SavingScreen):
             self.position.push(self.restored_move(item, self.position))
         self.opponent = self.make_opponent()
         self.game_over_recorded = False
+        self.forfeit = None
         self.status_note = ""
         self.last_search = None
         self.previewing = False
@@ -300,7 +303,7 @@ class GameScreen(SavingScreen):
             self._start_game()
 
     def progress_state(self) -> dict | None:
-        if self.position.outcome() is not None:
+        if self.position.outcome() is not None or self.forfeit is not None:
             return None
         return {"options": self.options_state(), "first": self.first_turn,
                 "history": [self.saved_move(m) for m in self.position.history]}
@@ -350,7 +353,7 @@ class GameScreen(SavingScreen):
         self._set_status(f"[b]{text}[/b] n: new game · u: undo")
 
     def play(self, move: Any) -> None:
-        if move not in self.position.legal_moves():
+        if self.forfeit is not None or move not in self.position.legal_moves():
             return
         if self.previewing:  # the board showed a tree node: the game again, then the move
             self.previewing = False
@@ -458,9 +461,24 @@ class GameScreen(SavingScreen):
                              f"{count(stats.nodes)} nodes, depth {stats.depth}, {clock_text(stats)}")
 
     def on_engine_runner_failed(self, message: EngineRunner.Failed) -> None:
-        if self.runner.done(message):
-            self.notify(f"Engine error: {message.error}", severity="error")
-            self._set_status("The engine failed; u undoes, n starts a new game.")
+        if not self.runner.done(message):
+            return
+        if message.tag == "move" and isinstance(message.error, PlayerFailed):
+            self._forfeit(str(message.error))
+            return
+        self.notify(f"Engine error: {message.error}", severity="error")
+        self._set_status("The engine failed; u undoes, n starts a new game.")
+
+    def _forfeit(self, reason: str) -> None:
+        """The opponent (a bot file) could not give a move: it loses the game, as in the arena,
+        and the result is scored; the position stays on the board, with no move after it."""
+        self.forfeit = reason
+        if self.human_player is not None and not self.game_over_recorded:
+            self.app.store.record_result(self.GAME, self.score_key(), "win")
+            self.game_over_recorded = True
+            self._update_scoreline()
+        self.save_progress()  # no longer a game in progress
+        self._set_status(f"[b]You win: {escape(reason)} (a forfeit)[/b]\nn: new game · u: undo")
 
     def on_engine_runner_finished(self, message: EngineRunner.Finished) -> None:
         if not self.runner.done(message):
@@ -503,6 +521,7 @@ class GameScreen(SavingScreen):
 
     def action_undo(self) -> None:
         self._cancel_search()
+        self.forfeit = None  # taken back: the game goes on (its result stays scored)
         pos = self.position
         if not pos.history:
             self._after_move()
