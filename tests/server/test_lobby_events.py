@@ -4,13 +4,22 @@ publishes them, on either backend and across front ends; bounded per subscriber.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import re
+import shutil
+import sys
+from pathlib import Path
 
 import pytest
+from ssh_support import key_file, wait_until
 
+from tui_games.server import ssh as ssh_module
 from tui_games.server.lobby import events
 from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.views import game_data
 
 
 class Taken:
@@ -150,3 +159,173 @@ async def test_an_event_reaches_its_player_on_another_front_end(lobby_database):
         for front_lobby, frontend in fronts:
             await frontend.close()
             front_lobby.storage.close()
+
+
+# -- `ssh host events --json`, with the real OpenSSH client --------------------------------------
+
+needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None or os.name != "posix",
+                               reason="the OpenSSH client (and POSIX ptys) needed")
+BOT = Path(__file__).resolve().parents[2] / "examples" / "lobby_bot.py"
+
+
+def ssh_argv(port: int, user: str, identity, command: str) -> list[str]:
+    return ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
+            "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
+            "-o", "IdentityAgent=none", "-i", str(identity), f"{user}@127.0.0.1", command]
+
+
+def commands_of(logs: list[str], user: str) -> list[str]:
+    """The commands ``user`` ran, from the server's log (one `command` line each)."""
+    return [re.search(r" command=(\S+)", line)[1] for line in logs if line.startswith(f"command user={user} ")]
+
+
+async def play_other_side(lobby, player: str, game_id: str) -> None:
+    """``player``'s moves in ``game_id`` (at random) until it ends, made in the server itself."""
+    rng = random.Random(7)
+    while (row := lobby.game(game_id)).status == "live":
+        if lobby.to_move(row) == player:
+            lobby.move(player, game_id, rng.choice(game_data(lobby, row)["legal"]))
+        else:
+            await wait_until(lambda: lobby.game(game_id).moves != row.moves or lobby.game(game_id).status != "live",
+                             60, "the bot's move")
+
+
+@pytest.mark.e2e
+@needs_ssh
+async def test_a_bot_on_its_event_stream_accepts_a_challenge_and_plays_it_without_polling(start_server, tmp_path):
+    server = await start_server(register="open", house="none")
+    key, _ = key_file(tmp_path, "robot")
+    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {key}"}
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(BOT), "robot@127.0.0.1", str(server.port), "tictactoe", "--wait", env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await wait_until(lambda: server.lobby.events.subscribers("robot") == 1, 60, "the bot's event stream")
+        lobby = server.lobby
+        lobby.seen("alice")
+        lobby.seek("alice", "tictactoe", target="robot", rated=False)  # made after the bot subscribed
+        row = await until_game(lobby, "robot")
+        await play_other_side(lobby, "alice", row.id)
+        out, err = await asyncio.wait_for(bot.communicate(), 120)
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
+    assert bot.returncode == 0, err.decode()
+    row = lobby.game(row.id)
+    assert out.decode() == f"game {row.id}: {row.players[row.winner] if row.winner is not None else 'nobody'} " \
+                           f"won ({row.reason})\n"
+    ran = commands_of(start_server.logs, "robot")
+    robot_side = row.players.index("robot")
+    robot_moves = sum(1 for ply in range(len(row.moves)) if ply % 2 == robot_side)
+    # One stream of events, one accept, one watch, a command a move: nothing asked twice.
+    assert sorted(ran) == sorted(["events", "accept", "watch"] + ["move"] * robot_moves), ran
+
+
+async def until_game(lobby, player: str):
+    await wait_until(lambda: lobby.games(player), 60, f"a game of {player}'s")
+    return lobby.games(player)[0]
+
+
+def event_channels(server) -> list:
+    return [c.session.chan for c in list(server.connections)
+            if c.session is not None and (c.session.command or "").startswith("events") and c.session.chan is not None]
+
+
+@pytest.mark.e2e
+@needs_ssh
+async def test_a_reader_that_falls_behind_is_dropped_with_a_line_saying_why(start_server, tmp_path):
+    """`ssh … events --json` whose output nobody reads (OpenSSH's own window is 2 MB) while
+    the tournaments publish 2 KB pairings: what the server holds for it stays under its bound,
+    and the stream ends with a line on stderr; the reader that comes back reads every line
+    it was sent, then that line, and its exit status is 1."""
+    server = await start_server(register="open", house="none")
+    key, _ = key_file(tmp_path, "robot")
+    server.lobby.seen("robot")
+    reader = await asyncio.create_subprocess_exec(*ssh_argv(server.port, "robot", key, "events --json"),
+                                                  stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                                  stderr=asyncio.subprocess.PIPE)
+    try:
+        lobby = server.lobby
+        await wait_until(lambda: lobby.events.subscribers("robot") == 1, 60, "the event stream")
+        held: list[int] = []
+        sent = 0
+        while lobby.events.subscribers("robot"):  # dropped: unsubscribed
+            assert sent < 5000, "never dropped"
+            with lobby.transaction():
+                for _ in range(50):
+                    lobby.events.publish("robot", {"event": "tournament-pairing", "data": {
+                        "tournament": "t1", "round": sent, "note": "x" * 2000}})
+                    sent += 1
+            await asyncio.sleep(0)  # the stream writes what it may
+            held += [chan.get_write_buffer_size() for chan in event_channels(server)]
+        assert any(line.startswith("events-behind user=robot") for line in start_server.logs)
+        assert max(held) <= ssh_module.WATCH_BEHIND + 4096, max(held)
+        out, err = await asyncio.wait_for(reader.communicate(), 60)
+    finally:
+        if reader.returncode is None:
+            reader.kill()
+            await reader.communicate()
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    assert [line["data"]["round"] for line in lines] == list(range(len(lines))) and 1000 < len(lines) < sent
+    assert err.decode() == ("tui-games: events ended: you fell behind (the server holds all it may of your unread "
+                            "events); connect again: the challenges waiting for you and your live games come first\n")
+    assert reader.returncode == 1
+
+
+@pytest.mark.e2e
+@needs_ssh
+async def test_a_dropped_reader_that_never_reads_again_loses_its_connection(start_server, tmp_path, monkeypatch):
+    """Its last line cannot leave while its window is full: after the goodbye's grace (1 s
+    here) the connection is closed, and no longer counts as one of its player's."""
+    monkeypatch.setattr(ssh_module, "STREAM_GOODBYE_SECONDS", 1.0)
+    server = await start_server(register="open", house="none")
+    key, _ = key_file(tmp_path, "robot")
+    server.lobby.seen("robot")
+    reader = await asyncio.create_subprocess_exec(*ssh_argv(server.port, "robot", key, "events --json"),
+                                                  stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                                  stderr=asyncio.subprocess.PIPE)
+    try:
+        lobby = server.lobby
+        await wait_until(lambda: lobby.events.subscribers("robot") == 1, 60, "the event stream")
+        assert server.held_by_player["robot"] == 1
+        while lobby.events.subscribers("robot"):
+            with lobby.transaction():
+                for number in range(50):
+                    lobby.events.publish("robot", {"event": "tournament-pairing",
+                                                   "data": {"tournament": "t1", "round": number, "note": "x" * 2000}})
+            await asyncio.sleep(0)
+        await wait_until(lambda: not server.held_by_player["robot"], 30, "the connection to be closed")
+        assert not event_channels(server)
+    finally:
+        reader.kill()
+        await reader.communicate()  # (its unread output: wait() would wait for the pipe's end)
+
+
+async def test_the_stream_begins_with_the_challenges_waiting_and_the_live_games(lobby):
+    """A bot that connects late sees what was addressed to it before: the challenges to it and
+    its live games; then the events as they come. Text without --json."""
+    from tui_games.server.lobby.commands import WatchClient, events_stream
+
+    waiting = lobby.seek("alice", "tictactoe", target="bob", rated=False)
+    row = lobby.accept("bob", lobby.seek("carol", "connect4", target="bob", rated=False).id)
+    lobby.seek("bob", "tictactoe", target="alice", rated=False)  # bob's own: not addressed to him
+    for as_json in (True, False):
+        lines: list[str] = []
+        stream = asyncio.create_task(events_stream(lobby, "bob", WatchClient(lines.append), as_json=as_json))
+        await wait_until(lambda lines=lines: len(lines) == 2, 10, "what was waiting")
+        if as_json:
+            first, second = (json.loads(line) for line in lines)
+            assert first["event"] == "challenge" and first["data"]["id"] == waiting.id
+            assert second["event"] == "game-start" and second["data"]["id"] == row.id
+            assert second["data"]["players"] == {"first": row.players[0], "second": row.players[1]}
+        else:
+            lobby.decline("alice", waiting.id)
+            await wait_until(lambda lines=lines: len(lines) == 3, 10, "the withdrawal")
+            assert lines[0].startswith(f"challenge: {waiting.id}  challenge to bob by alice: tictactoe")
+            assert lines[1].startswith(f"game-start: {row.id}  connect4")
+            assert lines[2].startswith(f"challenge-withdrawn: {waiting.id}")
+        stream.cancel()
+        await asyncio.gather(stream, return_exceptions=True)
+        assert lobby.events.subscribers("bob") == 0  # the stream's end unsubscribes

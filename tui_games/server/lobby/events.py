@@ -40,6 +40,9 @@ TYPES = (CHALLENGE, WITHDRAWN, DECLINED, ACCEPTED, SEEK_TAKEN, GAME_START, GAME_
 MAX_QUEUED = 256  # events a subscriber may leave untaken before it is dropped
 MAX_EVENT = 3000  # bytes of an event's JSON: it travels in one notice (storage.MAX_NOTICE)
 NOTICE_KIND = "event"
+# Put in every subscription when the front ends' notices may have had a gap (hub.Lobby.remote):
+# what it missed is unknown, so its stream sends what is waiting again. Never published.
+RESYNC = "resync"
 
 
 class Changes(Protocol):
@@ -141,6 +144,11 @@ class EventBus:
                 del self._subscribers[subscription.player]
 
     def _heard(self, kind: str, payload: Any) -> None:
+        if kind == RESYNC:
+            for mine in list(self._subscribers.values()):
+                for subscription in list(mine):
+                    subscription.put({"event": RESYNC, "data": {}})
+            return
         if kind != NOTICE_KIND or not isinstance(payload, dict):
             return
         mine = self._subscribers.get(payload.get("player"))  # type: ignore[arg-type]
