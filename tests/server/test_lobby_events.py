@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from lobby_schemas import check
 from ssh_support import key_file, wait_until
 
 from tui_games.server import ssh as ssh_module
@@ -268,6 +269,8 @@ async def test_a_reader_that_falls_behind_is_dropped_with_a_line_saying_why(star
             reader.kill()
             await reader.communicate()
     lines = [json.loads(line) for line in out.decode().splitlines()]
+    for line in lines:
+        check("events.json", line)  # as the reader read them
     assert [line["data"]["round"] for line in lines] == list(range(len(lines))) and 1000 < len(lines) < sent
     assert err.decode() == ("tui-games: events ended: you fell behind (the server holds all it may of your unread "
                             "events); connect again: the challenges waiting for you and your live games come first\n")
@@ -317,6 +320,8 @@ async def test_the_stream_begins_with_the_challenges_waiting_and_the_live_games(
         await wait_until(lambda lines=lines: len(lines) == 2, 10, "what was waiting")
         if as_json:
             first, second = (json.loads(line) for line in lines)
+            check("events.json", first)
+            check("events.json", second)
             assert first["event"] == "challenge" and first["data"]["id"] == waiting.id
             assert second["event"] == "game-start" and second["data"]["id"] == row.id
             assert second["data"]["players"] == {"first": row.players[0], "second": row.players[1]}

@@ -84,8 +84,9 @@ except ImportError:  # the CLI turns this into one line naming the extra
     asyncssh = None  # type: ignore[assignment]
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-# Bytes of a `watch` stream the server holds for a client that does not read them: past it
-# events are skipped, and the client is given the game as it is once it reads again.
+# Bytes of a stream the server holds for a client that does not read them: past it a `watch`
+# skips events, and the client is given the game as it is once it reads again; an `events`
+# stream, whose events cannot be skipped, ends with a line saying why (commands.py).
 WATCH_BEHIND = 64 * 1024
 # A stream ended (a watch, or events dropped for falling behind): how long its client has to
 # read its last line before its connection is closed without it.
@@ -141,8 +142,8 @@ class SSHConfig:
     # How long a stopping server waits for its clients to take their goodbyes (the terminal
     # reset and the line saying why): a client that stalls longer loses them.
     goodbye_seconds: float = 10.0
-    # Connections one player may hold once authenticated: commands, `watch` streams and app
-    # sessions together (a bot with a few games watches each and moves by command: far fewer).
+    # Connections one player may hold once authenticated: commands, `watch` and `events` streams
+    # and app sessions together (a bot with a few games watches each and moves by command: far fewer).
     # One address may hold --address-share percent of the server's connections, never fewer.
     connections_per_player: int = 16
     # A `watch` in which nothing has happened for this long is ended (with a line saying why).
@@ -943,7 +944,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
             # Told why it may not play: closed now, not left holding one of the server's
             # connections for its client to keep (it is not counted as its player's).
             asyncio.get_running_loop().call_soon(self.connection.close)
-        if self.command is not None and self._runner is not None:  # a `watch` stream
+        if self.command is not None and self._runner is not None:  # a `watch` or `events` stream
             self._runner.cancel()
         if self.accepted and (self.app is None or self.app.returncode is None):
             self.end("disconnected")

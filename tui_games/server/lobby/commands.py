@@ -397,8 +397,8 @@ async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *
     client = write if isinstance(write, WatchClient) else WatchClient(write)
     subscription = lobby.events.subscribe(player)
     try:
-        for event in _waiting(lobby, player):
-            _send_event(lobby, player, client.write, event, as_json)
+        for waiting in _waiting(lobby, player):
+            _send_event(lobby, player, client.write, waiting, as_json)
         while True:
             event = await subscription.get()
             if event is None or not client.has_room():
@@ -409,8 +409,8 @@ async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *
                     "for you and your live games come first\n")
                 return EXIT_DROPPED
             if event["event"] == player_events.RESYNC:
-                for waiting in _waiting(lobby, player):
-                    _send_event(lobby, player, client.write, waiting, as_json)
+                for again in _waiting(lobby, player):
+                    _send_event(lobby, player, client.write, again, as_json)
             else:
                 _send_event(lobby, player, client.write, event, as_json)
     finally:

@@ -145,13 +145,13 @@ class EventBus:
 
     def _heard(self, kind: str, payload: Any) -> None:
         if kind == RESYNC:
-            for mine in list(self._subscribers.values()):
-                for subscription in list(mine):
+            for everyone in list(self._subscribers.values()):
+                for subscription in list(everyone):
                     subscription.put({"event": RESYNC, "data": {}})
             return
         if kind != NOTICE_KIND or not isinstance(payload, dict):
             return
-        mine = self._subscribers.get(payload.get("player"))  # type: ignore[arg-type]
+        mine = self._subscribers.get(str(payload.get("player")))
         if not mine:
             return
         try:  # another front end's notice is checked like a publisher's call
