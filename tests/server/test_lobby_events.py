@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from lobby_schemas import check
-from ssh_support import key_file, wait_until
+from ssh_support import key_file, ssh_command, wait_until
 
 from tui_games.server import ssh as ssh_module
 from tui_games.server.lobby import events
@@ -334,3 +334,36 @@ async def test_the_stream_begins_with_the_challenges_waiting_and_the_live_games(
         stream.cancel()
         await asyncio.gather(stream, return_exceptions=True)
         assert lobby.events.subscribers("bob") == 0  # the stream's end unsubscribes
+
+
+@pytest.mark.e2e
+@needs_ssh
+async def test_a_challenge_made_on_one_front_end_reaches_a_bot_on_another(start_server, postgres, tmp_path):
+    """Two front ends sharing a PostgreSQL lobby: alice challenges with OpenSSH on the first,
+    the bot follows its events and plays on the second, hearing her moves made on the first."""
+    database = postgres.new_database()
+    first = await start_server(lobby=database, root=tmp_path / "one", house="none")
+    second = await start_server(lobby=database, root=tmp_path / "two", house="none")
+    alice_key, _ = key_file(tmp_path, "alice")
+    robot_key, _ = key_file(tmp_path, "robot")
+    status, _, err = await ssh_command(second.port, "robot", robot_key, "who")  # robot registers its key
+    assert status == 0, err
+    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {robot_key}"}
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(BOT), "robot@127.0.0.1", str(second.port), "connect4", "--wait", env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await wait_until(lambda: second.lobby.events.subscribers("robot") == 1, 60, "the bot's event stream")
+        status, out, err = await ssh_command(first.port, "alice", alice_key, "challenge robot connect4 --casual --json")
+        assert status == 0, err
+        row = await until_game(first.lobby, "robot")
+        await play_other_side(first.lobby, "alice", row.id)
+        out, err = await asyncio.wait_for(bot.communicate(), 120)
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.communicate()
+    assert bot.returncode == 0, err.decode()
+    assert out.decode().startswith(f"game {row.id}: ")
+    assert sorted(set(commands_of(start_server.logs, "robot"))) == ["accept", "events", "move", "watch", "who"]
