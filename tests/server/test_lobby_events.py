@@ -367,3 +367,30 @@ async def test_a_challenge_made_on_one_front_end_reaches_a_bot_on_another(start_
     assert bot.returncode == 0, err.decode()
     assert out.decode().startswith(f"game {row.id}: ")
     assert sorted(set(commands_of(start_server.logs, "robot"))) == ["accept", "events", "move", "watch", "who"]
+
+
+async def test_after_a_gap_in_the_notices_the_stream_sends_what_is_waiting_again(lobby):
+    """A resync (the database's notices were not listened to for a while: frontend.py) may
+    have lost events; the stream cannot know which, so it sends the waiting ones again."""
+    from tui_games.server.lobby.commands import WatchClient, events_stream
+    from tui_games.server.lobby.storage import Notice
+
+    waiting = lobby.seek("alice", "tictactoe", target="bob", rated=False)
+    lines: list[str] = []
+    stream = asyncio.create_task(events_stream(lobby, "bob", WatchClient(lines.append), as_json=True))
+    try:
+        await wait_until(lambda: len(lines) == 1, 10, "the waiting challenge")
+        lobby.remote(Notice("resync", {}, "another front end"))
+        await wait_until(lambda: len(lines) == 2, 10, "the challenge again")
+        assert lines[0] == lines[1] and json.loads(lines[1])["data"]["id"] == waiting.id
+    finally:
+        stream.cancel()
+        await asyncio.gather(stream, return_exceptions=True)
+
+
+def test_a_guest_is_told_that_its_events_would_end_with_the_command(lobby):
+    from tui_games.server.lobby import commands
+
+    result = commands.run(lobby, "guest-0123456789abcdef", "events --json", guest=True)
+    assert result.status == 2 and result.stream is None
+    assert result.stderr == "tui-games: a guest's events end with the command; log in with a key to follow yours\n"
