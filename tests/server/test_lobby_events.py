@@ -123,7 +123,8 @@ def test_what_others_publish_is_checked():
                      ({"event": "tournament-pairing", "data": {"round": 1}}, "names its tournament"),
                      ({"event": "game-start", "data": []}, "data is an object"),
                      ({"event": "tournament-pairing", "data": {"tournament": "t" * 4000}}, "too long"),
-                     ({"event": "game-start"}, "an event is")):
+                     ({"event": "game-start"}, "an event is"),
+                     ({"event": "game-start", "data": {"game": {1, 2}}}, "is not JSON")):
         with pytest.raises(ValueError, match=why):
             bus.publish("bob", bad)
     assert lobby.published == []
@@ -334,6 +335,15 @@ async def test_the_stream_begins_with_the_challenges_waiting_and_the_live_games(
         stream.cancel()
         await asyncio.gather(stream, return_exceptions=True)
         assert lobby.events.subscribers("bob") == 0  # the stream's end unsubscribes
+    # A tournament's data as text reaches a terminal: no escape sequence gets through.
+    lines = []
+    stream = asyncio.create_task(events_stream(lobby, "dave", WatchClient(lines.append), as_json=False))
+    await wait_until(lambda: lobby.events.subscribers("dave"), 10, "dave's stream")
+    lobby.events.publish("dave", {"event": "tournament-pairing", "data": {"tournament": "t1", "name": "\x1b[2Jx"}})
+    await wait_until(lambda: lines, 10, "the pairing")
+    assert lines == ["tournament-pairing: tournament=t1 name=?[2Jx\n"]
+    stream.cancel()
+    await asyncio.gather(stream, return_exceptions=True)
 
 
 @pytest.mark.e2e

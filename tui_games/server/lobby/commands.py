@@ -442,7 +442,10 @@ def _send_event(lobby: Lobby, player: str, write: Write, event: dict, as_json: b
         shown, text = game_data(lobby, row), f"{kind}: {_game_line(lobby, row, player)}"
     else:  # a tournament's pairing: theirs as published
         shown, text = data, f"{kind}: " + " ".join(f"{key}={value}" for key, value in data.items())
-    write(json.dumps({"event": kind, "data": shown}) + "\n" if as_json else text + "\n")
+    # (JSON escapes control characters; the text line is cleaned of them, since a tournament's
+    # data may hold a name someone typed, and this reaches a terminal)
+    write(json.dumps({"event": kind, "data": shown}) + "\n" if as_json
+          else "".join(ch if ch.isprintable() else "?" for ch in text) + "\n")
 
 
 def _ratings(lobby, player, args, result, *, guest, online) -> None:

@@ -106,7 +106,10 @@ def check(event: dict) -> dict:
         raise ValueError(f"a {kind} event's data is an object")
     if kind == TOURNAMENT_PAIRING and not isinstance(data.get("tournament"), str):
         raise ValueError("a tournament-pairing event names its tournament (a string)")
-    size = len(json.dumps(event, separators=(",", ":")).encode())
+    try:
+        size = len(json.dumps(event, separators=(",", ":")).encode())
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"a {kind} event's data is not JSON: {error}") from None
     if size > MAX_EVENT:
         raise ValueError(f"a {kind} event of {size} bytes is too long (at most {MAX_EVENT})")
     return event
