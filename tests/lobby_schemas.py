@@ -32,9 +32,14 @@ def _registry() -> Registry:
                                      for schema in schemas().values())
 
 
+@functools.cache
+def _validator(name: str) -> Any:
+    return jsonschema.Draft202012Validator(schemas()[name], registry=_registry())
+
+
 def check(name: str, value: Any) -> None:
     """``value`` conforms to docs/schemas/``name``, or AssertionError saying where it does not."""
-    validator = jsonschema.Draft202012Validator(schemas()[name], registry=_registry())
+    validator = _validator(name)
     found = [f"{'/'.join(map(str, error.absolute_path)) or '$'}: {error.message}"[:300]
              for error in validator.iter_errors(value)]
     assert not found, f"{name}: " + "; ".join(found)
