@@ -396,23 +396,25 @@ async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *
     (exit status 1): events cannot be skipped the way a watch skips moves."""
     client = write if isinstance(write, WatchClient) else WatchClient(write)
     subscription = lobby.events.subscribe(player)
+
+    def sent(events: list[dict]) -> bool:
+        for event in events:
+            if not client.has_room():
+                subscription.drop("the server holds all it may of your unread events")
+                return False
+            _send_event(lobby, player, client.write, event, as_json)
+        return True
+
     try:
-        for waiting in _waiting(lobby, player):
-            _send_event(lobby, player, client.write, waiting, as_json)
-        while True:
-            event = await subscription.get()
-            if event is None or not client.has_room():
-                client.on_behind()
-                why = subscription.dropped if event is None else "the server holds all it may of your unread events"
-                (client.write_err or client.write)(
-                    f"tui-games: events ended: you fell behind ({why}); connect again: the challenges waiting "
-                    "for you and your live games come first\n")
-                return EXIT_DROPPED
-            if event["event"] == player_events.RESYNC:
-                for again in _waiting(lobby, player):
-                    _send_event(lobby, player, client.write, again, as_json)
-            else:
-                _send_event(lobby, player, client.write, event, as_json)
+        if sent(_waiting(lobby, player)):
+            while (event := await subscription.get()) is not None:
+                if not sent(_waiting(lobby, player) if event["event"] == player_events.RESYNC else [event]):
+                    break
+        client.on_behind()
+        (client.write_err or client.write)(
+            f"tui-games: events ended: you fell behind ({subscription.dropped}); connect again: the challenges "
+            "waiting for you and your live games come first\n")
+        return EXIT_DROPPED
     finally:
         subscription.close()
 
