@@ -1,7 +1,9 @@
-"""A bot for the tui-games lobby: it seeks a game and plays it to the end with `ssh HOST COMMAND`,
-waiting for its turn on the `watch --json` stream (no polling while it plays).
+"""A bot for the tui-games lobby: it follows what is addressed to it on the `events --json`
+stream, seeks a game (or, with --wait, accepts the first challenge to it) and plays the first game
+that starts to the end with `ssh HOST COMMAND`, waiting for its turn on the game's `watch --json`
+stream. Nothing is polled: each command it runs is a seek or accept, a move, or one of the two streams.
 
-    python lobby_bot.py NAME@HOST [PORT] [GAME]      (TUI_GAMES_SSH: more ssh options)
+    python lobby_bot.py NAME@HOST [PORT] [GAME] [--wait]      (TUI_GAMES_SSH: more ssh options)
 """
 import json
 import os
@@ -9,9 +11,10 @@ import random
 import shlex
 import subprocess
 import sys
-import time
 
-target, port, game = sys.argv[1], (sys.argv[2:3] or ["2222"])[0], (sys.argv[3:4] or ["tictactoe"])[0]
+wait = "--wait" in sys.argv[1:]
+words = [word for word in sys.argv[1:] if word != "--wait"]
+target, port, game = words[0], (words[1:2] or ["2222"])[0], (words[2:3] or ["tictactoe"])[0]
 me = target.split("@")[0].lower()
 ssh = ["ssh", "-p", port, "-o", "BatchMode=yes", *shlex.split(os.environ.get("TUI_GAMES_SSH", "")), target]
 
@@ -20,10 +23,24 @@ def run(*words: str) -> str:
     return subprocess.run(ssh + [shlex.join(words)], capture_output=True, text=True, check=True).stdout
 
 
-run("seek", game, "--casual")
-while not (games := json.loads(run("games", "--json"))):  # until someone (or a house player) takes it
-    time.sleep(1)
-watch = subprocess.Popen(ssh + [f"watch {games[0]['id']} --json"], stdout=subprocess.PIPE, text=True)
+def stream(command: str) -> subprocess.Popen:
+    return subprocess.Popen(ssh + [command], stdout=subprocess.PIPE, text=True)
+
+
+events = stream("events --json")  # the challenges waiting and the live games come first: nothing is missed
+if not wait:
+    run("seek", game, "--casual")
+for line in events.stdout:
+    event = json.loads(line)
+    if event["event"] == "challenge" and event["data"]["game"] == game:
+        run("accept", event["data"]["id"])
+    elif event["event"] == "game-start":
+        game_id = event["data"]["id"]
+        break
+else:
+    sys.exit(f"the event stream ended: {events.wait()}")
+events.terminate()
+watch = stream(f"watch {game_id} --json")
 for line in watch.stdout:
     event = json.loads(line)
     data = event["data"]

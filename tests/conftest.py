@@ -64,7 +64,7 @@ def home(tmp_path, monkeypatch) -> Path:
 @pytest.fixture
 async def start_server(tmp_path):
     """Start GameServers on free ports of 127.0.0.1 (``await start_server(**options)``: SSHConfig's
-    and SessionLimits');
+    and SessionLimits'; front ends sharing a lobby each need a ``root`` of their own);
     ``start_server.logs`` collects their log lines. At the end every server is closed and no
     session's processes may outlive it."""
     servers: list[GameServer] = []
@@ -72,9 +72,9 @@ async def start_server(tmp_path):
 
     async def start(**options) -> GameServer:
         # Keys, open registration: each test player's key claims their name at the first login.
-        options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, **options}
+        options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, "root": tmp_path / "server", **options}
         limits, options = SessionLimits.split(options)
-        config = SSHConfig(root=tmp_path / "server", port=0, log=logs.append, sessions=limits, **options)
+        config = SSHConfig(port=0, log=logs.append, sessions=limits, **options)
         server = GameServer(config)
         await server.start()
         servers.append(server)

@@ -147,6 +147,9 @@ async def test_the_bot_example_plays_a_game_against_a_house_player(start_server,
     assert line.startswith("game ") and " won (" in line
     row = server.lobby.history("robot")[0]
     assert row.status == "over" and "house:tictactoe-level5" in row.players and row.reason != "aborted"
+    # Its events and the game's watch, a seek and its moves: no `games` asked again and again.
+    ran = [line.split(" command=")[1].split()[0] for line in start_server.logs if line.startswith("command user=robot ")]
+    assert sorted(set(ran)) == ["events", "move", "seek", "watch"] and ran.count("events") == ran.count("watch") == 1
 
 
 def test_the_bot_in_the_docs_is_the_example_that_is_tested():

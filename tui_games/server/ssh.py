@@ -84,9 +84,13 @@ except ImportError:  # the CLI turns this into one line naming the extra
     asyncssh = None  # type: ignore[assignment]
 
 HOST_KEY_FILE = "ssh_host_ed25519_key"
-# Bytes of a `watch` stream the server holds for a client that does not read them: past it
-# events are skipped, and the client is given the game as it is once it reads again.
+# Bytes of a stream the server holds for a client that does not read them: past it a `watch`
+# skips events, and the client is given the game as it is once it reads again; an `events`
+# stream, whose events cannot be skipped, ends with a line saying why (commands.py).
 WATCH_BEHIND = 64 * 1024
+# A stream ended (a watch, or events dropped for falling behind): how long its client has to
+# read its last line before its connection is closed without it.
+STREAM_GOODBYE_SECONDS = 10.0
 REGISTRATION_WINDOW = 3600.0  # seconds over which --registrations-per-hour counts
 AUTHORIZED_KEYS_FILE = KEYS_FILE
 LEADERBOARD_FILE = "leaderboard.json"
@@ -138,8 +142,8 @@ class SSHConfig:
     # How long a stopping server waits for its clients to take their goodbyes (the terminal
     # reset and the line saying why): a client that stalls longer loses them.
     goodbye_seconds: float = 10.0
-    # Connections one player may hold once authenticated: commands, `watch` streams and app
-    # sessions together (a bot with a few games watches each and moves by command: far fewer).
+    # Connections one player may hold once authenticated: commands, `watch` and `events` streams
+    # and app sessions together (a bot with a few games watches each and moves by command: far fewer).
     # One address may hold --address-share percent of the server's connections, never fewer.
     connections_per_player: int = 16
     # A `watch` in which nothing has happened for this long is ended (with a line saying why).
@@ -755,9 +759,11 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
         def when_room(callback: Callable[[], None]) -> None:
             self._on_room = callback
 
+        name = (self.command or "watch").split(maxsplit=1)[0]  # "watch" or "events": its log's name
+
         def behind() -> None:
-            self.server.limited(f"watch-behind:{self.id}", event(
-                "watch-behind", user=self.user, **{"from": self.peer}, session=self.id,
+            self.server.limited(f"{name}-behind:{self.id}", event(
+                f"{name}-behind", user=self.user, **{"from": self.peer}, session=self.id,
                 held=self.chan.get_write_buffer_size() if self.chan is not None else None))
 
         if self.chan is not None:
@@ -767,12 +773,20 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
         client = lobby_commands.WatchClient(write, write_err, has_room=lambda: not self._writing_paused,
                                             when_room=when_room, on_behind=behind)
         status = await stream(client)
-        if self.chan is not None:
-            try:
-                self.chan.exit(status)
-            except (BrokenPipeError, OSError):
-                pass
-            self.chan = None
+        chan, self.chan = self.chan, None
+        if chan is None:
+            return
+        try:
+            chan.exit(status)
+        except (BrokenPipeError, OSError):
+            return
+        # The channel closes once the client has read what is held for it, its last line
+        # included; a client that reads nothing more would keep it, and its connection, open
+        # for ever: after STREAM_GOODBYE_SECONDS the connection goes.
+        try:
+            await asyncio.wait_for(chan.wait_closed(), STREAM_GOODBYE_SECONDS)
+        except asyncio.TimeoutError:
+            self.connection.close()
 
     def _refuse_command(self, line: str) -> None:
         if self.chan is not None:
@@ -930,7 +944,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
             # Told why it may not play: closed now, not left holding one of the server's
             # connections for its client to keep (it is not counted as its player's).
             asyncio.get_running_loop().call_soon(self.connection.close)
-        if self.command is not None and self._runner is not None:  # a `watch` stream
+        if self.command is not None and self._runner is not None:  # a `watch` or `events` stream
             self._runner.cancel()
         if self.accepted and (self.app is None or self.app.returncode is None):
             self.end("disconnected")

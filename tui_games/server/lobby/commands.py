@@ -16,6 +16,9 @@
     claim GAME                            win a game the opponent left (on their move, after a minute)
     watch GAME [--json]                   the game's events as they happen (one JSON object a line
                                           with --json: game, move, offer, chat, end) until it ends
+    events [--json]                       what is addressed to you as it happens (challenges, seeks
+                                          taken, your games' starts and ends, tournament pairings),
+                                          after the challenges waiting for you and your live games
     ratings [GAME]
     history [PLAYER]
     export GAME                           PDN for checkers, move strings for the others
@@ -32,10 +35,11 @@ import argparse
 import asyncio
 import json
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Awaitable, Callable
 
 from tui_games.games import arena_adapter
+from tui_games.server.lobby import events as player_events
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
@@ -44,6 +48,7 @@ from tui_games.server.log import duration as _duration
 
 MAX_COMMAND = 1000  # characters: a command line is short; anything longer is refused
 EXIT_OK, EXIT_IDLE, EXIT_USAGE = 0, 1, 2
+EXIT_DROPPED = 1  # a stream whose reader fell behind: ended with a line saying why
 
 
 class _Refused(Exception):
@@ -115,6 +120,7 @@ def _parser() -> _Parser:
     add("abort", ("game_id", {}))
     add("claim", ("game_id", {}))
     add("watch", ("game_id", {}))
+    add("events")
     add("ratings", ("game", {"nargs": "?"}))
     add("history", ("player", {"nargs": "?"}))
     add("export", ("game_id", {}))
@@ -370,6 +376,80 @@ def _emit(lobby: Lobby, player: str, write: Write, what: str, row: GameRow, as_j
         write(_game_line(lobby, row, player) + "\n")
 
 
+# -- events: what is addressed to the player, as it happens (issue 58, events.py) -------------------
+
+def _events(lobby, player, args, result, *, guest, online) -> None:
+    if guest:  # the next command is another guest: nothing would ever be addressed to this one
+        raise LobbyError("a guest's events end with the command; log in with a key to follow yours")
+    result.stream = lambda client: events_stream(lobby, player, client, as_json=args.json)
+
+
+async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *, as_json: bool) -> int:
+    """Everything addressed to ``player`` from now on, one line an event (docs/schemas/events.json
+    with --json), after what is waiting already: the challenges to them and their live games
+    (as game-start), so that a bot that connects late, or again, misses none. After a gap in
+    the front ends' notices (a resync) those are sent again: a bot knows them by their ids.
+
+    It goes on until the client leaves. A reader that falls behind is not buffered for: once
+    the server holds more than its bound for it (:class:`WatchClient`), or more events wait
+    than the bus holds (events.MAX_QUEUED), the stream ends with a line on stderr saying why
+    (exit status 1): events cannot be skipped the way a watch skips moves."""
+    client = write if isinstance(write, WatchClient) else WatchClient(write)
+    subscription = lobby.events.subscribe(player)
+
+    def sent(events: list[dict]) -> bool:
+        for event in events:
+            if not client.has_room():
+                subscription.drop("the server holds all it may of your unread events")
+                return False
+            _send_event(lobby, player, client.write, event, as_json)
+        return True
+
+    try:
+        if sent(_waiting(lobby, player)):
+            while (event := await subscription.get()) is not None:
+                if not sent(_waiting(lobby, player) if event["event"] == player_events.RESYNC else [event]):
+                    break
+        client.on_behind()
+        (client.write_err or client.write)(
+            f"tui-games: events ended: you fell behind ({subscription.dropped}); connect again: the challenges "
+            "waiting for you and your live games come first\n")
+        return EXIT_DROPPED
+    finally:
+        subscription.close()
+
+
+def _waiting(lobby: Lobby, player: str) -> list[dict]:
+    """What is addressed to ``player`` now, as events: the challenges to them, their live games."""
+    waiting = [{"event": player_events.CHALLENGE, "data": {"offer": asdict(offer)}} for offer in lobby.offers(player)
+               if offer.kind == "challenge" and offer.target == player]
+    return waiting + [{"event": player_events.GAME_START, "data": {"game": row.id}} for row in lobby.games(player)]
+
+
+def _send_event(lobby: Lobby, player: str, write: Write, event: dict, as_json: bool) -> None:
+    """One event as its client reads it: the bus carries references (an offer's fields, a game's
+    id); the line carries the offer as ``offers --json`` shows it, the game as ``show --json``."""
+    kind, data = event["event"], event["data"]
+    if "offer" in data:
+        offer = Offer(**data["offer"])
+        shown: dict = offer_data(offer)
+        if "game" in data:
+            shown = {"offer": shown, "game": data["game"], "by": data.get("by")}
+        text = f"{kind}: {_offer_line(offer)}" + (f" (game {data['game']}, by {data.get('by')})" if "game" in data
+                                                   else "")
+    elif kind in (player_events.GAME_START, player_events.GAME_END):
+        row = lobby.storage.game(str(data.get("game")))
+        if row is None:
+            return
+        shown, text = game_data(lobby, row), f"{kind}: {_game_line(lobby, row, player)}"
+    else:  # a tournament's pairing: theirs as published
+        shown, text = data, f"{kind}: " + " ".join(f"{key}={value}" for key, value in data.items())
+    # (JSON escapes control characters; the text line is cleaned of them, since a tournament's
+    # data may hold a name someone typed, and this reaches a terminal)
+    write(json.dumps({"event": kind, "data": shown}) + "\n" if as_json
+          else "".join(ch if ch.isprintable() else "?" for ch in text) + "\n")
+
+
 def _ratings(lobby, player, args, result, *, guest, online) -> None:
     rows = lobby.ratings(args.game)
     if args.json:
@@ -402,4 +482,4 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
 _COMMANDS = {"who": _who, "games": _games, "offers": _offers, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
              "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
              "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export, "abort": _abort,
-             "claim": _claim, "watch": _watch}
+             "claim": _claim, "watch": _watch, "events": _events}

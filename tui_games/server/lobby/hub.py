@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator, TypeVar
 from tui_games.data.resources import read_puzzles
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.server.identity import GUEST_PREFIX, NAME
+from tui_games.server.lobby import events as player_events
 from tui_games.server.lobby.glicko2 import after_game
 from tui_games.server.lobby.presence import Presence
 from tui_games.server.lobby.storage import GameRow, LobbyStorage, Notice, Offer, StorageConflict
@@ -164,6 +165,8 @@ class Lobby:
         self._known: set[str] = set()
         self.computers: dict[str, str] = {}  # the house players seated now, and their game
         self._pending: list[tuple[str, Any]] | None = None  # changes of the open transaction
+        # Events addressed to one player (events.py): what `events --json` streams to a bot.
+        self.events = player_events.EventBus(self)
 
     def listen(self, listener: Callable[[str, Any], None]) -> Callable[[], None]:
         """Call ``listener(kind, payload)`` on every change; returns what stops it."""
@@ -232,7 +235,7 @@ class Lobby:
                 self._tell("offer-gone", Offer(**data))
             except TypeError:
                 return
-        elif notice.kind in ("chat", "presence"):
+        elif notice.kind in ("chat", "presence", player_events.NOTICE_KIND):
             self._tell(notice.kind, data)
         elif notice.kind == "resync":  # notices may have been missed: each listener looks afresh
             self._tell("resync", None)
@@ -307,6 +310,8 @@ class Lobby:
                       _variant(key, variant), Clock.parse(clock).text, rated, colour, self.clock(), assist)
         self.storage.add_offer(offer)
         self.changed("offer", offer)
+        if target is not None:
+            self._tell_offer(target, player_events.CHALLENGE, offer)
         return offer
 
     def offers(self, player: str | None = None) -> list[Offer]:
@@ -342,6 +347,9 @@ class Lobby:
         self.storage.add_game(row)
         self.changed("offer-gone", offer)
         self.changed("game", row)
+        taken = player_events.ACCEPTED if offer.kind == "challenge" else player_events.SEEK_TAKEN
+        self._tell_offer(offer.owner, taken, offer, game=row.id, by=player)
+        self._tell_game(row, player_events.GAME_START)
         return row
 
     @atomic
@@ -352,6 +360,10 @@ class Lobby:
             raise LobbyError(f"offer {offer_id} is not yours to decline")
         self.storage.remove_offer(offer.id)
         self.changed("offer-gone", offer)
+        if offer.target is not None and player == offer.owner:
+            self._tell_offer(offer.target, player_events.WITHDRAWN, offer)
+        elif offer.target is not None:
+            self._tell_offer(offer.owner, player_events.DECLINED, offer)
         return offer
 
     def _offer(self, offer_id: str) -> Offer:
@@ -642,6 +654,16 @@ class Lobby:
             ratings = {row.players[0]: (new_first, n_first + 1), row.players[1]: (new_second, n_second + 1)}
         self.storage.finish(row, ratings)
         self.changed("game", row)
+        self._tell_game(row, player_events.GAME_END)
+
+    # -- events addressed to players (events.py) -----------------------------------------------
+
+    def _tell_offer(self, player: str, kind: str, offer: Offer, **more: str) -> None:
+        self.events.publish(player, {"event": kind, "data": {"offer": asdict(offer), **more}})
+
+    def _tell_game(self, row: GameRow, kind: str) -> None:
+        for player in dict.fromkeys(row.players):  # (a game against oneself is told once)
+            self.events.publish(player, {"event": kind, "data": {"game": row.id}})
 
     def _new_id(self, length: int = 6) -> str:
         """A short id; a private game's code is longer, so that guessing one takes years at the
