@@ -127,12 +127,12 @@ def test_a_bye_counts_a_virtual_opponent_in_buchholz():
     assert table["c"].buchholz == 0 + 0 + 0.5 * 2
 
 
-def _play_out(count: int, rounds: int, seed: int) -> SwissHistory:
+def _play_out(count: int, rounds: int, seed: int, last_exception: bool = False) -> SwissHistory:
     rng = random.Random(seed)
     history = SwissHistory([f"p{i}" for i in range(count)])
-    for _ in range(rounds):
+    for number in range(rounds):
         try:
-            made = history.next_round()
+            made = history.next_round(last_round=last_exception and number == rounds - 1)
         except NoPairing:
             break
         history.rounds.append(([SwissGame(w, b, rng.choice((1.0, 0.5, 0.0))) for w, b in made.pairs], made.bye))
@@ -161,6 +161,19 @@ def test_swiss_invariants(count, rounds, seed):
     for card in history.cards():
         assert -2 <= card.difference <= 2
         assert all(card.colours[i:i + 3] not in (("W",) * 3, ("B",) * 3) for i in range(len(card.colours)))
+
+
+def test_the_last_round_may_break_the_colour_rules_but_never_repeat():
+    # Four players, three rounds: a round robin. Whoever had white twice (W W) is absolute
+    # for black; two such players left to meet in round three are paired anyway (C.04.1 f, g).
+    a = SwissPlayer("a", 1, 2.0, ("c", "d"), (WHITE, WHITE))
+    b = SwissPlayer("b", 2, 2.0, ("d", "c"), (WHITE, WHITE))
+    with pytest.raises(NoPairing):
+        swiss_round([a, b])
+    assert swiss_round([a, b], last_round=True).pairs in ((("a", "b"),), (("b", "a"),))
+    repeat = SwissPlayer("c", 3, 0.0, ("a",), (BLACK,))
+    with pytest.raises(NoPairing):
+        swiss_round([SwissPlayer("a", 1, 1.0, ("c",), (WHITE,)), repeat], last_round=True)
 
 
 def test_swiss_with_fewer_rounds_than_half_the_players_always_pairs():

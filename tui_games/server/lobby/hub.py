@@ -55,16 +55,18 @@ T = TypeVar("T")
 
 
 def atomic(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a Lobby method as one transaction, again if it lost to another front end's."""
+    """Run a Lobby method (or a method of an object with a ``lobby``) as one transaction, again
+    if it lost to another front end's."""
 
     @functools.wraps(method)
-    def run(self: "Lobby", *args: Any, **kwargs: Any) -> T:
+    def run(self: Any, *args: Any, **kwargs: Any) -> T:
+        lobby: Lobby = getattr(self, "lobby", self)  # a Lobby's method, or one of a part of it (tournament.py)
         for attempt in range(RETRIES):
             try:
-                with self.transaction():
+                with lobby.transaction():
                     return method(self, *args, **kwargs)
             except StorageConflict:
-                if self._pending is not None or attempt == RETRIES - 1:
+                if lobby._pending is not None or attempt == RETRIES - 1:
                     raise  # (an inner call: the outermost one runs it all again)
         raise LobbyError("the lobby is busy; try again")
 
@@ -232,7 +234,7 @@ class Lobby:
                 self._tell("offer-gone", Offer(**data))
             except TypeError:
                 return
-        elif notice.kind in ("chat", "presence"):
+        elif notice.kind in ("chat", "presence", "tournament"):
             self._tell(notice.kind, data)
         elif notice.kind == "resync":  # notices may have been missed: each listener looks afresh
             self._tell("resync", None)
@@ -331,16 +333,30 @@ class Lobby:
             raise LobbyError(f"offer {offer_id} is gone")
         owner_first = {"first": True, "second": False}.get(offer.colour, self.rng.random() < 0.5)
         players = (offer.owner, player) if owner_first else (player, offer.owner)
-        clock = Clock.parse(offer.clock)
+        row = self._new_game(players, offer.game, offer.variant, offer.clock, offer.rated, offer.assist)
+        self.changed("offer-gone", offer)
+        self.changed("game", row)
+        return row
+
+    def _new_game(self, players: tuple[str, str], game: str, variant: dict, clock_text: str, rated: bool,
+                  assist: bool = False) -> GameRow:
+        clock = Clock.parse(clock_text)
         now = self.clock()
         left: list[float | None] = [clock.base, clock.base] if clock.kind != "none" else [None, None]
-        openings = _openings(offer.game)
+        openings = _openings(game)
         opening = list(self.rng.choice(openings)) if openings else []
-        row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
-                      moves=opening, left=left, last_move=now, created=now, assist=offer.assist,
+        row = GameRow(self._new_id(), game, variant, players, clock.text, rated,
+                      moves=opening, left=left, last_move=now, created=now, assist=assist,
                       opening=len(opening))
         self.storage.add_game(row)
-        self.changed("offer-gone", offer)
+        return row
+
+    # -- tournaments (tournament.py): games nobody offered ------------------------------------
+
+    def pair(self, first: str, second: str, game: str, variant: dict, clock: str, *, rated: bool = True) -> GameRow:
+        """A tournament's pairing: a game between two players, begun at once (inside the
+        caller's transaction, which records it as the tournament's)."""
+        row = self._new_game((first, second), game, variant, clock, rated)
         self.changed("game", row)
         return row
 
@@ -439,6 +455,9 @@ class Lobby:
         row = self._own_live_game(player, game_id)
         if row.played >= 2:
             raise LobbyError(f"both first moves are made in game {row.id}: resign or offer a draw instead")
+        if self.storage.tournament_of_game(row.id) is not None:  # (an abort would choose who scores)
+            raise LobbyError(f"game {row.id} is a tournament's: it is not aborted; a first move not made in "
+                             f"{FIRST_MOVE_SECONDS:.0f} s loses it")
         self._end(row, None, "aborted")
         return row
 

@@ -82,9 +82,11 @@ class NoPairing(ValueError):
     """Nobody can be paired without a repeat or a third colour running (the tournament ends)."""
 
 
-def _compatible(a: SwissPlayer, b: SwissPlayer) -> bool:
+def _compatible(a: SwissPlayer, b: SwissPlayer, colours: bool = True) -> bool:
     if b.name in a.opponents:
         return False
+    if not colours:
+        return True
     (ca, sa), (cb, sb) = a.preference(), b.preference()
     return not (sa == 3 and sb == 3 and ca == cb)
 
@@ -124,8 +126,7 @@ def allocate_colours(a: SwissPlayer, b: SwissPlayer, initial: str = WHITE) -> tu
     return high_gets(initial if high.number % 2 else other)
 
 
-def _bracket_options(bracket: list[SwissPlayer], last: bool,
-                     budget: list[int]) -> Iterator[tuple[list[tuple[SwissPlayer, SwissPlayer]], list[SwissPlayer]]]:
+def _bracket_options(bracket: list[SwissPlayer], last: bool, budget: list[int], colours: bool) -> Iterator[tuple[list[tuple[SwissPlayer, SwissPlayer]], list[SwissPlayer]]]:
     """The bracket's pairings in the Dutch order of preference: as many pairs as can be, the
     lowest ranked floating down first; S1 (top half) against S2 in order, then S2 transposed."""
     n = len(bracket)
@@ -142,7 +143,7 @@ def _bracket_options(bracket: list[SwissPlayer], last: bool,
                 if budget[0] < 0:
                     raise _OutOfBudget
                 pairs = list(zip(s1, perm))
-                if all(_compatible(x, y) for x, y in pairs):
+                if all(_compatible(x, y, colours) for x, y in pairs):
                     yield pairs, [bracket[i] for i in sorted(floating)]
 
 
@@ -151,42 +152,52 @@ class _OutOfBudget(Exception):
 
 
 def _pair_brackets(groups: list[list[SwissPlayer]], floaters: list[SwissPlayer],
-                   budget: list[int]) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+                   budget: list[int], colours: bool) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     if not groups:
         return [] if not floaters else None
     bracket = floaters + groups[0]
-    for pairs, down in _bracket_options(bracket, len(groups) == 1, budget):
-        rest = _pair_brackets(groups[1:], down, budget)
+    for pairs, down in _bracket_options(bracket, len(groups) == 1, budget, colours):
+        rest = _pair_brackets(groups[1:], down, budget, colours)
         if rest is not None:
             return pairs + rest
     return None
 
 
-def _backtrack(players: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+def _backtrack(players: list[SwissPlayer], colours: bool) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     """Any pairing honouring the hard rules, nearest in the order first (when the Dutch search
     would take too long)."""
     if not players:
         return []
     first, rest = players[0], players[1:]
     for i, other in enumerate(rest):
-        if _compatible(first, other):
-            found = _backtrack(rest[:i] + rest[i + 1:])
+        if _compatible(first, other, colours):
+            found = _backtrack(rest[:i] + rest[i + 1:], colours)
             if found is not None:
                 return [(first, other)] + found
     return None
 
 
-def _pair_all(players: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+def _pair_all(players: list[SwissPlayer], colours: bool) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     groups = [list(g) for _, g in itertools.groupby(_order(players), key=lambda p: p.score)]
     try:
-        return _pair_brackets(groups, [], [SEARCH_BUDGET])
+        return _pair_brackets(groups, [], [SEARCH_BUDGET], colours)
     except _OutOfBudget:
-        return _backtrack(_order(players))
+        return _backtrack(_order(players), colours)
 
 
-def swiss_round(players: Sequence[SwissPlayer], initial: str = WHITE) -> SwissRound:
+def swiss_round(players: Sequence[SwissPlayer], initial: str = WHITE, *, last_round: bool = False) -> SwissRound:
     """The next round's pairings of ``players`` (those still in the tournament). NoPairing if
-    the rules leave none (every opponent met)."""
+    the rules leave none (every opponent met). In the ``last_round`` the colour rules give way
+    when nothing else pairs (C.04.1 f and g allow that exception), never the repeats."""
+    try:
+        return _swiss_round(players, initial, colours=True)
+    except NoPairing:
+        if not last_round:
+            raise
+    return _swiss_round(players, initial, colours=False)
+
+
+def _swiss_round(players: Sequence[SwissPlayer], initial: str, colours: bool) -> SwissRound:
     if len(players) < 2:
         raise NoPairing("fewer than two players are left to pair")
     ordered = _order(players)
@@ -196,7 +207,7 @@ def swiss_round(players: Sequence[SwissPlayer], initial: str = WHITE) -> SwissRo
         candidates = [p for p in reversed(ordered) if not p.had_bye] or list(reversed(ordered))
     for bye in candidates:
         rest = [p for p in ordered if p is not bye]
-        pairs = _pair_all(rest)
+        pairs = _pair_all(rest, colours)
         if pairs is not None:
             return SwissRound(tuple(allocate_colours(a, b, initial) for a, b in pairs),
                               bye.name if bye is not None else None)
@@ -244,8 +255,9 @@ class SwissHistory:
         return [SwissPlayer(p, i + 1, score[p], tuple(opponents[p]), tuple(colours[p]), p in byes)
                 for i, p in enumerate(self.players)]
 
-    def next_round(self, initial: str = WHITE) -> SwissRound:
-        return swiss_round([c for c in self.cards() if c.name not in self.withdrawn], initial)
+    def next_round(self, initial: str = WHITE, *, last_round: bool = False) -> SwissRound:
+        return swiss_round([c for c in self.cards() if c.name not in self.withdrawn], initial,
+                           last_round=last_round)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from typing import Any, AsyncIterator, Iterator, Protocol
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # What each version added to the one before (run in order on an older database).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
@@ -49,6 +49,9 @@ MIGRATIONS = {
     # downtime gives the clocks back the time the server was down; the names registered from
     # each address under --register open (registrations), counted across restarts.
     6: [],
+    # Tournaments (tournament.py): each one's state, and which games belong to which
+    # (CREATE TABLE IF NOT EXISTS adds both).
+    7: [],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
 # a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
@@ -90,6 +93,12 @@ CREATE TABLE IF NOT EXISTS lobby_beat (
 CREATE TABLE IF NOT EXISTS registrations (
     source TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS registrations_source ON registrations (source, at);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, creator TEXT NOT NULL,
+    status TEXT NOT NULL, created REAL NOT NULL, starts REAL NOT NULL, data TEXT NOT NULL, crosstable TEXT);
+CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments (status);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    game_id TEXT PRIMARY KEY, tournament TEXT NOT NULL, round INTEGER NOT NULL);
 """
 CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
 MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
@@ -150,6 +159,23 @@ class GameRow:
         return len(self.moves) - self.opening
 
 
+@dataclass
+class TournamentRow:
+    """A tournament as stored: what is listed in columns, the rest (players, rounds, games,
+    scores) in ``data``, which tournament.py reads and writes; ``crosstable`` once it is over."""
+
+    id: str
+    name: str
+    kind: str  # "swiss" or "arena"
+    game: str
+    creator: str
+    status: str  # "open", "running" or "over"
+    created: float
+    starts: float
+    data: dict = field(default_factory=dict)
+    crosstable: list | None = None
+
+
 @dataclass(frozen=True)
 class Notice:
     """A change another front end made: ``kind`` as Lobby.changed names them, ``data`` what
@@ -194,6 +220,13 @@ class LobbyStorage(Protocol):
     def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None: ...
     def game(self, game_id: str, *, lock: bool = False) -> GameRow | None: ...
     def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]: ...
+    # tournaments (tournament.py): the state is one JSON document a tournament
+    def add_tournament(self, row: "TournamentRow") -> None: ...
+    def save_tournament(self, row: "TournamentRow") -> None: ...
+    def tournament(self, tournament_id: str, *, lock: bool = False) -> "TournamentRow | None": ...
+    def tournaments(self, *, status: str | None = None, limit: int = 200) -> list["TournamentRow"]: ...
+    def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None: ...
+    def tournament_of_game(self, game_id: str) -> tuple[str, int] | None: ...
     # between front ends
     def publish(self, notice: Notice) -> None:
         """Tell the other front ends (with the transaction it is part of, if any)."""
@@ -274,6 +307,15 @@ def is_postgres(spec: str) -> bool:
 GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
                 "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening")
 OFFER_COLUMNS = "id, kind, owner, target, game, variant, clock, rated, colour, created, assist"
+
+
+TOURNAMENT_COLUMNS = "id, name, kind, game, creator, status, created, starts, data, crosstable"
+
+
+def _tournament_row(row) -> TournamentRow:
+    i, name, kind, game, creator, status, created, starts, data, crosstable = row
+    return TournamentRow(i, name, kind, game, creator, status, created, starts, json.loads(data),
+                         None if crosstable is None else json.loads(crosstable))
 
 
 def _game_row(row) -> GameRow:
@@ -453,6 +495,38 @@ class SqlStorage(ABC):
             args.append(status)
         rows = self._execute(query + " ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
         return [_game_row(row) for row in rows]
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    def add_tournament(self, row: TournamentRow) -> None:
+        self._execute("INSERT INTO tournaments VALUES (?,?,?,?,?,?,?,?,?,?)",
+                      (row.id, row.name, row.kind, row.game, row.creator, row.status, row.created, row.starts,
+                       json.dumps(row.data), None if row.crosstable is None else json.dumps(row.crosstable)))
+
+    def save_tournament(self, row: TournamentRow) -> None:
+        self._execute("UPDATE tournaments SET status=?, starts=?, data=?, crosstable=? WHERE id=?",
+                      (row.status, row.starts, json.dumps(row.data),
+                       None if row.crosstable is None else json.dumps(row.crosstable), row.id))
+
+    def tournament(self, tournament_id: str, *, lock: bool = False) -> TournamentRow | None:
+        row = self._execute(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id=?"
+                            + (self._for_update() if lock else ""), (tournament_id,)).fetchone()
+        return _tournament_row(row) if row else None
+
+    def tournaments(self, *, status: str | None = None, limit: int = 200) -> list[TournamentRow]:
+        query, args = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments", []
+        if status is not None:
+            query += " WHERE status=?"
+            args.append(status)
+        rows = self._execute(query + " ORDER BY starts DESC LIMIT ?", (*args, limit)).fetchall()
+        return [_tournament_row(row) for row in rows]
+
+    def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None:
+        self._execute("INSERT INTO tournament_games VALUES (?,?,?)", (game_id, tournament_id, round_number))
+
+    def tournament_of_game(self, game_id: str) -> tuple[str, int] | None:
+        row = self._execute("SELECT tournament, round FROM tournament_games WHERE game_id=?", (game_id,)).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -- leases, heartbeats, presence ------------------------------------------------------------
 
