@@ -36,7 +36,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tui_games.server.lobby.hub import HOUSE_PREFIX, Clock, Lobby, LobbyError, _game_key, _shown, _variant, atomic
+from tui_games.server.lobby.hub import HOUSE_NAME, HOUSE_PREFIX, Clock, Lobby, LobbyError, _game_key, _shown, _variant, atomic
 from tui_games.server.lobby.pairing import (
     ArenaGame,
     NoPairing,
@@ -49,6 +49,7 @@ from tui_games.server.lobby.pairing import (
     swiss_standings,
 )
 from tui_games.server.lobby.storage import GameRow, StorageUnavailable, TournamentRow
+from tui_games.server.log import event
 
 KINDS = ("swiss", "arena")
 DURATION = re.compile(r"^(?:(?P<h>\d{1,2})h)?(?:(?P<m>\d{1,4})m)?(?:(?P<s>\d{1,5})s)?$")
@@ -130,7 +131,7 @@ class Tournaments:
     @atomic
     def create(self, player: str, game: str, *, kind: str, length: str, clock: str, name: str | None = None,
                starts_in: str = "5m", variant: str | None = None, operator: bool = False,
-               starts_at: float | None = None) -> TournamentRow:
+               starts_at: float | None = None, scheduled: str | None = None) -> TournamentRow:
         """A new tournament; ``length`` is the rounds of a Swiss or the duration of an arena."""
         key = _game_key(game)
         if kind not in KINDS:
@@ -170,7 +171,7 @@ class Tournaments:
         row = TournamentRow(self._new_id(), label.strip(), kind, key, player, "open", now, starts_at,
                             {"variant": _variant(key, variant), "clock": parsed.text, **details,
                              "players": [], "games": [], "byes": {}, "round": 0, "ends": None,
-                             "reason": None})
+                             "reason": None, "scheduled": scheduled})
         self.storage.add_tournament(row)
         self._changed(row)
         return row
@@ -185,7 +186,10 @@ class Tournaments:
             who = str(house).strip().lower()
             if not operator and row.creator != player:
                 raise LobbyError(f"only {row.creator}, who created it, may seat house players in {row.id}")
-            if self.lobby.computers.get(who) != row.game:
+            if not HOUSE_NAME.fullmatch(who):
+                raise LobbyError(f"{_shown(who)!r} is not a house player's name")
+            # (the operator's file was checked against --house; the house may not be seated yet)
+            if not operator and self.lobby.computers.get(who) != row.game:
                 seated = [n for n, g in self.lobby.computers.items() if g == row.game]
                 raise LobbyError(f"{_shown(who)!r} is not a house player of {row.game} here"
                                  + (f"; seated: {', '.join(sorted(seated))}" if seated else "; none is seated"))
@@ -532,7 +536,7 @@ class Director:
         try:
             self.tournaments.game_over(row)
         except (LobbyError, StorageUnavailable) as error:
-            self.log(f"tournament: game {row.id}: {error}")
+            self.log(event("tournament-error", game=row.id, error=str(error)[:160]))
 
     def look(self) -> None:
         """Every open or running tournament that may have something due, once."""
@@ -542,7 +546,7 @@ class Director:
             try:
                 self.tournaments.due(row.id)
             except (LobbyError, StorageUnavailable) as error:
-                self.log(f"tournament {row.id}: {error}")
+                self.log(event("tournament-error", tournament=row.id, error=str(error)[:160]))
 
     def _may_be_due(self, row: TournamentRow) -> bool:
         """A look without the lock (most seconds nothing is due: no transaction then)."""
