@@ -36,7 +36,17 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tui_games.server.lobby.hub import HOUSE_NAME, HOUSE_PREFIX, Clock, Lobby, LobbyError, _game_key, _shown, _variant, atomic
+from tui_games.server.lobby.hub import (
+    HOUSE_NAME,
+    HOUSE_PREFIX,
+    Clock,
+    Lobby,
+    LobbyError,
+    _game_key,
+    _shown,
+    _variant,
+    atomic,
+)
 from tui_games.server.lobby.pairing import (
     ArenaGame,
     NoPairing,

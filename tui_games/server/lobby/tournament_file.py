@@ -18,10 +18,11 @@ and the server does not start.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+import tomllib
 
 from tui_games.server.lobby.hub import HOUSE_NAME, Clock, LobbyError, _game_key
 from tui_games.server.lobby.tournament import TournamentLimits, parse_duration
