@@ -29,8 +29,9 @@ def lobby(tmp_path):
     storage.close()
 
 
-def director(lobby: Lobby, **limits) -> Tournaments:
-    tournaments = Tournaments(lobby, TournamentLimits(**limits))
+def director(lobby: Lobby, told: list | None = None, **limits) -> Tournaments:
+    tournaments = Tournaments(lobby, TournamentLimits(**limits),
+                              publish=None if told is None else lambda player, event: told.append((player, event)))
     # What the Director does after each change (here at once, with no event loop).
     lobby.listen(lambda kind, row: tournaments.game_over(row) if kind == "game" and row.status == "over" else None)
     return tournaments
@@ -58,7 +59,8 @@ def live_games(t: Tournaments, tid: str) -> list[dict]:
 
 
 def test_a_swiss_of_four_runs_three_rounds_and_keeps_its_crosstable(lobby):
-    t = director(lobby)
+    told: list = []
+    t = director(lobby, told)
     players(lobby, "ann", "bob", "cat", "dan")
     row = t.create("ann", "connect4", kind="swiss", length="3", clock="5+0")
     for name in ("ann", "bob", "cat", "dan"):
@@ -77,6 +79,12 @@ def test_a_swiss_of_four_runs_three_rounds_and_keeps_its_crosstable(lobby):
     assert len(met) == 6  # a round robin: nobody met twice
     assert lobby.storage.tournament(row.id).crosstable == done.crosstable  # kept in storage
     assert lobby.storage.rating("ann", "connect4")[1] == 3  # each game rated as usual
+    # Each pairing was told to both its players, as the event bus (events.py) carries it.
+    assert len(told) == 12 and {player for player, _ in told} == set(strength)
+    for player, event in told:
+        assert event["event"] == "tournament-pairing" and event["data"]["tournament"] == row.id
+        game = next(g for g in done.data["games"] if g["id"] == event["data"]["game"])
+        assert player == game[event["data"]["side"]] and event["data"]["opponent"] in (game["first"], game["second"])
 
 
 def test_an_arena_pairs_again_at_once_and_scores_by_lichess_rules(lobby):

@@ -106,13 +106,21 @@ def _result_of(row: GameRow, lobby: Lobby) -> float | None:
     return {0: 1.0, 1: 0.0, None: 0.5}[row.winner]
 
 
+# Where a pairing is told to each of its two players: ``publish(player, event)`` with
+# ``event = {"event": "tournament-pairing", "data": {...}}``, the shape of the lobby's event
+# bus (events.py, ``events --json``): the server passes ``lobby.events.publish``.
+Publish = Callable[[str, dict], None]
+PAIRING_EVENT = "tournament-pairing"
+
+
 class Tournaments:
     """The tournaments' operations, for commands and the app (any front end) and the director."""
 
-    def __init__(self, lobby: Lobby, limits: TournamentLimits | None = None) -> None:
+    def __init__(self, lobby: Lobby, limits: TournamentLimits | None = None, publish: Publish | None = None) -> None:
         self.lobby = lobby
         self.limits = limits or TournamentLimits()
         self.storage = lobby.storage
+        self.publish: Publish = publish or (lambda player, event: None)
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -407,8 +415,10 @@ class Tournaments:
         self.storage.add_tournament_game(game.id, row.id, number)
         row.data["games"].append({"id": game.id, "round": number, "first": first, "second": second,
                                   "result": None, "berserk": [], "plies": [0, 0]})
-        self.lobby.changed("tournament-pairing", {"tournament": row.id, "game": game.id, "round": number,
-                                                   "players": [first, second]})
+        for side, (player, opponent) in enumerate(((first, second), (second, first))):
+            self.publish(player, {"event": PAIRING_EVENT, "data": {
+                "tournament": row.id, "name": row.name, "kind": row.kind, "round": number, "game": game.id,
+                "opponent": opponent, "side": ("first", "second")[side]}})
 
     def _pair_arena(self, row: TournamentRow) -> None:
         if row.status != "running" or self.lobby.clock() >= (row.data["ends"] or 0.0):
@@ -483,6 +493,15 @@ class Tournaments:
             r["rank"] = i + 1
             del r["rating"]
         return rows
+
+    def summary(self, row: TournamentRow) -> dict:
+        """A tournament in a list (``list --json``, the app's Tournaments tab)."""
+        d = row.data
+        return {"id": row.id, "name": row.name, "kind": row.kind, "game": row.game, "clock": d["clock"],
+                "status": row.status, "creator": row.creator, "starts": row.starts, "ends": d.get("ends"),
+                "rounds": d.get("rounds"), "round": d.get("round"), "duration": d.get("duration"),
+                "players": sum(not p["withdrawn"] for p in d["players"]),
+                "entrants": [p["name"] for p in d["players"] if not p["withdrawn"]]}
 
     def data(self, row: TournamentRow) -> dict:
         """What ``show --json`` and the app get."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import weakref
-from typing import Any
+from typing import Any, Callable
 
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.storage import TournamentRow
@@ -25,9 +25,11 @@ from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, dur
 _ATTACHED: "weakref.WeakKeyDictionary[Lobby, Tournaments]" = weakref.WeakKeyDictionary()
 
 
-def attach(lobby: Lobby, limits: TournamentLimits | None = None) -> Tournaments:
-    """The lobby's tournaments, with the server's limits (ssh.py, at start)."""
-    _ATTACHED[lobby] = Tournaments(lobby, limits)
+def attach(lobby: Lobby, limits: TournamentLimits | None = None,
+           publish: Callable[[str, dict], None] | None = None) -> Tournaments:
+    """The lobby's tournaments, with the server's limits and where their pairings are told to
+    the players (ssh.py, at start; tournament.Tournaments)."""
+    _ATTACHED[lobby] = Tournaments(lobby, limits, publish)
     return _ATTACHED[lobby]
 
 
@@ -82,7 +84,7 @@ def run(lobby: Lobby, player: str, args: argparse.Namespace, result: Any, *, gue
     elif action == "list":
         rows = tournaments.listed()
         if args.json:
-            result.out.append(json.dumps([_summary(r) for r in rows]))
+            result.out.append(json.dumps([tournaments.summary(r) for r in rows]))
         else:
             result.out.extend(_line(r, lobby) for r in rows)
             if not rows:
@@ -127,14 +129,6 @@ def run(lobby: Lobby, player: str, args: argparse.Namespace, result: Any, *, gue
 
 def _out(result: Any, args: argparse.Namespace, data: Any, text: str) -> None:
     result.out.append(json.dumps(data) if args.json else text)
-
-
-def _summary(row: TournamentRow) -> dict:
-    d = row.data
-    return {"id": row.id, "name": row.name, "kind": row.kind, "game": row.game, "clock": d["clock"],
-            "status": row.status, "creator": row.creator, "starts": row.starts, "ends": d.get("ends"),
-            "rounds": d.get("rounds"), "round": d.get("round"), "duration": d.get("duration"),
-            "players": sum(not p["withdrawn"] for p in d["players"])}
 
 
 def _line(row: TournamentRow, lobby: Lobby) -> str:
