@@ -21,6 +21,7 @@ from typing import Any, Callable
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.storage import TournamentRow
 from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, duration_text
+from tui_games.server.lobby.tournament_text import standing_lines
 
 _ATTACHED: "weakref.WeakKeyDictionary[Lobby, Tournaments]" = weakref.WeakKeyDictionary()
 
@@ -145,18 +146,3 @@ def _line(row: TournamentRow, lobby: Lobby) -> str:
     players = sum(not p["withdrawn"] for p in d["players"])
     return (f"{row.id}  {row.name[:40]}  {row.game} {row.kind} {length} {d['clock']}  "
             f"{players} players  {when}")
-
-
-def standing_lines(kind: str, standings: list[dict]) -> list[str]:
-    """The standings as text (the command's and the app's)."""
-    lines = []
-    for s in standings:
-        mark = " (withdrawn)" if s.get("withdrawn") else ""
-        if kind == "swiss":
-            lines.append(f"{s['rank']:>2}. {s['player']:<24} {s['score']:g}  Bh {s['buchholz']:g}  "
-                         f"Bh-1 {s['buchholz_cut1']:g}  SB {s['sonneborn_berger']:g}  "
-                         f"{' '.join(r or '.' for r in s['results'])}{mark}")
-        else:
-            lines.append(f"{s['rank']:>2}. {s['player']:<24} {s['points']}  {s['sheet'] or '-'}"
-                         f"{' (on fire)' if s['fire'] else ''}{mark}")
-    return lines
