@@ -358,12 +358,12 @@ class HubSocket:
             self._presence_changed(player)
             self._broadcast_online()
         elif kind == "tournament":  # to the apps showing the lobby (its Tournaments tab is live)
-            row = self.lobby.storage.tournament(str(payload.get("id", "")))
+            tournament = self.lobby.storage.tournament(str(payload.get("id", "")))
             followers = [client for client in self.clients if client.follows_online]
-            if row is not None and followers:
-                message = {"event": "tournament", "data": tournament_commands.of(self.lobby).summary(row)}
+            if tournament is not None and followers:
+                message = {"event": "tournament", "data": tournament_commands.of(self.lobby).summary(tournament)}
                 for client in followers:
-                    client.push(("tournament", row.id), message)
+                    client.push(("tournament", tournament.id), message)
         elif kind == "chat":
             message = {"event": "chat", "data": payload}
             game = payload.get("game")

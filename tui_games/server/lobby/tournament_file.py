@@ -18,15 +18,19 @@ and the server does not start.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-import tomllib
-
 from tui_games.server.lobby.hub import HOUSE_NAME, Clock, LobbyError, _game_key
 from tui_games.server.lobby.tournament import TournamentLimits, parse_duration
 from tui_games.server.log import event
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the server extra installs it (pyproject.toml)
+    import tomli as tomllib  # type: ignore[import-not-found]
 
 KEYS = {"name", "game", "arena", "swiss", "clock", "starts", "variant", "house"}
 MOST = 100  # tournaments in one file
@@ -142,7 +146,7 @@ def schedule(tournaments, scheduled: list[Scheduled], log=lambda line: None) -> 
         if entry.key in known:
             continue
         if entry.starts <= now:
-            log(event("tournament-skipped", name=entry.name, reason="its start has passed"))
+            log(event("tournament-skipped", tournament=entry.name, reason="its start has passed"))
             continue
         row = tournaments.create("server", entry.game, kind=entry.kind, length=entry.length, clock=entry.clock,
                                  name=entry.name, variant=entry.variant, operator=True, starts_at=entry.starts,
