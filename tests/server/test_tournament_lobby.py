@@ -1,5 +1,5 @@
-"""Tournaments in the lobby (server/lobby/tournament.py) on a real SQLite lobby with a clock the
-test moves: Swiss rounds paired as the last ends, an arena re-pairing at once, berserk, the
+"""Tournaments in the lobby (server/lobby/tournament.py) on a real lobby (SQLite and PostgreSQL)
+with a clock the test moves: Swiss rounds paired as the last ends, an arena re-pairing at once, berserk, the
 absent withdrawn after the grace, the bounds, and the crosstable kept."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tui_games.server.lobby.hub import FIRST_MOVE_SECONDS, Lobby, LobbyError
-from tui_games.server.lobby.storage import Storage
+from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, parse_duration
 
 
@@ -20,8 +20,8 @@ class Clock:
 
 
 @pytest.fixture
-def lobby(tmp_path):
-    storage = Storage(tmp_path / "lobby.sqlite3")
+def lobby(lobby_database):
+    storage = open_storage(lobby_database)  # SQLite, then PostgreSQL (conftest.py)
     clock = Clock()
     lobby = Lobby(storage, clock=clock)
     lobby.test_clock = clock  # type: ignore[attr-defined]
