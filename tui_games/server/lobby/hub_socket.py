@@ -358,9 +358,9 @@ class HubSocket:
             self._presence_changed(player)
             self._broadcast_online()
         elif kind == "tournament":  # to the apps showing the lobby (its Tournaments tab is live)
-            tournament = self.lobby.storage.tournament(str(payload.get("id", "")))
             followers = [client for client in self.clients if client.follows_online]
-            if tournament is not None and followers:
+            tournament = self.lobby.storage.tournament(str(payload.get("id", ""))) if followers else None
+            if tournament is not None:
                 message = {"event": "tournament", "data": tournament_commands.of(self.lobby).summary(tournament)}
                 for client in followers:
                     client.push(("tournament", tournament.id), message)

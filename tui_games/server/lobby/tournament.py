@@ -528,7 +528,8 @@ class Tournaments:
                 return new
 
 
-SWEEP_SECONDS = 1.0  # the director's look at every running tournament (starts, ends, absence)
+SWEEP_SECONDS = 1.0  # the director's look at every running tournament (starts, ends, pairings)
+ABSENCE_LOOK = 10.0  # ... and at who has been absent past the grace
 
 
 class Director:
@@ -541,6 +542,7 @@ class Director:
         self.log = log
         self._task: asyncio.Task | None = None
         self._stop: Callable[[], None] | None = None
+        self._absence_looked: dict[str, float] = {}
 
     def start(self) -> None:
         if self._task is not None:
@@ -586,6 +588,11 @@ class Director:
             busy = {p for g in row.data["games"] if g["result"] is None for p in (g["first"], g["second"])}
             if now >= (row.data["ends"] or 0.0) or len([p for p in self.tournaments.active(row) if p not in busy]) >= 2:
                 return True
+        # Absence every ABSENCE_LOOK seconds only: with front ends sharing the lobby, each
+        # player's presence is a query.
+        if now - self._absence_looked.get(row.id, float("-inf")) < ABSENCE_LOOK:
+            return False
+        self._absence_looked[row.id] = now
         grace = self.tournaments.limits.grace
         return any((away := self.lobby.presence.away_for(p)) is not None and away >= grace
                    for p in self.tournaments.active(row) if not p.startswith(HOUSE_PREFIX))
