@@ -216,3 +216,17 @@ def test_durations():
     assert parse_duration("30m") == 1800 and parse_duration("1h30m") == 5400 and parse_duration("45s") == 45
     with pytest.raises(LobbyError):
         parse_duration("")
+
+
+def test_the_house_is_seated_in_no_more_tournaments_than_it_can_serve_in_time(lobby, monkeypatch):
+    from tui_games.server.lobby import tournament as tournament_module
+
+    monkeypatch.setattr(tournament_module, "HOUSE_TOURNAMENTS", 1)
+    t = director(lobby)
+    players(lobby, "ann")
+    lobby.computers["house:connect4-perfect"] = "connect4"  # (seated, as house.py does)
+    first = t.create("ann", "connect4", kind="arena", length="30m", clock="3+2")
+    second = t.create("ann", "connect4", kind="arena", length="30m", clock="3+2")
+    t.join("ann", first.id, house="house:connect4-perfect")
+    with pytest.raises(LobbyError, match="as many as they can serve in time"):
+        t.join("ann", second.id, house="house:connect4-perfect")

@@ -129,7 +129,7 @@ def bench_online(write: Write, *, quick: bool = False, fronts: int | None = None
     write_table(write, ["lobby process", "CPU s", "CPU share", "RSS MB"],
                 [["during the run", f"{cpu:.1f}", f"{cpu / wall:.0%}", f"{rss:.0f}"]])
     # The same players in one arena instead (online_arena.py): the director pairs as games end.
-    arena, arena_wall, arena_cpu, arena_games = asyncio.run(online_arena.arena_figures(seconds))
+    arena, arena_wall, arena_cpu, arena_games = asyncio.run(online_arena.arena_figures(seconds, _cpu_and_rss))
     write("")
     write(f"The same {online_arena.PLAYERS} players in one Connect-4 arena (5+0), {arena_wall:.0f} s: "
           f"{arena_games} games, {arena.moves} moves")

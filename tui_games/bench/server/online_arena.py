@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from tui_games.bench.server.lobby_game import PAUSE
 from tui_games.online.client import LobbyClient
@@ -112,10 +113,10 @@ class ArenaBench:
         self.reasons: dict[str, int] = {}
 
 
-async def arena_figures(seconds: float) -> tuple[ArenaBench, float, float, int]:
-    """(the bench's figures, wall seconds, the lobby process's CPU seconds, games played)."""
-    from tui_games.bench.server.online import _cpu_and_rss
-
+async def arena_figures(seconds: float, cpu_of: Callable[[int], tuple[float, float]]
+                        ) -> tuple[ArenaBench, float, float, int]:
+    """(the bench's figures, wall seconds, the lobby process's CPU seconds, games played);
+    ``cpu_of(pid)``: a process's (CPU seconds, resident MB), as online.py reads them."""
     bench = ArenaBench()
     with tempfile.TemporaryDirectory(prefix="tui-games-arena-") as folder:
         server = await asyncio.create_subprocess_exec(
@@ -127,13 +128,13 @@ async def arena_figures(seconds: float) -> tuple[ArenaBench, float, float, int]:
         players = [ArenaPlayer(number, folder, bench) for number in range(PLAYERS)]
         for player in players:
             await player.client.connect()
-        cpu_before, _ = _cpu_and_rss(server.pid)
+        cpu_before, _ = cpu_of(server.pid)
         started = time.perf_counter()
         server.stdin.write(b"start\n")
         await server.stdin.drain()
         await asyncio.sleep(seconds)  # the arena's own length: the bench measures what happens in it
         wall = time.perf_counter() - started
-        cpu_after, _ = _cpu_and_rss(server.pid)
+        cpu_after, _ = cpu_of(server.pid)
         games = sum(1 for p in players for key in p.moved if key[1] == 0)
         for player in players:
             await player.client.close()

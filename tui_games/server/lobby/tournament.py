@@ -36,6 +36,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from tui_games.server.lobby.house import TIMED_PER_WORKER, WORKERS
 from tui_games.server.lobby.hub import (
     HOUSE_NAME,
     HOUSE_PREFIX,
@@ -62,6 +63,7 @@ from tui_games.server.lobby.storage import GameRow, StorageUnavailable, Tourname
 from tui_games.server.log import event
 
 KINDS = ("swiss", "arena")
+HOUSE_TOURNAMENTS = TIMED_PER_WORKER * WORKERS  # places of house players in open or running tournaments
 DURATION = re.compile(r"^(?:(?P<h>\d{1,2})h)?(?:(?P<m>\d{1,4})m)?(?:(?P<s>\d{1,5})s)?$")
 
 
@@ -220,10 +222,18 @@ class Tournaments:
             raise LobbyError(f"{who} is in {row.id} already")
         if entry is None and len(row.data["players"]) >= self.limits.players:
             raise LobbyError(f"{row.id} is full ({self.limits.players} players)")
-        if not who.startswith(HOUSE_PREFIX):
-            self.storage.lock_names("tournaments")
-            mine = sum(1 for r in self.storage.tournaments(limit=10_000) if r.status != "over" and r.id != row.id
-                       and any(p["name"] == who and not p["withdrawn"] for p in r.data["players"]))
+        self.storage.lock_names("tournaments")
+        others = [r for r in self.storage.tournaments(limit=10_000) if r.status != "over" and r.id != row.id]
+        if who.startswith(HOUSE_PREFIX):
+            # A seat plays one game at a time in each: the house's seats together are in no
+            # more tournaments than it has timed games to give (house.py), lest it lose on time.
+            seated = sum(1 for r in others for p in r.data["players"]
+                         if p["name"].startswith(HOUSE_PREFIX) and not p["withdrawn"])
+            if seated >= HOUSE_TOURNAMENTS:
+                raise LobbyError(f"the house players are in {HOUSE_TOURNAMENTS} tournaments already, as many as "
+                                 f"they can serve in time; seat one when one of those is over")
+        else:
+            mine = sum(1 for r in others if any(p["name"] == who and not p["withdrawn"] for p in r.data["players"]))
             if mine >= self.limits.joined_per_player:
                 raise LobbyError(f"you are in {self.limits.joined_per_player} tournaments already (the most)")
         self.lobby._act(player)
