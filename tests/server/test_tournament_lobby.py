@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui_games.server.lobby.hub import FIRST_MOVE_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.backends import open_storage
+from tui_games.server.lobby.hub import FIRST_MOVE_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, parse_duration
 
 

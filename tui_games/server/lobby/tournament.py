@@ -355,16 +355,8 @@ class Tournaments:
         entry = next((g for g in row.data["games"] if g["id"] == game.id), None)
         if entry is None or entry["result"] is not None:
             return
-        fresh = self.storage.game(game.id) or game
-        result = _result_of(fresh, self.lobby)
-        if result is None:
+        if not self._record(row, entry, self.storage.game(game.id) or game):
             return
-        entry["result"] = result
-        entry["plies"] = [sum(1 for ply in range(fresh.opening, len(fresh.moves)) if ply % 2 == side)
-                          for side in (0, 1)]
-        if row.status == "running" and row.kind == "arena" and fresh.ended is not None \
-                and fresh.ended > (row.data["ends"] or 0.0):
-            entry["late"] = True  # ended after the arena did: scores nothing
         self.storage.save_tournament(row)
         self._changed(row)
         if row.status != "running":
@@ -373,6 +365,19 @@ class Tournaments:
             self._pair_arena(row)
         else:
             self._next_round_if_done(row)
+
+    def _record(self, row: TournamentRow, entry: dict, game: GameRow) -> bool:
+        """The result of a finished game in its entry (False: it is not finished). In an arena,
+        a game that ended after the arena did scores nothing (``late``)."""
+        result = _result_of(game, self.lobby)
+        if result is None:
+            return False
+        entry["result"] = result
+        entry["plies"] = [sum(1 for ply in range(game.opening, len(game.moves)) if ply % 2 == side)
+                          for side in (0, 1)]
+        if row.kind == "arena" and game.ended is not None and game.ended > (row.data["ends"] or 0.0):
+            entry["late"] = True
+        return True
 
     def _begin(self, row: TournamentRow) -> None:
         now = self.lobby.clock()
@@ -457,6 +462,11 @@ class Tournaments:
             self._changed(row)
 
     def _finish(self, row: TournamentRow, reason: str) -> None:
+        # Games over whose news has not come yet (it comes at the next turn of the loop) count
+        # now, before the standings freeze.
+        for entry in row.data["games"]:
+            if entry["result"] is None and (game := self.storage.game(entry["id"])) is not None:
+                self._record(row, entry, game)
         row.status = "over"
         row.data["reason"] = reason
         row.data["ended"] = self.lobby.clock()
