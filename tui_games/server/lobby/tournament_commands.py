@@ -18,10 +18,10 @@ import json
 import weakref
 from typing import Any, Callable
 
+from tui_games.online.tournament_text import standing_lines
 from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.storage import TournamentRow
 from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, duration_text
-from tui_games.server.lobby.tournament_text import standing_lines
 
 _ATTACHED: "weakref.WeakKeyDictionary[Lobby, Tournaments]" = weakref.WeakKeyDictionary()
 

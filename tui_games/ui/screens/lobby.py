@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
-from tui_games.server.lobby.tournament_text import standing_lines
+from tui_games.online.tournament_text import standing_lines
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog

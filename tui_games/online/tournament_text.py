@@ -1,5 +1,5 @@
-"""A tournament's standings as text lines: the ``tournament standings`` command's and the
-app's Tournaments tab (which imports this alone: it holds nothing of the server)."""
+"""A tournament's standings as text lines, from the lobby's standings JSON (server/lobby/
+tournament.py): the ``tournament standings`` command's and the app's Tournaments tab."""
 
 from __future__ import annotations
 
