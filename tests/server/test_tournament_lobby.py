@@ -230,3 +230,18 @@ def test_the_house_is_seated_in_no_more_tournaments_than_it_can_serve_in_time(lo
     t.join("ann", first.id, house="house:connect4-perfect")
     with pytest.raises(LobbyError, match="as many as they can serve in time"):
         t.join("ann", second.id, house="house:connect4-perfect")
+
+
+def test_an_arena_ends_at_its_most_games(lobby):
+    t = director(lobby, arena_games=2)
+    players(lobby, "ann", "bob", "cat", "dan")
+    row = t.create("ann", "tictactoe", kind="arena", length="30m", clock="1+0")
+    for name in ("ann", "bob", "cat", "dan"):
+        t.join(name, row.id)
+    t.start("ann", row.id)
+    first = live_games(t, row.id)
+    win(lobby, first[0]["id"], first[0]["first"])
+    assert t.get(row.id).status == "running" and len(live_games(t, row.id)) == 1  # no third game
+    win(lobby, first[1]["id"], first[1]["second"])
+    over = t.get(row.id)
+    assert over.status == "over" and "2 games" in over.data["reason"] and len(over.data["games"]) == 2

@@ -81,6 +81,9 @@ class TournamentLimits:
     max_arena_seconds: float = 6 * 3600.0
     max_starts_in: float = 24 * 3600.0  # a player's tournament starts within a day
     grace: float = 180.0  # seconds absent while it runs before a player is withdrawn
+    # An arena's games: its record (one JSON document, rewritten at each game's end) stays
+    # bounded; an arena that reaches them ends there.
+    arena_games: int = 2000
 
 
 def parse_duration(text: str) -> float:
@@ -437,6 +440,10 @@ class Tournaments:
 
     def _pair_arena(self, row: TournamentRow) -> None:
         if row.status != "running" or self.lobby.clock() >= (row.data["ends"] or 0.0):
+            return
+        if len(row.data["games"]) >= self.limits.arena_games:
+            if not any(g["result"] is None for g in row.data["games"]):
+                self._finish(row, f"it reached {self.limits.arena_games} games, the most an arena has")
             return
         busy = {p for g in row.data["games"] if g["result"] is None for p in (g["first"], g["second"])}
         active = self.active(row)
