@@ -132,9 +132,10 @@ class Tournaments:
     def get(self, tournament_id: str, *, lock: bool = False) -> TournamentRow:
         if not isinstance(tournament_id, str):
             raise LobbyError("a tournament is named by its id")
+        key = tournament_id.strip().lower()[:20]
         if lock:
-            self.storage.lock_names("tournament:" + tournament_id.strip().lower())
-        row = self.storage.tournament(tournament_id.strip().lower()[:20], lock=lock)
+            self.storage.lock_names("tournament:" + key)
+        row = self.storage.tournament(key, lock=lock)
         if row is None:
             raise LobbyError(f"there is no tournament {_shown(tournament_id)!r}")
         return row
@@ -145,6 +146,11 @@ class Tournaments:
         live = sorted((r for r in rows if r.status != "over"), key=lambda r: r.starts)
         over = [r for r in rows if r.status == "over"]
         return (live + over)[:limit]
+
+    def live(self) -> list[TournamentRow]:
+        """The open and running tournaments (the finished ones are never read for a cap)."""
+        return self.storage.tournaments(status="open", limit=10_000) + self.storage.tournaments(
+            status="running", limit=10_000)
 
     def active(self, row: TournamentRow) -> list[str]:
         return [p["name"] for p in row.data["players"] if not p["withdrawn"]]
@@ -184,7 +190,7 @@ class Tournaments:
                 raise LobbyError(f"a tournament starts within {duration_text(limits.max_starts_in)}")
             starts_at = now + delay
         self.storage.lock_names("tournaments")  # the caps hold across front ends
-        live = [r for r in self.storage.tournaments(limit=10_000) if r.status != "over"]
+        live = self.live()
         if not operator:
             if sum(r.creator == player for r in live) >= limits.created_per_player:
                 raise LobbyError(f"you have {limits.created_per_player} tournaments open or running already "
@@ -226,7 +232,7 @@ class Tournaments:
         if entry is None and len(row.data["players"]) >= self.limits.players:
             raise LobbyError(f"{row.id} is full ({self.limits.players} players)")
         self.storage.lock_names("tournaments")
-        others = [r for r in self.storage.tournaments(limit=10_000) if r.status != "over" and r.id != row.id]
+        others = [r for r in self.live() if r.id != row.id]
         if who.startswith(HOUSE_PREFIX):
             # A seat plays one game at a time in each: the house's seats together are in no
             # more tournaments than it has timed games to give (house.py), lest it lose on time.
@@ -598,7 +604,7 @@ class Director:
 
     def look(self) -> None:
         """Every open or running tournament that may have something due, once."""
-        for row in self.lobby.storage.tournaments(status="open") + self.lobby.storage.tournaments(status="running"):
+        for row in self.tournaments.live():
             if not self._may_be_due(row):
                 continue
             try:
