@@ -236,9 +236,9 @@ class Tournaments:
         if who.startswith(HOUSE_PREFIX):
             # A seat plays one game at a time in each: the house's seats together are in no
             # more tournaments than it has timed games to give (house.py), lest it lose on time.
-            seated = sum(1 for r in others for p in r.data["players"]
+            places = sum(1 for r in others for p in r.data["players"]
                          if p["name"].startswith(HOUSE_PREFIX) and not p["withdrawn"])
-            if seated >= HOUSE_TOURNAMENTS:
+            if places >= HOUSE_TOURNAMENTS:
                 raise LobbyError(f"the house players are in {HOUSE_TOURNAMENTS} tournaments already, as many as "
                                  f"they can serve in time; seat one when one of those is over")
         else:
