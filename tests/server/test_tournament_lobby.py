@@ -245,3 +245,22 @@ def test_an_arena_ends_at_its_most_games(lobby):
     win(lobby, first[1]["id"], first[1]["second"])
     over = t.get(row.id)
     assert over.status == "over" and "2 games" in over.data["reason"] and len(over.data["games"]) == 2
+
+
+def test_berserk_cancels_the_increment(lobby):
+    # lichess: "Going Berserk in time controls with an increment also cancels the increment."
+    t = director(lobby)
+    players(lobby, "ann", "bob")
+    row = t.create("ann", "connect4", kind="arena", length="30m", clock="1+2")
+    t.join("ann", row.id)
+    t.join("bob", row.id)
+    t.start("ann", row.id)
+    game = live_games(t, row.id)[0]
+    first, second = game["first"], game["second"]
+    t.berserk(first, game["id"])
+    for mover, column in ((first, "1"), (second, "2"), (first, "1"), (second, "2")):
+        lobby.test_clock.now += 1.0
+        lobby.move(mover, game["id"], column)
+    left = lobby.game(game["id"]).left
+    assert left[0] == 30.0 - 1.0  # halved, and its one timed move gained no increment
+    assert left[1] == 60.0 - 1.0 + 2.0  # the other keeps the increment

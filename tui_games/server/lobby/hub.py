@@ -426,7 +426,8 @@ class Lobby:
                 used = min(used, max(0.0, thought))
             before = row.left[side]
             assert before is not None  # a Fischer clock's sides are timed from the start
-            row.left[side] = before - used + clock.increment
+            # (a side that went berserk in an arena has no increment: tournament.py)
+            row.left[side] = before - used + (0.0 if row.berserk & (1 << side) else clock.increment)
         elif clock.kind == "corr":
             row.left[side] = clock.base
         row.moves.append(adapter.move_text(position, move))

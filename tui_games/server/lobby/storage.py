@@ -50,8 +50,8 @@ MIGRATIONS = {
     # each address under --register open (registrations), counted across restarts.
     6: [],
     # Tournaments (tournament.py): each one's state, and which games belong to which
-    # (CREATE TABLE IF NOT EXISTS adds both).
-    7: [],
+    # (CREATE TABLE IF NOT EXISTS adds both); the sides of a game that went berserk.
+    7: ["ALTER TABLE games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
 # a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS games (
     winner INTEGER, reason TEXT, draw_offer TEXT,
     left_first REAL, left_second REAL, last_move REAL NOT NULL,
     created REAL NOT NULL, ended REAL, takeback_offer TEXT, assist INTEGER NOT NULL DEFAULT 0,
-    opening INTEGER NOT NULL DEFAULT 0);
+    opening INTEGER NOT NULL DEFAULT 0, berserk INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, kind TEXT NOT NULL, first_seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
@@ -152,6 +152,7 @@ class GameRow:
     takeback_offer: str | None = None  # the player asking to take their last move back
     assist: bool = False  # casual, and both agreed the players may use the engine's help
     opening: int = 0  # plies of a drawn opening (a checkers ballot) at the start of ``moves``: nobody's
+    berserk: int = 0  # the sides that went berserk in an arena (bit 1 first, 2 second): no increment
 
     @property
     def played(self) -> int:
@@ -305,7 +306,7 @@ def is_postgres(spec: str) -> bool:
 # -- the SQL both backends run -----------------------------------------------------------------------
 
 GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
-                "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening")
+                "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening, berserk")
 OFFER_COLUMNS = "id, kind, owner, target, game, variant, clock, rated, colour, created, assist"
 
 
@@ -320,10 +321,10 @@ def _tournament_row(row) -> TournamentRow:
 
 def _game_row(row) -> GameRow:
     (game_id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer,
-     left_first, left_second, last_move, created, ended, takeback_offer, assist, opening) = row
+     left_first, left_second, last_move, created, ended, takeback_offer, assist, opening, berserk) = row
     return GameRow(game_id, game, json.loads(variant), (first, second), clock, bool(rated), json.loads(moves),
                    status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended,
-                   takeback_offer, bool(assist), opening)
+                   takeback_offer, bool(assist), opening, berserk)
 
 
 def _offer(row) -> Offer:
@@ -468,9 +469,9 @@ class SqlStorage(ABC):
     def save_game(self, row: GameRow) -> None:
         self._execute(
             "UPDATE games SET moves=?, status=?, winner=?, reason=?, draw_offer=?, left_first=?, left_second=?, "
-            "last_move=?, ended=?, takeback_offer=? WHERE id=?",
+            "last_move=?, ended=?, takeback_offer=?, berserk=? WHERE id=?",
             (json.dumps(row.moves), row.status, row.winner, row.reason, row.draw_offer, *row.left, row.last_move,
-             row.ended, row.takeback_offer, row.id))
+             row.ended, row.takeback_offer, row.berserk, row.id))
 
     def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None:
         """Save a game that has just ended and, for a rated one, both new ratings, at once."""

@@ -12,8 +12,8 @@ is cancelled.
   paired any more) it is over. A bye scores a point.
 - **Arena**: for its duration, a player whose game ends is paired again at once with someone
   waiting (pairing.arena_pairs); points by lichess's rules (pairing.arena_points); a player
-  may go berserk (``tournament berserk GAME``) before their first move: half their clock, a
-  point more for a win. When the time is up the standings freeze: games still being played go
+  may go berserk (``tournament berserk GAME``) before their first move: half their clock and
+  no increment, a point more for a win. When the time is up the standings freeze: games still being played go
   on as rated games but score nothing.
 
 Every game is rated as usual (Glicko-2, hub.py). A tournament game is not aborted: a first
@@ -294,7 +294,8 @@ class Tournaments:
 
     @atomic
     def berserk(self, player: str, game_id: str) -> GameRow:
-        """Half one's clock in an arena game, before one's first move, for a point more if won."""
+        """Half one's clock and no increment in an arena game, before one's first move, for a
+        point more if won."""
         found = self.storage.tournament_of_game(str(game_id).strip().lower()[:20])
         if found is None:
             raise LobbyError(f"{_shown(str(game_id))!r} is not a tournament game")
@@ -312,6 +313,7 @@ class Tournaments:
         if mine or game.played >= 2:
             raise LobbyError("berserk is before your first move")
         game.left[side] = (game.left[side] or 0.0) / 2
+        game.berserk |= 1 << side  # and no increment (hub.Lobby.move)
         entry["berserk"].append(player)
         self.storage.save_game(game)
         self.storage.save_tournament(row)

@@ -8,7 +8,7 @@
     tournament join ID [--house NAME]    join; the creator may seat a house player of its game
     tournament withdraw ID [--house NAME]
     tournament start ID                  the creator starts it before its time
-    tournament berserk GAME              in an arena, before your first move: half your clock
+    tournament berserk GAME              in an arena, before your first move: half your clock, no increment
 """
 
 from __future__ import annotations
