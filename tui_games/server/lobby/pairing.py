@@ -37,6 +37,7 @@ from typing import Iterator, Sequence
 WHITE, BLACK = "W", "B"
 BERSERK_MOVES = 7
 SEARCH_BUDGET = 20_000  # Dutch candidates tried before the plain backtracking search takes over
+BACKTRACK_BUDGET = 200_000  # ... and its tries, past which the round is not paired
 
 
 # -- Swiss ----------------------------------------------------------------------------------------
@@ -163,15 +164,20 @@ def _pair_brackets(groups: list[list[SwissPlayer]], floaters: list[SwissPlayer],
     return None
 
 
-def _backtrack(players: list[SwissPlayer], colours: bool) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
+def _backtrack(players: list[SwissPlayer], colours: bool,
+               budget: list[int] | None = None) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
     """Any pairing honouring the hard rules, nearest in the order first (when the Dutch search
-    would take too long)."""
+    would take too long); None after BACKTRACK_BUDGET tries too (the server's loop waits on it)."""
+    budget = [BACKTRACK_BUDGET] if budget is None else budget
     if not players:
         return []
     first, rest = players[0], players[1:]
     for i, other in enumerate(rest):
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
         if _compatible(first, other, colours):
-            found = _backtrack(rest[:i] + rest[i + 1:], colours)
+            found = _backtrack(rest[:i] + rest[i + 1:], colours, budget)
             if found is not None:
                 return [(first, other)] + found
     return None
