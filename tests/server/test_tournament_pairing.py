@@ -216,3 +216,17 @@ def test_arena_pairs_invariants(waiting, playing, last):
         assert a != b
         if last.get(a) == b or last.get(b) == a:
             assert playing == 0
+
+
+def test_the_searches_are_bounded(monkeypatch):
+    from tui_games.server.lobby import pairing
+
+    history = SwissHistory(NAMES)
+    history.rounds.append(([SwissGame(w, b, 1.0) for w, b in history.next_round().pairs], None))
+    monkeypatch.setattr(pairing, "SEARCH_BUDGET", 0)  # the Dutch search gives up at once: backtracking pairs
+    fallback = history.next_round()
+    assert len(fallback.pairs) == 4 and not {frozenset(p) for p in fallback.pairs} & {
+        frozenset(("p1", "p5")), frozenset(("p6", "p2")), frozenset(("p3", "p7")), frozenset(("p8", "p4"))}
+    monkeypatch.setattr(pairing, "BACKTRACK_BUDGET", 0)  # and it too: no pairing, said as such
+    with pytest.raises(NoPairing):
+        history.next_round()
