@@ -189,3 +189,35 @@ async def test_hostile_tournament_commands_are_refused_in_one_line(start_server,
         await ok_json(server, tmp_path, "eve", "tournament create connect4 --swiss 3 --clock 3+2 --json")
     status, _, err = await run(server, tmp_path, "eve", "tournament create connect4 --swiss 3 --clock 3+2")
     assert status == 2 and "2 tournaments open or running already" in err
+
+
+async def test_the_operators_schedule_starts_at_its_time_and_runs(start_server, tmp_path, monkeypatch):
+    import datetime
+
+    monkeypatch.setattr(house_module, "NICE", 0)
+    starts = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=4)
+    path = tmp_path / "tournaments.toml"
+    path.write_text(f"""
+[[tournament]]
+name = "House derby"
+game = "tictactoe"
+swiss = 1
+clock = "1+0"
+starts = "{starts.isoformat()}"
+house = ["{HOUSE[0]}", "{HOUSE[1]}"]
+""")
+    server = await start_server(house="tictactoe:perfect,tictactoe:magic-square", tournament_file=path)
+    listed = await ok_json(server, tmp_path, "ann", "tournament list --json")
+    assert [(t["name"], t["status"], t["creator"], t["players"]) for t in listed] == [
+        ("House derby", "open", "server", 2)]
+    tid = listed[0]["id"]
+
+    async def over():
+        show = await ok_json(server, tmp_path, "ann", f"tournament show {tid} --json")
+        return show if show["status"] == "over" else None
+
+    final = await until(over, what="the scheduled tournament to start at its time and end")
+    assert final["reason"] == "every round is played"
+    assert len(final["games"]) == 1 and final["games"][0]["result"] is not None
+    paired = server.lobby.storage.game(final["games"][0]["id"]).created
+    assert starts.timestamp() <= paired < starts.timestamp() + 5  # at its time (the director looks every second)
