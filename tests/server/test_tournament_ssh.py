@@ -220,4 +220,4 @@ house = ["{HOUSE[0]}", "{HOUSE[1]}"]
     assert final["reason"] == "every round is played"
     assert len(final["games"]) == 1 and final["games"][0]["result"] is not None
     paired = server.lobby.storage.game(final["games"][0]["id"]).created
-    assert starts.timestamp() <= paired < starts.timestamp() + 5  # at its time (the director looks every second)
+    assert paired >= starts.timestamp()  # not before its time (it was open, not running, when listed)
