@@ -334,6 +334,7 @@ def test_an_older_database_is_migrated_in_place(tmp_path):
     lobby = Lobby(storage)
     row = lobby.game("abc123")
     assert row.moves == ["4", "4"] and row.takeback_offer is None and row.assist is False and row.opening == 0
+    assert row.berserk == 0 and storage.tournaments() == []  # schema 7: berserk sides, tournaments
     assert lobby.storage.rating("alice", "connect4")[0].rating == 1600
     lobby.move("alice", "abc123", "4")
     storage.close()

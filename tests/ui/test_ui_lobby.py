@@ -212,7 +212,9 @@ async def test_a_burst_of_tab_keys_never_starts_a_request_loop(hub):
         await pilot.pause(1.0)
         assert tabs.active == "tab-ratings"  # the tabs do not bounce
         assert len(asked) == before and asked.count("history") <= 2  # nothing asked again and again
-        await pilot.press("right")  # and round again to Offers
+        await pilot.press("right")  # on to Tournaments (the last), and round again to Offers
+        await until(pilot, lambda: tabs.active == "tab-tournaments")
+        await pilot.press("right")
         await until(pilot, lambda: tabs.active == "tab-offers")
     assert app.return_code in (None, 0)
 
@@ -311,3 +313,31 @@ async def test_a_dropped_app_reconnects_and_its_game_goes_on(hub):
         await bob.request("move", game=game_data["id"], move="4")
         await until(pilot, lambda: len(game.position.history) == 2)
     await bob.close()
+
+
+async def test_the_tournaments_tab_lists_joins_and_keeps_the_standings_live(hub):
+    from tui_games.server.lobby import tournament_commands
+
+    tournaments = tournament_commands.of(hub.lobby)
+    hub.lobby.seen("bob")
+    made = tournaments.create("bob", "connect4", kind="arena", length="30m", clock="3+2", name="Evening arena")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.query_one("#lobby-tabs").active = "tab-tournaments"
+        table = lobby.query_one("#tournaments", DataTable)
+        await until(pilot, lambda: table.row_count == 1)
+        assert "Evening arena" in str(table.get_row_at(0)[1]) and table.get_row_at(0)[5] == "0"
+        table.focus()
+        await pilot.press("j")
+        await until(pilot, lambda: [p["name"] for p in tournaments.get(made.id).data["players"]] == ["alice"])
+        standings = lobby.query_one("#tournament-standings")
+        await until(pilot, lambda: "alice" in text_of(standings))
+        # Someone else joins: the list and the standings shown follow with no refresh.
+        tournaments.join("bob", made.id)
+        await until(pilot, lambda: table.get_row_at(0)[5] == "2" and "bob" in text_of(standings))
+        await pilot.press("w")
+        await until(pilot, lambda: [p["name"] for p in tournaments.get(made.id).data["players"]] == ["bob"])

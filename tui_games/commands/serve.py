@@ -1,7 +1,7 @@
 """``tui-games serve``: host the games for others.
 
     tui-games serve --ssh [--host 127.0.0.1] [--port 2222] [--auth keys|none] [--register closed|open]
-                          [--house GAME:ENGINE,...|none] [--lobby FILE|postgresql://...]
+                          [--house GAME:ENGINE,...|none] [--lobby FILE|postgresql://...] [--tournament FILE]
                           [--authorized-keys FILE] [--max-sessions 32] [--idle-minutes 30]
                           [--memory-mb 1024] [--memory-total-mb MB] [--sessions-per-player 3]
                           [--address-share 25] [--connections-per-player 16] [--watch-idle-minutes 60]
@@ -38,7 +38,7 @@ SSH_PORT, WEB_PORT = 2222, 8000
 # Options that only mean something for the SSH server, with their defaults.
 SSH_ONLY = {"auth": "keys", "register": "closed", "authorized_keys": None, "house": DEFAULT_HOUSE, "quota_mb": 50,
             "lobby": None, "connections_per_player": 16, "watch_idle_minutes": 60.0,
-            "registrations_per_hour": 20}
+            "registrations_per_hour": 20, "tournament": None}
 # Where the lobby's database is when --lobby is not given (a DSN here stays out of `ps`).
 LOBBY_ENV = "TUI_GAMES_LOBBY_DB"
 # Limits both servers take, with their defaults.
@@ -176,7 +176,7 @@ def _serve_ssh(args: argparse.Namespace) -> int:
         sessions=_session_limits(args), zygote=not args.no_preload,
         house=args.house, lobby=args.lobby or _lobby_from_env(), log=make_logger(args.log),
         connections_per_player=args.connections_per_player, watch_idle_seconds=args.watch_idle_minutes * 60,
-        registrations_per_hour=args.registrations_per_hour)
+        registrations_per_hour=args.registrations_per_hour, tournament_file=args.tournament)
     ssh.serve(config)
     return 0
 
@@ -288,6 +288,9 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
                             "directory) or a PostgreSQL database that several front ends share "
                             f"(pip install \"tui-games[postgres]\"; also from ${LOBBY_ENV}; keep the password "
                             "in ~/.pgpass, not here)")
+    serve.add_argument("--tournament", type=Path, default=SSH_ONLY["tournament"], metavar="FILE",
+                       help="--ssh: the operator's scheduled tournaments, a TOML file (docs/serving.md, "
+                            "Tournaments); checked at start")
     serve.add_argument("--log", type=Path, default=LIMITS["log"], metavar="FILE",
                        help="log to FILE, rotated at 10 MB with 5 kept (default: stderr)")
     serve.add_argument("--public-url", type=_public_url, default=WEB_ONLY["public_url"], metavar="URL",

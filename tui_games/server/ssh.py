@@ -69,6 +69,7 @@ from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.stack import LOBBY_FILE, LobbyStack, LobbyStartError, open_lobby_storage, start_lobby
 from tui_games.server.lobby.storage import StorageUnavailable, is_postgres
+from tui_games.server.lobby.tournament import TournamentLimits
 from tui_games.server.log import RateLimit, elapsed, event, make_logger, server_event
 from tui_games.server.sessions import INPUT_HIGH, PtyApp, clamp_size
 from tui_games.server.zygote import ONLINE_ENV
@@ -158,6 +159,10 @@ class SSHConfig:
     # The lobby's database: None, root/lobby.sqlite3; a path (SQLite), or postgresql://… that
     # several front ends share (docs/serving.md, "Several front ends").
     lobby: str | None = None
+    # Tournaments (lobby/tournament.py): what players may create and join, and the operator's
+    # scheduled ones (--tournament FILE, lobby/tournament_file.py).
+    tournament_limits: TournamentLimits = field(default_factory=TournamentLimits)
+    tournament_file: Path | None = None
     app_argv: list[str] = field(default_factory=lambda: [sys.executable, "-m", "tui_games"])
     log: Callable[[str], None] = field(default_factory=make_logger)
 
@@ -324,7 +329,8 @@ class GameServer:
                 f"on a trusted network")
         try:
             self.stack = await start_lobby(storage, config.root, online=self.online, house=config.house,
-                                           log=config.log)
+                                           log=config.log, tournament_limits=config.tournament_limits,
+                                           tournament_file=config.tournament_file)
         except LobbyStartError as error:
             raise ServerError(str(error)) from None
         self.session_host.hub = self.stack.hub

@@ -8,7 +8,8 @@ the opponent's client holds the new position: the lobby's check of the move by t
 the SQLite write and both hops of the socket. The lobby process's CPU time and resident memory
 are read from /proc at the end.
 
-Then the lobby end to end (online_ssh.py): a move to the opponent's repaint through two apps
+Then the same 32 players in one arena (online_arena.py): the tournaments' director pairing as
+games end. Then the lobby end to end (online_ssh.py): a move to the opponent's repaint through two apps
 over SSH, 16 bots playing by ``ssh … move``, and how fast house players answer a seek.
 """
 
@@ -23,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tui_games.bench.server import online_fronts, online_ssh
+from tui_games.bench.server import online_arena, online_fronts, online_ssh
 from tui_games.bench.server.lobby_game import PAUSE, play_game
 from tui_games.bench.server.process import pipes
 from tui_games.bench.table import Write, write_table
@@ -127,6 +128,19 @@ def bench_online(write: Write, *, quick: bool = False, fronts: int | None = None
     write("")
     write_table(write, ["lobby process", "CPU s", "CPU share", "RSS MB"],
                 [["during the run", f"{cpu:.1f}", f"{cpu / wall:.0%}", f"{rss:.0f}"]])
+    # The same players in one arena instead (online_arena.py): the director pairs as games end.
+    arena, arena_wall, arena_cpu, arena_games = asyncio.run(online_arena.arena_figures(seconds, _cpu_and_rss))
+    write("")
+    write(f"The same {online_arena.PLAYERS} players in one Connect-4 arena (5+0), {arena_wall:.0f} s: "
+          f"{arena_games} games, {arena.moves} moves")
+    write_table(write, ["a 32-player arena running", "count", "p50 ms", "p95 ms", "max ms", "lobby CPU share"],
+                [["move reaches the opponent", str(len(arena.latencies)),
+                  f"{statistics.median(arena.latencies) * 1000:.1f}", _ms(arena.latencies, 0.95),
+                  f"{max(arena.latencies) * 1000:.1f}", f"{arena_cpu / arena_wall:.0%}"],
+                 ["a game's end → the player's next game", str(len(arena.repaired)),
+                  f"{statistics.median(arena.repaired) * 1000:.1f}" if arena.repaired else "-",
+                  _ms(arena.repaired, 0.95) if arena.repaired else "-",
+                  f"{max(arena.repaired) * 1000:.1f}" if arena.repaired else "-", ""]], left=(0,))
     why_not = online_ssh.available()
     if why_not:
         write("")

@@ -22,6 +22,7 @@
     ratings [GAME]
     history [PLAYER]
     export GAME                           PDN for checkers, move strings for the others
+    tournament create|list|show|standings|join|withdraw|start|berserk …   (tournament_commands.py)
 
 A bad command, a move out of turn, an illegal move, an unknown game or someone else's game:
 one line on stderr naming the problem, exit status 2, nothing changed. So is a command beyond a
@@ -40,6 +41,7 @@ from typing import Any, Awaitable, Callable
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby import events as player_events
+from tui_games.server.lobby import tournament_commands
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
@@ -124,6 +126,7 @@ def _parser() -> _Parser:
     add("ratings", ("game", {"nargs": "?"}))
     add("history", ("player", {"nargs": "?"}))
     add("export", ("game_id", {}))
+    tournament_commands.add_parser(commands, _Parser)  # tournaments: their own module
     return parser
 
 
@@ -482,4 +485,4 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
 _COMMANDS = {"who": _who, "games": _games, "offers": _offers, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
              "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
              "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export, "abort": _abort,
-             "claim": _claim, "watch": _watch, "events": _events}
+             "claim": _claim, "watch": _watch, "events": _events, "tournament": tournament_commands.run}

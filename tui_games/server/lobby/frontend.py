@@ -53,8 +53,9 @@ def frontend_id() -> str:
 
 class FrontEnd:
     def __init__(self, lobby: Lobby, clocks: Clocks, house: Any = None,
-                 log: Callable[[str], None] = lambda line: None) -> None:
+                 log: Callable[[str], None] = lambda line: None, director: Any = None) -> None:
         self.lobby, self.clocks, self.house, self.log = lobby, clocks, house, log
+        self.director = director  # tournaments (tournament.py): they run with the clocks
         self.id = lobby.origin
         self.storage = lobby.storage
         self.held: set[str] = set()
@@ -88,6 +89,8 @@ class FrontEnd:
         self._tasks = []
         if CLOCKS in self.held:
             self.clocks.stop()
+            if self.director is not None:
+                self.director.stop()
         if self._house_running:
             await self.house.close()
             self._house_running = False
@@ -131,6 +134,8 @@ class FrontEnd:
                     self.log(event("lease", took=name, frontend=self.id))
                 if name == CLOCKS:
                     self.clocks.start()  # every live game's timer, from the database
+                    if self.director is not None:
+                        self.director.start()
                 elif name == HOUSE and self.house is not None:
                     self.house.start()
                     self._house_running = True
@@ -144,6 +149,8 @@ class FrontEnd:
         self.log(event("lease", lost=name, frontend=self.id))
         if name == CLOCKS:
             self.clocks.stop()
+            if self.director is not None:
+                self.director.stop()
         elif name == HOUSE and self._house_running:
             await self.house.close()
             self._house_running = False

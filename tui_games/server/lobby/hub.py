@@ -56,16 +56,18 @@ T = TypeVar("T")
 
 
 def atomic(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a Lobby method as one transaction, again if it lost to another front end's."""
+    """Run a Lobby method (or a method of an object with a ``lobby``) as one transaction, again
+    if it lost to another front end's."""
 
     @functools.wraps(method)
-    def run(self: "Lobby", *args: Any, **kwargs: Any) -> T:
+    def run(self: Any, *args: Any, **kwargs: Any) -> T:
+        lobby: Lobby = getattr(self, "lobby", self)  # a Lobby's method, or one of a part of it (tournament.py)
         for attempt in range(RETRIES):
             try:
-                with self.transaction():
+                with lobby.transaction():
                     return method(self, *args, **kwargs)
             except StorageConflict:
-                if self._pending is not None or attempt == RETRIES - 1:
+                if lobby._pending is not None or attempt == RETRIES - 1:
                     raise  # (an inner call: the outermost one runs it all again)
         raise LobbyError("the lobby is busy; try again")
 
@@ -235,7 +237,7 @@ class Lobby:
                 self._tell("offer-gone", Offer(**data))
             except TypeError:
                 return
-        elif notice.kind in ("chat", "presence", player_events.NOTICE_KIND):
+        elif notice.kind in ("chat", "presence", "tournament", player_events.NOTICE_KIND):
             self._tell(notice.kind, data)
         elif notice.kind == "resync":  # notices may have been missed: each listener looks afresh
             self._tell("resync", None)
@@ -336,20 +338,35 @@ class Lobby:
             raise LobbyError(f"offer {offer_id} is gone")
         owner_first = {"first": True, "second": False}.get(offer.colour, self.rng.random() < 0.5)
         players = (offer.owner, player) if owner_first else (player, offer.owner)
-        clock = Clock.parse(offer.clock)
-        now = self.clock()
-        left: list[float | None] = [clock.base, clock.base] if clock.kind != "none" else [None, None]
-        openings = _openings(offer.game)
-        opening = list(self.rng.choice(openings)) if openings else []
-        row = GameRow(self._new_id(), offer.game, offer.variant, players, clock.text, offer.rated,
-                      moves=opening, left=left, last_move=now, created=now, assist=offer.assist,
-                      opening=len(opening))
-        self.storage.add_game(row)
+        row = self._new_game(players, offer.game, offer.variant, offer.clock, offer.rated, offer.assist)
         self.changed("offer-gone", offer)
         self.changed("game", row)
         taken = player_events.ACCEPTED if offer.kind == "challenge" else player_events.SEEK_TAKEN
         self._tell_offer(offer.owner, taken, offer, game=row.id, by=player)
         self._tell_game(row, player_events.GAME_START)
+        return row
+
+    def _new_game(self, players: tuple[str, str], game: str, variant: dict, clock_text: str, rated: bool,
+                  assist: bool = False) -> GameRow:
+        clock = Clock.parse(clock_text)
+        now = self.clock()
+        left: list[float | None] = [clock.base, clock.base] if clock.kind != "none" else [None, None]
+        openings = _openings(game)
+        opening = list(self.rng.choice(openings)) if openings else []
+        row = GameRow(self._new_id(), game, variant, players, clock.text, rated,
+                      moves=opening, left=left, last_move=now, created=now, assist=assist,
+                      opening=len(opening))
+        self.storage.add_game(row)
+        return row
+
+    # -- tournaments (tournament.py): games nobody offered ------------------------------------
+
+    def pair(self, first: str, second: str, game: str, variant: dict, clock: str, *, rated: bool = True) -> GameRow:
+        """A tournament's pairing: a game between two players, begun at once (inside the
+        caller's transaction, which records it as the tournament's)."""
+        row = self._new_game((first, second), game, variant, clock, rated)
+        self.changed("game", row)
+        self._tell_game(row, player_events.GAME_START)  # a bot on `events` hears its pairing's game
         return row
 
     @atomic
@@ -422,7 +439,8 @@ class Lobby:
                 used = min(used, max(0.0, thought))
             before = row.left[side]
             assert before is not None  # a Fischer clock's sides are timed from the start
-            row.left[side] = before - used + clock.increment
+            # (a side that went berserk in an arena has no increment: tournament.py)
+            row.left[side] = before - used + (0.0 if row.berserk & (1 << side) else clock.increment)
         elif clock.kind == "corr":
             row.left[side] = clock.base
         row.moves.append(adapter.move_text(position, move))
@@ -451,6 +469,9 @@ class Lobby:
         row = self._own_live_game(player, game_id)
         if row.played >= 2:
             raise LobbyError(f"both first moves are made in game {row.id}: resign or offer a draw instead")
+        if self.storage.tournament_of_game(row.id) is not None:  # (an abort would choose who scores)
+            raise LobbyError(f"game {row.id} is a tournament's: it is not aborted; a first move not made in "
+                             f"{FIRST_MOVE_SECONDS:.0f} s loses it")
         self._end(row, None, "aborted")
         return row
 

@@ -13,8 +13,11 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
   ``{"event": "offer", "data": {"id": ..., "gone": true}}`` (it went), ``{"event": "challenge",
   "data": {...}}`` (to you), ``{"event": "online", "data": [...]}`` (who is online, to the apps
   that follow it: from their ``state`` request, which a lobby screen makes when it opens, to
-  their ``leave``, when it closes), ``{"event": "chat", "data": {...}}``, and ``{"event":
-  "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
+  their ``leave``, when it closes), ``{"event": "chat", "data": {...}}``, ``{"event":
+  "tournament", "data": {...}}`` (a tournament changed: its summary, to the same apps as
+  ``online``), and ``{"event": "closing", "data": {"reason": ...}}`` just before the lobby hangs up.
+- tournament requests: ``tournaments`` (the list), ``tournament`` (one, with its standings),
+  ``tournament-join`` and ``tournament-withdraw`` (each ``{"tournament": ID}``).
 
 Pushes are small deltas, coalesced per client: the changes one request makes (or one turn of
 the event loop, for a clock's flag or a house player's move) go out together once it is
@@ -39,6 +42,7 @@ from typing import Any, Callable
 
 from tui_games.online.protocol import MAX_LINE, PROTOCOL
 from tui_games.server.disk import DISK_FULL, is_disk_full
+from tui_games.server.lobby import tournament_commands
 from tui_games.server.lobby.clocks import Clocks
 from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
@@ -353,6 +357,13 @@ class HubSocket:
             player = str(payload.get("player", ""))
             self._presence_changed(player)
             self._broadcast_online()
+        elif kind == "tournament":  # to the apps showing the lobby (its Tournaments tab is live)
+            followers = [client for client in self.clients if client.follows_online]
+            tournament = self.lobby.storage.tournament(str(payload.get("id", ""))) if followers else None
+            if tournament is not None:
+                message = {"event": "tournament", "data": tournament_commands.of(self.lobby).summary(tournament)}
+                for client in followers:
+                    client.push(("tournament", tournament.id), message)
         elif kind == "chat":
             message = {"event": "chat", "data": payload}
             game = payload.get("game")
@@ -492,9 +503,33 @@ def _op_chat(hub: HubSocket, client: _Client, request: dict) -> dict:
     return hub.lobby.say(client.player, text, _optional_text(request, "game"))
 
 
+# -- tournaments (tournament.py) -----------------------------------------------------------------
+
+def _op_tournaments(hub: HubSocket, client: _Client, request: dict) -> list[dict]:
+    tournaments = tournament_commands.of(hub.lobby)
+    return [tournaments.summary(row) for row in tournaments.listed()]
+
+
+def _op_tournament(hub: HubSocket, client: _Client, request: dict) -> dict:
+    tournaments = tournament_commands.of(hub.lobby)
+    return tournaments.data(tournaments.get(_text(request, "tournament", 20)))
+
+
+def _op_tournament_join(hub: HubSocket, client: _Client, request: dict) -> dict:
+    tournaments = tournament_commands.of(hub.lobby)
+    return tournaments.data(tournaments.join(client.player, _text(request, "tournament", 20), guest=client.guest))
+
+
+def _op_tournament_withdraw(hub: HubSocket, client: _Client, request: dict) -> dict:
+    tournaments = tournament_commands.of(hub.lobby)
+    return tournaments.data(tournaments.withdraw(client.player, _text(request, "tournament", 20)))
+
+
 _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
     "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
     "chat": _op_chat, "takeback": _op_takeback, "rematch": _op_rematch, "claim": _op_claim, "abort": _op_abort,
     "ratings": _op_ratings, "history": _op_history, "leave": _op_leave,
+    "tournaments": _op_tournaments, "tournament": _op_tournament, "tournament-join": _op_tournament_join,
+    "tournament-withdraw": _op_tournament_withdraw,
 }

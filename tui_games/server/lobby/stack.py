@@ -20,12 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from tui_games.server.lobby import tournament_commands
 from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.frontend import FrontEnd, frontend_id
 from tui_games.server.lobby.house import House, parse_house
-from tui_games.server.lobby.hub import Lobby
+from tui_games.server.lobby.hub import Lobby, LobbyError
 from tui_games.server.lobby.hub_socket import HubSocket
 from tui_games.server.lobby.storage import LobbyStorage, StorageUnavailable
+from tui_games.server.lobby.tournament import Director, TournamentLimits
+from tui_games.server.lobby.tournament_file import read_tournament_file, schedule
+from tui_games.server.log import event
 
 __all__ = ["LOBBY_FILE", "LobbyStack", "LobbyStartError", "open_lobby_storage", "start_lobby"]
 
@@ -72,10 +76,13 @@ def open_lobby_storage(where: str) -> LobbyStorage:
 
 
 async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, house: str,
-                      log: Callable[[str], None]) -> LobbyStack:
+                      log: Callable[[str], None], tournament_limits: TournamentLimits | None = None,
+                      tournament_file: Path | None = None) -> LobbyStack:
     """The lobby over ``storage``, its socket in ``root`` (or a short temporary folder when
     ``root`` is too deep for a socket's path), the ``house`` players (``serve --house``) and
-    this front end's leases; on a failure, what was started is stopped again."""
+    this front end's leases; on a failure, what was started is stopped again. Tournaments
+    (tournament.py): their limits, and the operator's schedule (``serve --tournament FILE``),
+    made once the leases run."""
     try:
         players = parse_house(house)
     except ValueError as error:
@@ -92,10 +99,22 @@ async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, hous
         storage.close()
         raise LobbyStartError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
     house_players = House(lobby, players, log)
-    frontend = FrontEnd(lobby, hub.clocks, house_players, log)
+    tournaments = tournament_commands.attach(lobby, tournament_limits, publish=lobby.events.publish)
+    try:
+        scheduled = [] if tournament_file is None else read_tournament_file(
+            tournament_file, house=[seat.name for seat in players], limits=tournaments.limits)
+    except ValueError as error:
+        await hub.close()
+        storage.close()
+        raise LobbyStartError(str(error)) from None
+    # The tournaments' director runs with the clocks, where their lease is held.
+    frontend = FrontEnd(lobby, hub.clocks, house_players, log, director=Director(tournaments, log))
     try:
         await frontend.start()
-    except StorageUnavailable as error:
+        for made in schedule(tournaments, scheduled, log):
+            log(event("tournament-scheduled", id=made))
+    except (StorageUnavailable, LobbyError) as error:
+        await frontend.close()
         await hub.close()
         storage.close()
         raise LobbyStartError(str(error)) from None

@@ -35,7 +35,7 @@ from typing import Any, AsyncIterator, Iterator, Protocol
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # What each version added to the one before (run in order on an older database).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
@@ -49,6 +49,9 @@ MIGRATIONS = {
     # downtime gives the clocks back the time the server was down; the names registered from
     # each address under --register open (registrations), counted across restarts.
     6: [],
+    # Tournaments (tournament.py): each one's state, and which games belong to which
+    # (CREATE TABLE IF NOT EXISTS adds both); the sides of a game that went berserk.
+    7: ["ALTER TABLE games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
 # a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
@@ -68,7 +71,7 @@ CREATE TABLE IF NOT EXISTS games (
     winner INTEGER, reason TEXT, draw_offer TEXT,
     left_first REAL, left_second REAL, last_move REAL NOT NULL,
     created REAL NOT NULL, ended REAL, takeback_offer TEXT, assist INTEGER NOT NULL DEFAULT 0,
-    opening INTEGER NOT NULL DEFAULT 0);
+    opening INTEGER NOT NULL DEFAULT 0, berserk INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS players (
     name TEXT PRIMARY KEY, kind TEXT NOT NULL, first_seen REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS games_first ON games (first, status);
@@ -90,6 +93,12 @@ CREATE TABLE IF NOT EXISTS lobby_beat (
 CREATE TABLE IF NOT EXISTS registrations (
     source TEXT NOT NULL, at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS registrations_source ON registrations (source, at);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, creator TEXT NOT NULL,
+    status TEXT NOT NULL, created REAL NOT NULL, starts REAL NOT NULL, data TEXT NOT NULL, crosstable TEXT);
+CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments (status);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    game_id TEXT PRIMARY KEY, tournament TEXT NOT NULL, round INTEGER NOT NULL);
 """
 CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
 MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
@@ -143,11 +152,29 @@ class GameRow:
     takeback_offer: str | None = None  # the player asking to take their last move back
     assist: bool = False  # casual, and both agreed the players may use the engine's help
     opening: int = 0  # plies of a drawn opening (a checkers ballot) at the start of ``moves``: nobody's
+    berserk: int = 0  # the sides that went berserk in an arena (bit 1 first, 2 second): no increment
 
     @property
     def played(self) -> int:
         """Moves the players made (not the opening's)."""
         return len(self.moves) - self.opening
+
+
+@dataclass
+class TournamentRow:
+    """A tournament as stored: what is listed in columns, the rest (players, rounds, games,
+    scores) in ``data``, which tournament.py reads and writes; ``crosstable`` once it is over."""
+
+    id: str
+    name: str
+    kind: str  # "swiss" or "arena"
+    game: str
+    creator: str
+    status: str  # "open", "running" or "over"
+    created: float
+    starts: float
+    data: dict = field(default_factory=dict)
+    crosstable: list | None = None
 
 
 @dataclass(frozen=True)
@@ -194,6 +221,13 @@ class LobbyStorage(Protocol):
     def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None: ...
     def game(self, game_id: str, *, lock: bool = False) -> GameRow | None: ...
     def games(self, *, player: str | None = None, status: str | None = None, limit: int = 200) -> list[GameRow]: ...
+    # tournaments (tournament.py): the state is one JSON document a tournament
+    def add_tournament(self, row: "TournamentRow") -> None: ...
+    def save_tournament(self, row: "TournamentRow") -> None: ...
+    def tournament(self, tournament_id: str, *, lock: bool = False) -> "TournamentRow | None": ...
+    def tournaments(self, *, status: str | None = None, limit: int = 200) -> list["TournamentRow"]: ...
+    def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None: ...
+    def tournament_of_game(self, game_id: str) -> tuple[str, int] | None: ...
     # between front ends
     def publish(self, notice: Notice) -> None:
         """Tell the other front ends (with the transaction it is part of, if any)."""
@@ -272,16 +306,25 @@ def is_postgres(spec: str) -> bool:
 # -- the SQL both backends run -----------------------------------------------------------------------
 
 GAME_COLUMNS = ("id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer, "
-                "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening")
+                "left_first, left_second, last_move, created, ended, takeback_offer, assist, opening, berserk")
 OFFER_COLUMNS = "id, kind, owner, target, game, variant, clock, rated, colour, created, assist"
+
+
+TOURNAMENT_COLUMNS = "id, name, kind, game, creator, status, created, starts, data, crosstable"
+
+
+def _tournament_row(row) -> TournamentRow:
+    i, name, kind, game, creator, status, created, starts, data, crosstable = row
+    return TournamentRow(i, name, kind, game, creator, status, created, starts, json.loads(data),
+                         None if crosstable is None else json.loads(crosstable))
 
 
 def _game_row(row) -> GameRow:
     (game_id, game, variant, first, second, clock, rated, moves, status, winner, reason, draw_offer,
-     left_first, left_second, last_move, created, ended, takeback_offer, assist, opening) = row
+     left_first, left_second, last_move, created, ended, takeback_offer, assist, opening, berserk) = row
     return GameRow(game_id, game, json.loads(variant), (first, second), clock, bool(rated), json.loads(moves),
                    status, winner, reason, draw_offer, [left_first, left_second], last_move, created, ended,
-                   takeback_offer, bool(assist), opening)
+                   takeback_offer, bool(assist), opening, berserk)
 
 
 def _offer(row) -> Offer:
@@ -426,9 +469,9 @@ class SqlStorage(ABC):
     def save_game(self, row: GameRow) -> None:
         self._execute(
             "UPDATE games SET moves=?, status=?, winner=?, reason=?, draw_offer=?, left_first=?, left_second=?, "
-            "last_move=?, ended=?, takeback_offer=? WHERE id=?",
+            "last_move=?, ended=?, takeback_offer=?, berserk=? WHERE id=?",
             (json.dumps(row.moves), row.status, row.winner, row.reason, row.draw_offer, *row.left, row.last_move,
-             row.ended, row.takeback_offer, row.id))
+             row.ended, row.takeback_offer, row.berserk, row.id))
 
     def finish(self, row: GameRow, ratings: dict[str, tuple[Rating, int]] | None = None) -> None:
         """Save a game that has just ended and, for a rated one, both new ratings, at once."""
@@ -453,6 +496,38 @@ class SqlStorage(ABC):
             args.append(status)
         rows = self._execute(query + " ORDER BY created DESC LIMIT ?", (*args, limit)).fetchall()
         return [_game_row(row) for row in rows]
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    def add_tournament(self, row: TournamentRow) -> None:
+        self._execute("INSERT INTO tournaments VALUES (?,?,?,?,?,?,?,?,?,?)",
+                      (row.id, row.name, row.kind, row.game, row.creator, row.status, row.created, row.starts,
+                       json.dumps(row.data), None if row.crosstable is None else json.dumps(row.crosstable)))
+
+    def save_tournament(self, row: TournamentRow) -> None:
+        self._execute("UPDATE tournaments SET status=?, starts=?, data=?, crosstable=? WHERE id=?",
+                      (row.status, row.starts, json.dumps(row.data),
+                       None if row.crosstable is None else json.dumps(row.crosstable), row.id))
+
+    def tournament(self, tournament_id: str, *, lock: bool = False) -> TournamentRow | None:
+        row = self._execute(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id=?"
+                            + (self._for_update() if lock else ""), (tournament_id,)).fetchone()
+        return _tournament_row(row) if row else None
+
+    def tournaments(self, *, status: str | None = None, limit: int = 200) -> list[TournamentRow]:
+        query, args = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments", []
+        if status is not None:
+            query += " WHERE status=?"
+            args.append(status)
+        rows = self._execute(query + " ORDER BY starts DESC LIMIT ?", (*args, limit)).fetchall()
+        return [_tournament_row(row) for row in rows]
+
+    def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None:
+        self._execute("INSERT INTO tournament_games VALUES (?,?,?)", (game_id, tournament_id, round_number))
+
+    def tournament_of_game(self, game_id: str) -> tuple[str, int] | None:
+        row = self._execute("SELECT tournament, round FROM tournament_games WHERE game_id=?", (game_id,)).fetchone()
+        return (row[0], row[1]) if row else None
 
     # -- leases, heartbeats, presence ------------------------------------------------------------
 

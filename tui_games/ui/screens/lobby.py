@@ -4,7 +4,8 @@ chat line. Only under the SSH server (the app then has a lobby connection, see a
 Enter on a row does the obvious thing: accept an offer, open your game, watch a live game,
 challenge a player, replay a finished game. s seeks a game (for everyone, or private: a code to
 give a friend), a joins a private game by its code, x cancels or declines the offer under the
-cursor, ! says something to everyone in the lobby.
+cursor, ! says something to everyone in the lobby. On the Tournaments tab, Enter shows a
+tournament's standings (kept live while it is shown), j joins it and w withdraws.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.online.client import LobbyClient, LobbyUnavailable
+from tui_games.online.tournament_text import standing_lines
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
 from tui_games.ui.screens.input_dialog import InputDialog
@@ -41,7 +43,28 @@ COLUMNS = {
     "online": [("player", 26), ("doing", 48)],
     "history": [("id", 6), ("game", 9), ("players", 24), ("clock", 6), ("result", 22), ("moves", 5)],
     "ratings": [("game", 9), ("player", 26), ("rating", 7), ("±", 4), ("games", 5)],
+    "tournaments": [("id", 7), ("name", 20), ("game", 9), ("kind", 6), ("clock", 5), ("in", 3), ("state", 16)],
 }
+
+
+def tournament_state(t: dict, now: float, me: str) -> str:
+    """A tournament's state in a few words, for its row."""
+    mine = "*" if me in t.get("entrants", []) else ""
+    if t["status"] == "open":
+        return f"{mine}in {max(0, int(t['starts'] - now)) // 60}m{max(0, int(t['starts'] - now)) % 60:02d}s"
+    if t["status"] == "running":
+        if t["kind"] == "swiss":
+            return f"{mine}round {t['round']}/{t['rounds']}"
+        return f"{mine}{max(0, int((t['ends'] or now) - now)) // 60}m left"
+    return f"{mine}over"
+
+
+def tournament_lines(data: dict) -> list[str]:
+    """The standings of one tournament, as the command prints them (tournament_commands)."""
+    head = f"{data['name']} · {data['game']} {data['kind']} {data['clock']} · {data['status']}"
+    if data.get("reason"):
+        head += f" ({data['reason']})"
+    return [head, *standing_lines(data["kind"], data["standings"])]
 
 
 def seek_dialog(title: str, games: list[str], private_choice: bool = True) -> ChoicesDialog:
@@ -86,6 +109,8 @@ class LobbyScreen(UsesApp, Screen):
         Binding("a", "accept_code", "Code"),
         Binding("x", "withdraw", "Cancel/decline"),
         Binding("exclamation_mark", "chat", "Say"),
+        Binding("j", "tournament('tournament-join')", "Join"),
+        Binding("w", "tournament('tournament-withdraw')", "Withdraw"),
         Binding("r", "refresh", "Refresh"),
         # The lists use rows only: ← → always switch tabs, wherever the focus is.
         Binding("left", "tab(-1)", "Tab", show=False, priority=True),
@@ -97,6 +122,9 @@ class LobbyScreen(UsesApp, Screen):
     LobbyScreen #lobby-status { height: auto; padding: 0 1; color: $text-muted; }
     LobbyScreen #lobby-chat { dock: bottom; height: 3; padding: 0 1; color: $text-muted; }
     LobbyScreen DataTable { height: 1fr; }
+    /* The list and, under it, the standings of the one chosen: both above the docked chat line. */
+    LobbyScreen #tournaments { height: 7; }
+    LobbyScreen #tournament-standings { height: auto; max-height: 8; padding: 0 1; }
     """
     LISTS_FRESH = 10.0  # seconds History and Ratings stay as loaded before a visit asks again
 
@@ -105,6 +133,8 @@ class LobbyScreen(UsesApp, Screen):
         self.state: dict = {"games": [], "live": [], "offers": [], "online": []}
         self.history: list[dict] = []
         self.chat_lines: list[str] = []
+        self.tournaments: list[dict] = []
+        self.shown_tournament: str | None = None  # whose standings are shown (and kept live)
         self._lists_loaded = -LobbyScreen.LISTS_FRESH  # monotonic time of the last load
 
     def compose(self) -> ComposeResult:
@@ -124,6 +154,9 @@ class LobbyScreen(UsesApp, Screen):
                     yield DataTable(id="history", cursor_type="row", zebra_stripes=True)
                 with TabPane("Ratings", id="tab-ratings"):
                     yield DataTable(id="ratings", cursor_type="row", zebra_stripes=True)
+                with TabPane("Tournaments", id="tab-tournaments"):
+                    yield DataTable(id="tournaments", cursor_type="row", zebra_stripes=True)
+                    yield Static("Enter: standings · j: join · w: withdraw", id="tournament-standings")
             yield Static("", id="lobby-chat")
         yield KeysFooter(compact=True)
 
@@ -150,6 +183,8 @@ class LobbyScreen(UsesApp, Screen):
             return
         # Keys go to the list of the tab in view: Enter on a row, arrows to move.
         event.pane.query_one(DataTable).focus()
+        if event.pane.id == "tab-tournaments":
+            self._load_tournaments()
         if event.pane.id in ("tab-history", "tab-ratings") and time.monotonic() - self._lists_loaded > self.LISTS_FRESH:
             self._lists_loaded = time.monotonic()
             self._load_lists()
@@ -174,6 +209,64 @@ class LobbyScreen(UsesApp, Screen):
         for r in ratings:
             unsure = "?" if r["rd"] > 110 else ""
             table.add_row(r["game"], r["player"], f"{r['rating']:.0f}{unsure}", f"{r['rd']:.0f}", str(r["games"]))
+
+    # -- tournaments ----------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="lobby-tournaments")
+    async def _load_tournaments(self) -> None:
+        try:
+            self.tournaments = await self.app.lobby_client().request("tournaments")
+        except (LobbyUnavailable, AttributeError) as error:
+            self.notify(str(error) or "the lobby is not reachable", severity="error", timeout=6, markup=False)
+            return
+        self._fill_tournaments()
+
+    def _fill_tournaments(self) -> None:
+        table = self.query_one("#tournaments", DataTable)
+        row = table.cursor_row
+        table.clear()
+        now = time.time()
+        for t in self.tournaments:
+            table.add_row(t["id"], Text(t["name"][:20]), t["game"], t["kind"], t["clock"], str(t["players"]),
+                          tournament_state(t, now, self.me), key=t["id"])
+        if row is not None and self.tournaments:
+            table.move_cursor(row=min(row, len(self.tournaments) - 1))
+
+    @work(exclusive=True, group="lobby-tournament")
+    async def _show_tournament(self, tournament_id: str) -> None:
+        try:
+            data = await self.app.lobby_client().request("tournament", tournament=tournament_id)
+        except LobbyUnavailable as error:
+            self.notify(str(error), severity="error", timeout=6, markup=False)
+            return
+        self.shown_tournament = tournament_id
+        # Text: names are the players' own, shown as typed, never read as markup.
+        self.query_one("#tournament-standings", Static).update(Text("\n".join(tournament_lines(data)[:8])))
+
+    def _tournament_under_cursor(self) -> dict | None:
+        table = self.query_one("#tournaments", DataTable)
+        if not self.tournaments or table.cursor_row is None:
+            return None
+        return self.tournaments[min(table.cursor_row, len(self.tournaments) - 1)]
+
+    def action_tournament(self, op: str) -> None:
+        if self.query_one(TabbedContent).active != "tab-tournaments":
+            self.notify("j and w join and withdraw on the Tournaments tab", timeout=4)
+            return
+        chosen = self._tournament_under_cursor()
+        if chosen is not None:
+            self._tournament_request(op, chosen["id"])
+
+    @work(group="lobby-request")
+    async def _tournament_request(self, op: str, tournament_id: str) -> None:
+        try:
+            data = await self.app.lobby_client().request(op, tournament=tournament_id)
+        except LobbyUnavailable as error:
+            self.notify(str(error), severity="error", timeout=6, markup=False)
+            return
+        verb = "joined" if op == "tournament-join" else "withdrew from"
+        self.notify(f"You {verb} {data['name']}.", timeout=4, markup=False)
+        self._show_tournament(tournament_id)
 
     def on_unmount(self) -> None:
         if self._heard in self.app.lobby_listeners:
@@ -217,6 +310,13 @@ class LobbyScreen(UsesApp, Screen):
                 # A game just began for us (someone took our seek): go to it.
                 if not isinstance(self.app.screen, ChoicesDialog):
                     open_live_game(self.app, data)
+        elif kind == "tournament":
+            self.tournaments = [data] + [t for t in self.tournaments if t["id"] != data["id"]]
+            self.tournaments.sort(key=lambda t: (t["status"] == "over", t["starts"]))
+            self._fill_tournaments()
+            if data["id"] == self.shown_tournament:
+                self._show_tournament(data["id"])
+            return
         elif kind == "chat" and data.get("game") is None:
             self.chat_lines = (self.chat_lines + [f"{data['from']}: {data['text']}"])[-3:]
             # Text, not markup: what others type is shown as typed, never interpreted.
@@ -299,6 +399,8 @@ class LobbyScreen(UsesApp, Screen):
             game = next((g for g in self.history if g["id"] == key), None)
             if game:
                 self.app.push_screen(replay_screen(game))
+        elif table == "tournaments" and key is not None:
+            self._show_tournament(key)
 
     def action_seek(self) -> None:
         self._offer_dialog("Seek a game", None)
