@@ -114,6 +114,22 @@ async def test_every_command_s_json_conforms_to_its_schema(tmp_path):
         run("alice", f"claim {left.id}")
         await wait_until(lambda: any('"game-end"' in line and left.id in line for line in events), 10,
                          "the claim's game-end event")
+        # Tournaments: each action's output (a Swiss's standings, an arena's, a berserk).
+        swiss = run("alice", "tournament create tictactoe --swiss 3 --clock 5+0")
+        for name in ("alice", "bob", "carol"):
+            run(name, f"tournament join {swiss['id']}")
+        run("carol", f"tournament withdraw {swiss['id']}")
+        run("carol", "tournament list")
+        run("carol", f"tournament show {swiss['id']}")
+        run("alice", f"tournament start {swiss['id']}")
+        assert run("carol", f"tournament standings {swiss['id']}")[0]["rank"] == 1
+        arena = run("bob", "tournament create connect4 --arena 30m --clock 3+0")
+        for name in ("bob", "carol"):
+            run(name, f"tournament join {arena['id']}")
+        started = run("bob", f"tournament start {arena['id']}")
+        paired = next(g["id"] for g in started["games"] if g["result"] is None)
+        assert run("carol", f"tournament berserk {paired}")["game"] == paired
+        assert "points" in run("bob", f"tournament standings {arena['id']}")[0]
     finally:
         event_stream.cancel()
         await asyncio.gather(event_stream, return_exceptions=True)
