@@ -1,0 +1,27 @@
+"""The puzzle and a verdict as lines of text: what ``tui-games puzzle`` and the lobby's
+``puzzle`` command print."""
+
+from __future__ import annotations
+
+from tui_games.daily import daily_game
+from tui_games.daily.puzzle import Puzzle, Verdict
+
+__all__ = ["puzzle_lines", "verdict_lines"]
+
+
+def puzzle_lines(puzzle: Puzzle, zone: str) -> list[str]:
+    """The day (with the time zone that decides it), the goal, the position and its diagram."""
+    return [f"{puzzle.game} puzzle of {puzzle.date.isoformat()} ({zone})",
+            f"goal: {puzzle.goal}",
+            f"position: {puzzle.position}",
+            *daily_game(puzzle.game).diagram(puzzle).splitlines(),
+            f"answer with: {puzzle.answer_format}"]
+
+
+def verdict_lines(verdict: Verdict) -> list[str]:
+    if verdict.correct:
+        lines = [f"right: {verdict.why}"]
+        if len(verdict.line) > 1:
+            lines.append("the line: " + " ".join(verdict.line))
+        return lines
+    return [f"wrong: {verdict.why}"]
