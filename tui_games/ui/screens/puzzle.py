@@ -1,0 +1,216 @@
+"""The puzzle of the day in the app: today's puzzle of a game (g: the next game), played on
+the game's own board, then right or wrong with the refutation shown on the board.
+
+The puzzle and the verdict are :mod:`tui_games.daily`'s (the same as ``tui-games puzzle`` and
+the lobby's). Making one may take a second (checkers' tables, Sudoku's generator), so it is
+made in a thread worker; nothing animates while it is made.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Header, Static
+
+from tui_games.daily import GAMES, AnswerError, Puzzle, Verdict, judge, puzzle
+from tui_games.daily.seed import local_day
+from tui_games.engine.checkers.position import CheckersPosition
+from tui_games.engine.connect4.position import Connect4
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.tictactoe.position import TicTacToe
+from tui_games.ui.app_base import UsesApp
+from tui_games.ui.widgets.c4_board import Connect4Board
+from tui_games.ui.widgets.checkers_board import CheckersBoard
+from tui_games.ui.widgets.grid_board import GridBoard
+from tui_games.ui.widgets.keys_footer import KeysFooter
+from tui_games.ui.widgets.sudoku_board import SudokuBoard
+from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+
+TITLES = {"tictactoe": "Tic-tac-toe", "connect4": "Connect-4", "checkers": "Checkers", "sudoku": "Sudoku"}
+
+
+class PuzzleScreen(UsesApp, Screen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("g", "next_game", "Next game"),
+        Binding("r", "again", "Again"),
+    ]
+
+    DEFAULT_CSS = """
+    PuzzleScreen #puzzle-box { height: 1fr; }
+    PuzzleScreen #puzzle-head { width: 78; height: auto; }
+    PuzzleScreen #puzzle-board { width: auto; height: auto; }
+    PuzzleScreen #puzzle-verdict { width: 78; height: auto; min-height: 2; }
+    """
+
+    def __init__(self, game: str = GAMES[1], *, day: datetime.date | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.day, self.zone = (day, "the date given") if day is not None else \
+            local_day(datetime.datetime.now().astimezone())
+        self.made: Puzzle | None = None
+        self.verdict: Verdict | None = None
+        self.picked: list[int] = []  # checkers: the squares of the move so far
+        self.entered: Grid | None = None  # sudoku: the grid being filled
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Center(id="puzzle-box"):
+            with Vertical(id="puzzle-column"):
+                yield Static("", id="puzzle-head")
+                yield Static("", id="puzzle-board-slot")
+                yield Static("", id="puzzle-verdict")
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self.load(self.game)
+
+    # -- making the puzzle ----------------------------------------------------------------------
+
+    def load(self, game: str) -> None:
+        self.game, self.made, self.verdict, self.picked, self.entered = game, None, None, [], None
+        self.query_one("#puzzle-head", Static).update(
+            f"[b]Puzzle of the day[/b]  {TITLES[game]}, {self.day.isoformat()} ({self.zone})\n"
+            "making it…")
+        self.query_one("#puzzle-verdict", Static).update("")
+        for old in self.query(".puzzle-board"):
+            old.remove()
+        self._make(game, self.day)
+
+    @work(thread=True, exclusive=True, group="puzzle")
+    def _make(self, game: str, day: datetime.date) -> None:
+        made = puzzle(game, day)
+        self.app.call_from_thread(self._show, made)
+
+    def _show(self, made: Puzzle) -> None:
+        if made.game != self.game:
+            return
+        self.made = made
+        self.query_one("#puzzle-head", Static).update(
+            f"[b]Puzzle of the day[/b]  {TITLES[made.game]}, {made.date.isoformat()} ({self.zone})\n"
+            f"[b]{made.goal}[/b]\n[dim]{self._how()}[/dim]")
+        for old in self.query(".puzzle-board"):
+            old.remove()
+        board = self._board(made)
+        board.add_class("puzzle-board")
+        self.query_one("#puzzle-column", Vertical).mount(board, after="#puzzle-head")
+        board.focus()
+
+    def _how(self) -> str:
+        if self.game == "sudoku":
+            return "arrows move, 1-9 write a digit, 0 or backspace clears; the full grid is judged"
+        if self.game == "checkers":
+            return "arrows move, enter picks the piece then each square of the move"
+        first = "● plays first, ○ second; " if self.game == "connect4" else ""
+        return first + "arrows move, enter plays: the first move of the win is the answer"
+
+    def _board(self, made: Puzzle) -> Widget:
+        if made.game == "connect4":
+            return Connect4Board(Connect4.parse(made.position))
+        if made.game == "tictactoe":
+            return TicTacToeBoard(TicTacToe.parse(made.position, 3, misere=True))
+        if made.game == "checkers":
+            board = CheckersBoard(CheckersPosition.parse(made.position), numbers=True)
+            board.set_marks(movable={m.start for m in board.position.legal_moves()})
+            return board
+        self.entered = Grid([0 if ch == "." else int(ch) for ch in made.position])
+        return SudokuBoard(self.entered)
+
+    # -- answers --------------------------------------------------------------------------------
+
+    def answer(self, text: str) -> None:
+        if self.made is None or self.verdict is not None:
+            return
+        try:
+            verdict = judge(self.made, text)
+        except AnswerError as error:
+            self.query_one("#puzzle-verdict", Static).update(f"[b]{error}[/b]")
+            return
+        self.verdict = verdict
+        self._replay(verdict)
+        if verdict.correct:
+            line = f"\nthe line: {' '.join(verdict.line)}" if len(verdict.line) > 1 else ""
+            text = f"[b $success]Right.[/b $success] {verdict.why}{line}"
+        else:
+            text = f"[b $error]Wrong.[/b $error] {verdict.why}\n[dim]r: try again[/dim]"
+        self.query_one("#puzzle-verdict", Static).update(text)
+
+    def _replay(self, verdict: Verdict) -> None:
+        """The answer, and a refuting reply, on the board."""
+        board = self.query_one(".puzzle-board")
+        moves = [verdict.answer] + ([verdict.refutation] if verdict.refutation else [])
+        if isinstance(board, Connect4Board):
+            board.set_position(Connect4.parse(board.position.format() + "".join(moves)))
+            board.moved(*range(7))
+        elif isinstance(board, TicTacToeBoard):
+            cells = TicTacToe.parse(board.position.format(), 3, misere=True)
+            for move in moves:
+                cells.push(cells.parse_move(move))
+            board.set_position(cells)
+        elif isinstance(board, CheckersBoard):
+            squares = CheckersPosition.parse(board.position.fen())
+            for move in moves:
+                squares.push_text(move)
+            board.set_position(squares)
+            board.set_marks(last=set(squares.history[-1].path) if squares.history else set())
+
+    def action_again(self) -> None:
+        if self.made is not None:
+            self.load(self.game)
+
+    def action_next_game(self) -> None:
+        self.load(GAMES[(GAMES.index(self.game) + 1) % len(GAMES)])
+
+    @on(Connect4Board.ColumnChosen)
+    def _column(self, event: Connect4Board.ColumnChosen) -> None:
+        self.answer(str(event.column + 1))
+
+    @on(GridBoard.CellChosen)
+    def _cell(self, event: GridBoard.CellChosen) -> None:
+        board = event.board
+        if isinstance(board, TicTacToeBoard):
+            self.answer(board.position.move_name(event.cell))
+
+    @on(CheckersBoard.SquareChosen)
+    def _square(self, event: CheckersBoard.SquareChosen) -> None:
+        board = self.query_one(".puzzle-board", CheckersBoard)
+        if event.square is None or self.verdict is not None:
+            return
+        pos = board.position
+        picked = self.picked + [event.square]
+        if not pos.matching_moves(picked):
+            picked = [event.square] if pos.moves_from(event.square) else []
+        self.picked = picked
+        move = pos.find_move(picked) if len(picked) > 1 else None
+        if move is not None:
+            self.picked = []
+            self.answer(str(move))
+            return
+        board.set_marks(picked=picked, targets=pos.next_squares(picked) if picked else set())
+
+    def on_key(self, event) -> None:
+        if self.game != "sudoku" or self.entered is None or self.verdict is not None:
+            return
+        key = event.key
+        digit = int(key) if len(key) == 1 and key.isdigit() else None
+        if key == "backspace":
+            digit = 0
+        if digit is None:
+            return
+        board = self.query_one(SudokuBoard)
+        cell = board.cursor
+        if self.entered.givens[cell]:
+            return
+        event.stop()
+        event.prevent_default()
+        self.entered.values[cell] = digit
+        board.set_highlights(conflicts=self.entered.conflicts())
+        board.refresh_cells([cell])
+        if self.entered.is_complete():
+            self.answer(self.entered.format())
