@@ -178,3 +178,9 @@ def test_bad_names_are_one_line_errors():
         daily_game("chess")
     with pytest.raises(ValueError, match="is not a day like"):
         parse_day("2026-02-30")
+
+
+def test_every_game_of_the_table_has_a_daily_puzzle():
+    from tui_games.games import game_keys
+
+    assert list(GAMES) == list(game_keys())

@@ -1,0 +1,52 @@
+"""The Puzzle of the day screen at 80×24: opened from the menu, the day's Connect-4 puzzle
+played on its board by keys, right, then (again) wrong with the refutation told and played."""
+
+from __future__ import annotations
+
+import datetime
+
+from ui_support import SIZE, text_of, until
+
+from tui_games.daily import judge, puzzle
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.screens.puzzle import PuzzleScreen
+from tui_games.ui.widgets.c4_board import Connect4Board
+
+DAY = datetime.date(2026, 12, 2)
+
+
+async def _drop(pilot, board: Connect4Board, column: int) -> None:
+    while board.column != column:
+        await pilot.press("right" if board.column < column else "left")
+    await pilot.press("enter")
+
+
+async def test_the_menu_opens_todays_puzzle_and_an_answer_is_judged(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, PuzzleScreen) and app.screen.made is not None)
+        await pilot.press("escape")
+        app.push_screen(PuzzleScreen("connect4", day=DAY))
+        screen = app.screen
+        await until(pilot, lambda: screen.query(Connect4Board))
+        made = puzzle("connect4", DAY)
+        head = text_of(screen.query_one("#puzzle-head"))
+        assert "Connect-4, 2026-12-02" in head and made.goal in head
+        board = screen.query_one(Connect4Board)
+        await _drop(pilot, board, int(made.solution) - 1)
+        await until(pilot, lambda: screen.verdict is not None)
+        said = text_of(screen.query_one("#puzzle-verdict"))
+        assert said.startswith("Right.") and "the line:" in said
+
+        await pilot.press("r")
+        await until(pilot, lambda: screen.query(Connect4Board) and screen.verdict is None and screen.made)
+        board = screen.query_one(Connect4Board)
+        wrong = next(c for c in board.position.legal_moves() if str(c + 1) != made.solution)
+        await _drop(pilot, board, wrong)
+        await until(pilot, lambda: screen.verdict is not None)
+        verdict = judge(made, str(wrong + 1))
+        said = " ".join(text_of(screen.query_one("#puzzle-verdict")).split())
+        assert said.startswith("Wrong.") and verdict.why in said
+        # The board shows the answer and the reply that refutes it.
+        assert board.position.format() == made.position + str(wrong + 1) + verdict.refutation
