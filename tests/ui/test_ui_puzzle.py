@@ -11,6 +11,7 @@ from tui_games.daily import judge, puzzle
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.puzzle import PuzzleScreen
 from tui_games.ui.widgets.c4_board import Connect4Board
+from tui_games.ui.widgets.checkers_board import CheckersBoard
 
 DAY = datetime.date(2026, 12, 2)
 
@@ -50,3 +51,28 @@ async def test_the_menu_opens_todays_puzzle_and_an_answer_is_judged(home):
         assert said.startswith("Wrong.") and verdict.why in said
         # The board shows the answer and the reply that refutes it.
         assert board.position.format() == made.position + str(wrong + 1) + verdict.refutation
+
+
+async def test_a_checkers_answer_is_picked_square_by_square(home):
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(PuzzleScreen("checkers", day=DAY))
+        screen = app.screen
+        await until(pilot, lambda: screen.query(CheckersBoard))
+        made = puzzle("checkers", DAY)
+        board = screen.query_one(CheckersBoard)
+        wrong = next(m for m in board.position.legal_moves() if str(m) != made.solution)
+        for square in wrong.path:
+            board.post_message(CheckersBoard.SquareChosen(square))
+            await pilot.pause()
+        await until(pilot, lambda: screen.verdict is not None)
+        said = " ".join(text_of(screen.query_one("#puzzle-verdict")).split())
+        assert said.startswith("Wrong.") and judge(made, str(wrong)).why in said
+        await pilot.press("r")
+        await until(pilot, lambda: screen.query(CheckersBoard) and screen.verdict is None and screen.made)
+        board = screen.query_one(CheckersBoard)
+        for square in board.position.parse_move(made.solution).path:
+            board.post_message(CheckersBoard.SquareChosen(square))
+            await pilot.pause()
+        await until(pilot, lambda: screen.verdict is not None)
+        assert text_of(screen.query_one("#puzzle-verdict")).startswith("Right.")

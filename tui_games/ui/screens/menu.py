@@ -84,9 +84,8 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
                 if self.app.lobby is not None:
                     options += [None, Option(f"{'Play online':<13}[dim]seek, challenge, watch other players[/dim]",
                                              id="lobby")]
-                options += [None, Option(f"{'Puzzle':<13}[dim]of the day: one a game, the same for everyone[/dim]",
-                                         id="puzzle")]
-                options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
+                options += [None, Option(f"{'Puzzle':<13}[dim]of the day, the same for everyone[/dim]", id="puzzle"),
+                            Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
                 yield MenuList(*options, id="menu-list")
