@@ -116,6 +116,44 @@ def test_connect4_a_wrong_column_is_refuted_by_the_reply_that_saves_the_opponent
         judge(made, "8")
 
 
+def test_connect4_an_answer_may_go_on_to_the_win_against_the_best_defence():
+    made = puzzle("connect4", DAY)
+    mine = made.line[0::2]
+    first = judge(made, mine[0])
+    assert first.correct and not first.finished and first.line == made.line[:2]
+    whole = judge(made, " ".join(mine))
+    assert whole.correct and whole.finished and whole.line == made.line
+    assert judge(made, "".join(mine)) == whole.__class__(**{**whole.__dict__, "answer": " ".join(mine)})
+    # A second move that lets the win slip is refuted where it fails.
+    pos = Connect4.parse(made.position + "".join(made.line[:2]))
+    slip = next(str(c + 1) for c in pos.legal_moves() if not _forces_four_after(pos, c, len(mine) - 1))
+    verdict = judge(made, f"{mine[0]} {slip}")
+    assert not verdict.correct and verdict.line == (*made.line[:2], slip) and "answers" in verdict.why
+    with pytest.raises(AnswerError, match="the game is over"):
+        judge(made, " ".join(mine) + " 1")
+
+
+def _forces_four_after(pos: Connect4, col: int, moves: int) -> bool:
+    if pos.is_winning_move(col):
+        return True
+    pos.push(col)
+    try:
+        replies = pos.legal_moves()
+        return bool(replies) and all(_reply_loses(pos, r, moves) for r in replies)
+    finally:
+        pos.pop()
+
+
+def test_tictactoe_an_answer_may_go_on_until_the_defender_must_make_three():
+    made = puzzle("tictactoe", DAY)
+    whole = judge(made, " ".join(made.line[0::2]))
+    assert whole.correct and whole.finished and whole.line == made.line
+    pos = TicTacToe.parse(made.position + "", 3, misere=True)
+    for move in made.line:
+        pos.push(pos.parse_move(move))
+    assert pos.outcome().winner == TicTacToe.parse(made.position, 3, misere=True).turn
+
+
 @pytest.mark.parametrize("day", WEEK[:3])
 def test_tictactoe_misere_win_checked_by_the_oracle(day):
     made = puzzle("tictactoe", day)

@@ -1,5 +1,5 @@
 """The Puzzle of the day screen at 80×24: opened from the menu, the day's Connect-4 puzzle
-played on its board by keys, right, then (again) wrong with the refutation told and played."""
+played on its board by keys to the win (the defender answering each right move), then (again) wrong with the refutation told and played."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import datetime
 from ui_support import SIZE, text_of, until
 
 from tui_games.daily import judge, puzzle
+from tui_games.engine.connect4.position import Connect4
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.puzzle import PuzzleScreen
 from tui_games.ui.widgets.c4_board import Connect4Board
@@ -35,10 +36,20 @@ async def test_the_menu_opens_todays_puzzle_and_an_answer_is_judged(home):
         head = text_of(screen.query_one("#puzzle-head"))
         assert "Connect-4, 2026-12-02" in head and made.goal in head
         board = screen.query_one(Connect4Board)
-        await _drop(pilot, board, int(made.solution) - 1)
+        # The whole win played out: each right move answered by the defender on the board.
+        mine = made.line[0::2]
+        for number, column in enumerate(mine, 1):
+            await _drop(pilot, board, int(column) - 1)
+            if number < len(mine):
+                reply = made.line[2 * number - 1]
+                await until(pilot, lambda n=number: board.position.format() == made.position + "".join(made.line[:2 * n]))
+                said = " ".join(text_of(screen.query_one("#puzzle-verdict")).split())
+                assert said.startswith("Right.") and f"The reply: {reply}. Your move." in said
         await until(pilot, lambda: screen.verdict is not None)
         said = text_of(screen.query_one("#puzzle-verdict"))
-        assert said.startswith("Right.") and "the line:" in said
+        assert said.startswith("Solved.") and "four in a row" in said
+        assert board.position.outcome() is not None and board.position.outcome().winner == Connect4.parse(
+            made.position).turn
 
         await pilot.press("r")
         await until(pilot, lambda: screen.query(Connect4Board) and screen.verdict is None and screen.made)
@@ -75,4 +86,4 @@ async def test_a_checkers_answer_is_picked_square_by_square(home):
             board.post_message(CheckersBoard.SquareChosen(square))
             await pilot.pause()
         await until(pilot, lambda: screen.verdict is not None)
-        assert text_of(screen.query_one("#puzzle-verdict")).startswith("Right.")
+        assert text_of(screen.query_one("#puzzle-verdict")).startswith("Solved.")

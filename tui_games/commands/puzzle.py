@@ -43,7 +43,7 @@ def cmd_puzzle(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**made.data(), "verdict": verdict.data()}))
     else:
-        print("\n".join(verdict_lines(verdict)))
+        print("\n".join(verdict_lines(verdict, made)))
     return 0 if verdict.correct else EXIT_WRONG
 
 

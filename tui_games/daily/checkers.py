@@ -97,7 +97,8 @@ class CheckersDaily:
         me, them = COLOUR_NAMES[pos.turn], COLOUR_NAMES[1 - pos.turn]
         if _after(db, pos, move) == LOSS:
             return Verdict(True, name, f"{name} keeps the win: every reply loses for {them} "
-                                       "(proven by the endgame tables)", line=(name,))
+                                       "(proven by the endgame tables)", line=(name,),
+                           finished=True)
         pos.push(move)
         replies = [(r, _after(db, pos, r)) for r in pos.legal_moves()]
         # The reply that does best for them: a position lost for us first, then a drawn one.
@@ -106,7 +107,7 @@ class CheckersDaily:
             what = f"and wins: the tables give {me} a loss"
         else:
             what = "and draws: the tables say neither side can force a win"
-        return Verdict(False, name, f"after {name}, {them} answers {reply} {what}", str(reply))
+        return Verdict(False, name, f"after {name}, {them} answers {reply} {what}", str(reply), (name,))
 
 
 def _find(day: datetime.date) -> tuple[CheckersPosition, Move]:

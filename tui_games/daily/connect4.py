@@ -4,7 +4,9 @@ moves with exactly one first move, proven by the exact solver.
 A seeded random game is played to 16-24 discs (no four made on the way); the solver's root
 analysis gives the score, hence N, and the columns that keep it. Positions with an immediate
 win, with no win, with another N than the weekday's (:data:`WEEK`) or with two first moves
-that win as fast are drawn again. The answer is the first move; a wrong one is refuted by the opponent's best
+that win as fast are drawn again. The answer is the first move, and may go on: ``4 3 3`` is the player's
+moves, each answered by the defender's best reply (the slowest loss, centre first among
+equals), each of which must keep the win in N. A wrong move is refuted by the opponent's best
 reply after it, with what that reply achieves (a draw, their win, or a slower win for you).
 """
 
@@ -67,34 +69,74 @@ class Connect4Daily:
             root = self.solver.root(pos)
             if own_moves(root.score, pos.moves) != n or len(root.best) != 1:
                 continue
-            after = pos.copy()
-            after.push(root.best[0])
-            line = [root.best[0]] + self.solver.principal_variation(after)
-            return pos, line
+            return pos, self.best_line(pos)
+
+    def best_line(self, pos: Connect4) -> list[int]:
+        """Best play to the end: the winner's fastest move and the loser's slowest loss, the
+        centre first among equals (the defender's replies :meth:`judge` plays)."""
+        line = []
+        pos = pos.copy()
+        while pos.outcome() is None:
+            col = self.solver.root(pos).best[0]
+            line.append(col)
+            pos.push(col)
+        return line
 
     def diagram(self, puzzle: Puzzle) -> str:
         return Connect4.parse(puzzle.position).diagram()
 
     def judge(self, puzzle: Puzzle, answer: str) -> Verdict:
         pos = Connect4.parse(puzzle.position)
-        col = _column(answer, pos)
+        words = _moves(answer)
         n = puzzle.details["moves"]
-        name = pos.move_name(col)
-        if name == puzzle.solution:
-            return Verdict(True, name, f"{name} wins in {n} (proven by the exact solver)", line=puzzle.line)
-        pos.push(col)
-        reply = self.solver.root(pos)
+        line: list[str] = []
+        for done, text in enumerate(words):
+            col = _column(text, pos)
+            name = pos.move_name(col)
+            left = n - done  # own moves left for the win, this one included
+            if pos.is_winning_move(col):
+                if done + 1 < len(words):
+                    raise AnswerError(f"answer: {name} wins; the game is over before {' '.join(words[done + 1:])}")
+                line.append(name)
+                return Verdict(True, " ".join(words), f"{' '.join(line)}: four in a row, the win in {n} "
+                                                      "(proven by the exact solver)", line=tuple(line), finished=True)
+            pos.push(col)
+            line.append(name)
+            reply = self.solver.root(pos)
+            mine = own_moves(-reply.score, pos.moves - 1)
+            if mine is None or mine > left:
+                return Verdict(False, " ".join(words), self._why(pos, name, reply.score, reply.best[0], n, done, mine),
+                               pos.move_name(reply.best[0]), tuple(line))
+            defence = reply.best[0]
+            line.append(pos.move_name(defence))
+            pos.push(defence)
+        why = (f"{words[0]} wins in {n} (proven by the exact solver)" if len(words) == 1 else
+               f"{' '.join(line[:-1])}: each move keeps the win in {n} (the exact solver)")
+        return Verdict(True, " ".join(words), why, line=tuple(line))
+
+    @staticmethod
+    def _why(pos: Connect4, name: str, score: int, refutation: int, n: int, done: int, mine: int | None) -> str:
+        """Why ``name`` (just played in ``pos``) fails: what the opponent's best reply achieves."""
         them = PLAYERS[pos.turn].split(" (")[0]
-        refutation = pos.move_name(reply.best[0])
-        if reply.score > 0:
-            why = f"after {name}, the {them} answers {refutation} and wins"
-        elif reply.score == 0:
-            why = f"after {name}, the {them} answers {refutation} and holds the draw"
-        else:
-            slower = own_moves(-reply.score, pos.moves - 1)
-            why = (f"after {name}, the {them} answers {refutation}: you still win, but in {slower} moves, "
-                   f"not {n}")
-        return Verdict(False, name, why, refutation)
+        reply = pos.move_name(refutation)
+        if score > 0:
+            return f"after {name}, the {them} answers {reply} and wins"
+        if score == 0:
+            return f"after {name}, the {them} answers {reply} and holds the draw"
+        return (f"after {name}, the {them} answers {reply}: you still win, but in {mine + done} moves, "
+                f"not {n}") if mine is not None else f"after {name}, the {them} answers {reply}"
+
+
+def _moves(answer: str) -> list[str]:
+    """``4 3 3``, ``4,3,3`` or ``433``: the player's columns."""
+    words = answer.replace(",", " ").split()
+    if len(words) == 1 and words[0].isdigit():
+        words = list(words[0])
+    if not words:
+        raise AnswerError("answer: give a column, 1-7 (and more of your moves if you like)")
+    if len(words) > 21:
+        raise AnswerError(f"answer: {len(words)} moves; a player has at most 21")
+    return words
 
 
 def _column(answer: str, pos: Connect4) -> int:

@@ -42,17 +42,23 @@ class Puzzle:
 class Verdict:
     """An answer judged. ``why`` is one sentence: what the answer achieves, or why it fails;
     ``refutation`` the reply that defeats a wrong move (two-player games) or the cell that is
-    wrong (Sudoku); ``line`` the winning play after a right answer."""
+    wrong (Sudoku). ``line`` is the play so far: in Connect-4 and tic-tac-toe an answer may go
+    on past its first move, each of the player's moves followed by the defender's best reply,
+    and ``line`` holds them all (the last a reply, for the player to answer next) while
+    ``finished`` says whether there is nothing more to play: the win reached (a right
+    answer in checkers or Sudoku always is). A right first move alone is a
+    right answer (the puzzle's ``line`` is then the winning line to tell)."""
 
     correct: bool
     answer: str
     why: str
     refutation: str | None = None
     line: tuple[str, ...] = ()
+    finished: bool = False
 
     def data(self) -> dict[str, Any]:
         return {"correct": self.correct, "answer": self.answer, "why": self.why, "refutation": self.refutation,
-                "line": list(self.line)}
+                "line": list(self.line), "finished": self.finished}
 
 
 class DailyGame(Protocol):

@@ -45,7 +45,8 @@ class SudokuDaily:
         values = [int(ch) for ch in text]
         clues = [0 if ch == "." else int(ch) for ch in puzzle.position]
         if text == puzzle.solution:
-            return Verdict(True, text, f"solved: the one solution of this {puzzle.details['grade']} puzzle")
+            return Verdict(True, text, f"solved: the one solution of this {puzzle.details['grade']} puzzle",
+                           finished=True)
         for cell, clue in enumerate(clues):
             if clue and values[cell] != clue:
                 name = cell_name(cell, SIZE)

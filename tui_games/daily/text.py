@@ -18,10 +18,11 @@ def puzzle_lines(puzzle: Puzzle, zone: str) -> list[str]:
             f"answer with: {puzzle.answer_format}"]
 
 
-def verdict_lines(verdict: Verdict) -> list[str]:
+def verdict_lines(verdict: Verdict, puzzle: Puzzle) -> list[str]:
+    """``right: …`` and the winning line (the one the solver plays), or ``wrong: …``."""
     if verdict.correct:
         lines = [f"right: {verdict.why}"]
-        if len(verdict.line) > 1:
-            lines.append("the line: " + " ".join(verdict.line))
+        if not verdict.finished and len(puzzle.line) > 1:
+            lines.append("the winning line: " + " ".join(puzzle.line))
         return lines
     return [f"wrong: {verdict.why}"]

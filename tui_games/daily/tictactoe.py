@@ -123,28 +123,47 @@ class TicTacToeDaily:
         return "\n".join([f"  {letters}"] + [f"{r + 1} {row}" for r, row in enumerate(rows)])
 
     def judge(self, puzzle: Puzzle, answer: str) -> Verdict:
+        """The answer is the first move, and may go on (``b3 c2``): each of the player's moves
+        is answered by the defender's best reply (the slowest loss, the lowest cell among
+        equals) and must keep the forced win."""
         pos = _new(puzzle.position)
-        try:
-            cell = pos.parse_move(answer)
-        except BoardError as error:
-            raise AnswerError(f"answer: {error}") from None
-        name = pos.move_name(cell)
-        if name == puzzle.solution:
-            return Verdict(True, name, f"{name} forces the win in {puzzle.details['plies']} plies "
-                                       "(proven by a full solve)", line=puzzle.line)
-        pos.push(cell)
-        them = MARKS[pos.turn]
+        words = answer.replace(",", " ").split()
+        if not 1 <= len(words) <= SIDE * SIDE:
+            raise AnswerError("answer: give a cell like b2 (and more of your moves if you like)")
+        line: list[str] = []
+        for text in words:
+            if pos.outcome() is not None:
+                raise AnswerError(f"answer: the game is over after {' '.join(line)}; {text} is one move too many")
+            try:
+                cell = pos.parse_move(text)
+            except BoardError as error:
+                raise AnswerError(f"answer: {error}") from None
+            name = pos.move_name(cell)
+            pos.push(cell)
+            line.append(name)
+            them = MARKS[pos.turn]
+            if pos.outcome() is not None:
+                return Verdict(False, " ".join(words), f"{name} completes a line of three: in misère that loses at once",
+                               line=tuple(line))
+            replies = _move_scores(pos)
+            reply = max(replies, key=lambda c: (replies[c], -c))
+            refutation = pos.move_name(reply)
+            if replies[reply] > 0:
+                return Verdict(False, " ".join(words), f"after {name}, {them} answers {refutation} and wins: "
+                                                       "you are the one forced to make three", refutation, tuple(line))
+            if replies[reply] == 0:
+                return Verdict(False, " ".join(words), f"after {name}, {them} answers {refutation} and holds the draw",
+                               refutation, tuple(line))
+            pos.push(reply)
+            line.append(refutation)
         if pos.outcome() is not None:
-            return Verdict(False, name, f"{name} completes a line of three: in misère that loses at once")
-        replies = _move_scores(pos)
-        reply = max(replies, key=lambda c: (replies[c], -c))
-        value = replies[reply]
-        refutation = pos.move_name(reply)
-        if value > 0:
-            why = f"after {name}, {them} answers {refutation} and wins: you are the one forced to make three"
-        else:
-            why = f"after {name}, {them} answers {refutation} and holds the draw"
-        return Verdict(False, name, why, refutation)
+            return Verdict(True, " ".join(words), f"{' '.join(line)}: {MARKS[1 - pos.turn]} had to make three, "
+                                                  "the win (proven by a full solve)", line=tuple(line), finished=True)
+        if len(words) == 1:
+            return Verdict(True, words[0], f"{words[0]} forces the win in {puzzle.details['plies']} plies "
+                                           "(proven by a full solve)", line=tuple(line))
+        return Verdict(True, " ".join(words), f"{' '.join(line[:-1])}: each move keeps the forced win "
+                                              "(a full solve)", line=tuple(line))
 
 
 def _line(pos: TicTacToe) -> list[str]:

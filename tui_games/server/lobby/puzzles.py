@@ -118,7 +118,7 @@ async def puzzle_stream(lobby: Lobby, player: str, game: str, answer: str | None
     if as_json:
         write(json.dumps(data) + "\n")
         return 0 if verdict.correct else 1
-    lines = verdict_lines(verdict)
+    lines = verdict_lines(verdict, made)
     if verdict.correct:
         lines.append(f"solved in {_seconds(row.seconds or 0)} (from your first look), "
                      f"streak {data['streak']} day{'' if data['streak'] == 1 else 's'}")

@@ -57,6 +57,7 @@ class PuzzleScreen(UsesApp, Screen):
         self.made: Puzzle | None = None
         self.verdict: Verdict | None = None
         self.picked: list[int] = []  # checkers: the squares of the move so far
+        self.played: list[str] = []  # connect4, tictactoe: the player's moves so far (right ones)
         self.entered: Grid | None = None  # sudoku: the grid being filled
 
     def compose(self) -> ComposeResult:
@@ -75,6 +76,7 @@ class PuzzleScreen(UsesApp, Screen):
 
     def load(self, game: str) -> None:
         self.game, self.made, self.verdict, self.picked, self.entered = game, None, None, [], None
+        self.played = []
         self.query_one("#puzzle-head", Static).update(
             f"[b]Puzzle of the day[/b]  {TITLES[game]}, {self.day.isoformat()} ({self.zone})\n"
             "making it…")
@@ -108,7 +110,7 @@ class PuzzleScreen(UsesApp, Screen):
         if self.game == "checkers":
             return "arrows move, enter picks the piece then each square of the move"
         first = "● plays first, ○ second; " if self.game == "connect4" else ""
-        return first + "arrows move, enter plays: the first move of the win is the answer"
+        return first + "arrows move, enter plays; the defender answers each right move, to the win"
 
     def _board(self, made: Puzzle) -> Widget:
         if made.game == "connect4":
@@ -125,36 +127,44 @@ class PuzzleScreen(UsesApp, Screen):
     # -- answers --------------------------------------------------------------------------------
 
     def answer(self, text: str) -> None:
+        """Judge the player's moves so far with ``text`` after them. A right move that does
+        not end the game is answered by the defender on the board, and the player goes on."""
         if self.made is None or self.verdict is not None:
             return
+        moves = self.played + [text]
         try:
-            verdict = judge(self.made, text)
+            verdict = judge(self.made, " ".join(moves))
         except AnswerError as error:
             self.query_one("#puzzle-verdict", Static).update(f"[b]{error}[/b]")
             return
-        self.verdict = verdict
         self._replay(verdict)
+        status = self.query_one("#puzzle-verdict", Static)
+        if verdict.correct and not verdict.finished:
+            self.played = moves
+            reply = verdict.line[-1]
+            status.update(f"[b $success]Right.[/b $success] {verdict.why}\nThe reply: {reply}. Your move.")
+            return
+        self.verdict = verdict
         if verdict.correct:
-            line = f"\nthe line: {' '.join(verdict.line)}" if len(verdict.line) > 1 else ""
-            text = f"[b $success]Right.[/b $success] {verdict.why}{line}"
+            status.update(f"[b $success]Solved.[/b $success] {verdict.why}")
         else:
-            text = f"[b $error]Wrong.[/b $error] {verdict.why}\n[dim]r: try again[/dim]"
-        self.query_one("#puzzle-verdict", Static).update(text)
+            status.update(f"[b $error]Wrong.[/b $error] {verdict.why}\n[dim]r: try again[/dim]")
 
     def _replay(self, verdict: Verdict) -> None:
-        """The answer, and a refuting reply, on the board."""
+        """The play so far, and a refuting reply, on the board."""
         board = self.query_one(".puzzle-board")
-        moves = [verdict.answer] + ([verdict.refutation] if verdict.refutation else [])
+        assert self.made is not None
+        moves = list(verdict.line) + ([verdict.refutation] if verdict.refutation and not verdict.correct else [])
         if isinstance(board, Connect4Board):
-            board.set_position(Connect4.parse(board.position.format() + "".join(moves)))
+            board.set_position(Connect4.parse(self.made.position + "".join(moves)))
             board.moved(*range(7))
         elif isinstance(board, TicTacToeBoard):
-            cells = TicTacToe.parse(board.position.format(), 3, misere=True)
+            cells = TicTacToe.parse(self.made.position, 3, misere=True)
             for move in moves:
                 cells.push(cells.parse_move(move))
             board.set_position(cells)
         elif isinstance(board, CheckersBoard):
-            squares = CheckersPosition.parse(board.position.fen())
+            squares = CheckersPosition.parse(self.made.position)
             for move in moves:
                 squares.push_text(move)
             board.set_position(squares)
