@@ -65,6 +65,7 @@ async def test_the_menu_opens_todays_puzzle_and_an_answer_is_judged(home):
 
 
 async def test_a_checkers_answer_is_picked_square_by_square(home):
+    """A wrong move posted square by square, then the right one by the keys."""
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(PuzzleScreen("checkers", day=DAY))
@@ -82,8 +83,8 @@ async def test_a_checkers_answer_is_picked_square_by_square(home):
         await pilot.press("r")
         await until(pilot, lambda: screen.query(CheckersBoard) and screen.verdict is None and screen.made)
         board = screen.query_one(CheckersBoard)
-        for square in board.position.parse_move(made.solution).path:
-            board.post_message(CheckersBoard.SquareChosen(square))
-            await pilot.pause()
+        for square in board.position.parse_move(made.solution).path:  # by keys this time: the cursor, Enter
+            board.cursor = board.display_index(square)
+            await pilot.press("enter")
         await until(pilot, lambda: screen.verdict is not None)
         assert text_of(screen.query_one("#puzzle-verdict")).startswith("Solved.")

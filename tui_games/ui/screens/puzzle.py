@@ -39,6 +39,8 @@ class PuzzleScreen(UsesApp, Screen):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("g", "next_game", "Next game"),
+        # The checkers board leaves Enter to its screen (the grids bind it themselves).
+        Binding("enter,space", "choose", "Pick/land", show=False),
         Binding("r", "again", "Again"),
     ]
 
@@ -109,8 +111,8 @@ class PuzzleScreen(UsesApp, Screen):
             return "arrows move, 1-9 write a digit, 0 or backspace clears; the full grid is judged"
         if self.game == "checkers":
             return "arrows move, enter picks the piece then each square of the move"
-        first = "● plays first, ○ second; " if self.game == "connect4" else ""
-        return first + "arrows move, enter plays; the defender answers each right move, to the win"
+        first = "● first, ○ second; " if self.game == "connect4" else ""
+        return first + "arrows move, enter plays; right moves get a reply"
 
     def _board(self, made: Puzzle) -> Widget:
         if made.game == "connect4":
@@ -173,6 +175,10 @@ class PuzzleScreen(UsesApp, Screen):
     def action_again(self) -> None:
         if self.made is not None:
             self.load(self.game)
+
+    def action_choose(self) -> None:
+        for board in self.query(CheckersBoard):
+            board.choose()
 
     def action_next_game(self) -> None:
         self.load(GAMES[(GAMES.index(self.game) + 1) % len(GAMES)])
