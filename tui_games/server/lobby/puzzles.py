@@ -21,10 +21,10 @@ from tui_games.daily import GAMES, AnswerError, Puzzle, Verdict, judge, puzzle
 from tui_games.daily.seed import local_day
 from tui_games.daily.text import puzzle_lines, verdict_lines
 from tui_games.server.lobby.hub import Lobby, LobbyError
-from tui_games.server.lobby.storage import PuzzleDay
+from tui_games.server.lobby.storage import PuzzleDay, StorageUnavailable
 
-__all__ = ["MAX_ANSWER", "MOST_ATTEMPTS", "Standing", "check_game", "leaderboard", "leaderboard_lines", "puzzle_stream",
-           "server_day", "streak"]
+__all__ = ["MAX_ANSWER", "MOST_ATTEMPTS", "Attempt", "Standing", "attempt", "check_game", "leaderboard",
+           "leaderboard_lines", "puzzle_stream", "server_day", "streak", "view"]
 
 MOST_ATTEMPTS = 3  # answers a player may give to one game's puzzle a day
 MAX_ANSWER = 200  # characters: Sudoku's 81 digits with room for spaces; anything longer is refused
@@ -82,55 +82,90 @@ def _attempt_note(row: PuzzleDay) -> str:
     return f"{left} attempt{'' if left == 1 else 's'} left today" if left else "no attempts left today"
 
 
-async def puzzle_stream(lobby: Lobby, player: str, game: str, answer: str | None, *, as_json: bool,
-                        guest: bool, write: Callable[[str], None], write_err: Callable[[str], None]) -> int:
-    """``puzzle GAME [--answer A]``: the day's puzzle, or the answer judged and recorded."""
+@dataclass(frozen=True)
+class Attempt:
+    """An answer judged and counted: the puzzle, the verdict, the player's row after it."""
+
+    puzzle: Puzzle
+    zone: str
+    verdict: Verdict
+    row: PuzzleDay
+    streak: int
+
+    def data(self) -> dict[str, Any]:
+        """What ``puzzle GAME --answer A --json`` prints and the app's ``puzzle_answer`` gets."""
+        seconds = self.row.seconds
+        return {**self.puzzle.data(), "zone": self.zone, "verdict": self.verdict.data(), "attempts": self.row.attempts,
+                "attempts_left": MOST_ATTEMPTS - self.row.attempts,
+                "seconds": None if seconds is None else round(seconds, 1), "streak": self.streak,
+                # The answer once no attempt is left, and the winning line once solved.
+                "solution": self.puzzle.solution if self.verdict.correct or not MOST_ATTEMPTS - self.row.attempts
+                else None}
+
+    def lines(self) -> list[str]:
+        lines = verdict_lines(self.verdict, self.puzzle)
+        if self.verdict.correct:
+            lines.append(f"solved in {_seconds(self.row.seconds or 0)} (from your first look), "
+                         f"streak {self.streak} day{'' if self.streak == 1 else 's'}")
+        else:
+            last = self.row.attempts >= MOST_ATTEMPTS
+            lines.append(_attempt_note(self.row) + (f"; the answer was {self.puzzle.solution}" if last else ""))
+        return lines
+
+
+async def view(lobby: Lobby, player: str, game: str, *, guest: bool) -> tuple[Puzzle, str]:
+    """Today's puzzle of ``game`` and the server's zone; a player's first view starts the
+    solve time (a guest's counts nothing)."""
+    day, zone = server_day(lobby)
+    made: Puzzle = await asyncio.to_thread(puzzle, check_game(game), day)
+    if not guest:
+        lobby.storage.puzzle_viewed(player, game, day.isoformat(), lobby.clock())
+    return made, zone
+
+
+async def attempt(lobby: Lobby, player: str, game: str, answer: str, *, guest: bool) -> Attempt:
+    """``answer`` judged and counted; LobbyError (one line, nothing counted) for a guest, an
+    answer too long or unreadable, a puzzle solved already or no attempt left."""
+    check_game(game)
     day, zone = server_day(lobby)
     key = day.isoformat()
-    if answer is not None:
-        if len(answer) > MAX_ANSWER:
-            return _refuse(write_err, f"an answer has at most {MAX_ANSWER} characters")
-        if guest:
-            return _refuse(write_err, "a guest's answer would count for nobody: log in with a key to keep a streak")
-        held = lobby.storage.puzzle_viewed(player, game, key, lobby.clock())
-        if held.solved is not None:
-            return _refuse(write_err, f"you solved today's {game} puzzle already, in {_seconds(held.seconds or 0)}")
-        if held.attempts >= MOST_ATTEMPTS:
-            return _refuse(write_err, f"no attempts left at today's {game} puzzle ({MOST_ATTEMPTS} a day); "
-                                      f"the next puzzle comes at midnight ({zone})")
+    if len(answer) > MAX_ANSWER:
+        raise LobbyError(f"an answer has at most {MAX_ANSWER} characters")
+    if guest:
+        raise LobbyError("a guest's answer would count for nobody: log in with a key to keep a streak")
+    held = lobby.storage.puzzle_viewed(player, game, key, lobby.clock())
+    if held.solved is not None:
+        raise LobbyError(f"you solved today's {game} puzzle already, in {_seconds(held.seconds or 0)}")
+    if held.attempts >= MOST_ATTEMPTS:
+        raise LobbyError(f"no attempts left at today's {game} puzzle ({MOST_ATTEMPTS} a day); "
+                         f"the next puzzle comes at midnight ({zone})")
     made: Puzzle = await asyncio.to_thread(puzzle, game, day)
-    if answer is None:
-        if not guest:
-            lobby.storage.puzzle_viewed(player, game, key, lobby.clock())
-        data = {**made.data(), "zone": zone}
-        write(json.dumps(data) + "\n" if as_json else "\n".join(puzzle_lines(made, zone)) + "\n")
-        return 0
     try:
         verdict: Verdict = await asyncio.to_thread(judge, made, answer)
     except AnswerError as error:
-        return _refuse(write_err, str(error))  # not counted: it was no answer
+        raise LobbyError(str(error)) from None  # not counted: it was no answer
     row = lobby.storage.puzzle_attempt(player, game, key, lobby.clock(), verdict.correct, MOST_ATTEMPTS)
     if row is None:  # another front end took the last attempt (or the solve) meanwhile
-        return _refuse(write_err, f"no attempts left at today's {game} puzzle")
-    data = {**made.data(), "zone": zone, "verdict": verdict.data(), "attempts": row.attempts,
-            "attempts_left": MOST_ATTEMPTS - row.attempts, "seconds": None if row.seconds is None else round(row.seconds, 1),
-            "streak": streak(lobby, player, game, day)}
-    if as_json:
-        write(json.dumps(data) + "\n")
-        return 0 if verdict.correct else 1
-    lines = verdict_lines(verdict, made)
-    if verdict.correct:
-        lines.append(f"solved in {_seconds(row.seconds or 0)} (from your first look), "
-                     f"streak {data['streak']} day{'' if data['streak'] == 1 else 's'}")
-    else:
-        lines.append(_attempt_note(row) + ("" if row.attempts < MOST_ATTEMPTS else f"; the answer was {made.solution}"))
-    write("\n".join(lines) + "\n")
-    return 0 if verdict.correct else 1
+        raise LobbyError(f"no attempts left at today's {game} puzzle")
+    return Attempt(made, zone, verdict, row, streak(lobby, player, game, day))
 
 
-def _refuse(write_err: Callable[[str], None], line: str) -> int:
-    write_err("tui-games: " + "".join(ch if ch.isprintable() else "?" for ch in line) + "\n")
-    return 2
+async def puzzle_stream(lobby: Lobby, player: str, game: str, answer: str | None, *, as_json: bool,
+                        guest: bool, write: Callable[[str], None], write_err: Callable[[str], None]) -> int:
+    """``puzzle GAME [--answer A]`` over ssh: the day's puzzle, or the answer judged and
+    recorded (exit 0 right, 1 wrong, 2 refused)."""
+    try:
+        if answer is None:
+            made, zone = await view(lobby, player, game, guest=guest)
+            write(json.dumps({**made.data(), "zone": zone}) + "\n" if as_json
+                  else "\n".join(puzzle_lines(made, zone)) + "\n")
+            return 0
+        done = await attempt(lobby, player, game, answer, guest=guest)
+    except (LobbyError, StorageUnavailable) as error:
+        write_err("tui-games: " + "".join(ch if ch.isprintable() else "?" for ch in str(error)) + "\n")
+        return 2
+    write(json.dumps(done.data()) + "\n" if as_json else "\n".join(done.lines()) + "\n")
+    return 0 if done.verdict.correct else 1
 
 
 def leaderboard_lines(lobby: Lobby, game: str) -> tuple[dict[str, Any], list[str]]:

@@ -3,11 +3,18 @@ the game's own board, then right or wrong with the refutation shown on the board
 
 The puzzle and the verdict are :mod:`tui_games.daily`'s (the same as ``tui-games puzzle`` and
 the lobby's). Making one may take a second (checkers' tables, Sudoku's generator), so it is
-made in a thread worker; nothing animates while it is made.
+made in a thread; nothing animates while it is made.
+
+Under a server with a lobby the day is the server's (asked of the lobby, which also starts
+the player's solve time), and an answer played out here is sent to the lobby as one attempt
+once it is right to the end or wrong: the lobby judges it again (an app is never trusted)
+and counts it for the streak and the leaderboard, as ``ssh host puzzle GAME --answer``.
+Without a lobby the puzzle is the local date's, for practice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 
 from textual import on, work
@@ -18,12 +25,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from tui_games.daily import GAMES, AnswerError, Puzzle, Verdict, judge, puzzle
+from tui_games.daily import GAMES, AnswerError, Puzzle, Verdict, judge, parse_day, puzzle
 from tui_games.daily.seed import local_day
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.tictactoe.position import TicTacToe
+from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.checkers_board import CheckersBoard
@@ -61,6 +69,9 @@ class PuzzleScreen(UsesApp, Screen):
         self.picked: list[int] = []  # checkers: the squares of the move so far
         self.played: list[str] = []  # connect4, tictactoe: the player's moves so far (right ones)
         self.entered: Grid | None = None  # sudoku: the grid being filled
+        self.fixed_day = day is not None
+        self.recorded: dict | None = None  # the lobby's answer to the last attempt sent
+        self.lobby_note = ""  # why the lobby does not count this (unreachable, a guest, …)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -85,20 +96,44 @@ class PuzzleScreen(UsesApp, Screen):
         self.query_one("#puzzle-verdict", Static).update("")
         for old in self.query(".puzzle-board"):
             old.remove()
-        self._make(game, self.day)
+        self.recorded = None
+        self._make(game)
 
-    @work(thread=True, exclusive=True, group="puzzle")
-    def _make(self, game: str, day: datetime.date) -> None:
-        made = puzzle(game, day)
-        self.app.call_from_thread(self._show, made)
+    @work(exclusive=True, group="puzzle")
+    async def _make(self, game: str) -> None:
+        lobby = self.app.lobby
+        day, zone = self.day, self.zone
+        if lobby is not None and not self.fixed_day:
+            try:
+                if not lobby.connected:
+                    await lobby.connect()
+                data = await lobby.request("puzzle", game=game)
+                day, zone = parse_day(data["date"]), data["zone"]
+                self.lobby_note = "" if not lobby.guest else "a guest's answers are practice: log in with a key"
+            except LobbyUnavailable as error:
+                data = None
+                self.lobby_note = f"the lobby is not reachable ({error}): practice only"
+        else:
+            data = None
+        made = await asyncio.to_thread(puzzle, game, day)
+        if data is not None and data["position"] != made.position:
+            # Only a server of another version could give another puzzle for the same day.
+            self.lobby_note = "the server's puzzle differs from this app's: practice only"
+            data = None
+        self.counted = data is not None and not self.lobby_note
+        self.day, self.zone = day, zone
+        self._show(made)
+
+    counted = False  # answers go to the lobby
 
     def _show(self, made: Puzzle) -> None:
         if made.game != self.game:
             return
         self.made = made
+        where = "counted in the lobby" if self.counted else self.lobby_note or "practice"
         self.query_one("#puzzle-head", Static).update(
-            f"[b]Puzzle of the day[/b]  {TITLES[made.game]}, {made.date.isoformat()} ({self.zone})\n"
-            f"[b]{made.goal}[/b]\n[dim]{self._how()}[/dim]")
+            f"[b]Puzzle of the day[/b]  {TITLES[made.game]}, {made.date.isoformat()} "
+            f"({self.zone.split(', ')[-1]}) · {where}\n[b]{made.goal}[/b]\n[dim]{self._how()}[/dim]")
         for old in self.query(".puzzle-board"):
             old.remove()
         board = self._board(made)
@@ -151,6 +186,22 @@ class PuzzleScreen(UsesApp, Screen):
             status.update(f"[b $success]Solved.[/b $success] {verdict.why}")
         else:
             status.update(f"[b $error]Wrong.[/b $error] {verdict.why}\n[dim]r: try again[/dim]")
+        if self.counted:
+            self._record(self.made.game, verdict.answer, status.content)
+
+    @work(exclusive=True, group="puzzle-record")
+    async def _record(self, game: str, answer: str, shown: object) -> None:
+        """The attempt counted by the lobby; what it says goes under the verdict."""
+        lobby = self.app.lobby
+        assert lobby is not None
+        try:
+            self.recorded = await lobby.request("puzzle_answer", game=game, answer=answer)
+            said = "; ".join(self.recorded["lines"][1:])
+        except LobbyUnavailable as error:
+            self.recorded = {"error": str(error)}
+            said = f"not counted: {error}"
+        if game == self.game:
+            self.query_one("#puzzle-verdict", Static).update(f"{shown}\n[dim]lobby:[/dim] {said}")
 
     def _replay(self, verdict: Verdict) -> None:
         """The play so far, and a refuting reply, on the board."""
