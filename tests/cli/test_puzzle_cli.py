@@ -4,7 +4,9 @@ wrong, with why), and bad dates, games and answers as one line with status 2."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import json_schema_check
 import pytest
 from cli_support import run
 
@@ -14,13 +16,29 @@ from tui_games.engine.checkers.position import CheckersPosition
 pytestmark = pytest.mark.usefixtures("home")
 
 
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schemas" / "puzzle.schema.json").read_text())
+
+
+def conforms(data) -> None:
+    """``data`` is a document of docs/schemas/puzzle.schema.json."""
+    assert json_schema_check.errors(data, SCHEMA) == [], data
+
+
 def test_the_json_holds_game_date_position_and_goal(capsys):
     code, out, err = run(capsys, "puzzle", "connect4", "--date", "2026-12-02", "--json")
     data = json.loads(out)
+    conforms(data)
     assert code == 0 and err == ""
     assert data["game"] == "connect4" and data["date"] == "2026-12-02"
     assert data["position"] == puzzle("connect4", parse_day("2026-12-02")).position
     assert data["goal"] == "first player (X) to move: win in 3"
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "checkers", "sudoku"])
+def test_every_games_json_conforms_to_the_schema(capsys, game):
+    code, out, _ = run(capsys, "puzzle", game, "--date", "2026-12-05", "--json")
+    assert code == 0
+    conforms(json.loads(out))
 
 
 def test_the_text_states_the_day_the_goal_and_draws_the_board(capsys):
@@ -39,6 +57,7 @@ def test_answers_right_and_wrong(capsys):
     assert code == 0 and out.startswith(f"right: {made.solution} keeps the win")
     wrong = next(str(m) for m in CheckersPosition.parse(made.position).legal_moves() if str(m) != made.solution)
     code, out, _ = run(capsys, "puzzle", "checkers", "--date", "2026-12-02", "--answer", wrong, "--json")
+    conforms(json.loads(out))
     verdict = json.loads(out)["verdict"]
     assert code == 1 and not verdict["correct"] and verdict["refutation"] in verdict["why"]
 

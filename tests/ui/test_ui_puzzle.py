@@ -4,8 +4,11 @@ played on its board by keys to the win (the defender answering each right move),
 from __future__ import annotations
 
 import datetime
+import json
 import time
+from pathlib import Path
 
+import json_schema_check
 import pytest
 from ui_support import SIZE, text_of, until
 
@@ -131,6 +134,8 @@ async def test_under_a_lobby_the_answer_played_out_is_counted_there(hub):
             await until(pilot, lambda n=number: screen.verdict is not None or board.position.format() ==
                         made.position + "".join(made.line[:2 * n]))
         await until(pilot, lambda: screen.recorded is not None)
+        schema = json.loads((Path(__file__).resolve().parents[2] / "docs/schemas/puzzle.schema.json").read_text())
+        assert json_schema_check.errors(screen.recorded, schema) == []
         assert screen.recorded["verdict"]["correct"] and screen.recorded["streak"] == 1
         assert "streak 1 day" in " ".join(text_of(screen.query_one("#puzzle-verdict")).split())
         row = hub.lobby.storage.puzzle_days("connect4", DAY.isoformat())[0]
