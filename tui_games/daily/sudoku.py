@@ -3,7 +3,10 @@
 
 The grades past *extreme* are made by disguising puzzles of the shipped collections, which
 this pure package does not read; the week stops at extreme, which digging reaches alone.
-The answer is the whole grid; a wrong one is refuted by what makes it wrong, without giving
+Digging rarely stops at *advanced* (a puzzle eased to "advanced or easier" is usually easier:
+up to 300 grids, 12 s, on some days), so an advanced day gives :data:`ADVANCED_GRIDS` grids
+to it and then, from the same random numbers, takes an *extreme* puzzle (half a second): a
+Thursday or Friday is advanced or harder, and the grade says which. The answer is the whole grid; a wrong one is refuted by what makes it wrong, without giving
 the solution away: a clue changed, a cell left blank, or a digit written twice in a house
 (a complete grid that keeps the clues and repeats no digit is the one solution, which the
 generator proved unique).
@@ -17,7 +20,7 @@ from functools import lru_cache
 from tui_games.daily.puzzle import AnswerError, Puzzle, Verdict
 from tui_games.daily.seed import day_rng
 from tui_games.engine.sudoku.formats import format_pretty
-from tui_games.engine.sudoku.generator import generate
+from tui_games.engine.sudoku.generator import DEFAULT_ATTEMPTS, GenerationError, generate
 from tui_games.engine.sudoku.grid import Grid, cell_name
 from tui_games.engine.sudoku.levels import ADVANCED, BASIC, EXTREME, INTERMEDIATE, TRIVIAL
 
@@ -25,6 +28,8 @@ __all__ = ["SUDOKU", "WEEK", "SudokuDaily"]
 
 SIZE = 9
 WEEK = (TRIVIAL, BASIC, INTERMEDIATE, ADVANCED, ADVANCED, EXTREME, EXTREME)
+# Grids tried for an advanced puzzle before the day takes an extreme one (see above).
+ADVANCED_GRIDS = 60
 
 
 class SudokuDaily:
@@ -61,7 +66,12 @@ class SudokuDaily:
 @lru_cache(maxsize=16)
 def _cached(day: datetime.date) -> Puzzle:
     level = WEEK[day.weekday()]
-    made = generate(level, day_rng(SudokuDaily.key, day), size=SIZE)
+    rng = day_rng(SudokuDaily.key, day)
+    try:
+        made = generate(level, rng, size=SIZE, max_attempts=ADVANCED_GRIDS if level == ADVANCED else DEFAULT_ATTEMPTS)
+    except GenerationError:
+        level = EXTREME
+        made = generate(level, rng, size=SIZE)
     solution = "".join(map(str, made.solution))
     return Puzzle(SudokuDaily.key, day, made.puzzle.format(), f"solve it (grade {made.grade.describe()})",
                   f"the whole grid, {SIZE * SIZE} digits row by row", None, solution, (),
