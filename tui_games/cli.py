@@ -7,6 +7,7 @@
     tui-games arena GAME --a P --b P      two computer players play N games: results table or JSON
     tui-games analyse GAME MOVES|FILE     a game reviewed move by move: marks, better moves, scores
     tui-games tournament GAME P P ...     a round robin: crosstable, W/D/L, Elo (players or bot files)
+    tui-games puzzle GAME [--date D]      the puzzle of the day (--answer A: right or wrong, and why)
     tui-games new-bot GAME [PATH]         a commented starting file for a bot
     tui-games serve --ssh | --web         host the games: an SSH game server, or in a browser
 
@@ -34,6 +35,7 @@ COMMANDS = {
     "arena": ("tui_games.commands.arena", "two computer players play N games; results table or JSON"),
     "analyse": ("tui_games.commands.analyse", "a game reviewed move by move: each mistake marked, with the better move"),
     "tournament": ("tui_games.commands.tournament", "a round robin of players or bot files: crosstable, Elo"),
+    "puzzle": ("tui_games.commands.puzzle", "the puzzle of the day of a game (a function of the date), or judge an answer"),
     "new-bot": ("tui_games.commands.new_bot", "write a commented starting file for a bot of a game"),
     "bench": ("tui_games.commands.bench", "print a benchmark table (a game's engine, the terminal, start-up)"),
     "serve": ("tui_games.commands.serve", "host the games: an SSH game server, or the app in a browser"),

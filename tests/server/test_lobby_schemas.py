@@ -9,11 +9,13 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from datetime import date
 
 import pytest
 from lobby_schemas import check, schema_of, schemas, table
 from ssh_support import wait_until
 
+from tui_games.daily import puzzle
 from tui_games.server.lobby import commands
 from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby
 from tui_games.server.lobby.storage import Storage
@@ -130,6 +132,22 @@ async def test_every_command_s_json_conforms_to_its_schema(tmp_path):
         paired = next(g["id"] for g in started["games"] if g["result"] is None)
         assert run("carol", f"tournament berserk {paired}")["game"] == paired
         assert "points" in run("bob", f"tournament standings {arena['id']}")[0]
+        # The puzzle of the day: a look and an answer (each a stream of one object), the day's board.
+        today = commands.run(lobby, "carol", "puzzle tictactoe --json")
+        seen: list[str] = []
+        await today.stream(commands.WatchClient(seen.append))
+        solution = puzzle("tictactoe", date.fromisoformat(json.loads(seen[0])["date"])).solution
+        for command in ("puzzle tictactoe --json", f"puzzle tictactoe --answer {solution} --json"):
+            lines: list[str] = []
+            errors: list[str] = []
+            result = commands.run(lobby, "carol", command)
+            assert result.status == 0 and result.stream is not None, result.stderr
+            status = await result.stream(commands.WatchClient(lines.append, errors.append))
+            assert status in (0, 1), errors  # 1: a wrong answer
+            assert lines
+            for line in lines:
+                check("puzzle.json", json.loads(line))
+        run("carol", "puzzle leaderboard tictactoe")
     finally:
         event_stream.cancel()
         await asyncio.gather(event_stream, return_exceptions=True)

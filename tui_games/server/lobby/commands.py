@@ -23,6 +23,9 @@
     history [PLAYER]
     export GAME                           PDN for checkers, move strings for the others
     tournament create|list|show|standings|join|withdraw|start|berserk …   (tournament_commands.py)
+    puzzle GAME [--answer A]              the puzzle of the day (server time zone), or an answer judged
+                                          and recorded: streak, solve time; a wrong one told why
+    puzzle leaderboard GAME               who solved today's puzzle, fastest first, with streaks
 
 A bad command, a move out of turn, an illegal move, an unknown game or someone else's game:
 one line on stderr naming the problem, exit status 2, nothing changed. So is a command beyond a
@@ -41,7 +44,7 @@ from typing import Any, Awaitable, Callable
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby import events as player_events
-from tui_games.server.lobby import tournament_commands
+from tui_games.server.lobby import puzzles, tournament_commands
 from tui_games.server.lobby.hub import Lobby, LobbyError, lobby_games
 from tui_games.server.lobby.presence import COMMAND_BURST, COMMAND_RATE
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
@@ -127,6 +130,9 @@ def _parser() -> _Parser:
     add("history", ("player", {"nargs": "?"}))
     add("export", ("game_id", {}))
     tournament_commands.add_parser(commands, _Parser)  # tournaments: their own module
+    # The puzzle of the day (puzzles.py): `puzzle GAME [--answer A]`, `puzzle leaderboard GAME`.
+    sub = add("puzzle", ("words", {"nargs": "+"}))
+    sub.add_argument("--answer", default=None)
     return parser
 
 
@@ -482,7 +488,30 @@ def _export(lobby, player, args, result, *, guest, online) -> None:
         result.out.append(text.rstrip("\n"))
 
 
+# -- the puzzle of the day -------------------------------------------------------------------------
+
+def _puzzle(lobby, player, args, result, *, guest, online) -> None:
+    words = args.words
+    if words[0] == "leaderboard":
+        if len(words) != 2 or args.answer is not None:
+            raise LobbyError("puzzle leaderboard: give one game, as in: puzzle leaderboard connect4")
+        data, lines = puzzles.leaderboard_lines(lobby, puzzles.check_game(words[1]))
+        result.out.append(json.dumps(data)) if args.json else result.out.extend(lines)
+        return
+    if len(words) != 1:
+        raise LobbyError("puzzle: give one game (puzzle connect4) or: puzzle leaderboard GAME")
+    game = puzzles.check_game(words[0])
+
+    def stream(client: Write | WatchClient) -> Awaitable[int]:
+        to = client if isinstance(client, WatchClient) else WatchClient(client)
+        return puzzles.puzzle_stream(lobby, player, game, args.answer, as_json=args.json, guest=guest,
+                                     write=to.write, write_err=to.write_err or to.write)
+
+    result.stream = stream
+
+
 _COMMANDS = {"who": _who, "games": _games, "offers": _offers, "show": _show, "seek": _seek, "challenge": _seek, "accept": _accept,
              "decline": _decline, "move": _move, "resign": _resign, "draw": _draw, "takeback": _takeback,
              "rematch": _rematch, "ratings": _ratings, "history": _history, "export": _export, "abort": _abort,
-             "claim": _claim, "watch": _watch, "events": _events, "tournament": tournament_commands.run}
+             "claim": _claim, "watch": _watch, "events": _events, "tournament": tournament_commands.run,
+             "puzzle": _puzzle}

@@ -19,6 +19,11 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
 - tournament requests: ``tournaments`` (the list), ``tournament`` (one, with its standings),
   ``tournament-join`` and ``tournament-withdraw`` (each ``{"tournament": ID}``).
 
+The puzzle of the day's requests, ``{"op": "puzzle", "game": "connect4"}`` (today's, in the
+server's zone: the first look starts the solve time) and ``{"op": "puzzle_answer", "game":
+…, "answer": "4 3"}`` (judged and counted, as ``ssh host puzzle GAME --answer``), are answered
+once the puzzle is made, in a thread (puzzles.py); the connection's other requests wait.
+
 Pushes are small deltas, coalesced per client: the changes one request makes (or one turn of
 the event loop, for a clock's flag or a house player's move) go out together once it is
 answered, and a game or an offer that changed twice is sent once, as it is now. A client
@@ -32,6 +37,7 @@ stripped of control characters; a connection that breaks the protocol is closed.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import sqlite3
@@ -42,7 +48,7 @@ from typing import Any, Callable
 
 from tui_games.online.protocol import MAX_LINE, PROTOCOL
 from tui_games.server.disk import DISK_FULL, is_disk_full
-from tui_games.server.lobby import tournament_commands
+from tui_games.server.lobby import puzzles, tournament_commands
 from tui_games.server.lobby.clocks import Clocks
 from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby, LobbyError
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
@@ -237,7 +243,7 @@ class HubSocket:
                         self.log(event("lobby-flood", user=client.player, limit=f"{RATE:g}/s"))
                     client.send({"id": request.get("id"), "ok": False, "error": "too many requests; slow down"})
                     continue
-                client.send(self._answer(client, request))
+                client.send(await self._answer(client, request))
                 # What the request changed goes out now, behind its reply, to everyone it concerns
                 # (not a loop turn later, behind every other client's request).
                 for other in self.clients:
@@ -273,7 +279,7 @@ class HubSocket:
             raise ValueError("not an object")
         return _checked(message)
 
-    def _answer(self, client: _Client, request: dict) -> dict:
+    async def _answer(self, client: _Client, request: dict) -> dict:
         ident = request.get("id")
         op = request.get("op")
         handler = _OPS.get(op) if isinstance(op, str) else None
@@ -283,7 +289,10 @@ class HubSocket:
                 self.log(event("lobby-unknown", user=client.player, op=str(op)[:30]))
             return {"id": ident, "ok": False, "error": f"unknown request {str(op)[:30]!r}"}
         try:
-            return {"id": ident, "ok": True, "data": handler(self, client, request)}
+            data = handler(self, client, request)
+            if inspect.isawaitable(data):  # (the puzzle's: made and judged in a thread)
+                data = await data
+            return {"id": ident, "ok": True, "data": data}
         except StorageUnavailable as error:
             self.log(event("lobby-database", state="unreachable", user=client.player, op=op))
             return {"id": ident, "ok": False, "error": str(error)}
@@ -525,6 +534,19 @@ def _op_tournament_withdraw(hub: HubSocket, client: _Client, request: dict) -> d
     return tournaments.data(tournaments.withdraw(client.player, _text(request, "tournament", 20)))
 
 
+# -- the puzzle of the day (puzzles.py): what ``ssh host puzzle`` does, for the app ----------------
+
+async def _op_puzzle(hub: HubSocket, client: _Client, request: dict) -> dict:
+    made, zone = await puzzles.view(hub.lobby, client.player, _text(request, "game"), guest=client.guest)
+    return {**made.data(), "zone": zone}
+
+
+async def _op_puzzle_answer(hub: HubSocket, client: _Client, request: dict) -> dict:
+    done = await puzzles.attempt(hub.lobby, client.player, _text(request, "game"),
+                                 _text(request, "answer", puzzles.MAX_ANSWER), guest=client.guest)
+    return {**done.data(), "lines": done.lines()}
+
+
 _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "who": _op_who, "state": _op_state, "seek": _op_seek, "accept": _op_accept, "decline": _op_decline,
     "move": _op_move, "resign": _op_resign, "draw": _op_draw, "watch": _op_watch, "unwatch": _op_unwatch,
@@ -532,4 +554,5 @@ _OPS: dict[str, Callable[[HubSocket, _Client, dict], Any]] = {
     "ratings": _op_ratings, "history": _op_history, "leave": _op_leave,
     "tournaments": _op_tournaments, "tournament": _op_tournament, "tournament-join": _op_tournament_join,
     "tournament-withdraw": _op_tournament_withdraw,
+    "puzzle": _op_puzzle, "puzzle_answer": _op_puzzle_answer,
 }

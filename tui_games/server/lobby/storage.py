@@ -35,7 +35,7 @@ from typing import Any, AsyncIterator, Iterator, Protocol
 
 from tui_games.server.lobby.glicko2 import Rating
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # What each version added to the one before (run in order on an older database).
 MIGRATIONS = {
     2: ["ALTER TABLE games ADD COLUMN takeback_offer TEXT"],
@@ -52,6 +52,9 @@ MIGRATIONS = {
     # Tournaments (tournament.py): each one's state, and which games belong to which
     # (CREATE TABLE IF NOT EXISTS adds both); the sides of a game that went berserk.
     7: ["ALTER TABLE games ADD COLUMN berserk INTEGER NOT NULL DEFAULT 0"],
+    # The puzzle of the day: each player's view, attempts and solve of each game's puzzle of
+    # each day (puzzle_days; made by SCHEMA's CREATE TABLE IF NOT EXISTS).
+    8: [],
 }
 # REAL is a double in SQLite; PostgreSQL's REAL is single precision (7 digits: not enough for
 # a timestamp), so the PostgreSQL backend reads it as DOUBLE PRECISION.
@@ -99,6 +102,11 @@ CREATE TABLE IF NOT EXISTS tournaments (
 CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments (status);
 CREATE TABLE IF NOT EXISTS tournament_games (
     game_id TEXT PRIMARY KEY, tournament TEXT NOT NULL, round INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS puzzle_days (
+    player TEXT NOT NULL, game TEXT NOT NULL, day TEXT NOT NULL,
+    viewed REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, solved REAL,
+    PRIMARY KEY (player, game, day));
+CREATE INDEX IF NOT EXISTS puzzle_days_day ON puzzle_days (game, day);
 """
 CHANNEL = "tui_games_lobby"  # PostgreSQL's NOTIFY channel; the SQLite feed table's purpose
 MAX_NOTICE = 7000  # bytes: under PostgreSQL's 8000-byte limit on a NOTIFY payload
@@ -185,6 +193,24 @@ class Notice:
     kind: str
     data: dict
     origin: str  # the front end that made it
+
+
+@dataclass(frozen=True)
+class PuzzleDay:
+    """A player's go at one game's puzzle of one day: first seen (``viewed``), answers given,
+    and when the right one came (None: not solved)."""
+
+    player: str
+    game: str
+    day: str
+    viewed: float
+    attempts: int
+    solved: float | None
+
+    @property
+    def seconds(self) -> float | None:
+        """From first view to the right answer."""
+        return None if self.solved is None else max(0.0, self.solved - self.viewed)
 
 
 class LobbyStorage(Protocol):
@@ -289,6 +315,13 @@ class LobbyStorage(Protocol):
         ...
 
     def any_keys(self) -> bool: ...
+
+    # The puzzle of the day (see SqlStorage's block).
+    def puzzle_viewed(self, player: str, game: str, day: str, now: float) -> PuzzleDay: ...
+    def puzzle_attempt(self, player: str, game: str, day: str, now: float, correct: bool,
+                       most: int) -> PuzzleDay | None: ...
+    def puzzle_days(self, game: str, day: str) -> list[PuzzleDay]: ...
+    def puzzle_solved_days(self, player: str, game: str, limit: int) -> list[str]: ...
     def add_key(self, name: str, key: bytes, line: str, *, claim: bool = False, most_names: int = 0,
                 now: float = 0.0) -> str | None: ...
 
@@ -662,6 +695,50 @@ class SqlStorage(ABC):
                             f"log in as one of them")
             self._execute("INSERT INTO user_keys VALUES (?,?,?,?)", (name, blob, line, now or time.time()))
             return None
+
+    # -- the puzzle of the day ----------------------------------------------------------------
+
+    _PUZZLE_COLUMNS = "player, game, day, viewed, attempts, solved"
+
+    def _puzzle_day(self, player: str, game: str, day: str, lock: str = "") -> PuzzleDay | None:
+        row = self._execute(f"SELECT {self._PUZZLE_COLUMNS} FROM puzzle_days WHERE player=? AND game=? AND day=?"
+                            + lock, (player, game, day)).fetchone()
+        return None if row is None else PuzzleDay(*row)
+
+    def puzzle_viewed(self, player: str, game: str, day: str, now: float) -> PuzzleDay:
+        """The player's row of the day, made at the first view (which starts the solve time)."""
+        with self.transaction():
+            self._execute("INSERT INTO puzzle_days (player, game, day, viewed) VALUES (?,?,?,?) "
+                          "ON CONFLICT (player, game, day) DO NOTHING", (player, game, day, now))
+            found = self._puzzle_day(player, game, day)
+        assert found is not None
+        return found
+
+    def puzzle_attempt(self, player: str, game: str, day: str, now: float, correct: bool,
+                       most: int) -> PuzzleDay | None:
+        """One answer counted (and the solve, if ``correct``), or None when the day's puzzle is
+        solved already or ``most`` answers were given: checked and written in one transaction,
+        so two front ends cannot both take the last attempt."""
+        with self.transaction():
+            self._execute("INSERT INTO puzzle_days (player, game, day, viewed) VALUES (?,?,?,?) "
+                          "ON CONFLICT (player, game, day) DO NOTHING", (player, game, day, now))
+            held = self._puzzle_day(player, game, day, self._for_update())
+            if held is None or held.solved is not None or held.attempts >= most:
+                return None
+            self._execute("UPDATE puzzle_days SET attempts=attempts+1, solved=? WHERE player=? AND game=? AND day=?",
+                          (now if correct else None, player, game, day))
+            return self._puzzle_day(player, game, day)
+
+    def puzzle_days(self, game: str, day: str) -> list[PuzzleDay]:
+        rows = self._execute(f"SELECT {self._PUZZLE_COLUMNS} FROM puzzle_days WHERE game=? AND day=?",
+                             (game, day)).fetchall()
+        return [PuzzleDay(*row) for row in rows]
+
+    def puzzle_solved_days(self, player: str, game: str, limit: int) -> list[str]:
+        """The days (ISO dates) the player solved the game's puzzle, latest first."""
+        rows = self._execute("SELECT day FROM puzzle_days WHERE player=? AND game=? AND solved IS NOT NULL "
+                             "ORDER BY day DESC LIMIT ?", (player, game, limit)).fetchall()
+        return [row[0] for row in rows]
 
     def _migrate(self, version: int, fresh: bool) -> None:
         """The schema (tables missing are made) and, on an older database, each migration after

@@ -30,7 +30,7 @@ from tui_games.server.log import event
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # the server extra installs it (pyproject.toml)
-    import tomli as tomllib  # type: ignore[import-not-found]
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 KEYS = {"name", "game", "arena", "swiss", "clock", "starts", "variant", "house"}
 MOST = 100  # tournaments in one file

@@ -20,6 +20,7 @@ from tui_games.ui.runtime import textual_compat
 from tui_games.ui.runtime.textual_compat import OpenOptionList, OpenScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.lobby import LobbyScreen
+from tui_games.ui.screens.puzzle import PuzzleScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
 from tui_games.ui.widgets.session_notice import SessionNotice
 
@@ -64,6 +65,7 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
         *[Binding(str(number), f"pick_number({number})", show=False) for number in range(1, 10)],
         Binding("l", "pick('lab')", "Lab", show=False),
         Binding("o", "pick('lobby')", "Online", show=False),
+        Binding("p", "pick('puzzle')", "Puzzle", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -82,7 +84,8 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
                 if self.app.lobby is not None:
                     options += [None, Option(f"{'Play online':<13}[dim]seek, challenge, watch other players[/dim]",
                                              id="lobby")]
-                options += [None, Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
+                options += [None, Option(f"{'Puzzle':<13}[dim]of the day, the same for everyone[/dim]", id="puzzle"),
+                            Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
                 yield MenuList(*options, id="menu-list")
@@ -202,6 +205,8 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
             app.open_game(key)
         elif key == "lab":
             app.push_screen(LabScreen())
+        elif key == "puzzle":
+            app.push_screen(PuzzleScreen())
         elif key == "lobby" and app.lobby is not None:
             app.push_screen(LobbyScreen())
         elif key == "settings":
