@@ -36,6 +36,7 @@ from tui_games.engine.sudoku.levels import (
     INTERMEDIATE,
     TRIVIAL,
 )
+from tui_games.engine.sudoku.variants import Cage
 
 __all__ = [
     "Cancelled", "Link", "State", "Step", "Technique", "length_rating",
@@ -94,13 +95,18 @@ class Step:
 class State:
     """Digits written so far and the candidates of every empty cell (0 for a filled one)."""
 
-    __slots__ = ("geo", "masks", "stop", "values")
+    __slots__ = ("cage_of", "cages", "geo", "masks", "stop", "values")
 
     def __init__(self, geo: Geometry, values: list[int], masks: list[int],
                  stop: threading.Event | None = None) -> None:
         self.geo = geo
         self.values = values
         self.masks = masks
+        variant = geo.variant
+        #: A Killer's cages (:mod:`.variants`; the cage techniques are in :mod:`.cages`) and each
+        #: cell's cage index (-1: none); () and None for every other grid.
+        self.cages: tuple[Cage, ...] = variant.cages if variant is not None else ()
+        self.cage_of: tuple[int, ...] = variant.cage_of if variant is not None and variant.cages else ()
         #: Set by the caller to stop a long search: the slow finders call :meth:`check_stop`.
         self.stop = stop
 
@@ -159,6 +165,15 @@ class State:
             missing = geo.full & ~(seen | have)
             if missing:
                 return f"{digit_char(mask_digits(missing)[0])} has no place left in {geo.unit_names[u]}"
+        for cage in self.cages:
+            placed = [values[c] for c in cage.cells if values[c]]
+            where = f"the {cage.total}-cage at {cell_name(cage.cells[0], n)}"
+            if len(set(placed)) < len(placed):
+                return f"a digit is twice in {where}"
+            if len(placed) == len(cage.cells) and sum(placed) != cage.total:
+                return f"{where} adds up to {sum(placed)}"
+            if sum(placed) >= cage.total and len(placed) < len(cage.cells):
+                return f"{where} is already full at {sum(placed)}"
         return None
 
 
