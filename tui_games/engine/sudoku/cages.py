@@ -219,9 +219,13 @@ def cage_combinations(state: State) -> Iterator[Step]:
                              for d in mask_digits(masks[c] & ~keep))
         if not eliminations:
             continue
-        gone = set(eliminations)
-        used = sorted({lock for c in open_cells for lock in reasons.get(c, ()) if (c, lock.digit) in gone},
-                      key=lambda lock: (lock.digit, lock.cage, lock.unit))
+        used: list[_Lock] = []
+        if reasons:  # cite the locks that took what the sum alone would have left
+            plain, _ = cage_options([masks[c] & ~placed for c in open_cells], need)
+            kept_by_sum = {(c, d) for c, keep in zip(open_cells, plain) for d in mask_digits(keep)}
+            gone = set(eliminations) & kept_by_sum
+            used = sorted({lock for c in open_cells for lock in reasons.get(c, ()) if (c, lock.digit) in gone},
+                          key=lambda lock: (lock.digit, lock.cage, lock.unit))
         locked = ""
         if used:
             by_cage: dict[int, tuple[set[int], set[int]]] = {}

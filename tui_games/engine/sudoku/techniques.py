@@ -87,8 +87,12 @@ class Step:
         by_digit: dict[int, list[int]] = {}
         for c, d in self.eliminations:
             by_digit.setdefault(d, []).append(c)
-        parts += [f"remove {digit_char(d)} from {', '.join(cell_name(c, size) for c in cells)}"
-                  for d, cells in sorted(by_digit.items())]
+        # Digits leaving the same cells go together (a cage's combination removes many).
+        by_cells: dict[tuple[int, ...], list[int]] = {}
+        for d, cells in sorted(by_digit.items()):
+            by_cells.setdefault(tuple(cells), []).append(d)
+        parts += [f"remove {''.join(digit_char(d) for d in digits)} from {', '.join(cell_name(c, size) for c in cells)}"
+                  for cells, digits in by_cells.items()]
         return "; ".join(parts)
 
 

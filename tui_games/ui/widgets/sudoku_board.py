@@ -220,7 +220,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     # -- what the screen sets -------------------------------------------------------------------
 
     def set_grid(self, grid: Grid, marks: list[int]) -> None:
-        resized = grid.size != self.grid.size
+        # A Killer or Jigsaw grid has a line between every two cells: another layout.
+        resized = grid.size != self.grid.size or (grid.variant is None) != (self.grid.variant is None)
         self.grid = grid
         self.marks = marks
         self.conflicts = set()
@@ -300,7 +301,11 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.cell_x = xs
         self.col_lines = col_lines
         # y: the column labels, then the top border, then rows with lines likewise.
-        rows: list[tuple] = [("labels",), ("outline", 0) if self.outlined else ("border", "top")]
+        # An outlined grid at 80×24 needs a line more than there is: its column labels go in
+        # its bottom line.
+        self.labels_below = self.outlined and not self.large
+        rows: list[tuple] = [] if self.labels_below else [("labels",)]
+        rows.append(("outline", 0) if self.outlined else ("border", "top"))
         ys = []
         for r in range(n):
             if r:
@@ -459,6 +464,9 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 break
             kind = across(c)
             fill = horizontal_fill(kind, self.cell_w)
+            if r == n and self.labels_below:
+                middle = self.cell_w // 2
+                fill = fill[:middle] + digit_char(c + 1) + fill[middle + 1:]
             total = sums.get(c)
             if total is None:
                 segments.append(Segment(fill, grid_style))

@@ -1,0 +1,126 @@
+"""The Sudoku board with Killer cages and Jigsaw regions, as it draws them at 80×24: the
+lines between cells by what they separate (cage borders dotted, boxes light, regions heavy, an
+opening where a cage crosses a box line), each cage's sum at the top of its first cell, the
+same read in --ascii; the cursor's cage highlighted and its need on the status line."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from tui_games.engine.sudoku.grid import Grid
+from tui_games.engine.sudoku.variants import Cage, Variant
+from tui_games.ui.ascii import ascii_text
+from tui_games.ui.screens.sudoku import cage_need
+from tui_games.ui.widgets.sudoku_board import SudokuBoard
+
+# One letter a cage, row by row: "b" crosses the box line between columns 3 and 4 in row 1,
+# "f" the one between rows 3 and 4 in column 1.
+LABELS = ("aabbccdde" "fagbhcide" "fjgkhlime" "fjnkolpmq" "rrssttuuv"
+          "wwxxyyzzv" "AABBCCDDE" "FFGGHHIIE" "JJKKLLMMN")
+SOLUTION = [(r * 3 + r // 3 + c) % 9 + 1 for r in range(9) for c in range(9)]
+# The boxes, but r3c1 belongs to region 4 and r4c2 to region 1.
+REGIONS = ("111222333" "111222333" "411222333" "414555666" "444555666"
+           "444555666" "777888999" "777888999" "777888999")
+
+
+def killer() -> Variant:
+    where: dict[str, list[int]] = {}
+    for cell, label in enumerate(LABELS):
+        where.setdefault(label, []).append(cell)
+    return Variant(cages=tuple(Cage(sum(SOLUTION[c] for c in cells), tuple(cells)) for cells in where.values()))
+
+
+def jigsaw() -> Variant:
+    where: dict[str, list[int]] = {}
+    for cell, label in enumerate(REGIONS):
+        where.setdefault(label, []).append(cell)
+    return Variant(regions=tuple(tuple(cells) for _, cells in sorted(where.items())))
+
+
+class BoardApp(App):
+    def __init__(self, grid: Grid) -> None:
+        super().__init__()
+        self.grid = grid
+
+    def compose(self) -> ComposeResult:
+        yield SudokuBoard(self.grid, id="board")
+
+
+async def board_lines(grid: Grid) -> list[str]:
+    app = BoardApp(grid)
+    async with app.run_test(size=(80, 24)):
+        board = app.query_one(SudokuBoard)
+        return [board.render_line(y).text for y in range(len(board.lines))]
+
+
+KILLER_TOP = [
+    "    1   2   3   4   5   6   7   8   9  ",
+    "  ┌8───────14─┬────20─────┬17──────18─┐",
+    "1 │[ ]    ┆       ┆       │       ┆   │",
+    "  │13··   ·15·│   ·10··   │5···   ·   │",
+    "2 │   ┆   ┆   │   ┆   ┆   │   ┆   ┆   │",
+    "  │   ·11··   │6···   ·10·│   ·14··   │",
+    "3 │   ┆   ┆   │   ┆   ┆   │   ┆   ┆   │",
+    "  ├─ ─── ──4──┼─ ──6──── ─┼8──── ──1──┤",
+]
+
+
+async def test_cages_are_dotted_with_their_sums_and_open_where_they_cross_a_box_line() -> None:
+    lines = await board_lines(Grid([0] * 81, variant=killer()))
+    assert lines[:8] == KILLER_TOP
+    assert lines[-1] == "  └───────────┴───────────┴───────────┘"
+    # 9 rows, a line above each and one below, the labels: 20 lines, 39 columns.
+    assert len(lines) == 20 and {len(line) for line in lines} == {39}
+
+
+async def test_a_killer_reads_in_ascii_boxes_solid_cages_dotted() -> None:
+    lines = [ascii_text(line) for line in await board_lines(Grid([0] * 81, variant=killer()))]
+    assert lines[1] == "  +8-------14-+----20-----+17------18-+"
+    assert lines[3] == "  |13..   .15.|   .10..   |5...   .   |"
+    assert lines[2] == "1 |[ ]    :       :       |       :   |"
+    assert all(line.isascii() for line in lines)
+
+
+async def test_jigsaw_regions_are_drawn_heavy() -> None:
+    lines = await board_lines(Grid([0] * 81, variant=jigsaw()))
+    assert lines[5:10] == [
+        "  ┣━━━┓       ┃           ┃           ┃",
+        "3 ┃   ┃       ┃           ┃           ┃",
+        "  ┃   ┃   ┏━━━╋━━━━━━━━━━━╋━━━━━━━━━━━┫",
+        "4 ┃   ┃   ┃   ┃           ┃           ┃",
+        "  ┃   ┗━━━┛   ┃           ┃           ┃",
+    ]
+    assert ascii_text(lines[7]) == "  |   |   +---+-----------+-----------+"
+
+
+async def test_the_classic_board_keeps_its_layout() -> None:
+    lines = await board_lines(Grid())
+    assert lines[1] == "  ┌────────────┬────────────┬────────────┐"
+    assert len(lines) == 14
+
+
+async def test_the_cursors_cage_is_highlighted_and_follows_it() -> None:
+    app = BoardApp(Grid([0] * 81, variant=killer()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.query_one(SudokuBoard)
+        board.focus()
+        await pilot.pause()
+        cage_style = board._layer("board--cage")
+        assert board.cage_cells(0) == {0, 1, 10}
+
+        def styled(cell: int) -> bool:
+            return cage_style.bgcolor is not None and board._cell(cell, 0, 0)[1].bgcolor == cage_style.bgcolor
+
+        assert styled(1) and styled(10) and not styled(2)
+        board.cursor = 2  # cage "b": r1c3, r1c4, r2c4
+        await pilot.pause()
+        assert styled(3) and styled(12) and not styled(1)
+
+
+def test_the_status_gives_the_cursors_cage_need() -> None:
+    grid = Grid([0] * 81, variant=killer())
+    total = grid.variant.cages[0].total  # cage "a": r1c1, r1c2, r2c2
+    assert cage_need(grid, 0) == f" (cage {total}: {total} in 3)"
+    grid.values[1] = SOLUTION[1]
+    assert cage_need(grid, 10) == f" (cage {total}: {total - SOLUTION[1]} in 2)"
+    assert cage_need(Grid(), 0) == ""
