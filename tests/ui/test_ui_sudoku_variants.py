@@ -54,7 +54,6 @@ async def board_lines(grid: Grid) -> list[str]:
 
 
 KILLER_TOP = [
-    "    1   2   3   4   5   6   7   8   9  ",
     "  ┌8───────14─┬────20─────┬17──────18─┐",
     "1 │[ ]    ┆       ┆       │       ┆   │",
     "  │13··   ·15·│   ·10··   │5···   ·   │",
@@ -67,30 +66,31 @@ KILLER_TOP = [
 
 async def test_cages_are_dotted_with_their_sums_and_open_where_they_cross_a_box_line() -> None:
     lines = await board_lines(Grid([0] * 81, variant=killer()))
-    assert lines[:8] == KILLER_TOP
-    assert lines[-1] == "  └───────────┴───────────┴───────────┘"
-    # 9 rows, a line above each and one below, the labels: 20 lines, 39 columns.
-    assert len(lines) == 20 and {len(line) for line in lines} == {39}
+    assert lines[:7] == KILLER_TOP
+    # The column labels in the bottom line: 9 rows, a line above each and one below, 19 lines
+    # (the status line then fits at 80×24), 39 columns.
+    assert lines[-1] == "  └─1───2───3─┴─4───5───6─┴─7───8───9─┘"
+    assert len(lines) == 19 and {len(line) for line in lines} == {39}
 
 
 async def test_a_killer_reads_in_ascii_boxes_solid_cages_dotted() -> None:
     lines = [ascii_text(line) for line in await board_lines(Grid([0] * 81, variant=killer()))]
-    assert lines[1] == "  +8-------14-+----20-----+17------18-+"
-    assert lines[3] == "  |13..   .15.|   .10..   |5...   .   |"
-    assert lines[2] == "1 |[ ]    :       :       |       :   |"
+    assert lines[0] == "  +8-------14-+----20-----+17------18-+"
+    assert lines[2] == "  |13..   .15.|   .10..   |5...   .   |"
+    assert lines[1] == "1 |[ ]    :       :       |       :   |"
     assert all(line.isascii() for line in lines)
 
 
 async def test_jigsaw_regions_are_drawn_heavy() -> None:
     lines = await board_lines(Grid([0] * 81, variant=jigsaw()))
-    assert lines[5:10] == [
+    assert lines[4:9] == [
         "  ┣━━━┓       ┃           ┃           ┃",
         "3 ┃   ┃       ┃           ┃           ┃",
         "  ┃   ┃   ┏━━━╋━━━━━━━━━━━╋━━━━━━━━━━━┫",
         "4 ┃   ┃   ┃   ┃           ┃           ┃",
         "  ┃   ┗━━━┛   ┃           ┃           ┃",
     ]
-    assert ascii_text(lines[7]) == "  |   |   +---+-----------+-----------+"
+    assert ascii_text(lines[6]) == "  |   |   +---+-----------+-----------+"
 
 
 async def test_the_classic_board_keeps_its_layout() -> None:
@@ -124,3 +124,42 @@ def test_the_status_gives_the_cursors_cage_need() -> None:
     grid.values[1] = SOLUTION[1]
     assert cage_need(grid, 10) == f" (cage {total}: {total - SOLUTION[1]} in 2)"
     assert cage_need(Grid(), 0) == ""
+
+
+# -- the screen, with a Killer pasted -----------------------------------------------------------
+
+# The Killer of Wikipedia's article (as tests/engine/test_sudoku_killer.py transcribes it).
+WIKIPEDIA = ("AABBBCDEFGGHHCCDEFGGIICJKKFLMMINJKOFLPPQNJOORSPTQNUVVRSTTQWUUXXSYZWWaaXXSYZWbbbcc "
+             "3,15,22,4,16,15,25,17,9,8,20,6,14,17,17,13,20,12,27,6,20,6,10,14,8,16,15,13,17")
+WIKIPEDIA_SOLUTION = "215647398368952174794381652586274931142593867973816425821739546659428713437165289"
+
+
+async def test_a_pasted_killer_plays_on_the_outlined_board_with_its_cage_need_and_cage_hints(home) -> None:
+    from tui_games.ui.app import TuiGamesApp
+    from tui_games.ui.widgets.stats_panel import StatsPanel
+    from ui_support import SIZE, ready, text_of, until
+
+    app = TuiGamesApp("sudoku", {"source": "paste", "text": WIKIPEDIA})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await ready(pilot, screen)
+        game = screen.game
+        assert game.grid.variant is not None and len(game.grid.variant.cages) == 29
+        board = screen.board
+        assert board.outlined and board.region.bottom <= SIZE[1] - 3
+        status = screen.query_one("#status")
+        assert status.region.bottom <= SIZE[1] - 1  # above the footer
+        assert "r1c1 (cage 3: 3 in 2)" in text_of(status)
+        await pilot.press("i")
+        await until(pilot, lambda: screen.pending_hint is not None)
+        step = screen.pending_hint
+        assert step.technique == "cage combination"
+        assert board.hint_cells == set(step.cells) >= {0, 1}  # the 3-cage at r1c1
+        await pilot.press("i")  # played: 3-9 leave r1c1 and r1c2
+        assert game.candidates()[0] == game.candidates()[1] == 0b11
+        await pilot.press("C")
+        panel = screen.query_one(StatsPanel)
+        await until(pilot, lambda: "Compare" in str(panel.border_title))
+        shown = text_of(panel)
+        assert "SAT · pycosat" in shown and "SMT · Z3" in shown and "one solution" in shown
+        assert game.solution == [int(d) for d in WIKIPEDIA_SOLUTION]

@@ -38,6 +38,7 @@ from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
+from tui_games.engine.sudoku.variant_generator import generate_jigsaw, generate_killer
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.sudoku_compare import comparison, run_solvers
@@ -92,8 +93,9 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
     Raises ValueError with a one-line message for a bad file, line or puzzle.
     """
     if choice.source == "generate" and choice.variant in LINE_VARIANTS:
-        raise ValueError(f"a {choice.variant.capitalize()} comes from a collection, a file or a pasted line here: "
-                         "the generator makes the classic grids")
+        make = generate_killer if choice.variant == "killer" else generate_jigsaw
+        made = make(choice.grade, rng, stop=stop)
+        return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "generate":
         made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop,
                         seeds=seed_puzzles(choice.grade, read_collection))
