@@ -6,11 +6,14 @@ same read in --ascii; the cursor's cage highlighted and its need on the status l
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
+from ui_support import SIZE, ready, text_of, until
 
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.variants import Cage, Variant
+from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.ascii import ascii_text
 from tui_games.ui.screens.sudoku import cage_need
+from tui_games.ui.widgets.stats_panel import StatsPanel
 from tui_games.ui.widgets.sudoku_board import SudokuBoard
 
 # One letter a cage, row by row: "b" crosses the box line between columns 3 and 4 in row 1,
@@ -135,10 +138,6 @@ WIKIPEDIA_SOLUTION = "2156473983689521747943816525862749311425938679738164258217
 
 
 async def test_a_pasted_killer_plays_on_the_outlined_board_with_its_cage_need_and_cage_hints(home) -> None:
-    from tui_games.ui.app import TuiGamesApp
-    from tui_games.ui.widgets.stats_panel import StatsPanel
-    from ui_support import SIZE, ready, text_of, until
-
     app = TuiGamesApp("sudoku", {"source": "paste", "text": WIKIPEDIA})
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
