@@ -126,6 +126,8 @@ def test_the_status_gives_the_cursors_cage_need() -> None:
     assert cage_need(grid, 0) == f" (cage {total}: {total} in 3)"
     grid.values[1] = SOLUTION[1]
     assert cage_need(grid, 10) == f" (cage {total}: {total - SOLUTION[1]} in 2)"
+    grid.values[0] = total  # too much for the two cells' sum with r1c2
+    assert cage_need(grid, 10) == f" (cage {total}: {total + SOLUTION[1]} placed, too much)"
     assert cage_need(Grid(), 0) == ""
 
 

@@ -77,6 +77,8 @@ def cage_need(grid: Grid, cell: int) -> str:
     need = cage.total - sum(grid.values[c] for c in cage.cells)
     if not left:
         return f" (cage {cage.total}: full)"
+    if need < len(left):  # the digits placed leave too little: a mistake shows as such
+        return f" (cage {cage.total}: {cage.total - need} placed, too much)"
     return f" (cage {cage.total}: {need} in {len(left)})"
 
 
