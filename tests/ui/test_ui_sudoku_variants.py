@@ -164,3 +164,26 @@ async def test_a_pasted_killer_plays_on_the_outlined_board_with_its_cage_need_an
         shown = text_of(panel)
         assert "SAT · pycosat" in shown and "SMT · Z3" in shown and "one solution" in shown
         assert game.solution == [int(d) for d in WIKIPEDIA_SOLUTION]
+
+
+def test_the_new_puzzle_dialog_reads_killer_and_jigsaw_lines() -> None:
+    import random
+
+    from tui_games.ui.screens.sudoku import load_puzzle
+    from tui_games.ui.screens.sudoku_new import NewPuzzle, line_variant
+
+    assert line_variant(WIKIPEDIA, "9") == "killer"  # recognised though 9×9 was chosen
+    regions = "".join(REGIONS)
+    assert line_variant(f"{regions} {'.' * 81}", "9") == "jigsaw"
+    assert line_variant("." * 81, "9") is None
+    puzzle, solution, _, label = load_puzzle(NewPuzzle("paste", variant="killer", text=WIKIPEDIA), random.Random(1))
+    assert puzzle.variant is not None and len(puzzle.variant.cages) == 29 and label == "pasted"
+    assert "".join(map(str, solution)) == WIKIPEDIA_SOLUTION
+    # A bad line: one line naming the problem (here a cage sum no two digits make).
+    bad = WIKIPEDIA.replace("3,15,", "1,17,", 1)
+    try:
+        load_puzzle(NewPuzzle("paste", variant="killer", text=bad), random.Random(1))
+    except ValueError as error:
+        assert "\n" not in str(error) and "cage" in str(error)
+    else:
+        raise AssertionError("a Killer with an impossible sum was accepted")

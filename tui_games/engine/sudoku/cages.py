@@ -57,6 +57,13 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def cage_options(candidates: Sequence[int], need: int) -> tuple[list[int], list[int]]:
+    """See :func:`_cage_options` (cached: a cage's candidates change seldom between steps)."""
+    allowed, combos = _cage_options(tuple(candidates), need)
+    return list(allowed), list(combos)
+
+
+@lru_cache(maxsize=1 << 14)
+def _cage_options(candidates: tuple[int, ...], need: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For cells that hold distinct digits making ``need`` between them, with these candidate
     masks: (for each cell, the digits some assignment gives it; the digit sets -- the
     combinations -- some assignment uses). Both empty when nothing fits.
@@ -67,7 +74,7 @@ def cage_options(candidates: Sequence[int], need: int) -> tuple[list[int], list[
     and a 9-cell cage costs thousands of set pairs, not 9! orders."""
     k = len(candidates)
     if k == 0:
-        return [], []
+        return (), ()
 
     def fits(mask: int, left: int) -> bool:
         # can ``left`` more distinct digits outside ``mask`` complete the sum?
@@ -83,7 +90,7 @@ def cage_options(candidates: Sequence[int], need: int) -> tuple[list[int], list[
         backward[i] = {m | b for m in backward[i + 1] for b in _bits(candidates[i] & ~m) if fits(m | b, i)}
     combos = sorted(m for m in forward[k] if digit_sum(m) == need)
     if not combos:
-        return [], []
+        return (), ()
     allowed = [0] * k
     for i in range(k):
         for f in forward[i]:
@@ -95,7 +102,7 @@ def cage_options(candidates: Sequence[int], need: int) -> tuple[list[int], list[
                     bit = 1 << (d - 1)
                     if candidates[i] & bit and not (f | b) & bit:
                         allowed[i] |= bit
-    return allowed, combos
+    return tuple(allowed), tuple(combos)
 
 
 def _cage_state(state: State, cage: Cage) -> tuple[list[int], int, int]:
@@ -298,6 +305,24 @@ class _FortyFive(NamedTuple):
     outie_need: int | None
 
 
+# The rule of 45 reads the digits placed only, not the candidates: between two placements the
+# stepper asks it again for every unit set, so the last position's answers are kept.
+_last_facts: list[tuple[object, dict[UnitSet, _FortyFive]]] = []
+
+
+def _facts(state: State, unit_set: UnitSet) -> _FortyFive:
+    key = (state.geo, tuple(state.values))
+    hit = _last_facts[0] if _last_facts else None
+    if hit is None or hit[0] != key:
+        hit = (key, {})
+        _last_facts[:] = [hit]
+    known = hit[1]
+    facts = known.get(unit_set)
+    if facts is None:
+        facts = known[unit_set] = _forty_five(state, unit_set)
+    return facts
+
+
 def _forty_five(state: State, unit_set: UnitSet) -> _FortyFive:
     cells = unit_set.cells
     values = state.values
@@ -346,7 +371,7 @@ def innies_outies(state: State) -> Iterator[Step]:
         return
     n, masks = state.geo.size, state.masks
     for unit_set in unit_sets(state.geo):
-        facts = _forty_five(state, unit_set)
+        facts = _facts(state, unit_set)
         for outies in (False, True):
             word, cells, need = _side(facts, outies)
             if len(cells) != 1 or need is None or not 1 <= need <= n or not masks[cells[0]] >> (need - 1) & 1:
@@ -424,7 +449,7 @@ def cage_splitting(state: State) -> Iterator[Step]:
         return
     n, masks = state.geo.size, state.masks
     for unit_set in unit_sets(state.geo):
-        facts = _forty_five(state, unit_set)
+        facts = _facts(state, unit_set)
         for outies in (False, True):
             word, cells, need = _side(facts, outies)
             if len(cells) < 2 or need is None:
@@ -463,7 +488,7 @@ def innie_outie_sums(state: State) -> Iterator[Step]:
         return
     n, masks = state.geo.size, state.masks
     for unit_set in unit_sets(state.geo):
-        facts = _forty_five(state, unit_set)
+        facts = _facts(state, unit_set)
         for outies in (False, True):
             word, cells, need = _side(facts, outies)
             if not 2 <= len(cells) <= 3 or need is None:
