@@ -1,6 +1,6 @@
 """Killer Sudoku's techniques: what a person sees in the cages' sums.
 
-A cage is a sum and the cells that make it, no digit twice (:class:`Cage`). The techniques read
+A cage is a sum and the cells that make it, no digit twice (:class:`~.variants.Cage`). The techniques read
 the cages of the :class:`~.techniques.State` and, like the classic ones, yield complete
 :class:`~.techniques.Step` objects with the cage's cells to highlight:
 
@@ -8,7 +8,9 @@ the cages of the :class:`~.techniques.State` and, like the classic ones, yield c
   sum less the digits placed;
 - **cage combination** (2.4): only some sets of distinct digits make the sum in the cage's open
   cells (only 1+2+4 make 7 in three cells) once its placed digits are taken out and each digit
-  is matched to a cell whose candidates hold it; a candidate that no such assignment uses goes;
+  is matched to a cell whose candidates hold it; a candidate that no such assignment uses goes.
+  A digit every combination of another cage holds, in places all within one unit, is not in
+  this cage's cells of that unit (a 3(2) and a 7(2) in a row: the 7(2) is 3+4, not 1+6 or 2+5);
 - **rule of 45** (2.5, +0.1 a unit more): a row, column or box (or a Jigsaw region) holds
   1..9, 45 in all, and so do several adjacent ones, 45 each; the cages wholly inside add up to
   a known sum, so the cells inside that belong to cages reaching out (the *innies*) add up to
@@ -20,6 +22,10 @@ the cages of the :class:`~.techniques.State` and, like the classic ones, yield c
 - **innie/outie sum** (3.1, +0.1 a unit more): two or three open innies (or outies) from
   different cages make a known sum; digits repeat among them only where the cells see neither
   each other nor share a cage, and the assignments that fit their candidates limit them.
+
+Not here: innie-outie differences (one innie and one outie of different cages, the one a fixed
+amount above the other), several unit sets beyond 1-4 adjacent rows or columns and two touching
+boxes, and cage pairs combined into one bigger cage.
 
 A cage of nine cells is also a unit for the classic techniques (:func:`cage_geometry`: a
 hidden single in it, a naked pair in it...); a smaller cage is not a unit (it need not hold
