@@ -5,6 +5,9 @@ same read in --ascii; the cursor's cage highlighted and its need on the status l
 
 from __future__ import annotations
 
+import io
+
+from rich.console import Console
 from textual.app import App, ComposeResult
 from ui_support import SIZE, ready, text_of, until
 
@@ -187,3 +190,18 @@ def test_the_new_puzzle_dialog_reads_killer_and_jigsaw_lines() -> None:
         assert "\n" not in str(error) and "cage" in str(error)
     else:
         raise AssertionError("a Killer with an impossible sum was accepted")
+
+
+def test_without_z3_the_compare_panel_says_how_to_install_it(monkeypatch) -> None:
+    from tui_games.engine.sudoku import smt
+    from tui_games.engine.sudoku.formats import parse_killer
+    from tui_games.ui.screens import sudoku_compare
+
+    monkeypatch.setattr(smt, "available", lambda: False)
+    rows = sudoku_compare.run_solvers(parse_killer(WIKIPEDIA))
+    assert [r.name for r in rows] == ["SAT · pycosat", "SMT · Z3"]
+    assert rows[0].answer == "one solution" and rows[1].missing == smt.INSTALL_HINT
+    console = Console(width=34, record=True, file=io.StringIO())
+    console.print(sudoku_compare.comparison(rows))
+    shown = " ".join(console.export_text().split())  # the hint wraps in the panel's width, whole
+    assert smt.INSTALL_HINT in shown and "faster here" not in shown

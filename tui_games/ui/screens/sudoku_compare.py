@@ -62,16 +62,18 @@ def comparison(rows: list[SolverRow]) -> RenderableType:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="dim", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
+    missing = []
     for row in rows:
-        table.add_row(Text(row.name, style="bold"), "")
-        if row.missing:
-            table.add_row(Text(row.missing, style="italic"), "")
+        if row.missing:  # said under the table, where it may wrap
+            missing.append(Text.assemble((row.name, "bold"), ("\n" + row.missing, "italic")))
             continue
+        table.add_row(Text(row.name, style="bold"), "")
         for label, count in row.sizes:
             table.add_row(f"  {label}", f"{count:,}")
         table.add_row("  time", seconds_text(row.seconds) + (" ★" if row is fastest else "  "))
         table.add_row("  answer", row.answer)
     parts.append(table)
+    parts.extend(missing)
     if fastest is not None:
         parts.append(Text(f"★ faster here: {fastest.name}", style="dim"))
     return Group(*parts)
