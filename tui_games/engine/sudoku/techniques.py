@@ -82,7 +82,8 @@ class Step:
     chain: tuple[str, ...] = ()
 
     def changes(self, size: int = 9) -> str:
-        """What the step does, e.g. ``place 7 at r4c6`` or ``remove 3 from r2c5, r2c7``."""
+        """What the step does, e.g. ``place 7 at r4c6``, ``remove 3 from r2c5, r2c7`` or, digits
+        leaving the same cells, ``remove 2 and 6 from r5c2, r5c3``."""
         parts = [f"place {digit_char(d)} at {cell_name(c, size)}" for c, d in self.placements]
         by_digit: dict[int, list[int]] = {}
         for c, d in self.eliminations:
@@ -91,7 +92,7 @@ class Step:
         by_cells: dict[tuple[int, ...], list[int]] = {}
         for d, cells in sorted(by_digit.items()):
             by_cells.setdefault(tuple(cells), []).append(d)
-        parts += [f"remove {''.join(digit_char(d) for d in digits)} from {', '.join(cell_name(c, size) for c in cells)}"
+        parts += [f"remove {_join([digit_char(d) for d in digits])} from {', '.join(cell_name(c, size) for c in cells)}"
                   for cells, digits in by_cells.items()]
         return "; ".join(parts)
 
