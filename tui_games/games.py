@@ -362,8 +362,11 @@ GAMES: list[GameSpec] = [
              "×4: the 4 that goes) and v shows it whole. "
              "The search runs while you play: a move stops it. The setting *uniqueness* lets hints assume "
              "the puzzle has one solution (unique rectangles, BUG+1); c checks your digits against the solution; S (capital) lets the SAT "
-             "solver fill the grid; Space pauses the clock; n starts a new puzzle (generated at a grade, "
-             "from the collections, a file, or a pasted line).",
+             "solver fill the grid; C (capital) compares the SAT and SMT solvers on the puzzle; Space pauses "
+             "the clock; n starts a new puzzle (generated at a grade, from the collections, a file, or a "
+             "pasted line). In a Killer the cages are drawn dotted with their sum at the top of their "
+             "first cell, and the status line gives the cursor's cage's need (`cage 17: 9 in 2`: 9 more in "
+             "its 2 empty cells); a Jigsaw's regions are drawn heavy.",
         probe=("play", "sudoku", "--puzzle",
                "003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
     ),

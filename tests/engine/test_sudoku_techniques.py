@@ -22,6 +22,7 @@ from tui_games.engine.sudoku.levels import LEVELS, level_index
 from tui_games.engine.sudoku.stepper import Stepper, apply_step, next_step
 from tui_games.engine.sudoku.techniques import (
     State,
+    Step,
     box_line_reduction,
     fish,
     full_houses,
@@ -340,8 +341,10 @@ def test_stepper_stops_on_a_contradiction():
 def test_step_changes_text():
     state = marks(r5c1="26", r5c5="26")
     step = first(naked_subsets(2), state)
-    assert step.changes().startswith("remove 2 from r5c2, r5c3")
-    assert "; remove 6 from r5c2" in step.changes()
+    # Digits leaving the same cells are named together (a cage combination removes many).
+    assert step.changes() == "remove 2 and 6 from r5c2, r5c3, r5c4, r5c6, r5c7, r5c8, r5c9"
+    step = Step("pointing", "intermediate", (0,), (2, 6), "", eliminations=((1, 2), (2, 2), (1, 6)))
+    assert step.changes() == "remove 2 from r1c2, r1c3; remove 6 from r1c2"
 
 
 def test_max_level_limits_the_stepper():

@@ -17,6 +17,7 @@ only the Franken X-wings.
 technique               level         rating  what it sees
 ======================  ============  ======  ==================================================
 full house              trivial       1.0     the last empty cell of a unit
+last cell of a cage     trivial       1.1     Killer: the last empty cell of a cage is its sum less the others
 hidden single (box)     trivial       1.2     a digit with one place left in a box
 hidden single (line)    basic         1.5     a digit with one place left in a row, column or diagonal
 direct pointing         basic         1.7     a pointing leaves a digit one place in another box: place it
@@ -24,8 +25,12 @@ direct claiming         basic         1.9     a box-line reduction leaves a digi
 direct hidden pair      basic         2.0     a hidden pair leaves another digit of its unit one place: place it
 naked single            basic         2.3     a cell with one candidate left
 direct hidden triple    basic         2.5     the same with a hidden triple
+cage combination        intermediate  2.4     Killer: only some digit sets make a cage's sum in its candidates
+rule of 45              intermediate  2.5     Killer: the one open innie or outie of 1-4 adjacent units (+0.1 a unit)
 pointing                intermediate  2.6     a digit confined in a box to one line: not elsewhere in the line
 box-line reduction      intermediate  2.8     a digit confined in a line to one box: not elsewhere in the box
+cage splitting          advanced      2.9     Killer: the rule of 45 splits a cage in two parts of known sums (+0.1)
+innie/outie sum         advanced      3.1     Killer: 2-3 open innies or outies of a known sum (+0.1 a unit)
 naked pair/triple/quad  advanced      3.0     k cells of a unit holding only k digits between them (3.6, 5.0)
 hidden pair/triple/quad advanced      3.4     k digits of a unit fitting only in k cells (4.0, 5.4)
 X-wing, swordfish       extreme       3.2     a digit confined in 2 (3) rows to 2 (3) columns, or vice versa (3.8)
@@ -101,6 +106,13 @@ from tui_games.engine.sudoku.aligned import aligned_exclusion
 from tui_games.engine.sudoku.als import als_xy_wings, als_xz, bent_wing, sue_de_coq
 from tui_games.engine.sudoku.als_chain import als_chains
 from tui_games.engine.sudoku.bug import bug_type
+from tui_games.engine.sudoku.cages import (
+    cage_combinations,
+    cage_splitting,
+    innie_outie_sums,
+    innies_outies,
+    last_cage_cells,
+)
 from tui_games.engine.sudoku.chains import aics, plain_aics, strong_link_fish, x_chains, x_cycles, xy_chains
 from tui_games.engine.sudoku.colouring import multi_colouring, simple_colouring
 from tui_games.engine.sudoku.complex_fish import FRANKEN, MUTANT, compiled_search, complex_fish, fish_rating
@@ -162,6 +174,12 @@ __all__ = ["EXPLAINER_PRODUCERS", "TECHNIQUES", "TECHNIQUE_RANK"]
 
 _ALL: tuple[Technique, ...] = (
     Technique("full house", TRIVIAL, 1.0, full_houses),
+    # Killer's cages (:mod:`.cages`): nothing to find in any other grid, and cheap to ask.
+    Technique("last cell of a cage", TRIVIAL, 1.1, last_cage_cells),
+    Technique("cage combination", INTERMEDIATE, 2.4, cage_combinations),
+    Technique("rule of 45", INTERMEDIATE, 2.5, innies_outies),
+    Technique("cage splitting", ADVANCED, 2.9, cage_splitting),
+    Technique("innie/outie sum", ADVANCED, 3.1, innie_outie_sums),
     Technique("hidden single", TRIVIAL, 1.2, hidden_singles_in_boxes),
     Technique("hidden single", BASIC, 1.5, hidden_singles_in_lines),
     Technique("direct pointing", BASIC, 1.7, direct_pointing),
@@ -256,12 +274,14 @@ TECHNIQUES: tuple[Technique, ...] = tuple(sorted(_ALL, key=lambda t: t.rating))
 #: taken before a 5.5 WXYZ-wing, a unique loop before a naked quad). Within a producer, the
 #: lowest rating. By the finders' names; the grade's stepper follows this order.
 EXPLAINER_PRODUCERS: tuple[tuple[str, ...], ...] = (
-    ("full_houses", "hidden_singles_in_boxes", "hidden_singles_in_lines"),
+    ("full_houses", "last_cage_cells", "hidden_singles_in_boxes", "hidden_singles_in_lines"),
     ("direct_pointing", "direct_claiming"),
     ("direct_hidden_pairs",),
     ("naked_singles",),
     ("direct_hidden_triples",),
+    ("cage_combinations", "innies_outies"),
     ("pointing", "box_line_reduction"),
+    ("cage_splitting",), ("innie_outie_sums",),
     ("naked_pairs",), ("x_wing",), ("hidden_pairs",), ("naked_triples",), ("swordfish",), ("hidden_triples",),
     ("skyscraper", "2_string_kite", "turbot_fish", "strong_link_fish_2_grouped", "empty_rectangles"),
     ("xy_wings",), ("xyz_wings",),

@@ -28,6 +28,7 @@ import dataclasses
 import threading
 from collections.abc import Sequence
 
+from tui_games.engine.sudoku.cages import cage_geometry
 from tui_games.engine.sudoku.catalogue import EXPLAINER_PRODUCERS, TECHNIQUES
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.levels import LEVELS, level_index
@@ -52,6 +53,8 @@ class Stepper:
                  max_level: str | None = None, uniqueness: bool = True, explainer: bool = False,
                  by_level: bool = False, stop: threading.Event | None = None) -> None:
         self.state = State.from_grid(grid, candidates)
+        # A Killer's 9-cell cages are units for the classic techniques (:mod:`.cages`).
+        self.state.geo = cage_geometry(self.state.geo)
         self.state.stop = stop
         self.givens = list(grid.givens)
         top = level_index(max_level) if max_level is not None else len(LEVELS) - 1
@@ -129,7 +132,7 @@ class Stepper:
     def grid(self) -> Grid:
         """The position reached, with the original givens."""
         geo = self.state.geo
-        return Grid(self.state.values, size=geo.size, diagonal=geo.diagonal, givens=self.givens)
+        return Grid(self.state.values, size=geo.size, diagonal=geo.diagonal, givens=self.givens, variant=geo.variant)
 
     @property
     def candidates(self) -> list[int]:

@@ -36,6 +36,7 @@ from tui_games.engine.sudoku.levels import (
     INTERMEDIATE,
     TRIVIAL,
 )
+from tui_games.engine.sudoku.variants import Cage
 
 __all__ = [
     "Cancelled", "Link", "State", "Step", "Technique", "length_rating",
@@ -81,26 +82,36 @@ class Step:
     chain: tuple[str, ...] = ()
 
     def changes(self, size: int = 9) -> str:
-        """What the step does, e.g. ``place 7 at r4c6`` or ``remove 3 from r2c5, r2c7``."""
+        """What the step does, e.g. ``place 7 at r4c6``, ``remove 3 from r2c5, r2c7`` or, digits
+        leaving the same cells, ``remove 2 and 6 from r5c2, r5c3``."""
         parts = [f"place {digit_char(d)} at {cell_name(c, size)}" for c, d in self.placements]
         by_digit: dict[int, list[int]] = {}
         for c, d in self.eliminations:
             by_digit.setdefault(d, []).append(c)
-        parts += [f"remove {digit_char(d)} from {', '.join(cell_name(c, size) for c in cells)}"
-                  for d, cells in sorted(by_digit.items())]
+        # Digits leaving the same cells go together (a cage's combination removes many).
+        by_cells: dict[tuple[int, ...], list[int]] = {}
+        for d, cells in sorted(by_digit.items()):
+            by_cells.setdefault(tuple(cells), []).append(d)
+        parts += [f"remove {_join([digit_char(d) for d in digits])} from {', '.join(cell_name(c, size) for c in cells)}"
+                  for cells, digits in by_cells.items()]
         return "; ".join(parts)
 
 
 class State:
     """Digits written so far and the candidates of every empty cell (0 for a filled one)."""
 
-    __slots__ = ("geo", "masks", "stop", "values")
+    __slots__ = ("cage_of", "cages", "geo", "masks", "stop", "values")
 
     def __init__(self, geo: Geometry, values: list[int], masks: list[int],
                  stop: threading.Event | None = None) -> None:
         self.geo = geo
         self.values = values
         self.masks = masks
+        variant = geo.variant
+        #: A Killer's cages (:mod:`.variants`; the cage techniques are in :mod:`.cages`) and each
+        #: cell's cage index (-1: none); () and None for every other grid.
+        self.cages: tuple[Cage, ...] = variant.cages if variant is not None else ()
+        self.cage_of: tuple[int, ...] = variant.cage_of if variant is not None and variant.cages else ()
         #: Set by the caller to stop a long search: the slow finders call :meth:`check_stop`.
         self.stop = stop
 
@@ -159,6 +170,15 @@ class State:
             missing = geo.full & ~(seen | have)
             if missing:
                 return f"{digit_char(mask_digits(missing)[0])} has no place left in {geo.unit_names[u]}"
+        for cage in self.cages:
+            placed = [values[c] for c in cage.cells if values[c]]
+            where = f"the {cage.total}-cage at {cell_name(cage.cells[0], n)}"
+            if len(set(placed)) < len(placed):
+                return f"a digit is twice in {where}"
+            if len(placed) == len(cage.cells) and sum(placed) != cage.total:
+                return f"{where} adds up to {sum(placed)}"
+            if sum(placed) >= cage.total and len(placed) < len(cage.cells):
+                return f"{where} is already full at {sum(placed)}"
         return None
 
 

@@ -38,10 +38,12 @@ from tui_games.engine.sudoku.grid import Grid, digit_char, mask_digits
 from tui_games.engine.sudoku.seeds import seed_puzzles
 from tui_games.engine.sudoku.stepper import next_step
 from tui_games.engine.sudoku.techniques import Cancelled, Step
+from tui_games.engine.sudoku.variant_generator import generate_jigsaw, generate_killer
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.saving import SavingScreen
+from tui_games.ui.screens.sudoku_compare import comparison, run_solvers
 from tui_games.ui.screens.sudoku_hint import ChainView, hint_text, hint_title
-from tui_games.ui.screens.sudoku_new import NewPuzzle, NewSudokuDialog
+from tui_games.ui.screens.sudoku_new import LINE_VARIANTS, NewPuzzle, NewSudokuDialog, line_variant
 from tui_games.ui.text import seconds_text
 from tui_games.ui.widgets.engine_runner import EngineRunner
 from tui_games.ui.widgets.keys_footer import KeysFooter
@@ -64,6 +66,22 @@ SHIFTED_DIGITS = ["exclamation_mark", "at", "number_sign", "dollar_sign", "perce
                   "circumflex_accent", "ampersand", "asterisk", "left_parenthesis"]
 
 
+def cage_need(grid: Grid, cell: int) -> str:
+    """`` (cage 17: 9 in 2)`` -- what the cursor cell's Killer cage still needs (its sum less
+    the digits placed, in the cells left); "" outside a Killer."""
+    variant = grid.variant
+    if variant is None or not variant.cages or variant.cage_of[cell] < 0:
+        return ""
+    cage = variant.cages[variant.cage_of[cell]]
+    left = [c for c in cage.cells if not grid.values[c]]
+    need = cage.total - sum(grid.values[c] for c in cage.cells)
+    if not left:
+        return f" (cage {cage.total}: full)"
+    if need < len(left):  # the digits placed leave too little: a mistake shows as such
+        return f" (cage {cage.total}: {cage.total - need} placed, too much)"
+    return f" (cage {cage.total}: {need} in {len(left)})"
+
+
 def minutes_text(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -76,12 +94,24 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
 
     Raises ValueError with a one-line message for a bad file, line or puzzle.
     """
+    if choice.source == "generate" and choice.variant in LINE_VARIANTS:
+        make = generate_killer if choice.variant == "killer" else generate_jigsaw
+        made = make(choice.grade, rng, stop=stop)
+        return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "generate":
         made = generate(choice.grade, rng, size=choice.size, diagonal=choice.diagonal, stop=stop,
                         seeds=seed_puzzles(choice.grade, read_collection))
         return made.puzzle, made.solution, made.grade.level or choice.grade, "generated"
     if choice.source == "paste":
-        puzzle = parse_grid(choice.text, "pasted puzzle")
+        variant = line_variant(choice.text, choice.variant)
+        if variant is None:
+            puzzle = parse_grid(choice.text, "pasted puzzle")
+        else:
+            entries = read_puzzles(choice.text, "pasted puzzle", variant=variant)
+            if not entries or entries[0].error is not None:
+                raise (entries[0].error if entries else None) or SudokuFormatError("no puzzle in the text",
+                                                                                   source="pasted puzzle")
+            puzzle = cast(Grid, entries[0].grid)  # (an entry without an error has a grid)
         label = "pasted"
     elif choice.source == "file":
         try:
@@ -89,14 +119,15 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
         except player_files.FileRefused as refused:
             raise ValueError(str(refused)) from None
         shown = player_files.label(choice.text)
-        entries = read_puzzles(text, shown)
+        entries = read_puzzles(text, shown, variant=line_variant(text, choice.variant))
         good = [e for e in entries if e.grid is not None]
         if not good:
             raise (entries[0].error if entries else None) or SudokuFormatError("no puzzle in the file", source=shown)
         puzzle = cast(Grid, good[0].grid)  # (an entry without an error has a grid)
         label = f"{Path(shown).name} #{good[0].number}"
     else:
-        entries = [e for e in read_puzzles(read_collection(choice.source), choice.source) if e.grid is not None]
+        text = read_collection(choice.source)
+        entries = [e for e in read_puzzles(text, choice.source, variant=line_variant(text, "")) if e.grid is not None]
         if not entries:
             raise ValueError(f"the collection {choice.source} has no puzzles")
         entry = rng.choice(entries)
@@ -107,13 +138,14 @@ def load_puzzle(choice: NewPuzzle, rng: random.Random,
         raise ValueError(f"{label}: the puzzle has no solution")
     if result.status is sat.Status.SEVERAL:
         raise ValueError(f"{label}: the puzzle has several solutions")
-    graded = grade_puzzle(puzzle)
+    graded = grade_puzzle(puzzle, stop=stop)
     return puzzle, list(result.solution or []), graded.level or "unrated", label
 
 
 class SudokuScreen(SavingScreen):
     TITLE = "Sudoku"
     DEFAULT_CLASSES = "flush-board wide-board"
+
     GAME = GAME
 
     BINDINGS = [
@@ -132,6 +164,8 @@ class SudokuScreen(SavingScreen):
         # Giving up is in the help, not the footer: at 80 columns the footer needs its room for
         # Redo and a chain hint's v together.
         Binding("S", "solve", "Solve", show=False),
+        # Both solvers on the puzzle, in the side panel (in the help, not the footer: no room).
+        Binding("C", "compare", "Compare", show=False),
         Binding("n", "new_game", "New"),
         Binding("space", "pause", "Pause"),
         Binding("s", "toggle_stats", "Stats", show=False),
@@ -198,6 +232,12 @@ class SudokuScreen(SavingScreen):
     def on_resize(self, event: events.Resize) -> None:
         self._fit_board()
 
+    def _fit_status(self) -> None:
+        # A Killer's or Jigsaw's board is outlined cell by cell, 19 lines at 80×24: its status
+        # comes right under it, or its second line would fall under the footer.
+        outlined = self.game is not None and self.game.grid.variant is not None
+        self.query_one("#status").styles.margin = (0 if outlined else 1, 0, 0, 0)
+
     def _fit_board(self) -> None:
         size = self.app.size
         self.board.set_large(size.width >= LARGE_MIN_WIDTH and size.height >= LARGE_MIN_HEIGHT)
@@ -256,6 +296,7 @@ class SudokuScreen(SavingScreen):
         self.game = SudokuGame(puzzle, solution, grade=grade, source=source)
         self._set_hint(None)
         self.board.set_grid(self.game.grid, self.game.marks)
+        self._fit_status()
         self.board.cursor = next((c for c, v in enumerate(self.game.grid.values) if not v), 0)
         self.panel.show_text("Puzzle", self._puzzle_info())
         self._refresh_all()
@@ -273,6 +314,7 @@ class SudokuScreen(SavingScreen):
             return False
         self.game = game
         self.board.set_grid(game.grid, game.marks)
+        self._fit_status()
         self.panel.show_text("Puzzle", self._puzzle_info())
         self._refresh_all()
         self._start_clock()
@@ -316,9 +358,12 @@ class SudokuScreen(SavingScreen):
         assert game is not None
         givens = sum(game.grid.givens)
         size = f"{game.size}×{game.size}" + (" diagonal" if game.grid.diagonal else "")
+        variant = game.grid.variant
+        if variant is not None:
+            size += f" {variant.kind}" + (f", {len(variant.cages)} cages" if variant.cages else "")
         return Text.assemble(("grade ", "dim"), (game.grade or "unrated", "bold"), ("\nfrom ", "dim"), game.source,
                              ("\n", ""), (f"{size}, {givens} givens", "dim"),
-                             ("\n\ni hint · c check · S solve · m all marks", "dim italic"))
+                             ("\n\ni hint · c check · S solve · m all marks\nC compares the solvers", "dim italic"))
 
     def _show_title(self) -> None:
         game = self.game
@@ -363,7 +408,7 @@ class SudokuScreen(SavingScreen):
         else:
             marks = mask_digits(game.marks[cell])
             about = "marks " + " ".join(digit_char(d) for d in marks) if marks else "empty"
-        line = f"{where}: {about} · mode {mode}"
+        line = f"{where}{cage_need(game.grid, cell)}: {about} · mode {mode}"
         self._status(line + (f"\n{note}" if note else ""))
 
     @on(SudokuBoard.CursorMoved)
@@ -628,6 +673,18 @@ class SudokuScreen(SavingScreen):
 
         self.runner.start("solve", job)
 
+    def action_compare(self) -> None:
+        game = self.game
+        if game is None or self.runner.tag == "load":
+            return
+        puzzle = game.grid.puzzle()
+        self._status("Comparing the SAT and SMT solvers…")
+
+        def job(stop: threading.Event, progress) -> Any:
+            return run_solvers(puzzle)
+
+        self.runner.start("compare", job)
+
     def _show_solve(self, result: sat.SolveResult) -> None:
         stats = result.stats
         table = Table.grid(padding=(0, 1))
@@ -655,6 +712,10 @@ class SudokuScreen(SavingScreen):
             self._begin(*message.payload)
         elif message.tag == "hint":
             self._show_hint(message.payload)
+        elif message.tag == "compare":
+            self.panel.display = True
+            self.panel.show_text("Compare · SAT and SMT", comparison(message.payload))
+            self._show_status()
         elif message.tag == "solve":
             result: sat.SolveResult = message.payload
             self._show_solve(result)

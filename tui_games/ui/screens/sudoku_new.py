@@ -19,8 +19,32 @@ from tui_games.ui.widgets.ordered_input import OrderedInput
 from tui_games.userdata import player_files
 
 GRADES = [level for level in LEVELS if level != SEARCH]
-VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4")]
+VARIANTS = [("9×9", "9"), ("9×9 diagonal (X)", "9x"), ("6×6 (2×3 boxes)", "6"), ("4×4", "4"),
+            ("Killer (cages with sums)", "killer"), ("Jigsaw (irregular regions)", "jigsaw")]
+#: The grids read from a line of their own format (engine/sudoku/formats.py): a file or a
+#: pasted line is read that way when one of these is chosen, or when the line looks like one.
+LINE_VARIANTS = ("killer", "jigsaw")
+PLACEHOLDERS = {"9": "81 characters, . or 0 for a blank",
+                "killer": "81 cage labels, a space, the sums in order: AABB… 3,15,…",
+                "jigsaw": "81 region digits 1-9, a space, the 81 givens"}
 COLLECTION_PREFIX = "sudoku_"
+
+
+def line_variant(text: str, chosen: str) -> str | None:
+    """How to read a file or a pasted line: ``killer`` or ``jigsaw`` when chosen so or when its
+    first line looks like one (two fields, the sums comma-separated, or 81 region digits and
+    81 givens), None for the classic formats."""
+    if chosen in LINE_VARIANTS:
+        return chosen
+    first = next((line.split() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")),
+                 [])
+    if len(first) != 2 or len(first[0]) != 81:
+        return None
+    if "," in first[1]:
+        return "killer"
+    if len(first[1]) == 81 and first[0].isdigit():
+        return "jigsaw"
+    return None
 
 
 def collections() -> list[tuple[str, str]]:
@@ -44,7 +68,7 @@ class NewPuzzle:
 
     @property
     def size(self) -> int:
-        return int(self.variant.rstrip("x"))
+        return 9 if self.variant in LINE_VARIANTS else int(self.variant.rstrip("x"))
 
     @property
     def diagonal(self) -> bool:
@@ -119,10 +143,16 @@ class NewSudokuDialog(ModalScreen[NewPuzzle | None]):
             text.placeholder = "file name (in your folder)" if player_files.served() else "path of the puzzle file"
             text.tooltip = player_files.where()
         else:
-            text.placeholder, text.tooltip = "81 characters, . or 0 for a blank", None
+            text.placeholder, text.tooltip = PLACEHOLDERS.get(str(self.query_one("#variant", Select).value),
+                                                              PLACEHOLDERS["9"]), None
         grade = self.query_one("#grade", Select)
         grade.disabled = source != "generate"
-        self.query_one("#variant", Select).disabled = source != "generate"
+        # A file or a pasted line may be a Killer or a Jigsaw: the grid says how to read it.
+        self.query_one("#variant", Select).disabled = source not in ("generate", "file", "paste")
+
+    @on(Select.Changed, "#variant")
+    def _variant_changed(self) -> None:
+        self._update_fields()
 
     def result(self) -> NewPuzzle:
         return NewPuzzle(

@@ -51,6 +51,40 @@ JUNCTIONS = {
     "inner": ("│", "│", "·", "│", "┄"),
 }
 
+# What separates two cells of a Killer or Jigsaw grid (see SudokuBoard._boundary), and how it
+# is drawn: a Jigsaw's regions heavy, boxes light, a cage's border dotted (·, ┆: a dot and a
+# colon in --ascii, neither a box's - nor |), nothing inside a cage; a box line that one cage
+# crosses has an opening there ("─ ─" across a column, a gap across a row).
+EDGE, EDGE_HEAVY, REGION, BOX, BOX_OPEN, CAGE, OPEN = "edge", "edge!", "region", "box", "box open", "cage", "open"
+VERTICAL = {EDGE: "│", EDGE_HEAVY: "┃", REGION: "┃", BOX: "│", BOX_OPEN: " ", CAGE: "┆", OPEN: " "}
+_HORIZONTAL = {EDGE: "─", EDGE_HEAVY: "━", REGION: "━", BOX: "─", CAGE: "·", OPEN: " "}
+SOLID = {EDGE, EDGE_HEAVY, REGION, BOX, BOX_OPEN}
+HEAVY = {EDGE_HEAVY, REGION}
+# Junctions by the solid lines meeting there (up, down, left, right), light and heavy.
+_LIGHT_JUNCTIONS = dict(zip(
+    [(1, 1, 1, 1), (0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (1, 1, 1, 0), (0, 1, 0, 1), (0, 1, 1, 0),
+     (1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0), (0, 0, 1, 1), (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0),
+     (0, 0, 0, 1)], "┼┬┴├┤┌┐└┘│─╵╷╴╶"))
+_HEAVY_JUNCTIONS = dict(zip(_LIGHT_JUNCTIONS, "╋┳┻┣┫┏┓┗┛┃━╹╻╸╺"))
+
+
+def horizontal_fill(kind: str, width: int) -> str:
+    """A cell's width of the line between it and the cell above (or the edge)."""
+    if kind == BOX_OPEN:
+        return "─" + " " * (width - 2) + "─"
+    return _HORIZONTAL.get(kind, " ") * width
+
+
+def junction(up: str, down: str, left: str, right: str) -> str:
+    """Where four edges of an outlined grid meet ("" for an arm off the grid)."""
+    arms = (up, down, left, right)
+    solid = (int(up in SOLID), int(down in SOLID), int(left in SOLID), int(right in SOLID))
+    if any(solid):
+        table = _HEAVY_JUNCTIONS if any(a in HEAVY for a in arms) else _LIGHT_JUNCTIONS
+        return table[solid]
+    return "·" if CAGE in arms else " "
+
+
 STRONG, WEAK, START, REMOVED = "=", "-", ">", "×"
 # The style of a chain candidate by the link that reaches it (START: no link does, the chain
 # starts there), and of a candidate the hint removes.
@@ -133,7 +167,7 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         "board--grid", "board--label", "board--cursor", "board--given", "board--entered",
         "board--mark", "board--conflict", "board--wrong", "board--same", "board--hint",
         "board--target", "board--diagonal", "board--strong", "board--weak", "board--node",
-        "board--removed",
+        "board--removed", "board--cage", "board--sum",
     }
 
     DEFAULT_CSS = """
@@ -148,6 +182,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     SudokuBoard > .board--wrong { color: $text-error; text-style: strike; }
     SudokuBoard > .board--diagonal { background: $foreground 15%; }
     SudokuBoard > .board--same { background: $primary 35%; }
+    SudokuBoard > .board--cage { background: $secondary 12%; }
+    SudokuBoard > .board--sum { color: $text; text-style: bold; }
     SudokuBoard > .board--hint { background: $success 35%; text-style: bold; }
     SudokuBoard > .board--target { background: $warning 30%; }
     /* Chains: colours that stay apart in 16 colours too (bright green, bright cyan, bright red);
@@ -184,7 +220,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     # -- what the screen sets -------------------------------------------------------------------
 
     def set_grid(self, grid: Grid, marks: list[int]) -> None:
-        resized = grid.size != self.grid.size
+        # A Killer or Jigsaw grid has a line between every two cells: another layout.
+        resized = grid.size != self.grid.size or (grid.variant is None) != (self.grid.variant is None)
         self.grid = grid
         self.marks = marks
         self.conflicts = set()
@@ -237,12 +274,17 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
 
     # -- geometry -------------------------------------------------------------------------------
 
+    @property
+    def outlined(self) -> bool:
+        """A Killer or Jigsaw grid: a line between every two cells, drawn by what they share."""
+        return self.grid.variant is not None
+
     def _layout(self) -> None:
         """Where every cell starts, in widget columns and lines, for the current layout."""
         geo = self.grid.geometry
         n = geo.size
-        self.cell_w, self.cell_h = (5, 3) if self.large else (4, 1)
-        inner = self.large
+        self.cell_w, self.cell_h = (5, 3) if self.large else (3 if self.outlined else 4, 1)
+        inner = self.large or self.outlined
         # x: the left label, then a border, then cells with a line before each box (and in the
         # large layout before every cell).
         xs, x = [], LABEL_WIDTH + 1
@@ -259,16 +301,22 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         self.cell_x = xs
         self.col_lines = col_lines
         # y: the column labels, then the top border, then rows with lines likewise.
-        rows: list[tuple] = [("labels",), ("border", "top")]
+        # An outlined grid at 80×24 needs a line more than there is: its column labels go in
+        # its bottom line.
+        self.labels_below = self.outlined and not self.large
+        rows: list[tuple] = [] if self.labels_below else [("labels",)]
+        rows.append(("outline", 0) if self.outlined else ("border", "top"))
         ys = []
         for r in range(n):
             if r:
                 kind = "box" if r % geo.box_rows == 0 else "inner"
-                if kind == "box" or inner:
+                if self.outlined:
+                    rows.append(("outline", r))
+                elif kind == "box" or inner:
                     rows.append(("border", kind))
             ys.append(len(rows))
             rows.extend(("cell", r, sub) for sub in range(self.cell_h))
-        rows.append(("border", "bottom"))
+        rows.append(("outline", n) if self.outlined else ("border", "bottom"))
         self.cell_y = ys
         self.lines = rows
 
@@ -313,6 +361,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
             for c, x in enumerate(self.cell_x):
                 text[x + self.cell_w // 2] = digit_char(c + 1)
             return Strip([Segment("".join(text), label)])
+        if line[0] == "outline":
+            return self._outline(line[1], base, grid_style)
         if line[0] == "border":
             left, box, cross, right, fill = JUNCTIONS[line[1]]
             out = [" " * LABEL_WIDTH, left]
@@ -332,8 +382,10 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         _, row, sub = line
         n = self.grid.size
         middle = sub == self.cell_h // 2
+        outlined = self.outlined
+        first = VERTICAL[self._boundary(None, row * n)] if outlined else "│"
         segments = [Segment(f"{digit_char(row + 1) if middle else ' ':<{LABEL_WIDTH}}", label),
-                    Segment("│", grid_style)]
+                    Segment(first, grid_style)]
         cursor_digit = self.grid.values[self.cursor]
         for c in range(n):
             cell = row * n + c
@@ -345,14 +397,91 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 segments.extend(self._chain_segments(removed_chars(self.removed[cell]), base + style))
             else:
                 segments.append(Segment(cell_text, base + style))
-            if c + 1 < n:
+            if outlined:
+                segments.append(Segment(VERTICAL[self._boundary(cell, cell + 1 if c + 1 < n else None)], grid_style))
+            elif c + 1 < n:
                 boundary = "box" if (c + 1) % self.grid.geometry.box_cols == 0 else "inner"
                 if boundary == "box":
                     segments.append(Segment("│", grid_style))
                 elif self.large:
                     segments.append(Segment("┆", grid_style))
-        segments.append(Segment("│", grid_style))
+        if not outlined:
+            segments.append(Segment("│", grid_style))
         return Strip(segments)
+
+    # -- Killer cages and Jigsaw regions ----------------------------------------------------------
+
+    def _boundary(self, a: int | None, b: int | None) -> str:
+        """What separates two neighbouring cells (None: off the grid): the grid's edge, a region
+        or box line (one cage on both sides: an opening in it), a cage's border, or nothing."""
+        grid = self.grid
+        if a is None or b is None:
+            return EDGE_HEAVY if grid.geometry.jigsaw else EDGE
+        geo = grid.geometry
+        variant = grid.variant
+        cage_of = variant.cage_of if variant is not None and variant.cages else None
+        same_cage = cage_of is not None and cage_of[a] == cage_of[b] and cage_of[a] >= 0
+        if geo.box_of(a) != geo.box_of(b):
+            if same_cage:
+                return BOX_OPEN
+            return REGION if geo.jigsaw else BOX
+        if cage_of is not None and not same_cage:
+            return CAGE
+        return OPEN
+
+    def _outline(self, r: int, base: Style, grid_style: Style) -> Strip:
+        """The line above row ``r`` (``size``: below the last row) of a Killer or Jigsaw grid:
+        each cell's edge by what it separates, the junctions by the lines meeting there, and a
+        cage's sum at the top of its first cell."""
+        n = self.grid.size
+        variant = self.grid.variant
+        sums: dict[int, int] = {}
+        if variant is not None and r < n:
+            for cage in variant.cages:
+                if cage.cells[0] // n == r:
+                    sums[cage.cells[0] % n] = cage.total
+        above = [(r - 1) * n + c if r > 0 else None for c in range(n)]
+        below = [r * n + c if r < n else None for c in range(n)]
+
+        def across(c: int) -> str:  # the horizontal edge under column c
+            if c < 0 or c >= n:
+                return ""
+            return self._boundary(above[c], below[c])
+
+        def upright(cells: list[int | None], c: int) -> str:  # the vertical edge left of column c
+            if cells[0] is None:
+                return ""
+            left = cells[c - 1] if c > 0 else None
+            right = cells[c] if c < n else None
+            return self._boundary(left if c > 0 else None, right)
+
+        segments = [Segment(" " * LABEL_WIDTH, base)]
+        sum_style = grid_style + self._layer("board--sum")
+        for c in range(n + 1):
+            segments.append(Segment(junction(upright(above, c), upright(below, c), across(c - 1), across(c)),
+                                    grid_style))
+            if c == n:
+                break
+            kind = across(c)
+            fill = horizontal_fill(kind, self.cell_w)
+            if r == n and self.labels_below:
+                middle = self.cell_w // 2
+                fill = fill[:middle] + digit_char(c + 1) + fill[middle + 1:]
+            total = sums.get(c)
+            if total is None:
+                segments.append(Segment(fill, grid_style))
+            else:
+                label = str(total)
+                segments.append(Segment(label, sum_style))
+                segments.append(Segment(fill[len(label):], grid_style))
+        return Strip(segments)
+
+    def cage_cells(self, cell: int) -> set[int]:
+        """The cells of ``cell``'s Killer cage (empty outside a Killer)."""
+        variant = self.grid.variant
+        if variant is None or not variant.cages or variant.cage_of[cell] < 0:
+            return set()
+        return set(variant.cages[variant.cage_of[cell]].cells)
 
     def _cell(self, cell: int, sub: int, cursor_digit: int) -> tuple[str, Style]:
         """The text of one line of one cell, and its style."""
@@ -384,6 +513,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 style += self._layer("board--diagonal")
         if cursor_digit and value == cursor_digit and cell != self.cursor:
             style += self._layer("board--same")
+        if cell in self.cage_cells(self.cursor):
+            style += self._layer("board--cage")
         if cell in self.hint_cells:
             style += self._layer("board--hint")
         if cell in self.targets:
@@ -399,6 +530,9 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
     def _chain_segments(self, chars: list[tuple[str, str]], style: Style) -> list[Segment]:
         """The middle line of a chain cell or a cell losing candidates: (character, symbol)
         pairs, each styled by its symbol, centred in the large layout's five columns."""
+        while len(chars) > self.cell_w:  # an outlined cell is three wide: a space goes first
+            blank = next((i for i, (ch, _) in enumerate(chars) if ch == " "), len(chars) - 1)
+            chars = chars[:blank] + chars[blank + 1:]
         out = [Segment(ch, style + self._layer(CHAIN_STYLES[symbol]) if ch != " " else style)
                for ch, symbol in chars]
         pad = self.cell_w - len(out)
@@ -419,12 +553,13 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
                 return f"{'[ ]':^{w}}"
             return f"{text:^{w}}"
         digits = mask_digits(mask)
+        lead = " " * (w - 3)  # the classic layout's space between cells; an outlined one has its lines
         if not digits:
-            return " [ ]" if is_cursor else " " * w
+            return f"{lead}[ ]" if is_cursor else " " * w
         if len(digits) <= 3:
-            return f" {''.join(digit_char(d) for d in digits):<3}"
+            return f"{lead}{''.join(digit_char(d) for d in digits):<3}"
         # More than fit: the first two and an ellipsis (a count like "(4)" read as the mark 4).
-        return f" {''.join(digit_char(d) for d in digits[:2])}…"
+        return f"{lead}{''.join(digit_char(d) for d in digits[:2])}…"
 
     @property
     def has_focus_within_board(self) -> bool:
@@ -437,7 +572,8 @@ class SudokuBoard(LayeredStyles, Widget, can_focus=True):
         if not (0 <= old < total):
             old = new
         # The same-digit highlight follows the cursor: repaint the cells it leaves and reaches.
-        self.refresh_cells({old, new} | self.same_digit_cells(old) | self.same_digit_cells(new))
+        self.refresh_cells({old, new} | self.same_digit_cells(old) | self.same_digit_cells(new)
+                           | self.cage_cells(old) | self.cage_cells(new))
         self.post_message(self.CursorMoved(new))
 
     def on_focus(self) -> None:
