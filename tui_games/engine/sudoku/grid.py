@@ -12,6 +12,10 @@ and the generator all read it on every call, so it must not be rebuilt per puzzl
 
 Sizes and boxes: 4×4 (2×2 boxes), 6×6 (boxes of 2 rows × 3 columns), 9×9 (3×3), 16×16
 (4×4). Digits past 9 are written ``A`` (10) to ``G`` (16).
+
+Killer and Jigsaw grids carry a :class:`~.variants.Variant`; their geometry comes from
+:func:`variant_geometry` (cached for the last 256 variants), where Jigsaw regions take the
+boxes' place and Killer cage mates join the peers (:mod:`.variants` describes the API).
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import NamedTuple
 
+from tui_games.engine.sudoku.variants import Variant
+
 __all__ = [
     "BOX_SHAPES", "DIGITS", "Geometry", "Grid", "GridError", "bit_indexes", "cell_name", "digit_char",
-    "geometry", "mask_digits", "popcount",
+    "geometry", "mask_digits", "popcount", "variant_geometry",
 ]
 
 # (box rows, box columns) per size.
@@ -90,6 +96,10 @@ class _GeometryFields(NamedTuple):
     peer_pairs: tuple[tuple[int, int], ...]
     # (box, line, the cells they share, the box's other cells, the line's other cells)
     intersections: tuple[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]
+    # Each cell's box (its region, in a Jigsaw), and its peers after it (every pair once).
+    box_index: tuple[int, ...]
+    later_peers: tuple[tuple[int, ...], ...]
+    variant: Variant | None
 
 
 class Geometry(_GeometryFields):
@@ -101,8 +111,13 @@ class Geometry(_GeometryFields):
     unit: what pointing and box-line reduction look at.
 
     Fields: ``size``, ``box_rows``, ``box_cols``, ``diagonal``; ``units`` (cell tuples),
-    ``unit_kinds``, ``unit_names``; per cell ``units_of``, ``peers``, ``peer_sets``;
-    ``peer_pairs``; ``intersections`` as (box, line, shared, rest of box, rest of line).
+    ``unit_kinds``, ``unit_names``; per cell ``units_of``, ``peers``, ``peer_sets``,
+    ``box_index``, ``later_peers`` (the peers numbered above it); ``peer_pairs``;
+    ``intersections`` as (box, line, shared, rest of box, rest of line); ``variant`` (None,
+    or the Killer/Jigsaw :class:`~.variants.Variant`). Peers are the cells that may not hold
+    the same digit: the units' cells, and in a Killer the cage mates too. In a Jigsaw the
+    boxes are the regions (``box_rows`` and ``box_cols`` then describe no box: test
+    ``jigsaw``).
     (A named tuple, not a dataclass: this module is on the start-up path of ``sudoku solve``,
     and ``dataclasses`` costs more to import than the rest of that command.)
     """
@@ -129,8 +144,16 @@ class Geometry(_GeometryFields):
         return cell % self.size
 
     def box_of(self, cell: int) -> int:
-        row, col = divmod(cell, self.size)
-        return (row // self.box_rows) * (self.size // self.box_cols) + col // self.box_cols
+        """The box's index (0-based; its unit is ``2*size`` on): a region in a Jigsaw."""
+        return self.box_index[cell]
+
+    @property
+    def jigsaw(self) -> bool:
+        return self.variant is not None and self.variant.regions is not None
+
+    @property
+    def killer(self) -> bool:
+        return self.variant is not None and bool(self.variant.cages)
 
     def rows(self) -> range:
         """Unit numbers of the rows (as are ``columns()``, ``boxes()``, ``diagonals()``)."""
@@ -153,9 +176,23 @@ class Geometry(_GeometryFields):
 @cache
 def geometry(size: int = 9, diagonal: bool = False) -> Geometry:
     """The cached structure of a ``size``×``size`` grid (4, 6, 9 or 16), X variant if ``diagonal``."""
+    return _build(size, diagonal, None)
+
+
+@lru_cache(maxsize=256)
+def variant_geometry(variant: Variant) -> Geometry:
+    """The geometry of a Killer or Jigsaw ``variant`` (see :mod:`.variants`); for a plain one
+    the per-shape :func:`geometry` itself."""
+    if variant.regions is None and not variant.cages:
+        return geometry(variant.size, variant.diagonal)
+    return _build(variant.size, variant.diagonal, variant)
+
+
+def _build(size: int, diagonal: bool, variant: Variant | None) -> Geometry:
     if size not in BOX_SHAPES:
         raise GridError(f"a Sudoku grid is 4, 6, 9 or 16 cells wide, not {size}")
     box_rows, box_cols = BOX_SHAPES[size]
+    regions = variant.regions if variant is not None else None
     n = size
     units: list[tuple[int, ...]] = []
     kinds: list[str] = []
@@ -170,10 +207,14 @@ def geometry(size: int = 9, diagonal: bool = False) -> Geometry:
         names.append(f"column {c + 1}")
     stacks = n // box_cols
     for b in range(n):
-        top, left = (b // stacks) * box_rows, (b % stacks) * box_cols
-        units.append(tuple((top + i) * n + left + j for i in range(box_rows) for j in range(box_cols)))
+        if regions is not None:
+            units.append(regions[b])
+            names.append(f"region {b + 1}")
+        else:
+            top, left = (b // stacks) * box_rows, (b % stacks) * box_cols
+            units.append(tuple((top + i) * n + left + j for i in range(box_rows) for j in range(box_cols)))
+            names.append(f"box {b + 1}")
         kinds.append(BOX)
-        names.append(f"box {b + 1}")
     if diagonal:
         units.append(tuple(i * n + i for i in range(n)))
         kinds.append(DIAGONAL)
@@ -185,9 +226,15 @@ def geometry(size: int = 9, diagonal: bool = False) -> Geometry:
     for u, cells in enumerate(units):
         for cell in cells:
             units_of[cell].append(u)
+    box_index = [0] * (n * n)
+    for b in range(n):
+        for cell in units[2 * n + b]:
+            box_index[cell] = b
     peers = []
     for cell in range(n * n):
         seen = {p for u in units_of[cell] for p in units[u]}
+        if variant is not None and variant.cages and variant.cage_of[cell] >= 0:
+            seen.update(variant.cages[variant.cage_of[cell]].cells)
         seen.discard(cell)
         peers.append(tuple(sorted(seen)))
     pairs = tuple((a, b) for a in range(n * n) for b in peers[a] if a < b)
@@ -201,9 +248,10 @@ def geometry(size: int = 9, diagonal: bool = False) -> Geometry:
             if len(shared) >= 2:
                 intersections.append((box, line, shared, tuple(c for c in units[box] if c not in shared),
                                       tuple(c for c in cells if c not in box_cells)))
+    later = tuple(tuple(p for p in peers[c] if p > c) for c in range(n * n))
     return Geometry(size, box_rows, box_cols, diagonal, tuple(units), tuple(kinds), tuple(names),
                     tuple(tuple(u) for u in units_of), tuple(peers), tuple(frozenset(p) for p in peers),
-                    pairs, tuple(intersections))
+                    pairs, tuple(intersections), tuple(box_index), later, variant)
 
 
 class Grid:
@@ -213,13 +261,22 @@ class Grid:
     :meth:`candidates` are the digits no peer holds; :meth:`conflicts` are the cells whose
     digit a peer repeats. Nothing here checks the digits against the solution: ask
     :func:`tui_games.engine.sudoku.sat.solve` for that.
+
+    ``variant`` (a Killer or Jigsaw :class:`~.variants.Variant`) sets the size, the diagonals
+    and the geometry; a grid without one (``variant`` None) is classic or diagonal. A
+    Killer's :meth:`conflicts` and :meth:`is_solved` also hold its cages to their rule.
     """
 
-    __slots__ = ("geometry", "givens", "values")
+    __slots__ = ("geometry", "givens", "values", "variant")
 
     def __init__(self, values: Sequence[int] | None = None, *, size: int = 9, diagonal: bool = False,
-                 givens: Sequence[bool] | None = None) -> None:
-        self.geometry = geometry(size, diagonal)
+                 givens: Sequence[bool] | None = None, variant: Variant | None = None) -> None:
+        if variant is not None:
+            size, diagonal = variant.size, variant.diagonal
+            if variant.regions is None and not variant.cages:
+                variant = None
+        self.variant = variant
+        self.geometry = geometry(size, diagonal) if variant is None else variant_geometry(variant)
         cells = size * size
         if values is None:
             values = [0] * cells
@@ -243,23 +300,30 @@ class Grid:
         return self.format()
 
     def __repr__(self) -> str:
+        if self.variant is not None:
+            return f"Grid({self.format()!r}, {self.variant!r})"
         variant = ", diagonal=True" if self.diagonal else ""
         return f"parse_grid({self.format()!r}{variant})"
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Grid) and self.geometry is other.geometry and self.values == other.values
-                and self.givens == other.givens)
+        return (isinstance(other, Grid)
+                and (self.geometry is other.geometry
+                     or (self.variant is not None and self.variant == other.variant))
+                and self.values == other.values and self.givens == other.givens)
 
     def __hash__(self) -> int:
-        return hash((self.size, self.diagonal, tuple(self.values)))
+        return hash((self.size, self.diagonal, self.variant, tuple(self.values)))
+
+    def with_values(self, values: Sequence[int], givens: Sequence[bool] | None = None) -> Grid:
+        """A grid of the same shape and variant holding ``values``."""
+        return Grid(values, size=self.size, diagonal=self.diagonal, givens=givens, variant=self.variant)
 
     def copy(self) -> Grid:
-        return Grid(self.values, size=self.size, diagonal=self.diagonal, givens=self.givens)
+        return self.with_values(self.values, self.givens)
 
     def puzzle(self) -> Grid:
         """A new grid with the givens only (what the player started from)."""
-        values = [v if g else 0 for v, g in zip(self.values, self.givens)]
-        return Grid(values, size=self.size, diagonal=self.diagonal)
+        return self.with_values([v if g else 0 for v, g in zip(self.values, self.givens)])
 
     # -- shape -----------------------------------------------------------------------------------
 
@@ -270,6 +334,13 @@ class Grid:
     @property
     def diagonal(self) -> bool:
         return self.geometry.diagonal
+
+    @property
+    def kind(self) -> str:
+        """``classic``, ``diagonal``, ``killer`` or ``jigsaw`` (see :mod:`.variants`)."""
+        if self.variant is not None:
+            return self.variant.kind
+        return "diagonal" if self.diagonal else "classic"
 
     def cell(self, row: int, col: int) -> int:
         """The index of the cell at 0-based ``row``, ``col``."""
@@ -336,17 +407,30 @@ class Grid:
             out.extend((u, d, tuple(cs)) for d, cs in sorted(where.items()) if len(cs) > 1)
         return out
 
+    def cage_problems(self) -> list[tuple[int, str]]:
+        """``(cage index, problem)`` for each Killer cage whose digits break its rule (a digit
+        twice, a full cage of the wrong sum, a partial one at or past its sum); [] otherwise."""
+        if self.variant is None or not self.variant.cages:
+            return []
+        return self.variant.cage_sum_problems(self.values)
+
     # builtins.set: inside the class, `set` names the method above.
     def conflicts(self) -> builtins.set[int]:
-        """Cells whose digit a peer repeats."""
-        return {c for _, _, cells in self.duplicates() for c in cells}
+        """Cells whose digit a peer repeats; in a Killer, also the cells of a cage that breaks
+        its rule."""
+        out = {c for _, _, cells in self.duplicates() for c in cells}
+        if self.variant is not None and self.variant.cages:
+            cages = self.variant.cages
+            for index, _ in self.cage_problems():
+                out.update(c for c in cages[index].cells if self.values[c])
+        return out
 
     def is_complete(self) -> bool:
         return all(self.values)
 
     def is_solved(self) -> bool:
-        """Every cell filled and no digit repeated in a unit."""
-        return self.is_complete() and not self.duplicates()
+        """Every cell filled, no digit repeated in a unit, and (Killer) every cage's sum made."""
+        return self.is_complete() and not self.duplicates() and not self.cage_problems()
 
     def agrees_with(self, solution: Sequence[int]) -> bool:
         """Whether every filled cell holds the digit of ``solution``."""

@@ -209,12 +209,6 @@ def _digit_table(size: int) -> list[tuple[int, ...]]:
     return [tuple(d - 1 for d in mask_digits(m)) for m in range(1 << size)]
 
 
-@cache
-def _later_peers(geo: Geometry) -> tuple[tuple[int, ...], ...]:
-    """Each cell's peers that come after it: every pair of peers once."""
-    return tuple(tuple(p for p in geo.peers[c] if p > c) for c in range(geo.cells))
-
-
 def _candidates(grid: Grid) -> tuple[list[int], list[int]] | None:
     """Values and candidate masks of a grid; None if a digit is repeated in a unit."""
     geo = grid.geometry
@@ -295,7 +289,7 @@ def encode(grid: Grid) -> Encoding:
             clause = [var_of[c * n + d] for c in cells if masks[c] & bit]
             add(clause)
             literals += len(clause)
-    later = _later_peers(geo)
+    later = geo.later_peers
     for a in open_cells:
         mask_a = masks[a]
         base_a = a * n
