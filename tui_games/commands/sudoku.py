@@ -7,7 +7,8 @@
     tui-games sudoku explain PUZZLE      every step from the puzzle to its solution
 
 Input is any format :mod:`tui_games.engine.sudoku.formats` reads (81-character lines with
-``#`` comments, ``.sdk`` grids, Project Euler blocks). Batch tools answer every puzzle in
+``#`` comments, ``.sdk`` grids, Project Euler blocks); with ``--variant killer`` or
+``jigsaw``, that variant's one-line format. Batch tools answer every puzzle in
 order, one line each, so output lines match input puzzles; a puzzle that is malformed or has
 no unique solution gets a ``# line N: ...`` line instead, and the exit status is 1. An
 unreadable file, or one with no readable puzzle in it, is a one-line error and status 2.
@@ -30,9 +31,11 @@ from tui_games.engine.sudoku.formats import (
     LINE_SIZES,
     PuzzleEntry,
     SudokuFormatError,
+    format_variant_line,
     parse_grid,
     read_puzzles,
 )
+from tui_games.engine.sudoku.formats import VARIANTS as LINE_VARIANTS
 from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 
@@ -48,6 +51,14 @@ GRADES = tuple(level for level in LEVELS if level != SEARCH)
 # JSON status words: short and stable for scripts.
 STATUS_WORDS = {sat.Status.UNIQUE: "unique", sat.Status.NONE: "none", sat.Status.SEVERAL: "several",
                 sat.Status.SOLVED: "solved"}
+
+VARIANT_CHOICES = ("classic", *LINE_VARIANTS)
+SOLVERS = ("auto", "sat", "smt")
+# What ``--solver auto`` takes, by variant: the faster of the two where both are installed, as
+# ``tui-games bench sudoku --variant V`` measures it (docs/performance.md: pycosat with the
+# encoding of engine/sudoku/sat.py is 40-100x faster than Z3 on every variant measured). A
+# bench run that found otherwise would change this table, not the code.
+FASTER = {"classic": "sat", "diagonal": "sat", "killer": "sat", "jigsaw": "sat"}
 
 # A one-player puzzle: nothing for ``tui-games arena``; the knobs of ``tui-games bench sudoku``.
 ARENA_OPTIONS: tuple[Option, ...] = ()
@@ -95,13 +106,25 @@ def _entries(args: argparse.Namespace) -> list[PuzzleEntry]:
     """The puzzles of FILE. A text with no puzzle in it (nothing, or prose) is the wrong input,
     not a batch with a bad line: UsageError (status 2)."""
     text, source = read_input(args.file)
-    entries = read_puzzles(text, source, diagonal=args.diagonal)
+    variant = getattr(args, "variant", "classic")
+    if variant in LINE_VARIANTS and args.diagonal:
+        raise UsageError(f"--diagonal is for the classic grid, not --variant {variant}")
+    entries = read_puzzles(text, source, diagonal=args.diagonal, variant=variant)
     if not entries:
+        if variant in LINE_VARIANTS:
+            raise UsageError(f"{source}: no puzzle in it (one {variant} line a puzzle)")
         raise UsageError(f"{source}: no puzzle in it (81-character lines, .sdk grids or Project Euler blocks)")
     first = entries[0].error
     if first is not None and first.prose:
         raise UsageError(str(first))
     return entries
+
+
+def _uniqueness(args: argparse.Namespace, grid: Grid) -> bool:
+    """Whether the stepper may assume one solution in its uniqueness techniques: never in a
+    Killer, whose cages a deadly pattern's swap of two digits may break (a unique rectangle
+    there proves nothing)."""
+    return bool(args.uniqueness) and grid.kind != "killer"
 
 
 def _comment(entry: PuzzleEntry, problem: str) -> str:
@@ -120,31 +143,89 @@ def _report_malformed(entry: PuzzleEntry, as_json: bool) -> None:
 # -- solve -------------------------------------------------------------------------------------------
 
 
+def _solver_name(args: argparse.Namespace, grid: Grid) -> str:
+    """``sat`` or ``smt`` for this puzzle: ``--solver``, ``auto`` by :data:`FASTER` when Z3 is
+    installed (else SAT); UsageError for ``smt`` without Z3."""
+    if args.solver == "sat":
+        return "sat"
+    from tui_games.engine.sudoku import smt
+
+    if args.solver == "smt":
+        if not smt.available():
+            raise UsageError(smt.INSTALL_HINT)
+        return "smt"
+    return FASTER.get(grid.kind, "sat") if smt.available() else "sat"
+
+
+def _solve_with(name: str, grid: Grid) -> sat.SolveResult:
+    if name == "smt":
+        from tui_games.engine.sudoku import smt
+
+        return smt.solve(grid)
+    return sat.solve(grid)
+
+
+def _numbered(path: str, line: int, many: bool) -> str:
+    """FILE itself for one puzzle; FILE with ``.lineN`` before its suffix for each of several."""
+    if not many:
+        return path
+    root, dot, suffix = path.rpartition(".")
+    return f"{root}.line{line}.{suffix}" if dot and "/" not in suffix else f"{path}.line{line}"
+
+
+def _write_encoding(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror or error}") from None
+
+
+def _write_encodings(args: argparse.Namespace, grid: Grid, line: int, many: bool) -> None:
+    """``--dimacs FILE`` and ``--smt2 FILE`` for one puzzle."""
+    if args.dimacs:
+        _write_encoding(_numbered(args.dimacs, line, many), sat.to_dimacs(grid))
+    if args.smt2:
+        from tui_games.engine.sudoku import smt
+
+        if not smt.available():
+            raise UsageError(smt.INSTALL_HINT)
+        _write_encoding(_numbered(args.smt2, line, many), smt.to_smt2(grid))
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     failed = False
-    for entry in _entries(args):
+    entries = _entries(args)
+    many = sum(1 for e in entries if e.error is None) > 1
+    for entry in entries:
         if entry.error is not None:
             failed = True
             _report_malformed(entry, args.json)
             continue
         grid = cast(Grid, entry.grid)  # no error: a grid
-        result = sat.solve(grid)
+        name = _solver_name(args, grid)
+        _write_encodings(args, grid, entry.line, many)
+        result = _solve_with(name, grid)
         solution = None
         if result.solution is not None:
-            solution = Grid(result.solution, size=grid.size, diagonal=grid.diagonal).format()
+            solution = "".join(digit_char(d) for d in result.solution)
         if not result.unique:
             failed = True
+        s = result.stats
         if args.stats:
-            s = result.stats
-            print(f"line {entry.line}: {result.seconds * 1000:.2f} ms, {s.variables:,} variables, "
-                  f"{s.clauses:,} clauses, {s.literals:,} literals, {s.propagated} cells filled by propagation",
-                  file=sys.stderr)
+            size = (f"{s.variables:,} variables, {s.assertions:,} assertions" if name == "smt" else
+                    f"{s.variables:,} variables, {s.clauses:,} clauses, {s.literals:,} literals, "
+                    f"{s.propagated} cells filled by propagation")
+            print(f"line {entry.line}: {name}, {result.seconds * 1000:.2f} ms, {size}", file=sys.stderr)
         if args.json:
-            s = result.stats
-            record = {"line": entry.line, "puzzle": grid.format(), "status": STATUS_WORDS[result.status],
+            record = {"line": entry.line, "puzzle": format_variant_line(grid), "status": STATUS_WORDS[result.status],
                       "solution": solution if result.unique or args.first else None,
-                      "ms": round(result.seconds * 1000, 3), "variables": s.variables, "clauses": s.clauses,
-                      "literals": s.literals}
+                      "ms": round(result.seconds * 1000, 3), "variables": s.variables, "solver": name,
+                      "variant": grid.kind}
+            if name == "smt":
+                record["assertions"] = s.assertions
+            else:
+                record.update(clauses=s.clauses, literals=s.literals)
             _print_json((record))
         elif result.unique:
             print(solution)
@@ -170,11 +251,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
             _report_malformed(entry, args.json)
             continue
         grid = cast(Grid, entry.grid)  # no error: a grid
-        result = grade(grid, uniqueness=args.uniqueness)
+        result = grade(grid, uniqueness=_uniqueness(args, grid))
         if result.level is None:
             failed = True
         if args.json:
-            _print_json(({"line": entry.line, "puzzle": grid.format(), "status": STATUS_WORDS[result.status],
+            _print_json(({"line": entry.line, "puzzle": format_variant_line(grid), "status": STATUS_WORDS[result.status],
                               "level": result.level, "technique": result.technique, "steps": result.steps,
                               "counts": result.counts, "rating": result.rating if result.level else None,
                               "logic": result.logic}))
@@ -230,10 +311,18 @@ def _puzzle_argument(args: argparse.Namespace) -> Grid:
             raise UsageError(f"PUZZLE {text!r} is a file: {args.tool} takes the puzzle itself (one line), "
                              f"or '-' to read it from stdin: tui-games sudoku {args.tool} - < {text}")
     line = text.strip()
-    if line.isdigit() and len(line) not in LINE_SIZES:
+    if getattr(args, "variant", "classic") == "classic" and line.isdigit() and len(line) not in LINE_SIZES:
         # One short line is no block of rows: say what a line must hold, not "1 rows".
         sizes = ", ".join(f"{cells} ({size}×{size})" for cells, size in sorted(LINE_SIZES.items()))
         raise UsageError(f"{source}: {len(line)} cells; a puzzle on one line has {sizes}")
+    variant = getattr(args, "variant", "classic")
+    if variant in LINE_VARIANTS:
+        entries = list(read_puzzles(text, source, variant=variant))
+        if len(entries) != 1:
+            raise UsageError(f"{source}: expected one {variant} line, found {len(entries)}")
+        if entries[0].error is not None:
+            raise UsageError(str(entries[0].error))
+        return cast(Grid, entries[0].grid)
     try:
         grid = parse_grid(text, source, diagonal=args.diagonal)
     except SudokuFormatError as error:
@@ -278,7 +367,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
     grid = _unique_puzzle(args, "hint")
     if grid is None:
         return EXIT_NOT_UNIQUE
-    stepper = Stepper(grid, uniqueness=args.uniqueness)
+    stepper = Stepper(grid, uniqueness=_uniqueness(args, grid))
     step = stepper.next_step()
     if step is None:
         if stepper.stuck == "solved":
@@ -309,7 +398,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     grid = _unique_puzzle(args, "explanation")
     if grid is None:
         return EXIT_NOT_UNIQUE
-    stepper = Stepper(grid, uniqueness=args.uniqueness)
+    stepper = Stepper(grid, uniqueness=_uniqueness(args, grid))
     n = grid.size
     number = 0
     while (step := stepper.next_step()) is not None:
@@ -355,6 +444,14 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                        help='one {"line", "puzzle", "status", "solution", "ms", "variables", "clauses", '
                             '"literals"} object per puzzle')
     solve.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _variant_option(solve)
+    solve.add_argument("--solver", choices=SOLVERS, default="auto",
+                       help="sat (pycosat), smt (Z3, the optional extra 'smt'), or auto: the faster where both "
+                            "are installed (default)")
+    solve.add_argument("--dimacs", metavar="FILE",
+                       help="write each puzzle's CNF in DIMACS to FILE (several puzzles: FILE.lineN.cnf ...)")
+    solve.add_argument("--smt2", metavar="FILE",
+                       help="write each puzzle's SMT-LIB 2 model to FILE (needs Z3; several puzzles: FILE.lineN.smt2 ...)")
 
     grade_tool = tools.add_parser("grade", help="grade and hardest technique of every puzzle")
     grade_tool.set_defaults(handler=cmd_grade)
@@ -363,6 +460,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                             help='one {"line", "puzzle", "status", "level", "technique", "steps", "counts", '
                                  '"rating", "logic"} object per puzzle')
     grade_tool.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _variant_option(grade_tool)
     _uniqueness_option(grade_tool)
 
     gen = tools.add_parser("generate", help="unique-solution puzzles of a grade, one per line")
@@ -381,6 +479,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                       help='print {"technique", "level", "rating", "place", "eliminate", "text", "chain", '
                            '"explanation", "cells", "digits", "placements", "eliminations"}')
     hint.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _variant_option(hint)
     _uniqueness_option(hint)
 
     explain = tools.add_parser("explain", help="every step from the puzzle to its solution, explained and rated")
@@ -390,7 +489,14 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
                          help='one {"technique", "level", "rating", "place", "eliminate", "text", "chain"} '
                               'object per step (cells rRcC, 1-based)')
     explain.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    _variant_option(explain)
     _uniqueness_option(explain)
+
+
+def _variant_option(tool: argparse.ArgumentParser) -> None:
+    tool.add_argument("--variant", choices=VARIANT_CHOICES, default="classic",
+                      help="killer: a line of 81 cage labels, a space, the cage sums; jigsaw: 81 region digits, "
+                           "a space, the 81 givens (default classic: the formats above)")
 
 
 def _uniqueness_option(tool: argparse.ArgumentParser) -> None:

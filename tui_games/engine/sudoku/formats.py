@@ -14,6 +14,19 @@ Three formats, told apart by :func:`detect_format`:
   pasted from a pretty print reads too.
 - ``euler``: Project Euler 96 blocks, a ``Grid NN`` line and then one row per line.
 
+Two one-line formats for the variants (9×9 only), read when the caller names the variant
+(``variant="killer"`` or ``"jigsaw"``; the text cannot say):
+
+- ``killer``: the 81 cells' cage labels, one character a cage from ``A-Za-z0-9``, a space,
+  then the cage sums in the order their labels first appear, comma-separated::
+
+      AABBBCDDE... 3,15,22,4,16,...
+
+  A label is one cage: used in two places that do not touch, it is an error, as is a sum
+  impossible for its cage's size or cage sums that do not add up to 405.
+- ``jigsaw``: the 81 cells' region digits ``1``-``9``, a space, then the 81-character
+  givens of the line format. Each region holds nine connected cells.
+
 Every problem is a :class:`SudokuFormatError` whose message names the source, the line (and,
 for block formats, the puzzle number) and the problem: a wrong length, a stray character with
 its column, or a digit given twice in a unit with the cells (``r3c5``, ``r3c8``).
@@ -28,10 +41,12 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple, cast
 
 from tui_games.engine.sudoku.grid import BOX_SHAPES, DIGITS, Grid, cell_name, digit_char
+from tui_games.engine.sudoku.variants import JIGSAW, KILLER, Cage, Variant, VariantError, cage_bounds
 
 __all__ = [
-    "FORMATS", "PuzzleEntry", "SudokuFormatError", "detect_format", "format_euler", "format_line",
-    "format_pretty", "format_sdk", "parse_grid", "parse_puzzles", "read_puzzles",
+    "CAGE_LABELS", "FORMATS", "VARIANTS", "PuzzleEntry", "SudokuFormatError", "detect_format", "format_euler",
+    "format_jigsaw", "format_killer", "format_line", "format_pretty", "format_sdk", "format_variant_line",
+    "parse_grid", "parse_jigsaw", "parse_killer", "parse_puzzles", "read_puzzles",
 ]
 
 FORMATS = ("line", "sdk", "euler")
@@ -260,13 +275,18 @@ def _prose(line: str) -> str | None:
 
 
 def read_puzzles(text: str, source: str = "<text>", *, diagonal: bool = False, size: int | None = None,
-                 fmt: str | None = None) -> list[PuzzleEntry]:
+                 fmt: str | None = None, variant: str | None = None) -> list[PuzzleEntry]:
     """Every puzzle of ``text``, in order, each a grid or the error that stops it.
 
     ``fmt`` is one of :data:`FORMATS` (default: :func:`detect_format`); ``size`` forces a grid
     size (default: from the first puzzle); ``diagonal`` makes every grid the X variant (the
-    text does not say).
+    text does not say). ``variant`` ``killer`` or ``jigsaw`` reads that variant's line
+    format instead (one puzzle a line; ``classic`` or None: the formats above).
     """
+    if variant in VARIANTS:
+        return _read_variant_lines(text, source, variant)
+    if variant not in (None, "classic", "diagonal"):
+        raise ValueError(f"unknown Sudoku variant {variant!r}; choose classic, diagonal, {', '.join(VARIANTS)}")
     for number, raw in enumerate(text.splitlines(), 1):
         if _is_data(raw):
             problem = None if _EULER_HEADER.match(raw.strip()) else _prose(raw.strip())
@@ -346,3 +366,164 @@ def format_pretty(grid: Grid, blank: str = ".") -> str:
         parts = [" ".join(row[s * geo.box_cols:(s + 1) * geo.box_cols]) for s in range(stacks)]
         lines.append(" | ".join(parts))
     return "\n".join(lines)
+
+
+# -- Killer and Jigsaw lines --------------------------------------------------------------------------
+
+VARIANTS = (KILLER, JIGSAW)
+CAGE_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_LABEL_SET = frozenset(CAGE_LABELS)
+_REGION_DIGITS = frozenset("123456789")
+_CELLS = 81
+
+
+def _split_fields(line: str, what: str) -> tuple[str, str]:
+    fields = line.split()
+    if len(fields) != 2:
+        raise SudokuFormatError(f"expected {what}, got {len(fields)} field{'s' if len(fields) != 1 else ''}")
+    first, second = fields
+    if len(first) != _CELLS:
+        raise SudokuFormatError(f"expected {_CELLS} cells before the space, got {len(first)}")
+    return first, second
+
+
+def _pieces(labels: str, label: str) -> list[tuple[int, ...]]:
+    """The connected pieces of the cells marked ``label``, each sorted, in reading order."""
+    left = {c for c, ch in enumerate(labels) if ch == label}
+    pieces = []
+    while left:
+        start = min(left)
+        piece, todo = {start}, [start]
+        left.discard(start)
+        while todo:
+            row, col = divmod(todo.pop(), 9)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                other = r * 9 + c
+                if 0 <= r < 9 and 0 <= c < 9 and other in left:
+                    left.discard(other)
+                    piece.add(other)
+                    todo.append(other)
+        pieces.append(tuple(sorted(piece)))
+    return sorted(pieces)
+
+
+def parse_killer(line: str) -> Grid:
+    """A Killer from its line (see the module docstring); SudokuFormatError names the problem."""
+    labels, sums_text = _split_fields(line.strip(), f"{_CELLS} cage labels, a space, then the cage sums")
+    for column, ch in enumerate(labels, 1):
+        if ch not in _LABEL_SET:
+            raise SudokuFormatError(f"{ch!r} at column {column} is no cage label (A-Z, a-z, 0-9)")
+    order: list[str] = []
+    for ch in labels:
+        if ch not in order:
+            order.append(ch)
+    sums = sums_text.split(",")
+    if len(sums) != len(order):
+        raise SudokuFormatError(f"{len(order)} cages but {len(sums)} sums")
+    cages = []
+    for number, (label, text) in enumerate(zip(order, sums), 1):
+        if not text.isdigit():
+            raise SudokuFormatError(f"sum {number} ({text!r}, cage {label!r}) is not a number")
+        pieces = _pieces(labels, label)
+        if len(pieces) > 1:
+            raise SudokuFormatError(f"cage label {label!r} is used in two places that do not touch: "
+                                    f"{cell_name(pieces[0][0])} and {cell_name(pieces[1][0])}")
+        cells = pieces[0]
+        total = int(text)
+        low, high = cage_bounds(len(cells))
+        if len(cells) > 9:
+            raise SudokuFormatError(f"cage {label!r} has {len(cells)} cells; a cage holds at most 9, all different")
+        if not low <= total <= high:
+            raise SudokuFormatError(f"cage {label!r} sums to {total}, impossible for {len(cells)} cell"
+                                    f"{'s' if len(cells) > 1 else ''} (different digits make {low} to {high})")
+        cages.append(Cage(total, cells))
+    try:
+        variant = Variant(cages=tuple(cages))
+    except VariantError as error:
+        raise SudokuFormatError(str(error)) from None
+    return Grid(variant=variant)
+
+
+def parse_jigsaw(line: str) -> Grid:
+    """A Jigsaw from its line (see the module docstring); SudokuFormatError names the problem."""
+    regions_text, givens = _split_fields(line.strip(), f"{_CELLS} region digits, a space, then {_CELLS} givens")
+    for column, ch in enumerate(regions_text, 1):
+        if ch not in _REGION_DIGITS:
+            raise SudokuFormatError(f"{ch!r} at column {column} is no region digit (1-9)")
+    regions = []
+    for digit in "123456789":
+        cells = tuple(c for c, ch in enumerate(regions_text) if ch == digit)
+        if len(cells) != 9:
+            raise SudokuFormatError(f"region {digit} has {len(cells)} cells, not 9")
+        regions.append(cells)
+    try:
+        variant = Variant(regions=tuple(regions))
+    except VariantError as error:
+        raise SudokuFormatError(str(error)) from None
+    if len(givens) != _CELLS:
+        raise SudokuFormatError(f"expected {_CELLS} givens after the space, got {len(givens)}")
+    values, stray, bad = _cells(givens, 9)
+    if stray is not None:
+        raise SudokuFormatError(_stray(cast(str, bad), _CELLS + 2 + stray, 9))
+    grid = Grid(values, variant=variant)
+    problem = _check_duplicates(grid)
+    if problem is not None:
+        raise SudokuFormatError(problem)
+    return grid
+
+
+_VARIANT_READERS = {KILLER: parse_killer, JIGSAW: parse_jigsaw}
+
+
+def _read_variant_lines(text: str, source: str, variant: str) -> list[PuzzleEntry]:
+    read = _VARIANT_READERS[variant]
+    entries: list[PuzzleEntry] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not _is_data(raw):
+            continue
+        index = len(entries) + 1
+        try:
+            entries.append(PuzzleEntry(index, number, read(raw)))
+        except SudokuFormatError as error:
+            entries.append(PuzzleEntry(index, number, None,
+                                       SudokuFormatError(error.problem, source=source, line=number)))
+    return entries
+
+
+def format_killer(grid: Grid) -> str:
+    """A Killer's line: labels in order of first appearance, then the sums. ValueError past
+    62 cages (one character a cage)."""
+    variant = grid.variant
+    if variant is None or not variant.cages or variant.regions is not None or grid.size != 9:
+        raise ValueError("not a 9x9 Killer")
+    if len(variant.cages) > len(CAGE_LABELS):
+        raise ValueError(f"{len(variant.cages)} cages: the line format names at most {len(CAGE_LABELS)}")
+    labels = [""] * _CELLS
+    sums = []
+    label_of: dict[int, str] = {}
+    for cell in range(_CELLS):
+        index = variant.cage_of[cell]
+        if index < 0:
+            raise ValueError(f"{cell_name(cell)} is in no cage: the line format gives every cell one")
+        if index not in label_of:
+            label_of[index] = CAGE_LABELS[len(label_of)]
+            sums.append(str(variant.cages[index].total))
+        labels[cell] = label_of[index]
+    return f"{''.join(labels)} {','.join(sums)}"
+
+
+def format_jigsaw(grid: Grid, blank: str = ".") -> str:
+    """A Jigsaw's line: region digits, a space, the givens (``blank`` for an empty cell)."""
+    variant = grid.variant
+    if variant is None or variant.region_of is None or variant.cages or grid.size != 9:
+        raise ValueError("not a 9x9 Jigsaw")
+    return f"{''.join(str(r + 1) for r in variant.region_of)} {grid.format(blank)}"
+
+
+def format_variant_line(grid: Grid, blank: str = ".") -> str:
+    """The one-line form of any grid: its variant's line, or the line format."""
+    if grid.variant is not None and grid.variant.cages:
+        return format_killer(grid)
+    if grid.variant is not None and grid.variant.regions is not None:
+        return format_jigsaw(grid, blank)
+    return grid.format(blank)

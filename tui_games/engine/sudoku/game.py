@@ -4,7 +4,9 @@ The screen only draws this and sends it keys. Each edit is one :class:`Action` -
 before and after of every cell it touched -- so undo and redo are exact even for edits that
 touch many cells (placing a digit takes it out of the peers' pencil marks; "fill all
 candidates" writes every empty cell). The whole game, history included, round-trips through
-:meth:`SudokuGame.to_dict` so a saved game resumes with its undo history.
+:meth:`SudokuGame.to_dict` so a saved game resumes with its undo history, a Killer's cages
+and a Jigsaw's regions included (``variant`` and ``layout``: the Killer's line, or the
+Jigsaw's 81 region digits).
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui_games.engine.sudoku.formats import SudokuFormatError, format_killer, parse_jigsaw, parse_killer
 from tui_games.engine.sudoku.grid import DIGITS, Grid
 from tui_games.engine.sudoku.techniques import Step
+from tui_games.engine.sudoku.variants import JIGSAW, KILLER, Variant
 
 __all__ = ["Action", "Change", "SudokuGame"]
 
@@ -219,7 +223,14 @@ class SudokuGame:
     # -- saving ------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        variant = self.grid.variant
+        saved: dict[str, Any] = {}
+        if variant is not None and variant.cages:
+            saved = {"variant": KILLER, "layout": format_killer(self.grid.puzzle())}
+        elif variant is not None and variant.region_of is not None:
+            saved = {"variant": JIGSAW, "layout": "".join(str(r + 1) for r in variant.region_of)}
         return {
+            **saved,
             "size": self.size,
             "diagonal": self.grid.diagonal,
             "puzzle": self.grid.puzzle().format(),
@@ -241,12 +252,15 @@ class SudokuGame:
         """A game from :meth:`to_dict`; ValueError (or KeyError, TypeError) if it is damaged."""
         size = int(data["size"])
         diagonal = bool(data["diagonal"])
-        puzzle = _grid_from_text(data["puzzle"], size, diagonal)
+        variant = _saved_variant(data)
+        if variant is not None:
+            size, diagonal = variant.size, variant.diagonal
+        puzzle = _grid_from_text(data["puzzle"], size, diagonal, variant)
         solution = data.get("solution")
         if solution is not None and (len(solution) != size * size or not all(isinstance(d, int) for d in solution)):
             raise ValueError("the saved solution does not fit the grid")
         game = cls(puzzle, solution, grade=data.get("grade"), source=str(data.get("source", "")))
-        values = _grid_from_text(data["values"], size, diagonal).values
+        values = _grid_from_text(data["values"], size, diagonal, variant).values
         for cell, value in enumerate(values):
             if game.grid.givens[cell] and value != game.grid.values[cell]:
                 raise ValueError(f"the saved grid changes the given at {game.grid.cell_name(cell)}")
@@ -264,11 +278,31 @@ class SudokuGame:
         return game
 
 
-def _grid_from_text(text: str, size: int, diagonal: bool) -> Grid:
+def _saved_variant(data: dict[str, Any]) -> Variant | None:
+    """The Killer or Jigsaw a saved game names, or None; ValueError if its layout is damaged."""
+    kind = data.get("variant")
+    if kind is None:
+        return None
+    layout = data.get("layout")
+    if not isinstance(layout, str):
+        raise ValueError("the saved game names a variant but no layout")
+    try:
+        if kind == KILLER:
+            grid = parse_killer(layout)
+        elif kind == JIGSAW:
+            grid = parse_jigsaw(f"{layout} {'.' * 81}")
+        else:
+            raise ValueError(f"the saved game is of an unknown variant {kind!r}")
+    except SudokuFormatError as error:
+        raise ValueError(f"the saved {kind} layout is damaged: {error.problem}") from None
+    return grid.variant
+
+
+def _grid_from_text(text: str, size: int, diagonal: bool, variant: Variant | None = None) -> Grid:
     if len(text) != size * size:
         raise ValueError(f"a saved {size}x{size} grid has {size * size} cells, not {len(text)}")
     values = [0 if ch in ".0" else DIGITS.index(ch) + 1 for ch in text]
-    return Grid(values, size=size, diagonal=diagonal)
+    return Grid(values, size=size, diagonal=diagonal, variant=variant)
 
 
 def _action(item: list[Any], size: int) -> Action:

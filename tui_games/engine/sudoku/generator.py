@@ -24,6 +24,9 @@
    techniques, a different one to the eye (9!·6⁸·2 disguises of each seed). The disguise is
    graded again, so the grade returned is the real one.
 
+Killer and Jigsaw puzzles are made by :mod:`.variant_generator`, with the steps above where
+they apply.
+
 Small grids have few hard puzzles: 4×4 ones practically all grade trivial, 6×6 ones rarely
 pass basic, so asking for more ends in :class:`GenerationError`. Typical 9×9 cost (2 cores,
 CPython 3.11): well under a second for trivial to advanced, about a second for extreme; see
@@ -42,6 +45,7 @@ from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.grading import Grade, logic_grade, solves_within
 from tui_games.engine.sudoku.grid import Grid, geometry
 from tui_games.engine.sudoku.levels import BASIC, FIENDISH, LEVELS, SEARCH, level_index
+from tui_games.engine.sudoku.variants import Variant
 
 __all__ = ["Generated", "GenerationError", "GenerationStopped", "disguise", "generate", "random_solution"]
 
@@ -71,13 +75,18 @@ def _rng(rng: random.Random | int | None) -> random.Random:
     return rng if isinstance(rng, random.Random) else random.Random(rng)
 
 
-def random_solution(rng: random.Random | int | None = None, *, size: int = 9, diagonal: bool = False) -> list[int]:
-    """A random valid full grid (digits, row by row)."""
+def random_solution(rng: random.Random | int | None = None, *, size: int = 9, diagonal: bool = False,
+                    variant: Variant | None = None) -> list[int]:
+    """A random valid full grid (digits, row by row); of a Jigsaw's regions with ``variant``
+    (a Killer's cages are ignored: they are drawn around a full grid)."""
     rng = _rng(rng)
+    if variant is not None:
+        size, diagonal = variant.size, variant.diagonal
+        variant = Variant(size, diagonal, regions=variant.regions) if variant.regions is not None else None
     n = size
     geometry(size, diagonal)  # validates the size
     while True:
-        grid = Grid(size=size, diagonal=diagonal)
+        grid = Grid(size=size, diagonal=diagonal, variant=variant)
         first = list(range(1, n + 1))
         rng.shuffle(first)
         grid.values[:n] = first
@@ -98,9 +107,10 @@ def _symmetric_pairs(cells: int) -> list[tuple[int, ...]]:
     return [(c, cells - 1 - c) if c != cells - 1 - c else (c,) for c in range((cells + 1) // 2)]
 
 
-def _dig(values: list[int], rng: random.Random, size: int, diagonal: bool, target: str | None) -> list[tuple[int, ...]]:
-    """Remove symmetric pairs from ``values`` in place while the puzzle stays solvable by the
-    stepper up to ``target`` (None: while it has one solution); returns the pairs removed."""
+def _dig(values: list[int], rng: random.Random, template: Grid, target: str | None) -> list[tuple[int, ...]]:
+    """Remove symmetric pairs from ``values`` in place while the puzzle (of ``template``'s
+    shape and variant) stays solvable by the stepper up to ``target`` (None: while it has one
+    solution); returns the pairs removed."""
     pairs = _symmetric_pairs(len(values))
     rng.shuffle(pairs)
     removed = []
@@ -108,7 +118,7 @@ def _dig(values: list[int], rng: random.Random, size: int, diagonal: bool, targe
         saved = [values[c] for c in pair]
         for c in pair:
             values[c] = 0
-        grid = Grid(values, size=size, diagonal=diagonal)
+        grid = template.with_values(values)
         if target is None:
             keep = sat.count_solutions(grid, 2) == 1
         else:
@@ -122,10 +132,10 @@ def _dig(values: list[int], rng: random.Random, size: int, diagonal: bool, targe
 
 
 def _ease(values: list[int], solution: list[int], removed: list[tuple[int, ...]], rng: random.Random,
-          size: int, diagonal: bool, target: str) -> None:
+          template: Grid, target: str) -> None:
     """Put removed pairs back in random order until the stepper up to ``target`` solves it."""
     rng.shuffle(removed)
-    while not solves_within(Grid(values, size=size, diagonal=diagonal), target):
+    while not solves_within(template.with_values(values), target):
         for c in removed.pop():
             values[c] = solution[c]
 
@@ -200,17 +210,18 @@ def generate(level: str, rng: random.Random | int | None = None, *, size: int = 
     usable = [g for g in seeds if g.size == size and g.diagonal == diagonal]
     if level_index(target) >= level_index(FIENDISH) and usable:
         return _from_seeds(target, usable, rng, max_attempts, stop, start)
+    template = Grid(size=size, diagonal=diagonal)
     for attempt in range(1, max_attempts + 1):
         if stop is not None and stop.is_set():
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
         solution = random_solution(rng, size=size, diagonal=diagonal)
         values = list(solution)
         if level_index(target) <= level_index(BASIC):
-            _dig(values, rng, size, diagonal, target)
+            _dig(values, rng, template, target)
         else:
-            removed = _dig(values, rng, size, diagonal, None)
-            _ease(values, solution, removed, rng, size, diagonal, target)
-        puzzle = Grid(values, size=size, diagonal=diagonal)
+            removed = _dig(values, rng, template, None)
+            _ease(values, solution, removed, rng, template, target)
+        puzzle = template.with_values(values)
         grade = logic_grade(puzzle)
         if grade.level == target:
             return Generated(puzzle, solution, grade, attempt, time.perf_counter() - start)

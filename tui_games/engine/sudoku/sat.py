@@ -18,6 +18,25 @@ The encoding, built per puzzle in :func:`encode`:
    so a pair in both a row and a box is stated once). For the X variant the diagonals are
    units like the others.
 
+4. **Killer cages.** A cage's cells are peers in its geometry, so the pair clauses above
+   already keep its digits different. Its sum is stated by its **digit combinations**: the
+   sets of different digits making the sum (only {1,2,4} make 7 in three cells), kept to
+   those that fit what propagation left, which also prunes each cage cell's candidates to
+   the union of its cage's combinations before any variable is made. One combination left:
+   no new variable, the candidates already say it, plus a clause per digit that it is
+   somewhere in the cage. Several: one variable ``y_S`` per combination ``S``, the clause
+   "one of them", and for each ``S`` "``y_S`` excludes every candidate outside ``S``" and
+   "``y_S`` puts each digit of ``S`` in some cell" (with the cells different, exactly ``S``
+   fills the cage, so the sum is met and each ``y_S`` is fixed by the digits: counting
+   solutions stays exact). Why combinations and not a sequential counter over partial sums
+   (``cage_encoding="sums"``, kept for the comparison): a 9×9 cage has at most 12
+   combinations, so the clauses stay few, and unit propagation on them is as strong as the
+   players' combination reasoning, where the partial-sum chain only sees a wrong sum at its
+   last cell. Measured by ``tui-games bench sudoku --variant killer --encodings``
+   (docs/performance.md): the combinations encode and solve faster.
+
+Jigsaw regions are the boxes of their geometry, so they need nothing here.
+
 The static structure (units, peers, peer pairs) is the cached :func:`grid.geometry`, built
 once per shape. Clause lists are plain lists of lists of ints, what ``pycosat.solve`` takes.
 
@@ -38,9 +57,12 @@ from functools import cache
 
 import pycosat
 
-from tui_games.engine.sudoku.grid import Geometry, Grid, mask_digits
+from tui_games.engine.sudoku.formats import format_variant_line
+from tui_games.engine.sudoku.grid import Geometry, Grid, cell_name, mask_digits
+from tui_games.engine.sudoku.variants import Cage, cage_combinations
 
 __all__ = [
+    "CAGE_ENCODINGS",
     "Encoding",
     "EncodingStats",
     "SolveResult",
@@ -48,9 +70,15 @@ __all__ = [
     "count_solutions",
     "encode",
     "propagate",
+    "prune_cages",
     "solutions",
     "solve",
+    "to_dimacs",
 ]
+
+# How a Killer cage's sum becomes clauses (see the module docstring).
+COMBINATIONS, SUMS = "combinations", "sums"
+CAGE_ENCODINGS = (COMBINATIONS, SUMS)
 
 
 class Status(str, Enum):
@@ -77,22 +105,31 @@ class EncodingStats(namedtuple("EncodingStats", "variables clauses literals prop
 class Encoding:
     """A puzzle's CNF. ``values`` is the grid after propagation (the cells the variables do not
     cover are final); ``contradiction`` is set when propagation proved there is no solution,
-    and then there are no clauses to solve."""
+    and then there are no clauses to solve. Variables ``1..cell_vars`` are "cell holds
+    digit"; the Killer encodings' auxiliary variables follow, each described in ``aux``.
+    ``determined``: every auxiliary variable is fixed by the digits, so a model is a
+    solution and pycosat's blocking of whole models counts solutions exactly."""
 
-    __slots__ = ("geometry", "values", "clauses", "var_cell", "var_digit", "contradiction", "stats")
+    __slots__ = ("geometry", "values", "clauses", "var_cell", "var_digit", "contradiction", "stats", "cell_vars",
+                 "aux", "determined")
 
     def __init__(self, geometry: Geometry, values: list[int], clauses: list[list[int]], var_cell: list[int],
-                 var_digit: list[int], contradiction: bool = False, stats: EncodingStats | None = None) -> None:
+                 var_digit: list[int], contradiction: bool = False, stats: EncodingStats | None = None,
+                 aux: list[str] | None = None, determined: bool = True) -> None:
         self.geometry, self.values, self.clauses = geometry, values, clauses
         self.var_cell, self.var_digit = var_cell, var_digit
+        self.cell_vars = len(var_cell) - 1
+        self.aux = aux or []
+        self.determined = determined
         self.contradiction = contradiction
         self.stats = stats if stats is not None else EncodingStats()
 
     def decode(self, model: Sequence[int]) -> list[int]:
-        """The full grid from a pycosat model (a list of signed literals)."""
+        """The full grid from a pycosat model (a list of signed literals, in variable order:
+        the cell variables are its first ``cell_vars``)."""
         values = list(self.values)
         var_cell, var_digit = self.var_cell, self.var_digit
-        for literal in model:
+        for literal in model[:self.cell_vars] if self.aux else model:
             if literal > 0:
                 values[var_cell[literal]] = var_digit[literal]
         return values
@@ -233,18 +270,94 @@ def _candidates(grid: Grid) -> tuple[list[int], list[int]] | None:
             for u in units_of[cell]:
                 taken |= used[u]
             masks[cell] = full & ~taken
+    if geo.variant is not None and geo.variant.cages:
+        # Cage mates are peers but not units: their givens are checked and taken out here.
+        peers = geo.peers
+        for cell, v in enumerate(values):
+            if v:
+                bit = 1 << (v - 1)
+                for p in peers[cell]:
+                    if values[p] == v:
+                        return None
+                    masks[p] &= ~bit
     return values, masks
 
 
-def encode(grid: Grid) -> Encoding:
-    """The CNF of ``grid`` after propagation (see the module docstring)."""
+def _viable(cage: Cage, values: list[int], masks: list[int], size: int) -> tuple[list[int], list[int], int]:
+    """The combinations still open to ``cage``: its open cells, and each combination of the
+    digits its open cells still need (a mask), given the placed digits ``placed``."""
+    placed = total = 0
+    cells = []
+    union = 0
+    for c in cage.cells:
+        v = values[c]
+        if v:
+            placed |= 1 << (v - 1)
+            total += v
+        else:
+            cells.append(c)
+            union |= masks[c]
+    if not cells:
+        return cells, ([0] if total == cage.total else []), placed
+    rest = cage.total - total
+    if rest < 1:
+        return cells, [], placed
+    combos = [m for m in cage_combinations(rest, len(cells), size) if not m & placed and not m & ~union]
+    return cells, combos, placed
+
+
+def prune_cages(values: list[int], masks: list[int], geo: Geometry) -> bool | None:
+    """Take out of each Killer cage cell (in ``masks``, in place) the digits no open
+    combination of its cage holds; None on a contradiction, else whether anything changed.
+    The encoder's propagation, and the interim Killer grade's
+    (:func:`.variant_generator.killer_grade`)."""
+    assert geo.variant is not None
+    changed = False
+    size = geo.size
+    for cage in geo.variant.cages:
+        cells, combos, _ = _viable(cage, values, masks, size)
+        if not combos:
+            return None
+        if not cells:
+            continue
+        allowed = 0
+        for m in combos:
+            allowed |= m
+        for c in cells:
+            if masks[c] & ~allowed:
+                masks[c] &= allowed
+                if not masks[c]:
+                    return None
+                changed = True
+    return changed
+
+
+def _propagate_variant(values: list[int], masks: list[int], geo: Geometry) -> bool:
+    """:func:`propagate`, and for a Killer the cage pruning, until neither changes anything."""
+    if not propagate(values, masks, geo):
+        return False
+    if geo.variant is None or not geo.variant.cages:
+        return True
+    while True:
+        changed = prune_cages(values, masks, geo)
+        if changed is None:
+            return False
+        if not changed:
+            return True
+        if not propagate(values, masks, geo):
+            return False
+
+
+def encode(grid: Grid, cage_encoding: str = COMBINATIONS) -> Encoding:
+    """The CNF of ``grid`` after propagation (see the module docstring); ``cage_encoding``
+    is how a Killer's sums are stated (:data:`CAGE_ENCODINGS`)."""
     geo = grid.geometry
     start = _candidates(grid)
     if start is None:
         return Encoding(geo, list(grid.values), [], [0], [0], contradiction=True)
     values, masks = start
     empty_before = values.count(0)
-    if not propagate(values, masks, geo):
+    if not (propagate(values, masks, geo) if geo.variant is None else _propagate_variant(values, masks, geo)):
         return Encoding(geo, values, [], [0], [0], contradiction=True,
                         stats=EncodingStats(propagated=empty_before - values.count(0)))
     n = geo.size
@@ -300,12 +413,99 @@ def encode(grid: Grid) -> Encoding:
                 for d in digits_of[common]:
                     add([-var_of[base_a + d], -var_of[base_b + d]])
                     literals += 2
-    stats = EncodingStats(v - 1, len(clauses), literals, empty_before - values.count(0))
-    return Encoding(geo, values, clauses, var_cell, var_digit, stats=stats)
+    aux: list[str] = []
+    determined = True
+    if geo.variant is not None and geo.variant.cages:
+        if cage_encoding == SUMS:
+            determined = False
+            literals += _sum_clauses(geo, values, masks, var_of, clauses, aux, v)
+        elif cage_encoding == COMBINATIONS:
+            literals += _combination_clauses(geo, values, masks, var_of, clauses, aux, v)
+        else:
+            raise ValueError(f"unknown cage encoding {cage_encoding!r}; choose {' or '.join(CAGE_ENCODINGS)}")
+    stats = EncodingStats(v - 1 + len(aux), len(clauses), literals, empty_before - values.count(0))
+    return Encoding(geo, values, clauses, var_cell, var_digit, stats=stats, aux=aux, determined=determined)
 
 
-def _run(grid: Grid, limit: int) -> tuple[list[list[int]], EncodingStats]:
-    encoding = encode(grid)
+def _combination_clauses(geo: Geometry, values: list[int], masks: list[int], var_of: list[int],
+                         clauses: list[list[int]], aux: list[str], first: int) -> int:
+    """Each cage's open combinations as clauses (see the module docstring); the literals added."""
+    assert geo.variant is not None
+    n = geo.size
+    literals = 0
+    for index, cage in enumerate(geo.variant.cages):
+        cells, combos, _ = _viable(cage, values, masks, n)
+        if not cells:
+            continue
+        if len(combos) == 1:
+            # The candidates are inside the one combination already: each of its digits is in
+            # some cell (what the cells' own clauses cannot say: a cage is no unit).
+            for d in mask_digits(combos[0]):
+                clause = [var_of[c * n + d - 1] for c in cells if masks[c] >> (d - 1) & 1]
+                clauses.append(clause)
+                literals += len(clause)
+            continue
+        ys = []
+        for combo in combos:
+            y = first + len(aux)
+            aux.append(f"cage {index + 1} at {cell_name(cage.cells[0], n)} is {{{','.join(map(str, mask_digits(combo)))}}}")
+            ys.append(y)
+            for c in cells:
+                for d in mask_digits(masks[c] & ~combo):
+                    clauses.append([-y, -var_of[c * n + d - 1]])
+                    literals += 2
+            for d in mask_digits(combo):
+                clause = [-y] + [var_of[c * n + d - 1] for c in cells if masks[c] >> (d - 1) & 1]
+                clauses.append(clause)
+                literals += len(clause)
+        clauses.append(ys)
+        literals += len(ys)
+    return literals
+
+
+def _sum_clauses(geo: Geometry, values: list[int], masks: list[int], var_of: list[int],
+                 clauses: list[list[int]], aux: list[str], first: int) -> int:
+    """Each cage's sum as a sequential counter: one variable per (cell i, partial sum s of
+    the cage's first i open cells) that some digits reach, forward implications, and the
+    last cell allowed only the digits that complete the sum. The literals added."""
+    assert geo.variant is not None
+    n = geo.size
+    literals = 0
+    for index, cage in enumerate(geo.variant.cages):
+        cells = [c for c in cage.cells if not values[c]]
+        if not cells:
+            continue
+        rest = cage.total - sum(values[c] for c in cage.cells)
+        m = len(cells)
+        # reach[s]: the variable for "the cells so far sum to s" (0: true, no variable).
+        reach: dict[int, int] = {0: 0}
+        for i, c in enumerate(cells):
+            left = m - i - 1
+            low, high = left, left * n  # what the cells after this one can still add
+            nxt: dict[int, int] = {}
+            for s, p in reach.items():
+                for d in mask_digits(masks[c]):
+                    x = var_of[c * n + d - 1]
+                    t = s + d
+                    ok = rest - high <= t <= rest - low
+                    if ok and left:
+                        if t not in nxt:
+                            nxt[t] = first + len(aux)
+                            aux.append(f"cage {index + 1} at {cell_name(cage.cells[0], n)}: "
+                                       f"its first {i + 1} open cells sum to {t}")
+                        clause = [-x, nxt[t]] if not p else [-p, -x, nxt[t]]
+                    elif ok:
+                        continue  # the last cell completes the sum
+                    else:
+                        clause = [-x] if not p else [-p, -x]
+                    clauses.append(clause)
+                    literals += len(clause)
+            reach = nxt
+    return literals
+
+
+def _run(grid: Grid, limit: int, cage_encoding: str = COMBINATIONS) -> tuple[list[list[int]], EncodingStats]:
+    encoding = encode(grid, cage_encoding)
     if encoding.contradiction:
         return [], encoding.stats
     if not encoding.clauses:
@@ -314,10 +514,21 @@ def _run(grid: Grid, limit: int) -> tuple[list[list[int]], EncodingStats]:
         model = pycosat.solve(encoding.clauses)
         return ([] if model == "UNSAT" else [encoding.decode(model)]), encoding.stats
     found = []
-    for model in pycosat.itersolve(encoding.clauses):
-        found.append(encoding.decode(model))
-        if len(found) >= limit:
+    if encoding.determined:
+        for model in pycosat.itersolve(encoding.clauses):
+            found.append(encoding.decode(model))
+            if len(found) >= limit:
+                break
+        return found, encoding.stats
+    # Free auxiliary variables: block each solution on the cell variables only, or one grid
+    # would be found again with other values of them.
+    clauses = list(encoding.clauses)
+    while len(found) < limit:
+        model = pycosat.solve(clauses)
+        if model == "UNSAT":
             break
+        found.append(encoding.decode(model))
+        clauses.append([-lit for lit in model[:encoding.cell_vars]])
     return found, encoding.stats
 
 
@@ -333,11 +544,11 @@ def count_solutions(grid: Grid, limit: int = 2) -> int:
     return len(solutions(grid, limit))
 
 
-def solve(grid: Grid, *, unique: bool = True) -> SolveResult:
+def solve(grid: Grid, *, unique: bool = True, cage_encoding: str = COMBINATIONS) -> SolveResult:
     """Solve ``grid``. With ``unique`` (the default) look for a second solution too, so the
     status is UNIQUE, SEVERAL or NONE; without, stop at the first (SOLVED or NONE)."""
     start = time.perf_counter()
-    found, stats = _run(grid, 2 if unique else 1)
+    found, stats = _run(grid, 2 if unique else 1, cage_encoding)
     seconds = time.perf_counter() - start
     if not found:
         status = Status.NONE
@@ -346,3 +557,28 @@ def solve(grid: Grid, *, unique: bool = True) -> SolveResult:
     else:
         status = Status.UNIQUE if len(found) == 1 else Status.SEVERAL
     return SolveResult(status, found[0] if found else None, len(found), stats, seconds)
+
+
+def to_dimacs(grid: Grid, cage_encoding: str = COMBINATIONS) -> str:
+    """The CNF of ``grid`` in DIMACS, for reading or for another solver: ``c`` comment lines
+    first -- the puzzle, every cell the variables do not cover with its digit (``c fixed
+    r1c1 5``: a given, or filled by propagation), what each variable means (``c var 12
+    r1c3 4``: r1c3 holds 4; ``c aux 300 ...`` for a cage's) -- then ``p cnf V C`` and the
+    clauses. A solver's model read through the ``var`` lines and the ``fixed`` cells is the
+    solution. A puzzle propagation refutes is the one empty clause."""
+    encoding = encode(grid, cage_encoding)
+    n = grid.size
+    lines = [f"c tui-games sudoku {grid.kind} puzzle, CNF after propagation "
+             f"({'cage ' + cage_encoding + ' encoding' if grid.variant is not None and grid.variant.cages else 'no cages'})",
+             f"c puzzle {format_variant_line(grid)}"]
+    if encoding.contradiction:
+        lines.append("c propagation found a contradiction: no solution")
+        lines += ["p cnf 0 1", "0"]
+        return "\n".join(lines) + "\n"
+    lines += [f"c fixed {cell_name(c, n)} {v}" for c, v in enumerate(encoding.values) if v]
+    lines += [f"c var {v} {cell_name(encoding.var_cell[v], n)} {encoding.var_digit[v]}"
+              for v in range(1, encoding.cell_vars + 1)]
+    lines += [f"c aux {encoding.cell_vars + i + 1} {text}" for i, text in enumerate(encoding.aux)]
+    lines.append(f"p cnf {encoding.cell_vars + len(encoding.aux)} {len(encoding.clauses)}")
+    lines += [" ".join(map(str, clause)) + " 0" for clause in encoding.clauses]
+    return "\n".join(lines) + "\n"

@@ -127,7 +127,9 @@ def _two_links(state: State) -> Iterator[tuple[str, Step]]:
                         kind = _kind(geo, u1, u2, near1, far1, near2, far2)
                         if kind is None:
                             continue
-                        weak = next(u for u in geo.units_of[near1] if near2 in geo.units[u])
+                        weak = next((u for u in geo.units_of[near1] if near2 in geo.units[u]), None)
+                        if weak is None:
+                            continue  # Killer cage mates see each other with no unit to name in the text
                         d = digit_char(digit)
                         f1, m1, m2, f2 = (cell_name(c, n) for c in (far1, near1, near2, far2))
                         text = (f"In {names[u1[0]]}, {d} is only in {f1} or {m1}; in {names[u2[0]]}, only in {m2} "
