@@ -78,6 +78,11 @@ BENCH_OPTIONS = (
                 "the others (a long run stopped early goes on)"),
     Option("--grade-only", action="store_true",
            help="with --logic: only the grade (rating, level, wrong steps), not the hints' pass (no hint times)"),
+    Option("--variant", choices=("classic", "killer", "jigsaw"),
+           help="killer or jigsaw: the SAT solver (each cage encoding) and Z3 on N generated puzzles "
+                "(--limit N, default 1000; --quick 50)"),
+    Option("--smt-limit", type=int, metavar="N",
+           help="with --variant: Z3 on the first N puzzles only (default 100; 0: all)"),
 )
 
 
@@ -284,17 +289,28 @@ def cmd_generate(args: argparse.Namespace) -> int:
         raise UsageError("'needs search' is not a grade the generator makes: with every technique, a puzzle "
                          "with one solution always has a logical next step")
     rng = random.Random(args.seed)
-    seeds = seed_puzzles(level, read_puzzles)
+    variant = args.variant
+    if variant != "classic" and (args.diagonal or args.size != 9):
+        raise UsageError(f"--variant {variant} is 9x9 without diagonals: no --size or --diagonal with it")
+    seeds = seed_puzzles(level, read_puzzles) if variant == "classic" else []
     for _ in range(args.count):
         try:
-            made = generate(level, rng, size=args.size, diagonal=args.diagonal, seeds=seeds)
+            if variant == "classic":
+                made = generate(level, rng, size=args.size, diagonal=args.diagonal, seeds=seeds)
+            else:
+                from tui_games.engine.sudoku import variant_generator
+
+                make = variant_generator.generate_killer if variant == "killer" else variant_generator.generate_jigsaw
+                made = make(level, rng)
         except GenerationError as error:
             print(f"tui-games: {error}", file=sys.stderr)
             return EXIT_NOT_UNIQUE
-        print(made.puzzle.format(), flush=True)
+        print(format_variant_line(made.puzzle), flush=True)
         if args.stats:
-            print(f"{made.grade.describe()}, {sum(1 for v in made.puzzle.values if v)} clues, "
-                  f"{made.attempts} attempts, {made.seconds:.2f} s", file=sys.stderr)
+            cages = made.puzzle.variant.cages if made.puzzle.variant is not None else ()
+            shape = (f"{len(cages)} cages" if variant == "killer"
+                     else f"{sum(1 for v in made.puzzle.values if v)} clues")
+            print(f"{made.grade.describe()}, {shape}, {made.attempts} attempts, {made.seconds:.2f} s", file=sys.stderr)
     return 0
 
 
@@ -470,6 +486,8 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--seed", type=int, default=None, metavar="S", help="random seed: the same seed, the same puzzles")
     gen.add_argument("--size", type=int, choices=(4, 6, 9, 16), default=9, help="grid size (default 9)")
     gen.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
+    gen.add_argument("--variant", choices=VARIANT_CHOICES, default="classic",
+                     help="killer (cages, no givens; graded by the interim Killer grade) or jigsaw (random regions)")
     gen.add_argument("--stats", action="store_true", help="grade, clues, attempts and seconds of each on stderr")
 
     hint = tools.add_parser("hint", help="the next human step in a puzzle, explained")
