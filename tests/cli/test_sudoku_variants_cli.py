@@ -142,3 +142,13 @@ def test_bench_killer_quick(capsys, monkeypatch):
     if smt.available():
         assert rows["smt (z3)"][2:4] == ["2", "2"]
     assert "faster: " in out
+
+
+def test_grade_a_killer_with_the_grade_its_collection_has(capsys, monkeypatch):
+    from tui_games.data.resources import read_puzzles
+
+    line = next(row for row in read_puzzles("killer_basic.txt").splitlines() if row and not row.startswith("#"))
+    code, out, _ = run(capsys, "sudoku", "grade", "--variant", "killer", "--json", "-", stdin=line + "\n",
+                       monkeypatch=monkeypatch)
+    record = json.loads(out)
+    assert code == 0 and record["level"] == "basic" and record["puzzle"] == line

@@ -115,3 +115,12 @@ def test_every_collected_puzzle_is_unique_and_of_its_grade(name: str) -> None:
         assert sat.solve(grid).unique
         graded = killer_grade(grid) if variant == "killer" else logic_grade(grid)
         assert graded.level == level.replace("_", " "), entry.line
+
+
+def test_a_layout_no_full_grid_fills_is_drawn_again() -> None:
+    # Some random region layouts have no solution at all: the generator used to draw full
+    # grids of such a layout for ever.
+    seed = next(s for s in range(200)
+                if sat.solve(Grid(variant=Variant(regions=random_regions(s))), unique=False).solution is None)
+    puzzle, solution = unique_jigsaw(random.Random(seed))
+    assert sat.solve(puzzle).solution == solution

@@ -40,6 +40,7 @@ from tui_games.engine.sudoku.grid import Grid, cell_name, digit_char
 from tui_games.engine.sudoku.levels import LEVELS, SEARCH, level_index
 
 if TYPE_CHECKING:
+    from tui_games.engine.sudoku.grading import Grade
     from tui_games.engine.sudoku.techniques import Step
 
 EXIT_NOT_UNIQUE = 1
@@ -123,6 +124,18 @@ def _entries(args: argparse.Namespace) -> list[PuzzleEntry]:
     if first is not None and first.prose:
         raise UsageError(str(first))
     return entries
+
+
+def _killer_grade(grid: Grid) -> Grade:
+    """A Killer's grade: the one the generator and the shipped collections use
+    (``variant_generator.killer_grade``), after the SAT check."""
+    from tui_games.engine.sudoku.grading import Grade
+    from tui_games.engine.sudoku.variant_generator import killer_grade
+
+    result = sat.solve(grid)
+    if result.status is not sat.Status.UNIQUE:
+        return Grade(None, None, 0, {}, result.status)
+    return killer_grade(grid)
 
 
 def _uniqueness(args: argparse.Namespace, grid: Grid) -> bool:
@@ -256,7 +269,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
             _report_malformed(entry, args.json)
             continue
         grid = cast(Grid, entry.grid)  # no error: a grid
-        result = grade(grid, uniqueness=_uniqueness(args, grid))
+        if grid.kind == "killer":
+            result = _killer_grade(grid)
+        else:
+            result = grade(grid, uniqueness=_uniqueness(args, grid))
         if result.level is None:
             failed = True
         if args.json:

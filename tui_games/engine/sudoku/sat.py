@@ -24,8 +24,9 @@ The encoding, built per puzzle in :func:`encode`:
    those its open cells can still take one digit each. Propagation reasons with them first
    (:func:`prune_cages`): a cage cell keeps the digits some assignment gives it, a digit the
    cage needs whatever the combination goes to its one cell left, or out of the rest of a
-   unit holding every cell left for it -- on generated Killers this takes the CNF from about
-   4,600 clauses to ... before any variable is made. One combination left:
+   unit holding every cell left for it. On generated Killers (cages of 2-5 cells, no givens)
+   it fills about 61 of the 81 cells and leaves about 1,300 clauses where the combinations
+   alone left 4,600, and most Killers need no SAT call at all. One combination left:
    no new variable, the candidates already say it, plus a clause per digit that it is
    somewhere in the cage. Several: one variable ``y_S`` per combination ``S``, the clause
    "one of them", and for each ``S`` "``y_S`` excludes every candidate outside ``S``" and
@@ -35,8 +36,8 @@ The encoding, built per puzzle in :func:`encode`:
    (``cage_encoding="sums"``, kept for the comparison): a 9×9 cage has at most 12
    combinations, so the clauses stay few, and unit propagation on them is as strong as the
    players' combination reasoning, where the partial-sum chain only sees a wrong sum at its
-   last cell. Measured by ``tui-games bench sudoku --variant killer --encodings``
-   (docs/performance.md): the combinations encode and solve faster.
+   last cell. Measured by ``tui-games bench sudoku --variant killer`` (docs/performance.md),
+   which runs both: the combinations are the faster.
 
 Jigsaw regions are the boxes of their geometry, so they need nothing here.
 

@@ -4,7 +4,8 @@
 
 1. **Random regions** (:func:`random_regions`): the nine boxes, then many random trades of a
    cell between two touching regions (a cell of A at B's edge goes to B, a cell of B at A's
-   edge to A), each kept only when both regions stay one connected piece.
+   edge to A), each kept only when both regions stay one connected piece; drawn again when
+   the SAT solver finds no full grid for them (some layouts have none).
 2. **A random full grid** of those regions, completed by the SAT solver as for the classic
    generator (:func:`.generator.random_solution`).
 3. **Clues removed** exactly as the classic generator does (symmetric pairs, the stepper
@@ -221,10 +222,19 @@ def unique_killer(rng: random.Random | int | None = None, sizes: tuple[int, int]
             return puzzle, solution
 
 
+def _solvable_layout(rng: random.Random) -> Grid:
+    """An empty Jigsaw of random regions that some full grid fills: not every layout has one
+    (then the random full grid of step 2 would be drawn for ever)."""
+    while True:
+        template = Grid(variant=Variant(regions=random_regions(rng)))
+        if sat.solve(template, unique=False).solution is not None:
+            return template
+
+
 def unique_jigsaw(rng: random.Random | int | None = None) -> tuple[Grid, list[int]]:
     """A Jigsaw with one solution (dug while the SAT solver finds one), ungraded, and its solution."""
     rng = _rng(rng)
-    template = Grid(variant=Variant(regions=random_regions(rng)))
+    template = _solvable_layout(rng)
     solution = random_solution(rng, variant=template.variant)
     values = list(solution)
     _dig(values, rng, template, None)
@@ -301,9 +311,8 @@ def generate_jigsaw(level: str, rng: random.Random | int | None = None, *,
     for attempt in range(1, max_attempts + 1):
         if stop is not None and stop.is_set():
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
-        variant = Variant(regions=random_regions(rng))
-        template = Grid(variant=variant)
-        solution = random_solution(rng, variant=variant)
+        template = _solvable_layout(rng)
+        solution = random_solution(rng, variant=template.variant)
         values = list(solution)
         if level_index(target) <= level_index(BASIC):
             _dig(values, rng, template, target)
