@@ -145,9 +145,10 @@ def test_bench_killer_quick(capsys, monkeypatch):
 
 
 def test_grade_a_killer_with_the_grade_its_collection_has(capsys, monkeypatch):
-    from tui_games.data.resources import read_puzzles
+    from pathlib import Path
 
-    line = next(row for row in read_puzzles("killer_basic.txt").splitlines() if row and not row.startswith("#"))
+    collection = Path(__file__).parents[2] / "puzzles" / "killer_basic.txt"
+    line = next(row for row in collection.read_text().splitlines() if row and not row.startswith("#"))
     code, out, _ = run(capsys, "sudoku", "grade", "--variant", "killer", "--json", "-", stdin=line + "\n",
                        monkeypatch=monkeypatch)
     record = json.loads(out)

@@ -57,7 +57,7 @@ from tui_games.engine.sudoku.generator import (
 from tui_games.engine.sudoku.grading import Grade, logic_grade, top_level
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.levels import BASIC, LEVELS, SEARCH, level_index
-from tui_games.engine.sudoku.stepper import apply_step, next_step
+from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.techniques import Cancelled
 from tui_games.engine.sudoku.variants import Cage, Variant
 
@@ -244,24 +244,21 @@ def unique_jigsaw(rng: random.Random | int | None = None) -> tuple[Grid, list[in
 def killer_grade(grid: Grid, max_level: str | None = None, *, stop: threading.Event | None = None) -> Grade:
     """A Killer's grade (interim, until the stepper holds the cage techniques: see the module
     docstring for what it is and how it switches to :func:`.grading.logic_grade`)."""
-    geo = grid.geometry
-    current = grid.with_values(grid.values)
-    values = current.values
-    masks = current.candidate_masks()
-    steps = []
+    stepper = Stepper(grid, max_level=max_level, uniqueness=False, stop=stop)
+    state = stepper.state
     pruned = False
     while True:
         if stop is not None and stop.is_set():
             raise Cancelled()
-        changed = sat.prune_cages(values, masks, geo)
+        changed = sat.prune_cages(state.values, state.masks, state.geo)
         if changed is None:
             break  # a contradiction: only an unsound step could bring one, and the grade says stuck
         pruned = pruned or changed
-        step = next_step(current, masks, max_level=max_level, uniqueness=False, stop=stop)
+        step = stepper.next_step()
         if step is None:
             break
-        masks = apply_step(current, step, masks)
-        steps.append(step)
+        stepper.apply(step)
+    steps = stepper.steps
     counts: dict[str, int] = {}
     for step in steps:
         counts[step.technique] = counts.get(step.technique, 0) + 1
@@ -270,7 +267,7 @@ def killer_grade(grid: Grid, max_level: str | None = None, *, stop: threading.Ev
     top = max(steps, key=lambda s: s.rating, default=None)
     technique = top.technique if top is not None else ("cage combinations" if pruned else None)
     rating = top.rating if top is not None else 0.0
-    if not all(values):
+    if not stepper.solved:
         return Grade(SEARCH, technique, len(steps), counts, rating=rating)
     level = top_level(steps)
     if pruned and level_index(level) < level_index(BASIC):
