@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import format_variant_line, read_puzzles
+from tui_games.engine.sudoku.generator import GenerationError
 from tui_games.engine.sudoku.variant_generator import generate_jigsaw, generate_killer
 
 OUT = Path(__file__).resolve().parent.parent / "puzzles"
@@ -42,29 +43,39 @@ GRADED = {
 }
 
 
-def build(variant: str, grade: str, count: int, seed: int) -> Path:
-    make = generate_killer if variant == "killer" else generate_jigsaw
-    rng = random.Random(f"{variant}-{grade}-{seed}")
-    lines = []
-    start = time.perf_counter()
-    while len(lines) < count:
-        made = make(grade, rng)
-        assert sat.solve(made.puzzle).unique
-        line = format_variant_line(made.puzzle)
-        if line not in lines:
-            lines.append(line)
-            print(f"{variant} {grade} {len(lines)}/{count}: {made.grade.describe()} "
-                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
-    path = OUT / f"{variant}_{grade}.txt"
+def _write(path: Path, variant: str, grade: str, count: int, seed: int, lines: list[str]) -> None:
     head = [f"# {variant.capitalize()} Sudoku, grade '{grade}'; every puzzle has exactly one solution (the SAT check).",
             f"# {GRADED[variant]}",
             f"# Made with: python scripts/sudoku_variant_collections.py --variant {variant} --grade {grade} "
-            f"--count {count} --seed {seed}",
+            f"--count {count} --seed {seed}" + ("" if len(lines) == count else f" (the first {len(lines)})"),
             f"# {FORMAT[variant]}"]
     text = "\n".join(head + lines) + "\n"
     for entry in read_puzzles(text, path.name, variant=variant):
         assert entry.error is None, entry.error
     path.write_text(text, encoding="utf-8")
+
+
+def build(variant: str, grade: str, count: int, seed: int) -> Path:
+    """Make the collection, writing the file after each puzzle (a long run stopped early keeps
+    what it found, and says so in its header)."""
+    make = generate_killer if variant == "killer" else generate_jigsaw
+    rng = random.Random(f"{variant}-{grade}-{seed}")
+    lines: list[str] = []
+    path = OUT / f"{variant}_{grade}.txt"
+    start = time.perf_counter()
+    while len(lines) < count:
+        try:
+            made = make(grade, rng)
+        except GenerationError as error:  # a rare grade: go on drawing from the same stream
+            print(f"{variant} {grade}: {error}; drawing on", file=sys.stderr, flush=True)
+            continue
+        assert sat.solve(made.puzzle).unique
+        line = format_variant_line(made.puzzle)
+        if line not in lines:
+            lines.append(line)
+            _write(path, variant, grade, count, seed, lines)
+            print(f"{variant} {grade} {len(lines)}/{count}: {made.grade.describe()} "
+                  f"({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
     return path
 
 
