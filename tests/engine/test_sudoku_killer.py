@@ -5,6 +5,7 @@ SMT-LIB text, and a saved game's round trip."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from tui_games.engine.sudoku.formats import (
 )
 from tui_games.engine.sudoku.game import SudokuGame
 from tui_games.engine.sudoku.grid import Grid, cell_name
+from tui_games.engine.sudoku.variant_generator import unique_jigsaw
 
 # The Killer of Wikipedia's article (the public-domain image Killersudoku_color.svg by Toon
 # Spin), its cages as transcribed in CSPLib problem 57's MiniZinc model (Hakan Kjellerstrand,
@@ -33,11 +35,17 @@ WIKIPEDIA_SOLUTION = ("215647398" "368952174" "794381652" "586274931" "142593867
 # Held-out Killers made by the test's own generator (tests/engine/killer_reference.py, which
 # shares no code with the engine), each with the one solution its brute-force solver found.
 HELD_OUT = Path(__file__).parents[1] / "data" / "killer_reference.txt"
+PUZZLES = Path(__file__).parents[2] / "puzzles"
 
 
 def held_out() -> list[tuple[str, str]]:
     lines = [line.split() for line in HELD_OUT.read_text().splitlines() if line and not line.startswith("#")]
     return [(f"{labels} {sums}", solution) for labels, sums, solution in lines]
+
+
+def hardest_held_out() -> Grid:
+    """The held-out Killer whose CNF propagation leaves largest (most need the solver)."""
+    return max((parse_killer(line) for line, _ in held_out()), key=lambda g: sat.encode(g).stats.clauses)
 
 
 def digits(solution: list[int] | None) -> str:
@@ -160,9 +168,19 @@ def test_a_killer_with_many_solutions_is_found_out_by_every_encoding() -> None:
 def test_the_sum_encoding_counts_grids_not_models() -> None:
     # Its partial-sum variables may take several values for one grid: the count blocks on
     # the cells only, so a Killer with one solution stays unique.
-    grid = parse_killer(WIKIPEDIA)
+    grid = hardest_held_out()
+    encoding = sat.encode(grid, sat.SUMS)
+    assert encoding.aux and not encoding.determined
     assert sat.count_solutions(grid, 3) == 1
     assert sat.solve(grid, cage_encoding=sat.SUMS).count == 1
+
+
+def test_propagation_alone_solves_the_wikipedia_killer() -> None:
+    # Cage combinations, a digit the cage needs in one cell or one unit, and the classic
+    # singles and intersections leave the solver nothing to do.
+    encoding = sat.encode(parse_killer(WIKIPEDIA))
+    assert encoding.stats.propagated == 81 and not encoding.clauses
+    assert "".join(map(str, encoding.values)) == WIKIPEDIA_SOLUTION
 
 
 def read_dimacs(text: str) -> tuple[list[list[int]], dict[int, tuple[str, int]], dict[str, int]]:
@@ -190,21 +208,24 @@ def read_dimacs(text: str) -> tuple[list[list[int]], dict[int, tuple[str, int]],
 @pytest.mark.parametrize("kind", ["classic", "killer", "jigsaw"])
 def test_the_dimacs_read_back_by_pycosat_gives_the_same_solution(kind: str) -> None:
     if kind == "killer":
-        grid = parse_killer(WIKIPEDIA)
+        grid = hardest_held_out()
     elif kind == "jigsaw":
-        # A full grid of the traded regions, dug cell by cell while it keeps one solution.
-        values = list(sat.solve(parse_jigsaw(f"{TRADED} {'.' * 81}"), unique=False).solution)
-        for cell in range(0, 81, 2):
-            digit, values[cell] = values[cell], 0
-            if not sat.solve(Grid(values, variant=parse_jigsaw(f"{TRADED} {'.' * 81}").variant)).unique:
-                values[cell] = digit
-        grid = parse_jigsaw(f"{TRADED} {''.join(str(d) if d else '.' for d in values)}")
+        # Generated Jigsaws (random regions, dug while unique) until one propagation does not finish.
+        rng = random.Random(7)
+        grid = unique_jigsaw(rng)[0]
+        while not sat.encode(grid).clauses:
+            grid = unique_jigsaw(rng)[0]
     else:
-        grid = Grid([int(ch) if ch != "." else 0 for ch in
-                     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"])
+        # The first of the forum's hardest in the shipped samples: propagation fills no cell of it.
+        line = (PUZZLES / "bench_sudoku_tdoku_forum_hardest_1106_100.txt").read_text().split()[0]
+        grid = Grid([int(ch) if ch != "." else 0 for ch in line])
     expected = sat.solve(grid)
     assert expected.unique
-    clauses, table, fixed = read_dimacs(sat.to_dimacs(grid))
+    text = sat.to_dimacs(grid)
+    if kind == "killer":
+        assert "c aux " in text and " holds {" in text  # the combination variables, described
+    clauses, table, fixed = read_dimacs(text)
+    assert clauses
     model = pycosat.solve(clauses)
     assert model != "UNSAT"
     values = dict(fixed)
@@ -231,7 +252,7 @@ def test_the_smt2_text_declares_every_cell_and_states_every_cage() -> None:
     # Z3 reads its own text back: one model, the published solution.
     import z3
 
-    solver = z3.Solver()
+    solver = z3.SolverFor("QF_FD")  # the logic smt.py solves with: seconds faster than QF_LIA's
     solver.from_string(text)
     assert solver.check() == z3.sat
     model = solver.model()

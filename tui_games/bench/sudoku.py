@@ -177,9 +177,20 @@ def generation_table(write: Write, count: int) -> None:
 
 def bench_sudoku(write: Write, *, quick: bool = False, sets: list[str] | None = None,
                  limit: int | None = None, logic: bool = False, jobs: int = 1, results: str | None = None,
-                 resume: bool = False, grade_only: bool = False) -> None:
+                 resume: bool = False, grade_only: bool = False, variant: str | None = None,
+                 smt_limit: int | None = None) -> None:
     """The SAT solver, Norvig's and the generator; with ``logic``, the human stepper instead
-    (:mod:`tui_games.bench.sudoku_logic`), over ``jobs`` processes."""
+    (:mod:`tui_games.bench.sudoku_logic`), over ``jobs`` processes; with ``variant`` (killer,
+    jigsaw) the SAT and SMT solvers on generated puzzles of it (:mod:`.sudoku_variants`)."""
+    if variant not in (None, "classic"):
+        if sets or logic or results is not None or resume or grade_only:
+            raise ValueError("--variant takes generated puzzles: no set files, no --logic")
+        from tui_games.bench.sudoku_variants import bench_variant
+
+        bench_variant(write, variant, count=limit, quick=quick, smt_limit=smt_limit)
+        return
+    if smt_limit is not None:
+        raise ValueError("--smt-limit goes with --variant")
     if logic:
         from tui_games.bench.sudoku_logic import LOGIC_SETS, QUICK_LIMIT, logic_tables
 
