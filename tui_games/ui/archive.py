@@ -107,7 +107,7 @@ def read_archived(name: str, text: str) -> ArchivedGame:
     if not record.moves:
         raise ValueError("no moves")
     try:
-        when = datetime.strptime(name[:22], "%Y%m%dT%H%M%S%f").replace(tzinfo=timezone.utc)
+        when = datetime.strptime(name[:21], "%Y%m%dT%H%M%S%f").replace(tzinfo=timezone.utc)
     except ValueError:
         raise ValueError("not an entry's name") from None
     return ArchivedGame(name, spec.key, dict(record.tags), list(record.moves), record.result, when, variant)

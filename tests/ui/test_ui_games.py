@@ -1,0 +1,107 @@
+"""Pilot tests of the archive at 80×24: a game finished on its screen is kept; the Games screen
+lists and filters the archive; Enter replays a game and ``a`` analyses it, the marks beside the
+moves, the evaluation line along them, Enter on a move showing it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from textual.widgets import DataTable, OptionList
+from ui_support import SIZE, text_of, until
+
+from tui_games.games import arena_adapter
+from tui_games.ui.app import TuiGamesApp
+from tui_games.ui.archive import read_archived, record_text
+from tui_games.ui.screens.games import GamesScreen
+from tui_games.ui.screens.replay import ReplayScreen
+from tui_games.ui.screens.tictactoe import TicTacToeScreen
+from tui_games.ui.widgets.eval_graph import BLOCKS
+from tui_games.userdata.store import Store
+
+
+def keep(store: Store, game: str, moves: str, when: datetime, **tags) -> None:
+    adapter = arena_adapter(game)
+    start = adapter.start({})
+    position, parsed = start.copy(), []
+    for text in (list(moves) if game == "connect4" else moves.split()):
+        parsed.append(adapter.parse_move(position, text))
+        position.push(parsed[-1])
+    assert store.archive_game(record_text(game, start, parsed, **tags), when=when)
+
+
+async def test_a_finished_game_is_kept_replayed_and_analysed(home):
+    app = TuiGamesApp("tictactoe", {"opponent": "human"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TicTacToeScreen)
+        # X b2, O b1 (the edge: O has lost), X a1, O c1, X c3: X wins on the diagonal.
+        await pilot.press("enter", "up", "enter", "left", "enter", "right", "right", "enter",
+                          "down", "down", "enter")
+        assert screen.position.outcome() is not None
+        [entry] = Store().archived_games(read_archived)
+        assert entry.moves == ["b2", "b1", "a1", "c1", "c3"] and entry.result == "1-0"
+        assert entry.mode == "two players" and entry.you is None and entry.opponent == "X v O"
+
+        await pilot.press("G")  # the archive, from the game's screen
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        assert games.query_one(DataTable).row_count == 1
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen) and replay.record.moves == entry.moves
+        await pilot.press("a")  # analyse from here: the start, the whole game
+        await until(pilot, lambda: replay.review is not None)
+        marks = {m.ply: m.mark for m in replay.review.moves if m.mark}
+        assert marks == {2: "??"}  # only the edge reply threw the draw away
+        review = replay.query_one("#replay-review", OptionList)
+        assert review.display and review.option_count == 5
+        assert "??" in str(review.get_option_at_index(1).prompt) and "best a1" in str(review.get_option_at_index(1).prompt)
+        graph = text_of(replay.query_one("#replay-graph")).strip()
+        assert len(graph) == 5 and set(graph) <= set(BLOCKS)
+        assert graph[0] == BLOCKS[3] or graph[0] == BLOCKS[4]  # a draw is level
+        assert graph[1] == BLOCKS[-1]  # after O's blunder X has a proven win
+        # Enter on a move shows the board after it and what it cost.
+        review.focus()
+        review.highlighted = 1
+        await pilot.press("enter")
+        assert replay.ply == 2
+        status = text_of(replay.query_one("#replay-status"))
+        assert "played b1 — ?? draw → loss in 5; better a1" in " ".join(status.split())
+
+
+async def test_the_games_screen_filters_by_game_result_and_date(home):
+    store = Store()
+    now = datetime.now(timezone.utc)
+    keep(store, "connect4", "4455", now - timedelta(days=40), first="level5", second="me", mode="computer", you=1,
+         result="1-0", reason="resigned")
+    keep(store, "tictactoe", "b2 b1 a1 c1 c3", now - timedelta(minutes=5), first="me", second="perfect",
+         mode="computer", you=0)
+    keep(store, "tictactoe", "b2 a1", now, first="random", second="level5", mode="lab", result="1/2-1/2")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")  # from the menu
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        table = games.query_one(DataTable)
+
+        def rows() -> list[tuple[str, ...]]:
+            return [tuple(str(c) for c in table.get_row_at(i))[1:4] for i in range(table.row_count)]
+
+        assert rows() == [("Tic-tac-toe", "random v level5", "draw"), ("Tic-tac-toe", "perfect", "won"),
+                          ("Connect-4", "level5", "lost")]
+        await pilot.press("r")  # you won
+        assert rows() == [("Tic-tac-toe", "perfect", "won")]
+        await pilot.press("r")  # you lost
+        assert rows() == [("Connect-4", "level5", "lost")]
+        await pilot.press("d")  # today: none of the games lost
+        assert rows() == [] and "x shows them all" in text_of(games.query_one("#games-status"))
+        await pilot.press("x", "g")  # the first game in the list of games: Connect-4
+        assert rows() == [("Connect-4", "level5", "lost")]
+        await pilot.press("g", "o")  # tic-tac-toe, its first opponent
+        assert rows() == [("Tic-tac-toe", "perfect", "won")]
+        await pilot.press("x", "d", "d")  # the last 7 days
+        assert len(rows()) == 2
+        filters = text_of(games.query_one("#games-filters"))
+        assert "date: last 7 days" in filters
+        await pilot.press("escape")
+        assert not isinstance(app.screen, GamesScreen)
