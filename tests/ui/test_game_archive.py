@@ -144,3 +144,25 @@ def test_other_files_in_the_folder_are_not_entries(home):
     assert len(store.archived_games(read_archived)) == 1 and not store.take_warnings()
     with pytest.raises(ValueError):
         store.archived_text("../settings.json")
+
+
+def test_a_lab_run_keeps_its_first_games_as_played(home):
+    from tui_games.engine.arena import ArenaConfig, run_arena
+    from tui_games.ui.archive import LAB_GAMES_KEPT, archive_arena_games
+
+    game = arena_adapter("connect4")
+    run = run_arena(game, ArenaConfig("connect4", "level2", "random", LAB_GAMES_KEPT + 2, seed=3))
+    store = Store()
+    assert archive_arena_games(store, run) == LAB_GAMES_KEPT
+    entries = store.archived_games(read_archived)
+    assert sorted(e.tags["Event"] for e in entries) == sorted(f"Lab game {n}" for n in range(1, LAB_GAMES_KEPT + 1))
+    for entry in entries:
+        record = run.records[int(entry.tags["Event"].split()[-1]) - 1]
+        assert entry.moves == record.moves and entry.mode == "lab" and entry.you is None
+        a_first = record.a_side == record.start_turn
+        assert (entry.first, entry.second) == ((run.a_name, run.b_name) if a_first else (run.b_name, run.a_name))
+        # The record's result, from the side that moved first, is the rules' own.
+        final = replay_positions(game, record, {})[-1]
+        outcome = final.outcome()
+        expected = "1/2-1/2" if outcome.winner is None else "1-0" if outcome.winner == record.start_turn else "0-1"
+        assert entry.result == expected

@@ -88,7 +88,7 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
                                              id="lobby")]
                 options += [None, Option(f"{'Puzzle':<13}[dim]of the day, the same for everyone[/dim]", id="puzzle"),
                             Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
-                            Option(f"{'Games':<13}[dim]the games you finished, replayed and analysed[/dim]",
+                            Option(f"{'Games':<13}[dim]your finished games, analysed[/dim]",
                                    id="games"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]

@@ -38,7 +38,7 @@ class ReplayScreen(UsesApp, Screen):
         Binding("end,G", "jump(-1)", "End"),
         Binding("pageup,left_square_bracket", "game(-1)", "Previous game"),
         Binding("pagedown,right_square_bracket", "game(1)", "Next game"),
-        Binding("a", "analyse", "Analyse from here"),
+        Binding("a", "analyse", "Analyse"),
     ]
 
     DEFAULT_CSS = """
@@ -105,7 +105,7 @@ class ReplayScreen(UsesApp, Screen):
         opening = f" · {rec.opening}" if rec.opening else ""
         self.query_one("#replay-title", Static).update(
             f"Game {rec.number}: A {r.a_name} ({a_side}) vs B {r.b_name} ({b_side}) · "
-            f"{RESULT_WORDS[rec.winner]} ({rec.reason}) · {rec.plies} plies{opening}"
+            f"{_result_words(rec)} · {rec.plies} plies{opening}"
             + (f" · game {r.records.index(rec) + 1} of {len(r.records)}, [ ] for others" if len(r.records) > 1 else ""))
         self.show()
 
@@ -146,8 +146,7 @@ class ReplayScreen(UsesApp, Screen):
         line = Text(status)
         if self.ply == rec.plies:
             line.append("\n")
-            line.append(RESULT_WORDS[rec.winner], style="bold")
-            line.append(f" ({rec.reason})")
+            line.append(_result_words(rec), style="bold")
         self.query_one("#replay-status", Static).update(line)
         self._show_review_cursor()
 
@@ -287,3 +286,10 @@ def _review_words(move: MoveReview) -> str:
     if move.best and move.mark:
         text += f"; better {move.best}"
     return text
+
+
+def _result_words(record: GameRecord) -> str:
+    # An archived game the players left unfinished has no winner and is no draw.
+    if record.reason == "unfinished":
+        return "unfinished"
+    return f"{RESULT_WORDS[record.winner]} ({record.reason})" if record.reason else RESULT_WORDS[record.winner]
