@@ -34,8 +34,9 @@ class ReplayScreen(UsesApp, Screen):
         Binding("escape,q", "app.pop_screen", "Back"),
         Binding("left,h", "step(-1)", "Back a move"),
         Binding("right,l,space", "step(1)", "Forward"),
-        Binding("home,g", "jump(0)", "Start"),
-        Binding("end,G", "jump(-1)", "End"),
+        # priority: the analysed moves' list would take Home and End for its own cursor.
+        Binding("home,g", "jump(0)", "Start", priority=True),
+        Binding("end,G", "jump(-1)", "End", priority=True),
         Binding("pageup,left_square_bracket", "game(-1)", "Previous game"),
         Binding("pagedown,right_square_bracket", "game(1)", "Next game"),
         Binding("a", "analyse", "Analyse"),
@@ -76,7 +77,9 @@ class ReplayScreen(UsesApp, Screen):
             yield self.board
             with Vertical(id="replay-moves-box"):
                 yield Static(id="replay-moves")
-                yield OptionList(id="replay-review")
+                review = OptionList(id="replay-review")
+                review.can_focus = False  # until there is an analysis to move through
+                yield review
         yield Static(id="replay-graph")
         yield Static(id="replay-status")
         yield self.runner
@@ -175,7 +178,9 @@ class ReplayScreen(UsesApp, Screen):
         self.runner.cancel()
         self.review = None
         self._progress = ""
-        self.query_one("#replay-review", OptionList).display = False
+        review_list = self.query_one("#replay-review", OptionList)
+        review_list.display = False
+        review_list.can_focus = False
         self.query_one("#replay-moves", Static).display = True
         self.query_one("#replay-graph", Static).display = False
 
@@ -249,6 +254,7 @@ class ReplayScreen(UsesApp, Screen):
         review_list.clear_options()
         review_list.add_options(options)
         review_list.display = True
+        review_list.can_focus = True
         self.query_one("#replay-moves", Static).display = False
         self.query_one("#replay-graph", Static).display = True
         review_list.focus()
