@@ -30,7 +30,7 @@ ARCHIVE_DIR = "games"
 MAX_GAMES = 500
 # A record bigger than this is not one of ours (1000 plies with comments are ~30 KB).
 MAX_ENTRY_BYTES = 256 * 1024
-_ENTRY = re.compile(r"^\d{8}T\d{12}-\d{2}\.txt$")
+ARCHIVE_ENTRY = re.compile(r"^\d{8}T\d{12}-\d{2}\.txt$")
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ class GameArchive(DataFiles):
             names = os.listdir(self.archive_dir)
         except OSError:
             return []
-        return sorted(name for name in names if _ENTRY.match(name))
+        return sorted(name for name in names if ARCHIVE_ENTRY.match(name))
 
     def archive_game(self, text: str, *, when: datetime | None = None) -> str | None:
         """Keep ``text`` (one game's record) in the archive; its entry's name, or None (with a
@@ -91,7 +91,7 @@ class GameArchive(DataFiles):
 
     def archived_text(self, name: str) -> str:
         """One entry's text; OSError or ValueError (not UTF-8, too big, not an entry's name)."""
-        if not _ENTRY.match(name):
+        if not ARCHIVE_ENTRY.match(name):
             raise ValueError(f"{name!r} is not a game of the archive")
         path = self.archive_dir / name
         with open(path, "rb") as handle:
@@ -117,7 +117,7 @@ class GameArchive(DataFiles):
 
     def forget_archived(self, name: str) -> None:
         """Remove one entry (the Games screen's delete)."""
-        if not _ENTRY.match(name):
+        if not ARCHIVE_ENTRY.match(name):
             raise ValueError(f"{name!r} is not a game of the archive")
         with self._locked():
             self._drop(name)
