@@ -105,3 +105,69 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         assert "date: last 7 days" in filters
         await pilot.press("escape")
         assert not isinstance(app.screen, GamesScreen)
+
+
+async def test_analysis_keeps_the_screen_live_and_stops_on_a(home):
+    store = Store()
+    keep(store, "checkers", "11-15 23-19 8-11 22-17 11-16 24-20 16-23 26-19", datetime.now(timezone.utc),
+         first="me", second="strong", mode="computer", you=0)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        replay.game.judge = lambda variant, seconds=None: type(replay.game).judge(replay.game, variant, seconds=2.0)
+        await pilot.press("a")
+        assert replay.runner.busy
+        # The board steps while the engine works in its worker.
+        await pilot.press("right", "right")
+        assert replay.ply == 2 and replay.runner.busy
+        assert "a stops" in text_of(replay.query_one("#replay-status"))
+        await pilot.press("a")
+        assert not replay.runner.busy and replay.review is None
+        assert "analysis stopped" in text_of(replay.query_one("#replay-status"))
+
+
+async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch):
+    from lobby_support import join
+
+    from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
+    from tui_games.server.lobby.hub import Lobby
+    from tui_games.server.lobby.hub_socket import HubSocket
+    from tui_games.server.lobby.storage import Storage
+    from tui_games.ui.screens.live_game import LiveGame
+
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
+    await hub.start()
+    hub.issue("secret-of-alice", "alice", False)
+    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
+    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
+    try:
+        bob, bob_events = await join(hub, "bob")
+        await bob.request("seek", game="connect4", clock="5+3", colour="second")
+        app = TuiGamesApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.lobby.connected)
+            await pilot.press("o")
+            table = app.screen.query_one("#offers", DataTable)
+            await until(pilot, lambda: table.row_count == 1)
+            table.focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, LiveGame))
+            game = app.screen
+            await pilot.press("4")
+            await until(pilot, lambda: len(game.position.history) == 1)
+            await bob.request("move", game=game.live["id"], move="3")
+            await until(pilot, lambda: len(game.position.history) == 2)
+            await pilot.press("R", "y")
+            await until(pilot, lambda: game.live["status"] == "over")
+            entries = Store().archived_games(read_archived)
+            [entry] = entries
+            assert entry.mode == "lobby" and entry.moves == ["4", "3"] and entry.result == "0-1"
+            assert entry.opponent == "bob" and entry.outcome == "loss" and entry.tags["Reason"] == "resignation"
+            await bob_events.wait("game", lambda data: data["status"] == "over")
+        await bob.close()
+    finally:
+        await hub.close()
+        storage.close()

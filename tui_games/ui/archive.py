@@ -21,7 +21,7 @@ from tui_games.games import arena_adapter, find_game
 from tui_games.userdata.store import Store
 
 __all__ = ["LAB_GAMES_KEPT", "MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts",
-           "read_archived", "record_text"]
+           "kept_recently", "read_archived", "record_text"]
 
 MODES = ("computer", "two players", "lab", "lobby")
 # The Lab keeps this many games of a run: a run of 1,000 games would push every game the player
@@ -193,3 +193,20 @@ def archive_arena_games(store: Store, result: ArenaResult) -> int:
             continue
         kept += name is not None
     return kept
+
+
+# How far back a lobby game is looked for before it is kept (it ends once; the same player's
+# two sessions, or two screens of one game, both see it end).
+RECENT = 20
+
+
+def kept_recently(store: Store, event: str) -> bool:
+    """Whether one of the newest entries has the Event tag ``event`` (a lobby game's id)."""
+    tag = f'[Event "{event}"]'
+    for name in store.archive_names()[-RECENT:]:
+        try:
+            if tag in store.archived_text(name).splitlines():
+                return True
+        except (OSError, ValueError):
+            continue
+    return False

@@ -26,7 +26,7 @@ from textual.binding import Binding
 from tui_games.games import arena_adapter, find_game
 from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.app_base import GamesApp
-from tui_games.ui.archive import archive_texts
+from tui_games.ui.archive import archive_texts, kept_recently
 from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.connect4 import Connect4Screen
@@ -237,12 +237,13 @@ class LiveGame(GameScreen):
         first, second = data["names"]
         winner = data.get("winner")
         result = "1/2-1/2" if winner is None else "1-0" if winner == first else "0-1"
-        if not data["moves"]:
+        event = f"lobby game {data['id']}"
+        if not data["moves"] or kept_recently(self.app.store, event):
             return
         with contextlib.suppress(ValueError):  # the lobby replays every move: cannot happen
             archive_texts(self.app.store, data["game"], data.get("variant") or {}, None, data["moves"],
                           first=first, second=second, mode="lobby", you=self.side, result=result,
-                          reason=data.get("reason") or "", event=f"lobby game {data['id']}")
+                          reason=data.get("reason") or "", event=event)
         for warning in self.app.store.take_warnings():
             self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
 
