@@ -103,6 +103,11 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         assert len(rows()) == 2
         filters = text_of(games.query_one("#games-filters"))
         assert "date: last 7 days" in filters
+        # Delete forgets the game under the cursor once the player says yes; No keeps it.
+        await pilot.press("delete", "n")
+        assert len(rows()) == 2 and len(store.archive_names()) == 3
+        await pilot.press("delete", "y")
+        assert rows() == [("Tic-tac-toe", "perfect", "won")] and len(store.archive_names()) == 2
         await pilot.press("escape")
         assert not isinstance(app.screen, GamesScreen)
 

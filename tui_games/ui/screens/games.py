@@ -1,5 +1,6 @@
 """The Games screen: every finished game the app kept (``Store.archived_games``), newest first,
-filtered by game, opponent, result and date; Enter replays the game, ``a`` replays and analyses it.
+filtered by game, opponent, result and date; Enter replays the game, ``a`` replays and analyses it,
+Delete forgets it (after asking).
 
 Each filter is one key that steps through its choices (g, o, r, d; x clears them all), so the
 screen needs no text field and works the same over SSH at 80×24.
@@ -19,6 +20,7 @@ from textual.widgets import DataTable, Header, Static
 from tui_games.games import find_game
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.archive import ArchivedGame, read_archived
+from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
 
@@ -45,6 +47,7 @@ class GamesScreen(UsesApp, Screen):
         Binding("d", "filter('date')", "Date"),
         Binding("x", "clear_filters", "All"),
         Binding("a", "analyse", "Analyse"),
+        Binding("delete", "forget", "Delete", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -177,3 +180,22 @@ class GamesScreen(UsesApp, Screen):
             self.app.bell()
             return
         self._open(entry, analyse=True)
+
+    def action_forget(self) -> None:
+        """Delete: forget the game under the cursor, after asking (the answer defaults to No)."""
+        entry = self._selected()
+        if entry is None:
+            self.app.bell()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.store.forget_archived(entry.name)
+                for warning in self.app.store.take_warnings():
+                    self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
+                self.load()
+
+        when = entry.when.astimezone().strftime("%Y-%m-%d %H:%M")
+        self.app.push_screen(ConfirmDialog("Delete a game", f"Forget the {find_game(entry.game).title} game against "
+                                           f"{entry.opponent} of {when}? This cannot be undone.", yes="Delete"),
+                             answered)
