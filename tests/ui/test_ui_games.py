@@ -176,3 +176,32 @@ async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch
     finally:
         await hub.close()
         storage.close()
+
+
+async def test_a_game_against_the_computer_is_kept_with_both_names(home):
+    from ui_support import settle
+
+    from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+
+    app = TuiGamesApp("tictactoe", {"opponent": "perfect", "first": "computer"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        board = screen.query_one(TicTacToeBoard)
+        for _ in range(5):
+            await settle(pilot, screen)
+            if screen.position.outcome() is not None:
+                break
+            target = screen.position.legal_moves()[0]
+            while board.cursor // 3 != target // 3:
+                await pilot.press("down")
+            while board.cursor != target:
+                await pilot.press("l")
+            await pilot.press("enter")
+        await settle(pilot, screen)
+        assert screen.position.outcome() is not None
+        [entry] = Store().archived_games(read_archived)
+        played = [screen.position.move_name(m) for m in screen.position.history]
+        assert entry.mode == "computer" and entry.moves == played
+        # The computer moved first: it is the record's first side, the player the second.
+        assert (entry.first, entry.second) == ("perfect", app.store.user) and entry.you == 1
+        assert entry.opponent == "perfect" and entry.outcome in ("draw", "loss")
