@@ -205,3 +205,19 @@ async def test_a_game_against_the_computer_is_kept_with_both_names(home):
         # The computer moved first: it is the record's first side, the player the second.
         assert (entry.first, entry.second) == ("perfect", app.store.user) and entry.you == 1
         assert entry.opponent == "perfect" and entry.outcome in ("draw", "loss")
+
+
+async def test_a_in_the_games_screen_replays_and_analyses_at_once(home):
+    # Labelled by BitBully, an independent solver (tests/engine/test_analysis.py): ?? on plies 3, 6-10.
+    keep(Store(), "connect4", "4453356342", datetime.now(timezone.utc), first="me", second="level5", mode="computer",
+         you=0)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "a")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await until(pilot, lambda: replay.review is not None)
+        assert [m.ply for m in replay.review.moves if m.mark == "??"] == [3, 6, 7, 8, 9, 10]
+        assert replay.ply == 1  # the first move analysed is on the board
+        graph = text_of(replay.query_one("#replay-graph")).strip()
+        assert len(graph) == 10
