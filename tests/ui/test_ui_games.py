@@ -76,7 +76,7 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
          result="1-0", reason="resigned")
     keep(store, "tictactoe", "b2 b1 a1 c1 c3", now - timedelta(minutes=5), first="me", second="perfect",
          mode="computer", you=0)
-    keep(store, "tictactoe", "b2 a1", now, first="random", second="level5", mode="lab", result="1/2-1/2")
+    keep(store, "tictactoe", "b2 a1", now, first="random", second="[red]level5[/", mode="lab", result="1/2-1/2")
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g")  # from the menu
@@ -87,7 +87,8 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         def rows() -> list[tuple[str, ...]]:
             return [tuple(str(c) for c in table.get_row_at(i))[1:4] for i in range(table.row_count)]
 
-        assert rows() == [("Tic-tac-toe", "random v level5", "draw"), ("Tic-tac-toe", "perfect", "won"),
+        # A name is shown as written, never read as markup.
+        assert rows() == [("Tic-tac-toe", "random v [red]level5[/", "draw"), ("Tic-tac-toe", "perfect", "won"),
                           ("Connect-4", "level5", "lost")]
         await pilot.press("r")  # you won
         assert rows() == [("Tic-tac-toe", "perfect", "won")]
@@ -103,6 +104,12 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         assert len(rows()) == 2
         filters = text_of(games.query_one("#games-filters"))
         assert "date: last 7 days" in filters
+        # The replay's title names the players as written too.
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReplayScreen)
+        assert "B [red]level5[/ (O)" in text_of(app.screen.query_one("#replay-title"))
+        await pilot.press("escape")
+        assert app.screen is games
         # Delete forgets the game under the cursor once the player says yes; No keeps it.
         await pilot.press("delete", "n")
         assert len(rows()) == 2 and len(store.archive_names()) == 3

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -111,15 +112,20 @@ class GamesScreen(UsesApp, Screen):
         self.shown = [entry for entry in self.games if self.matches(entry)]
         for entry in self.shown:
             title = find_game(entry.game).title
-            table.add_row(entry.when.astimezone().strftime("%Y-%m-%d %H:%M"), title, entry.opponent[:24],
-                          OUTCOME_WORDS.get(entry.outcome, entry.outcome), str(len(entry.moves)), entry.mode,
-                          key=entry.name)
+            # Text, not markup: a name came from a file, perhaps from another player.
+            table.add_row(entry.when.astimezone().strftime("%Y-%m-%d %H:%M"), title, Text(entry.opponent[:24]),
+                          Text(OUTCOME_WORDS.get(entry.outcome, entry.outcome)), str(len(entry.moves)),
+                          Text(entry.mode[:12]), key=entry.name)
         f = self.filters
         game = find_game(str(f["game"])).title if f["game"] is not None else "all"
-        self.query_one("#games-filters", Static).update(
-            f"[b]g[/b] game: {game} · [b]o[/b] opponent: {f['opponent'] or 'all'} · "
-            f"[b]r[/b] result: {RESULT_WORDS[f['result']]} · "
-            f"[b]d[/b] date: {DATE_WORDS[f['date']]} · [b]x[/b] all")
+        line = Text()
+        for key, label, value in (("g", "game", game), ("o", "opponent", f["opponent"] or "all"),
+                                  ("r", "result", RESULT_WORDS[f["result"]]), ("d", "date", DATE_WORDS[f["date"]])):
+            line.append(key, style="bold")
+            line.append(f" {label}: {value} · ")
+        line.append("x", style="bold")
+        line.append(" all")
+        self.query_one("#games-filters", Static).update(line)
         if not self.games:
             status = "No finished game kept yet: every game you finish is listed here."
         elif not self.shown:
@@ -196,6 +202,8 @@ class GamesScreen(UsesApp, Screen):
                 self.load()
 
         when = entry.when.astimezone().strftime("%Y-%m-%d %H:%M")
-        self.app.push_screen(ConfirmDialog("Delete a game", f"Forget the {find_game(entry.game).title} game against "
-                                           f"{entry.opponent} of {when}? This cannot be undone.", yes="Delete"),
+        # No name in the question: the dialog reads markup, and a name is another player's text.
+        self.app.push_screen(ConfirmDialog("Delete a game", f"Forget the {find_game(entry.game).title} game of "
+                                           f"{when} ({len(entry.moves)} moves)? This cannot be undone.",
+                                           yes="Delete"),
                              answered)
