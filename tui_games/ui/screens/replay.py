@@ -88,6 +88,13 @@ class ReplayScreen(UsesApp, Screen):
     def on_mount(self) -> None:
         self._show_game()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # One game (an archived one, a lobby game): no other game to page to, and the footer
+        # has the room for the analysis's key at 80 columns.
+        if action == "game":
+            return len(self.result.records) > 1
+        return True
+
     def action_game(self, delta: int) -> None:
         """Another game of the same run (page up/down, [ and ])."""
         records = self.result.records
