@@ -228,3 +228,18 @@ async def test_a_in_the_games_screen_replays_and_analyses_at_once(home):
         assert replay.ply == 1  # the first move analysed is on the board
         graph = text_of(replay.query_one("#replay-graph")).strip()
         assert len(graph) == 10
+
+
+async def test_a_lab_run_puts_its_games_in_the_archive(home):
+    from ui_support import fill, open_lab
+
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "tictactoe", "random", "level2", 3)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None and lab.result is not None)
+        await until(pilot, lambda: len(Store().archive_names()) == 3)
+        entries = Store().archived_games(read_archived)
+        assert sorted(e.moves for e in entries) == sorted(r.moves for r in lab.result.records)
+        assert {e.mode for e in entries} == {"lab"}

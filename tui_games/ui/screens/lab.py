@@ -539,7 +539,11 @@ class LabScreen(UsesApp, Screen):
         if result.records:
             if self.app.store.record_arena_run(result.to_dict(with_notes=False)):
                 status += ", saved"
-            archive_arena_games(self.app.store, result)  # the Games screen lists its first games
+            # The Games screen lists the run's first games: ~20 ms a game to write (an fsync
+            # each), so in a thread, not between the run's end and the next key.
+            store = self.app.store
+            self.app.run_worker(lambda: archive_arena_games(store, result), thread=True, group="archive",
+                                exit_on_error=False)
             for warning in self.app.store.take_warnings():
                 self.notify(warning, title="Data file problem", severity="warning", timeout=10)
         self.query_one("#arena-status", Static).update(status + (" · Enter replays" if result.records else ""))
