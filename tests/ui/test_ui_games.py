@@ -243,3 +243,28 @@ async def test_a_lab_run_puts_its_games_in_the_archive(home):
         entries = Store().archived_games(read_archived)
         assert sorted(e.moves for e in entries) == sorted(r.moves for r in lab.result.records)
         assert {e.mode for e in entries} == {"lab"}
+
+
+async def test_a_game_a_bot_file_forfeits_is_kept_as_the_players_win(home):
+    import argparse
+
+    from ui_support import settle
+
+    from tui_games.commands import tictactoe as tictactoe_commands
+
+    bot = home / "second_move_fails.py"
+    bot.write_text("def choose(position):\n    if len(position.history) >= 2:\n        raise ValueError('boom')\n"
+                   "    return position.legal_moves()[0]\n")
+    options = tictactoe_commands.play_options(argparse.Namespace(
+        size="3x3", k=None, misere=False, opponent=str(bot), first="computer"))
+    app = TuiGamesApp("tictactoe", options)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: len(screen.position.history) == 1)
+        await settle(pilot, screen)
+        await pilot.press("enter")  # the centre
+        await until(pilot, lambda: "forfeit" in text_of(screen.query_one("#status")))
+        [entry] = Store().archived_games(read_archived)
+        assert entry.moves == ["a1", "b2"] and entry.tags["Reason"] == "forfeit"
+        assert entry.result == "0-1" and entry.outcome == "win"  # the player moved second and won
+        screen.opponent.close()
