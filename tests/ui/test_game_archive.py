@@ -128,6 +128,7 @@ def test_a_full_disk_leaves_the_archive_as_it_was(home, monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "fsync", full)
+    monkeypatch.setattr(game_archive, "MAX_GAMES", 2)  # full: and still no old game goes for a failed write
     assert store.archive_game(ttt_game("a1 b1"), when=T0 + timedelta(hours=1)) is None
     monkeypatch.undo()
     [warning] = store.take_warnings()

@@ -61,9 +61,8 @@ class GameArchive(DataFiles):
             taken = set(names)
             name = next(f"{stamp}-{n:02d}.txt" for n in range(100) if f"{stamp}-{n:02d}.txt" not in taken)
             path = self.archive_dir / name
-            # The oldest go first: past the count, then while the quota refuses the new game.
-            while len(names) >= MAX_GAMES:
-                self._drop(names.pop(0))
+            # The oldest go first while the quota refuses the new game (before it is written: it
+            # must fit), and past the count once it is (a write that fails costs no old game).
             over = player_files.quota_refusal(path, len(data))
             while over and names:
                 self._drop(names.pop(0))
@@ -79,6 +78,8 @@ class GameArchive(DataFiles):
                 else:
                     self._warn(f"could not keep the game in {self.archive_dir}: {exc.strerror or exc}")
                 return None
+            while len(names) >= MAX_GAMES:
+                self._drop(names.pop(0))
             return name
 
     def _drop(self, name: str) -> None:
