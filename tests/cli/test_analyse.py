@@ -105,3 +105,33 @@ def test_a_bad_record_is_one_line_naming_the_line(capsys, tmp_path, text, fragme
 ])
 def test_bad_input_is_one_line(capsys, argv, fragment):
     assert_usage_error(*run(capsys, "analyse", *argv), fragment)
+
+
+# -- a game of the archive (the Games screen's), by its name ------------------------------------------
+
+
+def test_an_archived_game_by_its_name_and_who_began_it(capsys, home):
+    from tui_games.games import arena_adapter
+    from tui_games.ui.archive import record_text
+    from tui_games.userdata.store import Store
+
+    store = Store()
+    adapter = arena_adapter("connect4")
+    start = adapter.start({})
+    position, moves = start.copy(), []
+    for text in GAME:
+        moves.append(adapter.parse_move(position, text))
+        position.push(moves[-1])
+    name = store.archive_game(record_text("connect4", start, moves, first="me", second="level5", mode="computer",
+                                          you=0))
+    code, out, _ = run(capsys, "analyse", "connect4", name, "--json")
+    assert code == 0 and [m["ply"] for m in json.loads(out)["moves"] if m["mark"] == "??"] == [3, 6, 7, 8, 9, 10]
+    # O began this tic-tac-toe game: the archive says so (StartTurn) and the review's sides follow.
+    board = arena_adapter("tictactoe").start({})
+    board.turn = 1
+    name = store.archive_game(record_text("tictactoe", board, [4, 0], first="O player", second="X player",
+                                          mode="two players"))
+    code, out, _ = run(capsys, "analyse", "tictactoe", name, "--json")
+    assert code == 0 and [m["side"] for m in json.loads(out)["moves"]] == [1, 0]
+    assert_usage_error(*run(capsys, "analyse", "connect4", "20991231T000000000000-00.txt"),
+                       "cannot read the archived game '20991231T000000000000-00.txt'")

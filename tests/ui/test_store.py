@@ -449,9 +449,9 @@ def test_each_document_is_a_small_module_of_its_own():
     module over the shared file handling, not one class holding them all."""
     import inspect
 
-    from tui_games.userdata import arena_runs, files, records, saved_games, scores, settings
+    from tui_games.userdata import arena_runs, files, game_archive, records, saved_games, scores, settings
 
-    modules = (settings, scores, records, arena_runs, saved_games)
+    modules = (settings, scores, records, arena_runs, saved_games, game_archive)
     for module in (*modules, files):
         assert len(inspect.getsource(module).splitlines()) <= 250, module.__name__
     assert {base.__module__ for base in Store.__bases__} == {module.__name__ for module in modules}

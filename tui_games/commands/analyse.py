@@ -7,7 +7,8 @@
 
 The game is the moves in the game's notation (Connect-4's column digits, which may run
 together; tic-tac-toe's cells; checkers' PDN movetext), a file holding them or a record
-(:mod:`tui_games.engine.records`; for checkers a PDN file), or ``-`` for stdin. Each move
+(:mod:`tui_games.engine.records`; for checkers a PDN file), a game of the archive by its name
+(``games/NAME`` in the data directory), or ``-`` for stdin. Each move
 gets the score before and after it for its mover, the engine's best move and a mark
 (:mod:`tui_games.engine.analysis` says when, and which are exact). ``--export`` writes the game
 as a record with the review in its comments, which this command reads back.
@@ -33,6 +34,8 @@ from tui_games.engine.adapter import GameAdapter
 from tui_games.engine.analysis import GameReview, MoveReview, review_game
 from tui_games.engine.records import RecordError, parse_variant, read_record, variant_text, write_record
 from tui_games.games import arena_adapter, arena_specs, find_game
+from tui_games.userdata.game_archive import ARCHIVE_ENTRY
+from tui_games.userdata.store import Store
 
 # A game longer than this is not a game of ours (and a review of it would not end).
 MAX_MOVES = 1000
@@ -43,6 +46,13 @@ def _read_input(text: str) -> tuple[str, str]:
     """(the game's text, where it came from): stdin for ``-``, a file's text, or the argument."""
     if text == "-":
         return sys.stdin.read(MAX_INPUT_BYTES), "<stdin>"
+    if ARCHIVE_ENTRY.match(text) and not os.path.exists(text):
+        # A game of the archive by its name (the data directory's games/, the Games screen's).
+        try:
+            return Store().archived_text(text), f"games/{text}"
+        except (OSError, ValueError) as error:
+            problem = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise UsageError(f"cannot read the archived game {text!r}: {problem}") from None
     if os.path.isfile(text):
         try:
             with open(text, encoding="utf-8") as file:
@@ -99,6 +109,12 @@ def parse_game(game: GameAdapter, text: str, source: str, variant: dict) -> tupl
         start = game.start(variant, start_text)
     except ValueError as error:
         raise UsageError(f"{source}: Start {start_text!r}: {error}") from None
+    # The archive writes who moves first where the notation does not say (tic-tac-toe).
+    turn = tags.get("StartTurn", "")
+    if turn:
+        if turn not in ("0", "1"):
+            raise UsageError(f"{source}: StartTurn {turn!r} is not 0 or 1")
+        start.turn = int(turn)
     position = start.copy()
     moves = []
     for number, word in enumerate(words, 1):
@@ -208,6 +224,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="GAME", help=", ".join(spec.key for spec in arena_specs()))
     parser.add_argument("record", metavar="MOVES|FILE", nargs="?", default="-",
                         help="the moves in the game's notation, a file with them or a record (checkers: PDN), "
+                             "an archived game's name (games/ in the data directory), "
                              "or '-' for stdin (the default)")
     parser.add_argument("--seconds", type=positive_seconds, default=None, metavar="S",
                         help="CPU seconds a position for the games the engine judges (default: tic-tac-toe 1, "

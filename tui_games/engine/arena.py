@@ -501,6 +501,8 @@ def replay_positions(game: ArenaGame, record: GameRecord, variant: Variant) -> l
     """The position before the first move and after every move of ``record`` (ValueError if
     a move does not parse: a record edited by hand, or from another version)."""
     pos = game.start(variant, record.start)
+    if pos.turn != record.start_turn:  # tic-tac-toe's notation does not say who moves
+        pos.turn = record.start_turn
     positions = [pos.copy()]
     for text in record.moves:
         pos.push(game.parse_move(pos, text))

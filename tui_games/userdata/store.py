@@ -9,6 +9,8 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
     arena.json           [{"game", "a", "b", "games", "a_wins", "draws", "b_wins", "seconds", ...}]
                          finished arena runs (the Lab, ``tui-games arena``), oldest first
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
+    games/STAMP-NN.txt   one finished game a file, as a record (tui_games.engine.records), oldest
+                         dropped first past 500 or the quota (tui_games.userdata.game_archive)
     .lock                taken (flock) around every read-modify-write
     session.lock         held (flock) by the one app session that writes saved games
     session.takeover     another session asking it to hand over (see tui_games.userdata.session_lock)
@@ -37,7 +39,7 @@ Why it is built this way:
   A directory we cannot write gives a warning too, and the game goes on without saving.
 
 Each document is a module of :mod:`tui_games.userdata` (``settings``, ``scores``, ``records``,
-``arena_runs``, ``saved_games``, over ``files``: reading, writing, the lock, the warnings);
+``arena_runs``, ``saved_games``, ``game_archive``, over ``files``: reading, writing, the lock, the warnings);
 :class:`Store` is all of them over one directory. None of it knows Textual; the UI polls
 ``take_warnings()`` to show messages.
 """
@@ -53,6 +55,7 @@ import platformdirs
 
 from tui_games.userdata.arena_runs import ARENA_FILE, ArenaRunsFile
 from tui_games.userdata.files import LOCK_FILE, CorruptFile, atomic_write_text
+from tui_games.userdata.game_archive import ARCHIVE_DIR, GameArchive
 from tui_games.userdata.records import RECORDS_FILE, RecordsFile
 from tui_games.userdata.saved_games import SAVES_DIR, SavedGames
 from tui_games.userdata.scores import RESULTS, SCORES_FILE, ScoresFile
@@ -68,7 +71,7 @@ from tui_games.userdata.settings import (
 )
 
 __all__ = [
-    "APP_SETTINGS", "APP_SETTING_RULES", "ARENA_FILE", "LOCK_FILE", "RECORDS_FILE", "RESULTS", "SAVES_DIR",
+    "APP_SETTINGS", "APP_SETTING_RULES", "ARCHIVE_DIR", "ARENA_FILE", "LOCK_FILE", "RECORDS_FILE", "RESULTS", "SAVES_DIR",
     "SCORES_FILE", "SETTINGS_FILE", "CorruptFile", "Store", "atomic_write_text", "check_setting", "data_dir",
     "default_settings", "setting_rule", "setting_rules",
 ]
@@ -93,8 +96,8 @@ def data_dir(create: bool = True) -> Path:
     return path
 
 
-class Store(SettingsFile, ScoresFile, RecordsFile, ArenaRunsFile, SavedGames):
-    """Settings, scores, records, arena runs and saved games in one directory (see the module
+class Store(SettingsFile, ScoresFile, RecordsFile, ArenaRunsFile, SavedGames, GameArchive):
+    """Settings, scores, records, arena runs, saved games and the finished games in one directory (see the module
     docstring)."""
 
     def __init__(self, root: Path | str | None = None, leaderboard: Path | str | None = None,

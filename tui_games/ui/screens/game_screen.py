@@ -26,7 +26,9 @@ from tui_games.engine.players import Decision, Player, PlayerFailed
 from tui_games.engine.search import ALPHABETA, SearchStats
 from tui_games.engine.tree import TreeRecorder
 from tui_games.engine.tree_export import format_refusal, tree_file_text
+from tui_games.ui.archive import archive_game
 from tui_games.ui.screens.file_dialogs import ask_to_save
+from tui_games.ui.screens.games import GamesScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.saving import SavingScreen
 from tui_games.ui.screens.step_mode import StepScreen
@@ -96,6 +98,7 @@ class GameScreen(SavingScreen):
         Binding("t", "toggle_tree", "Tree"),
         Binding("v", "step_mode", "Step"),
         Binding("L", "lab", "Lab"),
+        Binding("G", "games", "Games", show=False),
         Binding("question_mark", "app.help", "Help"),
         Binding("escape", "back", "Back", show=False),
     ]
@@ -116,6 +119,9 @@ class GameScreen(SavingScreen):
         self._compare_rows: tuple[list, int] = ([], 0)
         self.game_over_recorded = False
         self.forfeit: str | None = None  # why the opponent (a bot file) lost the game, once it did
+        # The moves of the last game kept in the archive: a game is kept once, however often its
+        # end is shown (a game taken back and finished otherwise is another game).
+        self._archived: tuple | None = None
         self.status_note = ""
         # Who moved first in the game being played; None until one has started (nothing to save).
         self.first_turn: int | None = None
@@ -344,6 +350,7 @@ class GameScreen(SavingScreen):
 
     def _game_over(self, outcome) -> None:
         text = self.outcome_text(outcome)
+        self.archive_finished()
         if self.human_player is not None and not self.game_over_recorded:
             result = {1: "win", 0: "draw", -1: "loss"}[outcome.value_for(self.human_player)]
             self.app.store.record_result(self.GAME, self.score_key(), result)
@@ -351,6 +358,35 @@ class GameScreen(SavingScreen):
             self._update_scoreline()
             text = {"win": "You win! ", "loss": "You lose. ", "draw": ""}[result] + text
         self._set_status(f"[b]{text}[/b] n: new game · u: undo")
+
+    def archive_finished(self, *, winner: int | None = None, reason: str = "") -> None:
+        """Keep the game just finished in the archive (the Games screen lists it); ``winner``
+        for a game the rules did not end (a forfeit), else the rules' result."""
+        history = tuple(self.position.history)
+        if not history or history == self._archived:
+            return
+        self._archived = history
+        start = self.position.copy()
+        for _ in history:
+            start.pop()
+        human = self.human_player
+        you = self.app.store.user
+        if self.opponent is None:
+            names = (self.side_name(0), self.side_name(1))
+        else:
+            computer = self.opponent.name
+            names = (you if start.turn == human else computer, computer if start.turn == human else you)
+        with contextlib.suppress(ValueError):  # a game with no record (a fake game of the tests)
+            result = None if winner is None else "1-0" if winner == start.turn else "0-1"
+            archive_game(self.app.store, self.GAME, start, history, first=names[0], second=names[1],
+                         mode="two players" if self.opponent is None else "computer", you=human,
+                         result=result, reason=reason)
+        for warning in self.app.store.take_warnings():
+            self.notify(warning, title="Data file problem", severity="warning", timeout=10)
+
+    def action_games(self) -> None:
+        """The archive of finished games (G)."""
+        self.app.push_screen(GamesScreen(game=self.GAME))
 
     def play(self, move: Any) -> None:
         if self.forfeit is not None or move not in self.position.legal_moves():
@@ -473,6 +509,8 @@ class GameScreen(SavingScreen):
         """The opponent (a bot file) could not give a move: it loses the game, as in the arena,
         and the result is scored; the position stays on the board, with no move after it."""
         self.forfeit = reason
+        if self.human_player is not None:
+            self.archive_finished(winner=self.human_player, reason="forfeit")
         if self.human_player is not None and not self.game_over_recorded:
             self.app.store.record_result(self.GAME, self.score_key(), "win")
             self.game_over_recorded = True

@@ -63,6 +63,7 @@ from tui_games.engine.compare import (
 )
 from tui_games.games import arena_adapter, arena_specs
 from tui_games.ui.app_base import UsesApp
+from tui_games.ui.archive import archive_arena_games
 from tui_games.ui.screens.file_dialogs import ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.text import count, score_text, short_count
@@ -538,6 +539,11 @@ class LabScreen(UsesApp, Screen):
         if result.records:
             if self.app.store.record_arena_run(result.to_dict(with_notes=False)):
                 status += ", saved"
+            # The Games screen lists the run's first games: ~20 ms a game to write (an fsync
+            # each), so in a thread, not between the run's end and the next key.
+            store = self.app.store
+            self.app.run_worker(lambda: archive_arena_games(store, result), thread=True, group="archive",
+                                exit_on_error=False)
             for warning in self.app.store.take_warnings():
                 self.notify(warning, title="Data file problem", severity="warning", timeout=10)
         self.query_one("#arena-status", Static).update(status + (" · Enter replays" if result.records else ""))

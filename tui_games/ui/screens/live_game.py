@@ -16,6 +16,7 @@ rating); resigning, draws and takebacks come after.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -25,6 +26,7 @@ from textual.binding import Binding
 from tui_games.games import arena_adapter, find_game
 from tui_games.online.client import LobbyUnavailable
 from tui_games.ui.app_base import GamesApp
+from tui_games.ui.archive import archive_texts, kept_recently
 from tui_games.ui.screens.checkers import CheckersScreen
 from tui_games.ui.screens.confirm import ConfirmDialog
 from tui_games.ui.screens.connect4 import Connect4Screen
@@ -67,6 +69,9 @@ class LiveGame(GameScreen):
         self.me = me
         self.side = game["names"].index(me) if me in game["names"] else None  # None: watching
         self.adapter = arena_adapter(game["game"])
+        # Kept in the archive when it ends here: a game opened over already is in it, or was
+        # someone else's before this app saw it.
+        self._keep_when_over = game["status"] == "live"
         super().__init__(options)
 
     # -- the game comes from the lobby, not from the screen ---------------------------------------
@@ -196,6 +201,7 @@ class LiveGame(GameScreen):
     def _show_state(self) -> None:
         data = self.live
         if data["status"] != "live":
+            self._archive_lobby_game()
             winner = data.get("winner")
             result = "Draw" if winner is None else f"{winner} wins"
             if self.side is not None and winner is not None:
@@ -221,6 +227,25 @@ class LiveGame(GameScreen):
         if watching:
             whose += f" · {watching} watching"
         self._set_status(f"{self._clocks()}{whose}")
+
+    def _archive_lobby_game(self) -> None:
+        """The game as this app saw it end, in the archive (once)."""
+        if not self._keep_when_over:
+            return
+        self._keep_when_over = False
+        data = self.live
+        first, second = data["names"]
+        winner = data.get("winner")
+        result = "1/2-1/2" if winner is None else "1-0" if winner == first else "0-1"
+        event = f"lobby game {data['id']}"
+        if not data["moves"] or kept_recently(self.app.store, event):
+            return
+        with contextlib.suppress(ValueError):  # the lobby replays every move: cannot happen
+            archive_texts(self.app.store, data["game"], data.get("variant") or {}, None, data["moves"],
+                          first=first, second=second, mode="lobby", you=self.side, result=result,
+                          reason=data.get("reason") or "", event=event)
+        for warning in self.app.store.take_warnings():
+            self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
 
     def _clocks(self) -> str:
         left = self.live.get("seconds_left") or [None, None]

@@ -18,6 +18,7 @@ from tui_games.games import GAMES, GameSpec, game_keys
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.runtime import textual_compat
 from tui_games.ui.runtime.textual_compat import OpenOptionList, OpenScreen
+from tui_games.ui.screens.games import GamesScreen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.lobby import LobbyScreen
 from tui_games.ui.screens.puzzle import PuzzleScreen
@@ -66,6 +67,7 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
         Binding("l", "pick('lab')", "Lab", show=False),
         Binding("o", "pick('lobby')", "Online", show=False),
         Binding("p", "pick('puzzle')", "Puzzle", show=False),
+        Binding("g", "pick('games')", "Games", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
     ]
@@ -86,6 +88,8 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
                                              id="lobby")]
                 options += [None, Option(f"{'Puzzle':<13}[dim]of the day, the same for everyone[/dim]", id="puzzle"),
                             Option(f"{'Lab':<13}[dim]bot vs bot, algorithms compared[/dim]", id="lab"),
+                            Option(f"{'Games':<13}[dim]your finished games, analysed[/dim]",
+                                   id="games"),
                             None, Option("Settings", id="settings"), Option("Scores", id="scores"),
                             Option("Help", id="help"), Option("Quit", id="quit")]
                 yield MenuList(*options, id="menu-list")
@@ -207,6 +211,8 @@ class MenuScreen(UsesApp, OpenScreen, Screen):
             app.push_screen(LabScreen())
         elif key == "puzzle":
             app.push_screen(PuzzleScreen())
+        elif key == "games":
+            app.push_screen(GamesScreen())
         elif key == "lobby" and app.lobby is not None:
             app.push_screen(LobbyScreen())
         elif key == "settings":

@@ -1,0 +1,169 @@
+"""The archive of finished games (tui_games.userdata.game_archive, tui_games.ui.archive): bounded
+by its count and the quota with the oldest dropped first, a torn entry skipped with one line, a
+full disk leaving it as it was, and a game read back as it was played."""
+
+from __future__ import annotations
+
+import errno
+import os
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from tui_games.engine.arena import replay_positions
+from tui_games.games import arena_adapter
+from tui_games.ui.archive import read_archived, record_text
+from tui_games.userdata import game_archive, player_files
+from tui_games.userdata.store import Store
+
+T0 = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
+
+
+def ttt_game(cells: str, **tags) -> str:
+    adapter = arena_adapter("tictactoe")
+    start = adapter.start({})
+    position, moves = start.copy(), []
+    for text in cells.split():
+        move = adapter.parse_move(position, text)
+        moves.append(move)
+        position.push(move)
+    tags.setdefault("first", "alice")
+    tags.setdefault("second", "perfect")
+    tags.setdefault("mode", "computer")
+    return record_text("tictactoe", start, moves, **tags)
+
+
+def keep(store: Store, count: int, text: str | None = None) -> list[str]:
+    names = []
+    for i in range(count):
+        name = store.archive_game(text or ttt_game("b2 b1 a1 c1 c3", event=f"game {i}"), when=T0 + timedelta(minutes=i))
+        assert name is not None
+        names.append(name)
+    return names
+
+
+def leftovers(root) -> list:
+    return [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_a_game_reads_back_as_played_and_replays(home):
+    store = Store()
+    # O moves first here: the notation of the start does not say so, the record does.
+    adapter = arena_adapter("tictactoe")
+    start = adapter.start({})
+    start.turn = 1
+    position, moves = start.copy(), []
+    for text in "b2 a1 c3".split():
+        moves.append(adapter.parse_move(position, text))
+        position.push(moves[-1])
+    name = store.archive_game(record_text("tictactoe", start, moves, first="perfect", second="bob",
+                                          mode="computer", you=0))
+    [entry] = store.archived_games(read_archived)
+    assert entry.name == name and entry.game == "tictactoe" and entry.moves == ["b2", "a1", "c3"]
+    assert entry.result == "*" and entry.you == 1 and entry.opponent == "perfect"
+    result, record = entry.replay()
+    final = replay_positions(adapter, record, result.config.variant)[-1]
+    assert final.format() == position.format() and final.turn == position.turn
+
+
+def test_the_oldest_go_first_past_the_count(home, monkeypatch):
+    monkeypatch.setattr(game_archive, "MAX_GAMES", 3)
+    store = Store()
+    names = keep(store, 5)
+    assert store.archive_names() == names[2:]
+    events = [g.tags["Event"] for g in store.archived_games(read_archived)]
+    assert events == ["game 4", "game 3", "game 2"]  # newest first
+
+
+def test_the_oldest_go_first_past_the_quota(home, monkeypatch):
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    monkeypatch.setenv(player_files.QUOTA_ENV, "1")
+    store = Store()
+    # A record padded with comment lines (';' lines are skipped) to 100 KB: ten fill the quota.
+    big = ttt_game("b2 b1") + "".join(f"; {'x' * 97}\n" for _ in range(1000))
+    names = keep(store, 14, big)
+    kept = store.archive_names()
+    used = sum(p.stat().st_size for p in home.rglob("*") if p.is_file())
+    assert used <= 1024 * 1024
+    # Every new game was kept, and what went were the oldest, in order.
+    assert kept == names[-len(kept):] and 7 <= len(kept) < 14
+
+
+def test_a_game_bigger_than_the_whole_quota_is_refused_in_one_line(home, monkeypatch):
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    monkeypatch.setenv(player_files.QUOTA_ENV, "1")
+    store = Store()
+    (home / "files").mkdir(parents=True)
+    (home / "files" / "big.pdn").write_bytes(b"x" * (1024 * 1024))
+    assert store.archive_game(ttt_game("b2 b1")) is None
+    [warning] = store.take_warnings()
+    assert warning.startswith("could not keep the game in games/: over your 1 MB") and "\n" not in warning
+
+
+@pytest.mark.parametrize("damage", [
+    lambda text: text[: len(text) // 2].replace("[Result", "[Res"),   # torn mid-tag
+    lambda text: "\udcff",                                              # not UTF-8 (written as bytes below)
+    lambda text: text.replace('[Game "tictactoe"]', '[Game "chess"]'),  # edited by hand
+    lambda text: "",                                                    # empty
+])
+def test_a_corrupt_entry_is_skipped_with_one_line(home, damage):
+    store = Store()
+    names = keep(store, 3)
+    path = home / "games" / names[1]
+    text = damage(path.read_text(encoding="utf-8"))
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    games = store.archived_games(read_archived)
+    assert [g.name for g in games] == [names[2], names[0]]
+    [warning] = store.take_warnings()
+    assert warning.startswith(f"games/{names[1]} is unreadable (") and warning.endswith("; skipped it")
+    assert "\n" not in warning and "Traceback" not in warning
+
+
+def test_a_full_disk_leaves_the_archive_as_it_was(home, monkeypatch):
+    store = Store()
+    names = keep(store, 2)
+    before = {name: (home / "games" / name).read_bytes() for name in names}
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    monkeypatch.setattr(game_archive, "MAX_GAMES", 2)  # full: and still no old game goes for a failed write
+    assert store.archive_game(ttt_game("a1 b1"), when=T0 + timedelta(hours=1)) is None
+    monkeypatch.undo()
+    [warning] = store.take_warnings()
+    assert "could not keep the game" in warning and "No space left on device" in warning
+    assert store.archive_names() == names and not leftovers(home)
+    assert {name: (home / "games" / name).read_bytes() for name in names} == before
+    assert len(store.archived_games(read_archived)) == 2 and not store.take_warnings()
+
+
+def test_other_files_in_the_folder_are_not_entries(home):
+    store = Store()
+    keep(store, 1)
+    (home / "games" / "notes.txt").write_text("mine\n")
+    assert len(store.archived_games(read_archived)) == 1 and not store.take_warnings()
+    with pytest.raises(ValueError):
+        store.archived_text("../settings.json")
+
+
+def test_a_lab_run_keeps_its_first_games_as_played(home):
+    from tui_games.engine.arena import ArenaConfig, run_arena
+    from tui_games.ui.archive import LAB_GAMES_KEPT, archive_arena_games
+
+    game = arena_adapter("connect4")
+    run = run_arena(game, ArenaConfig("connect4", "level2", "random", LAB_GAMES_KEPT + 2, seed=3))
+    store = Store()
+    assert archive_arena_games(store, run) == LAB_GAMES_KEPT
+    entries = store.archived_games(read_archived)
+    assert sorted(e.tags["Event"] for e in entries) == sorted(f"Lab game {n}" for n in range(1, LAB_GAMES_KEPT + 1))
+    for entry in entries:
+        record = run.records[int(entry.tags["Event"].split()[-1]) - 1]
+        assert entry.moves == record.moves and entry.mode == "lab" and entry.you is None
+        a_first = record.a_side == record.start_turn
+        assert (entry.first, entry.second) == ((run.a_name, run.b_name) if a_first else (run.b_name, run.a_name))
+        # The record's result, from the side that moved first, is the rules' own.
+        final = replay_positions(game, record, {})[-1]
+        outcome = final.outcome()
+        expected = "1/2-1/2" if outcome.winner is None else "1-0" if outcome.winner == record.start_turn else "0-1"
+        assert entry.result == expected

@@ -1,0 +1,212 @@
+"""The finished games the app keeps (``Store.archive_game``): each game written as a record of
+:mod:`tui_games.engine.records`, read back for the Games screen and opened in the Replay screen.
+
+Besides the record's own tags (Game, Variant, Date, First, Second, Result, Start) an entry has:
+``Mode`` (``computer``, ``two players``, ``lab``, ``lobby``), ``You`` (``first`` or ``second``:
+the side the player played, absent where they played none or both), ``Reason`` (how it ended),
+``Time`` (UTC) and, for a tic-tac-toe game the second side began, ``StartTurn "1"`` (the
+position's notation does not say who moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
+from tui_games.engine.records import parse_variant, read_record, variant_text, write_record
+from tui_games.games import arena_adapter, find_game
+from tui_games.userdata.store import Store
+
+__all__ = ["LAB_GAMES_KEPT", "MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts",
+           "kept_recently", "read_archived", "record_text"]
+
+MODES = ("computer", "two players", "lab", "lobby")
+# The Lab keeps this many games of a run: a run of 1,000 games would push every game the player
+# played out of the archive (the run's own games stay in arena.json, its last runs whole).
+LAB_GAMES_KEPT = 10
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """One entry of the archive as the Games screen lists it."""
+
+    name: str
+    game: str
+    tags: dict[str, str]
+    moves: list[str]
+    result: str
+    when: datetime
+    variant: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def first(self) -> str:
+        return self.tags.get("First", "?")
+
+    @property
+    def second(self) -> str:
+        return self.tags.get("Second", "?")
+
+    @property
+    def mode(self) -> str:
+        return self.tags.get("Mode", "")
+
+    @property
+    def you(self) -> int | None:
+        return {"first": 0, "second": 1}.get(self.tags.get("You", ""))
+
+    @property
+    def opponent(self) -> str:
+        """Who the player played, or both sides where the player was neither."""
+        you = self.you
+        if you is None:
+            return f"{self.first} v {self.second}"
+        return self.second if you == 0 else self.first
+
+    @property
+    def outcome(self) -> str:
+        """``win``, ``loss`` or ``draw`` for the player; ``1-0``, ``0-1``, ``draw`` or ``*``
+        where the player had no side."""
+        if self.result == "1/2-1/2":
+            return "draw"
+        you = self.you
+        if you is None or self.result == "*":
+            return self.result
+        return "win" if (self.result == "1-0") == (you == 0) else "loss"
+
+    def replay(self) -> tuple[ArenaResult, GameRecord]:
+        """The game as the Replay screen shows a game of the Lab (A the side that moved first)."""
+        adapter = arena_adapter(self.game)
+        start = self.tags.get("Start", "")
+        start_turn = int(self.tags.get("StartTurn", "") or adapter.start(self.variant, start or None).turn)
+        config = ArenaConfig(self.game, self.first, self.second, 1, swap=False, variant=self.variant,
+                             start=start or None)
+        result = ArenaResult(config, find_game(self.game).title, adapter.side_names, self.first, self.second, seed=0,
+                             finished_at=self.when.isoformat(timespec="seconds"))
+        winner = {"1-0": "a", "0-1": "b"}.get(self.result)
+        n = len(self.moves)
+        record = GameRecord(1, start_turn, self.tags.get("Event", ""), start, start_turn, list(self.moves), winner,
+                            self.tags.get("Reason", "") or ("unfinished" if self.result == "*" else ""), 0.0,
+                            [0.0] * n, [0] * n, [""] * n)
+        result.records.append(record)
+        return result, record
+
+
+def read_archived(name: str, text: str) -> ArchivedGame:
+    """An entry of the archive; ValueError (one line) for a torn or edited one."""
+    record = read_record(text)
+    game_name = record.tags.get("Game", "")
+    if not game_name:
+        raise ValueError("no Game tag")
+    spec = find_game(game_name)
+    if spec.arena is None:
+        raise ValueError(f"{spec.key} games are not kept")
+    variant = arena_adapter(spec.key).check_variant(parse_variant(record.tags.get("Variant", "")))
+    if not record.moves:
+        raise ValueError("no moves")
+    try:
+        when = datetime.strptime(name[:21], "%Y%m%dT%H%M%S%f").replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise ValueError("not an entry's name") from None
+    return ArchivedGame(name, spec.key, dict(record.tags), list(record.moves), record.result, when, variant)
+
+
+def record_text(game: str, start: Any, moves: Sequence[Any], *, first: str, second: str, mode: str,
+                you: int | None = None, reason: str = "", result: str | None = None, event: str = "",
+                when: datetime | None = None) -> str:
+    """``moves`` (the game's move objects, played from ``start``, which is not changed) as an
+    archive entry. ``result`` (``1-0``…) defaults to what the rules say of the last position;
+    a game stopped by the players (a resignation, a clock) passes its own."""
+    if mode not in MODES:
+        raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
+    adapter = arena_adapter(game)
+    when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    position = start.copy()
+    texts = []
+    for move in moves:
+        texts.append(adapter.move_text(position, move))
+        position.push(move)
+    if result is None:
+        outcome = position.outcome()
+        result = ("*" if outcome is None else "1/2-1/2" if outcome.winner is None
+                  else "1-0" if outcome.winner == start.turn else "0-1")
+    variant = adapter.variant_of(start)
+    tags = {"Game": game, "Variant": variant_text(variant), "Date": when.strftime("%Y.%m.%d"),
+            "Time": when.strftime("%H:%M:%S"), "First": first, "Second": second, "Mode": mode}
+    fresh = adapter.start(variant)
+    if adapter.format(start) != adapter.format(fresh):
+        tags["Start"] = adapter.format(start)
+    if adapter.start(variant, tags.get("Start")).turn != start.turn:
+        tags["StartTurn"] = str(start.turn)
+    if you is not None:
+        # The record's first side is the one that moved first.
+        tags["You"] = "first" if you == start.turn else "second"
+    if reason:
+        tags["Reason"] = reason
+    if event:
+        tags["Event"] = event
+    return write_record(tags, texts, result=result)
+
+
+def archive_game(store: Store, game: str, start: Any, moves: Sequence[Any], **tags: Any) -> str | None:
+    """Keep a finished game (see :func:`record_text` for the tags); the entry's name, or None
+    (the store has a warning) if it could not be written. Never raises for the disk."""
+    if not moves:
+        return None
+    return store.archive_game(record_text(game, start, moves, **tags))
+
+
+def archive_texts(store: Store, game: str, variant: dict[str, Any], start_text: str | None, moves: Sequence[str],
+                  *, start_turn: int | None = None, **tags: Any) -> str | None:
+    """Keep a finished game given as move texts (the Lab's, the lobby's); ValueError for a move
+    that does not parse."""
+    adapter = arena_adapter(game)
+    start = adapter.start(variant, start_text or None)
+    if start_turn is not None:
+        start.turn = start_turn
+    position = start.copy()
+    parsed = []
+    for text in moves:
+        move = adapter.parse_move(position, text)
+        parsed.append(move)
+        position.push(move)
+    return archive_game(store, game, start, parsed, **tags)
+
+
+def archive_arena_games(store: Store, result: ArenaResult) -> int:
+    """Keep the first :data:`LAB_GAMES_KEPT` games of a Lab run; how many were kept. A game
+    whose moves no longer read back is left out (it came from another version)."""
+    kept = 0
+    config = result.config
+    for record in result.records[:LAB_GAMES_KEPT]:
+        first_is_a = record.a_side == record.start_turn
+        names = (result.a_name, result.b_name) if first_is_a else (result.b_name, result.a_name)
+        first_won = (record.winner == "a") == first_is_a
+        outcome = "1/2-1/2" if record.winner is None else "1-0" if first_won else "0-1"
+        try:
+            name = archive_texts(store, config.game, config.variant, record.start or None, record.moves,
+                                 start_turn=record.start_turn, first=names[0], second=names[1], mode="lab",
+                                 reason=record.reason, result=outcome, event=f"Lab game {record.number}")
+        except ValueError:
+            continue
+        kept += name is not None
+    return kept
+
+
+# How far back a lobby game is looked for before it is kept (it ends once; the same player's
+# two sessions, or two screens of one game, both see it end).
+RECENT = 20
+
+
+def kept_recently(store: Store, event: str) -> bool:
+    """Whether one of the newest entries has the Event tag ``event`` (a lobby game's id)."""
+    tag = f'[Event "{event}"]'
+    for name in store.archive_names()[-RECENT:]:
+        try:
+            if tag in store.archived_text(name).splitlines():
+                return True
+        except (OSError, ValueError):
+            continue
+    return False

@@ -1,0 +1,209 @@
+"""The Games screen: every finished game the app kept (``Store.archived_games``), newest first,
+filtered by game, opponent, result and date; Enter replays the game, ``a`` replays and analyses it,
+Delete forgets it (after asking).
+
+Each filter is one key that steps through its choices (g, o, r, d; x clears them all), so the
+screen needs no text field and works the same over SSH at 80×24.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Header, Static
+
+from tui_games.games import find_game
+from tui_games.ui.app_base import UsesApp
+from tui_games.ui.archive import ArchivedGame, read_archived
+from tui_games.ui.screens.confirm import ConfirmDialog
+from tui_games.ui.screens.replay import ReplayScreen
+from tui_games.ui.widgets.keys_footer import KeysFooter
+
+RESULT_CHOICES: tuple[str | None, ...] = (None, "win", "loss", "draw", "1-0", "0-1")
+RESULT_WORDS = {None: "all", "win": "you won", "loss": "you lost", "draw": "drawn", "1-0": "first side won",
+                "0-1": "second side won"}
+DATE_CHOICES: tuple[int | None, ...] = (None, 1, 7, 30, 365)
+DATE_WORDS = {None: "any time", 1: "today", 7: "last 7 days", 30: "last 30 days", 365: "last year"}
+OUTCOME_WORDS = {"win": "won", "loss": "lost", "draw": "draw", "1-0": "1-0", "0-1": "0-1", "*": "unfinished"}
+
+
+def _step(choices: tuple, current: object) -> object:
+    index = choices.index(current) if current in choices else -1
+    return choices[(index + 1) % len(choices)]
+
+
+class GamesScreen(UsesApp, Screen):
+    TITLE = "Games"
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("g", "filter('game')", "Game"),
+        Binding("o", "filter('opponent')", "Opponent"),
+        Binding("r", "filter('result')", "Result"),
+        Binding("d", "filter('date')", "Date"),
+        Binding("x", "clear_filters", "All"),
+        Binding("a", "analyse", "Analyse"),
+        Binding("delete", "forget", "Delete", show=False),
+        Binding("j", "cursor_down", show=False),
+        Binding("k", "cursor_up", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    GamesScreen #games-filters { height: auto; padding: 0 1; }
+    GamesScreen #games-list { height: 1fr; }
+    GamesScreen #games-status { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.games: list[ArchivedGame] = []
+        self.filters: dict[str, Any] = {"game": game, "opponent": None, "result": None, "date": None}
+        self.shown: list[ArchivedGame] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="games-filters")
+        yield DataTable(id="games-list", cursor_type="row", zebra_stripes=True)
+        yield Static(id="games-status")
+        yield KeysFooter(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("When", "Game", "Opponent", "Result", "Moves", "How")
+        self.load()
+        table.focus()
+
+    def load(self) -> None:
+        """Read the archive again (a game may have ended since, in another session too)."""
+        store = self.app.store
+        self.games = store.archived_games(read_archived)
+        for warning in store.take_warnings():
+            self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
+        self.refill()
+
+    def matches(self, entry: ArchivedGame, now: datetime | None = None) -> bool:
+        f = self.filters
+        if f["game"] is not None and entry.game != f["game"]:
+            return False
+        if f["opponent"] is not None and entry.opponent != f["opponent"]:
+            return False
+        result = f["result"]
+        if result is not None and entry.outcome != result and not (result in ("1-0", "0-1") and entry.result == result):
+            return False
+        days = f["date"]
+        if days is not None:
+            now = now or datetime.now(timezone.utc)
+            local_now = now.astimezone()
+            if days == 1:
+                if entry.when.astimezone().date() != local_now.date():
+                    return False
+            elif entry.when < now - timedelta(days=days):
+                return False
+        return True
+
+    def refill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        self.shown = [entry for entry in self.games if self.matches(entry)]
+        for entry in self.shown:
+            title = find_game(entry.game).title
+            # Text, not markup: a name came from a file, perhaps from another player.
+            table.add_row(entry.when.astimezone().strftime("%Y-%m-%d %H:%M"), title, Text(entry.opponent[:24]),
+                          Text(OUTCOME_WORDS.get(entry.outcome, entry.outcome)), str(len(entry.moves)),
+                          Text(entry.mode[:12]), key=entry.name)
+        f = self.filters
+        game = find_game(str(f["game"])).title if f["game"] is not None else "all"
+        line = Text()
+        for key, label, value in (("g", "game", game), ("o", "opponent", f["opponent"] or "all"),
+                                  ("r", "result", RESULT_WORDS[f["result"]]), ("d", "date", DATE_WORDS[f["date"]])):
+            line.append(key, style="bold")
+            line.append(f" {label}: {value} · ")
+        line.append("x", style="bold")
+        line.append(" all")
+        self.query_one("#games-filters", Static).update(line)
+        if not self.games:
+            status = "No finished game kept yet: every game you finish is listed here."
+        elif not self.shown:
+            status = f"None of your {len(self.games)} games matches; x shows them all."
+        else:
+            status = f"{len(self.shown)} of {len(self.games)} games · Enter replays · a analyses"
+        self.query_one("#games-status", Static).update(status)
+
+    def action_filter(self, which: str) -> None:
+        if which == "game":
+            choices: tuple = (None, *sorted({entry.game for entry in self.games}))
+        elif which == "opponent":
+            pool = [e for e in self.games if self.filters["game"] is None or e.game == self.filters["game"]]
+            choices = (None, *sorted({entry.opponent for entry in pool}))
+        elif which == "result":
+            choices = RESULT_CHOICES
+        else:
+            choices = DATE_CHOICES
+        self.filters[which] = _step(choices, self.filters[which])
+        self.refill()
+
+    def action_clear_filters(self) -> None:
+        self.filters = dict.fromkeys(self.filters)
+        self.refill()
+
+    def action_cursor_down(self) -> None:
+        self.query_one(DataTable).action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.query_one(DataTable).action_cursor_up()
+
+    def _selected(self) -> ArchivedGame | None:
+        table = self.query_one(DataTable)
+        if not self.shown or not 0 <= table.cursor_row < len(self.shown):
+            return None
+        return self.shown[table.cursor_row]
+
+    def _open(self, entry: ArchivedGame, analyse: bool = False) -> None:
+        try:
+            result, record = entry.replay()
+            screen = ReplayScreen(result, record)
+        except ValueError as error:  # an entry edited by hand: a move that is not legal
+            self.notify(f"Cannot replay {entry.name}: {error}", severity="error", timeout=8, markup=False)
+            return
+        self.app.push_screen(screen)
+        if analyse:
+            screen.call_after_refresh(screen.action_analyse)
+
+    @on(DataTable.RowSelected, "#games-list")
+    def _chosen(self, event: DataTable.RowSelected) -> None:
+        entry = self._selected()
+        if entry is not None:
+            self._open(entry)
+
+    def action_analyse(self) -> None:
+        entry = self._selected()
+        if entry is None:
+            self.app.bell()
+            return
+        self._open(entry, analyse=True)
+
+    def action_forget(self) -> None:
+        """Delete: forget the game under the cursor, after asking (the answer defaults to No)."""
+        entry = self._selected()
+        if entry is None:
+            self.app.bell()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.store.forget_archived(entry.name)
+                for warning in self.app.store.take_warnings():
+                    self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
+                self.load()
+
+        when = entry.when.astimezone().strftime("%Y-%m-%d %H:%M")
+        # No name in the question: the dialog reads markup, and a name is another player's text.
+        self.app.push_screen(ConfirmDialog("Delete a game", f"Forget the {find_game(entry.game).title} game of "
+                                           f"{when} ({len(entry.moves)} moves)? This cannot be undone.",
+                                           yes="Delete"),
+                             answered)
