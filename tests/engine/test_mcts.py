@@ -242,7 +242,7 @@ def test_on_three_by_three_mcts_at_one_cpu_second_never_loses_to_perfect():
 
 def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     from tui_games.bench.connect4 import load_sets
-    from tui_games.bench.connect4_mcts import best_value_pick, mcts_rows
+    from tui_games.bench.connect4_mcts import OURS, best_value_pick, mcts_rows
 
     solver = Solver()
     pos = Connect4.parse("3532617333274447")
@@ -250,9 +250,46 @@ def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     sample = tmp_path / "late.txt"
     sample.write_text("3532617333274447 13\n4231124236476734 12\n")
     lines: list[str] = []
-    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500)
+    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500, engines=[OURS])
     row = lines[-1].split()
-    assert row[:4] == ["late", "2", "2", "100%"] and int(row[4].replace(",", "")) > 0
+    assert row[:5] == ["late", "tui-games", "2", "2", "100%"] and int(row[5].replace(",", "")) > 0
+
+
+def test_without_openspiel_the_bench_says_in_one_line_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    from tui_games.bench import connect4_openspiel
+    from tui_games.bench.connect4 import load_sets
+    from tui_games.bench.connect4_mcts import mcts_rows
+
+    # A module set to None in sys.modules is one that cannot be imported.
+    for name in ("pyspiel", "open_spiel", "open_spiel.python.algorithms.mcts"):
+        monkeypatch.setitem(sys.modules, name, None)
+    assert connect4_openspiel.openspiel_engines() == []
+    sample = tmp_path / "late.txt"
+    sample.write_text("3532617333274447 13\n")
+    lines: list[str] = []
+    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=200)
+    hints = [line for line in lines if "OpenSpiel" in line and "pip install" in line]
+    assert len(hints) == 1 and "tui-games[bench-openspiel]" in hints[0]
+    assert [line.split()[1] for line in lines if line.startswith("late")] == ["tui-games"]
+
+
+def test_openspiel_mcts_searches_the_same_position_and_budget():
+    """OpenSpiel (an optional extra) searches our position: the move it finds in a won end game
+    is the solver's best, proven, within the budget; Python and C++ bots alike."""
+    pytest.importorskip("pyspiel")
+    from tui_games.bench.connect4_mcts import best_value_pick
+    from tui_games.bench.connect4_openspiel import openspiel_engines
+
+    pos = Connect4.parse("3532617333274447")
+    engines = openspiel_engines()
+    assert [e.label for e in engines] == ["OpenSpiel-Python", "OpenSpiel-C++"]
+    for engine in engines:
+        found = engine.search(pos, 2_000, 1)
+        assert 0 < found.playouts <= 2_000 and found.cpu > 0
+        assert best_value_pick(Solver(), pos, found.move), engine.label
+        assert engine.search(pos, 2_000, 1).move == found.move, "seeded"
 
 
 def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():

@@ -10,7 +10,6 @@ values agree at each depth is reported as a line (the tests check it).
 
 from __future__ import annotations
 
-import random
 from functools import partial
 from typing import Any, Callable, cast
 
@@ -20,13 +19,13 @@ from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
     SweepCell,
+    keeps_value,
     score_words,
     sweep,
     values_agree,
 )
 from tui_games.engine.game import Position
 from tui_games.engine.mcts import MCTSStats, mcts_search
-from tui_games.engine.search import SearchLimits, game_value, search
 from tui_games.games import arena_adapter, arena_specs
 
 Write = Callable[[str], None]
@@ -122,10 +121,7 @@ def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell
     def best(move: Any) -> str:
         if solved is None or move is None:
             return "-"
-        child = pos.copy()
-        child.push(move)
-        after = search(child, SearchLimits(depth=solved.depth), rng=random.Random(0))
-        return "yes" if after.exact and game_value(-after.score) == game_value(cast(int, solved.score)) else "no"
+        return "yes" if keeps_value(pos, move, solved) else "no"
 
     for cell in rows:
         theirs = arena.move_text(pos, cell.move) if cell.move is not None else "-"
