@@ -348,3 +348,18 @@ def test_the_tree_stops_growing_at_its_cap_and_the_search_goes_on():
     tree = MCTS(Connect4(), seed=1, max_tree_nodes=50)
     result = tree.run(playouts=400)
     assert tree.tree_size == 50 and result.stats.playouts == 400 and result.move in range(7)
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4", "checkers"])
+def test_every_game_names_an_mcts_player_by_its_playouts(game):
+    import importlib
+
+    module = importlib.import_module(f"tui_games.engine.{game}.players")
+    assert module.normalize_spec("MCTS:1,000") == "mcts:1000" and module.normalize_spec("mcts") == "mcts"
+    player = module.make_player("mcts:300", seed=1)
+    assert isinstance(player, MCTSPlayer) and player.playouts == 300 and player.seconds is None
+    assert player.name == "mcts 300"
+    timed = module.make_player("mcts", seed=1, seconds=2.0)
+    assert isinstance(timed, MCTSPlayer) and timed.seconds == 2.0 and timed.playouts is None
+    with pytest.raises(ValueError, match="whole positive number"):
+        module.normalize_spec("mcts:0")
