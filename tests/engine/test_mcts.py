@@ -363,3 +363,66 @@ def test_every_game_names_an_mcts_player_by_its_playouts(game):
     assert isinstance(timed, MCTSPlayer) and timed.seconds == 2.0 and timed.playouts is None
     with pytest.raises(ValueError, match="whole positive number"):
         module.normalize_spec("mcts:0")
+
+
+def checkers_positions(count: int, seed: int):
+    """Positions of seeded random checkers games, openings to kings' endings (the start too)."""
+    rng = random.Random(seed)
+    out = [CheckersPosition()]
+    while len(out) < count:
+        pos = CheckersPosition()
+        for _ in range(rng.randrange(0, 120)):
+            if pos.outcome() is not None:
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+def replayed_checkers_playout(pos, seed, max_plies):
+    """The playout's game played move by move on a copy with CheckersPosition's rules: the
+    ``z % n``-th legal move in the order of the moves' paths."""
+    from tui_games.engine.splitmix import splitmix64
+
+    game = pos.copy()
+    state = seed
+    for _ in range(max_plies):
+        if game.outcome() is not None:
+            break
+        legal = sorted(game.legal_moves(), key=lambda move: move.path)
+        state, z = splitmix64(state)
+        game.push(legal[z % len(legal)])
+    outcome = game.outcome()
+    if outcome is not None and outcome.reason == "repetition":
+        return "repetition"
+    return outcome.winner if outcome is not None else None
+
+
+def test_checkers_compiled_playouts_and_their_python_twin_play_the_same_games():
+    from tui_games.engine.checkers import position as ck_playout
+
+    if not ck_playout.PLAYOUT_COMPILED:
+        pytest.skip("the compiled checkers core is not built here")
+    rng = random.Random(54)
+    for pos in checkers_positions(80, 54):
+        for plies in (6, 60, 400):
+            seed = rng.getrandbits(64)
+            args = (pos.black, pos.white, pos.kings, pos.turn, pos.quiet_plies, seed, plies)
+            twin = ck_playout.python_playout(*args)
+            assert ck_playout.random_playout(*args) == twin, (pos.fen(), seed, plies)
+            # Both are the game the rules give (a threefold repetition aside: the playout knows
+            # no history), from the side to move.
+            winner = pos.playout(seed, plies)
+            assert winner == (None if twin == 0 else pos.turn if twin > 0 else 1 - pos.turn)
+            if plies <= 60 and (replayed := replayed_checkers_playout(pos, seed, plies)) != "repetition":
+                assert winner == replayed, (pos.fen(), seed, plies)
+
+
+def test_checkers_mcts_uses_the_game_s_playout():
+    from tui_games.engine.game import Playouts
+
+    pos = CheckersPosition()
+    assert isinstance(pos, Playouts)
+    first = mcts_search(pos, playouts=300, seed=3)
+    assert first.move in pos.legal_moves() and mcts_search(pos, playouts=300, seed=3).move == first.move
