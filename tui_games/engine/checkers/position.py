@@ -54,7 +54,7 @@ from tui_games.engine.checkers.notation import (
     parse_fen,
     parse_move_text,
 )
-from tui_games.engine.game import Outcome
+from tui_games.engine.game import Outcome, Playouts
 from tui_games.engine.splitmix import MASK64, splitmix64
 
 __all__ = [
@@ -490,7 +490,7 @@ def random_playout(black: int, white: int, kings: int, turn: int, quiet: int, se
 # -- the position ------------------------------------------------------------------------------------
 
 
-class CheckersPosition:
+class CheckersPosition(Playouts):
     """A checkers position with its history (for undo, repetitions and the PDN record).
 
     ``turn`` 0 is Black (moves first), 1 White. ``heuristic`` names the evaluation
