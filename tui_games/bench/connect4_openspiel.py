@@ -45,7 +45,7 @@ class _OpenSpielEngine:
         for column in position.history:
             state.apply_action(column)
         pyspiel = self._pyspiel
-        if self._python_mcts is not None:
+        if self._python_mcts is not None and self._numpy is not None:
             mcts, rng = self._python_mcts, self._numpy.random.RandomState
             bot = mcts.MCTSBot(
                 self._game, OPENSPIEL_C, playouts, mcts.RandomRolloutEvaluator(1, rng(seed)),
