@@ -156,3 +156,21 @@ def test_a_sweep_with_mcts_puts_it_beside_deepening_at_equal_playouts_and_judges
     # The same seed and budget: the same moves.
     again = {c.depth: c.move for c in sweep(pos, range(1, 8), mcts=True) if c.config is MCTS_CONFIG}
     assert again == {d: c.move for d, c in mcts.items()}
+
+
+def test_where_no_depth_solves_the_position_the_game_s_judge_marks_mcts_moves():
+    """A Connect-4 middle game the sweep does not solve by depth 3, but its solver knows every
+    column's value: each MCTS move is marked by it (outside truth: the solver's own analysis)."""
+    from tui_games.engine.compare import MCTS_CONFIG
+    from tui_games.engine.connect4.solver import Solver
+
+    game = arena_adapter("connect4")
+    pos = game.library_position(find_position(game, "middlegame"))
+    cells = sweep(pos, range(1, 4), mcts=True, judge=game.judge(game.variant_of(pos)))
+    assert not any(c.exact for c in cells if c.config.key == "deepening")
+    scores = Solver().analyze(pos)
+    best = max(v for v in scores if v is not None)
+    mcts = [c for c in cells if c.config is MCTS_CONFIG]
+    assert len(mcts) == 3
+    for cell in mcts:
+        assert cell.best is ((scores[cell.move] > 0) == (best > 0) and (scores[cell.move] < 0) == (best < 0))

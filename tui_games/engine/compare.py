@@ -26,8 +26,9 @@ than minimax. The deepening row may: it searches the shallow depths again.
                  (:mod:`.mcts`, seeded, a fresh tree) with as many playouts as + deepening
                  expanded states, an equal budget. Its value is a share of playouts (or a
                  proof), not a minimax value, so it takes no part in the agreement; where the
-                 sweep solved the position (a + deepening search with the game's value),
-                 ``best`` says whether its move keeps that value.
+                 sweep solved the position (a + deepening search with the game's value), or
+                 the game's exact judge knows it (Connect-4's solver), ``best`` says whether
+                 its move keeps that value.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from tui_games.engine.analysis import Judge
 from tui_games.engine.mcts import MCTS_ALGORITHM, mcts_search
 from tui_games.engine.search import (
     ALPHABETA,
@@ -187,13 +189,49 @@ def _solved(cells: list[SweepCell]) -> SweepCell | None:
     return next((c for c in reversed(cells) if c.config.key == "deepening" and c.done and c.exact), None)
 
 
-def _judge(position: Any, cells: list[SweepCell]) -> None:
+class _GameValues:
+    """The game's value of a position and of each move from it, by the game's judge (its exact
+    solver, :mod:`.analysis`): for a sweep that does not reach the end of the game (Connect-4
+    from the empty board). A verdict that is not exact, or stopped, knows nothing."""
+
+    def __init__(self, position: Any, judge: Judge, stop: threading.Event | None) -> None:
+        self.position, self.judge, self.stop = position, judge, stop
+        self.moves: dict[Any, int | None] = {}
+        self.root = self._value(position)
+
+    def _value(self, position: Any) -> int | None:
+        """+1, 0, -1 for the side to move of ``position``, or None."""
+        outcome = position.outcome()
+        if outcome is not None:
+            return int(outcome.value_for(position.turn))
+        try:
+            verdict = self.judge.verdict(position, self.stop)
+        except Exception:
+            if self.stop is not None and self.stop.is_set():
+                return None  # the solver stopped with the sweep
+            raise
+        return game_value(verdict.score) if verdict.exact else None
+
+    def keeps(self, move: Any) -> bool | None:
+        if self.root is None:
+            return None
+        if move not in self.moves:
+            child = self.position.copy()
+            child.push(move)
+            after = self._value(child)
+            self.moves[move] = None if after is None else -after
+        value = self.moves[move]
+        return None if value is None else value == self.root
+
+
+def _judge(position: Any, cells: list[SweepCell], values: _GameValues | None = None) -> None:
     solved = _solved(cells)
-    if solved is None:
-        return
     for cell in cells:
         if cell.config is MCTS_CONFIG and cell.done and cell.best is None and cell.move is not None:
-            cell.best = keeps_value(position, cell.move, solved)
+            if solved is not None:
+                cell.best = keeps_value(position, cell.move, solved)
+            elif values is not None:
+                cell.best = values.keeps(cell.move)
 
 
 def _growth(previous: list[SweepCell], position: Any) -> float:
@@ -207,15 +245,19 @@ def _growth(previous: list[SweepCell], position: Any) -> float:
 def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] = CONFIGS,
           node_limit: int | None = DEFAULT_NODE_LIMIT, stop: threading.Event | None = None,
           on_cell: Callable[[SweepCell], None] | None = None, seed: int = 0,
-          mcts: bool = False) -> list[SweepCell]:
+          mcts: bool = False, judge: Judge | None = None) -> list[SweepCell]:
     """Search ``position`` (not changed) with every configuration at every depth, depth by
     depth. ``on_cell(cell)`` after each search; ``stop`` ends the sweep (the cell being
     searched is dropped). A configuration whose next search would pass ``node_limit`` (guessed
     from its growth so far) is skipped from there on; one that hits the limit is marked.
     ``mcts``: an MCTS cell after each depth whose + deepening search finished (see the module
     doc), its ``best`` judged as soon as a depth solves the position (the earlier ones too,
-    before the sweep returns)."""
+    before the sweep returns), or, with ``judge`` (the game's, :meth:`GameAdapter.judge`)
+    where no depth does, by the game's exact value of each move it picks."""
     cells: list[SweepCell] = []
+    values: _GameValues | None = None
+    if mcts and judge is not None and position.outcome() is None:
+        values = _GameValues(position, judge, stop)
     history: dict[str, list[SweepCell]] = {c.key: [] for c in configs}
     for depth in depths:
         for config in configs:
@@ -244,10 +286,11 @@ def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] =
             if stop is not None and stop.is_set():
                 return cells
             cells.append(cell)
-            _judge(position, cells)
+            _judge(position, cells, values)
             if on_cell is not None:
                 on_cell(cell)
-    _judge(position, cells)
+    if stop is None or not stop.is_set():
+        _judge(position, cells, values)
     return cells
 
 

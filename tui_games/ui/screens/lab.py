@@ -10,8 +10,8 @@ Enter on a game replays it move by move. A finished run goes to the data directo
 Compare tab: on the game's current position (opened from a game with ``L``) or one of the
 library's, every search configuration at depths 1..D: states, cutoffs, time and the root
 value, and a bar per configuration on one (log) scale; after each depth MCTS with as many
-playouts as + deepening had states, its move marked ✓ or ✗ where the sweep solved the
-position (whether it keeps the game's value).
+playouts as + deepening had states, its move marked ✓ or ✗ where the sweep or the game's
+judge (Connect-4's solver) knows the value (whether the move keeps it).
 
 Both run on the screen's :class:`~tui_games.ui.widgets.engine_runner.EngineRunner`, as a game
 screen's searches do: progress comes back at most ten times a second (only the newest report
@@ -84,6 +84,8 @@ MAX_GAMES = 10_000
 MAX_TOURNAMENT_PLAYERS = 16
 TOURNAMENT_CROSS = 6
 MAX_SWEEP_DEPTH = 12
+# CPU seconds the game's judge may take a position when it marks the Compare tab's MCTS moves.
+JUDGE_SECONDS = 0.2
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
 
@@ -704,14 +706,18 @@ class LabScreen(UsesApp, Screen):
         self.query_one("#compare-table", DataTable).clear()
         self.query_one("#compare-chart", SweepChart).show([], top)
         self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x or Esc cancels")
-        self.runner.start("compare", self._sweep_job(position, top))
+        self.runner.start("compare", self._sweep_job(position, top, self.game))
         self._lock_form(True, "#compare-table")
         self.refresh_bindings()
 
     @staticmethod
-    def _sweep_job(position: Any, top: int):
+    def _sweep_job(position: Any, top: int, game: Any):
         def job(stop: threading.Event, progress) -> list[SweepCell]:
             done: list[SweepCell] = []
+            # The game's judge marks MCTS's moves where no depth solves the position: exact
+            # for Connect-4 (its solver) and checkers endgames (the databases); elsewhere a
+            # short engine verdict that is seldom exact, so it is given little time.
+            judge = game.judge(game.variant_of(position), seconds=JUDGE_SECONDS)
 
             def on_cell(cell: SweepCell) -> None:
                 # Each report carries every cell so far: only the newest need reach the screen.
@@ -719,7 +725,7 @@ class LabScreen(UsesApp, Screen):
                 progress(list(done))
 
             return sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop, on_cell=on_cell,
-                         mcts=True)
+                         mcts=True, judge=judge)
 
         return job
 
