@@ -426,3 +426,14 @@ def test_checkers_mcts_uses_the_game_s_playout():
     assert isinstance(pos, Playouts)
     first = mcts_search(pos, playouts=300, seed=3)
     assert first.move in pos.legal_moves() and mcts_search(pos, playouts=300, seed=3).move == first.move
+
+
+def test_the_connect4_sweep_judges_mcts_moves_by_the_solver_where_no_depth_solves_it():
+    from tui_games.bench.sweep import bench_sweep
+
+    lines: list[str] = []
+    bench_sweep(lines.append, game="connect4", depth=3, position="middlegame")
+    at = next(i for i, line in enumerate(lines) if line.startswith("Monte Carlo tree search"))
+    rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+    assert len(rows) == 2 * 3 and {row[-2] for row in rows} <= {"yes", "no"}
+    assert not any("did not solve" in line for line in lines)

@@ -56,6 +56,7 @@ __all__ = [
     "DEEPENING_NOTE",
     "MCTS_CONFIG",
     "Config",
+    "GameValues",
     "SweepCell",
     "best_mark",
     "cell_value_words",
@@ -189,7 +190,7 @@ def _solved(cells: list[SweepCell]) -> SweepCell | None:
     return next((c for c in reversed(cells) if c.config.key == "deepening" and c.done and c.exact), None)
 
 
-class _GameValues:
+class GameValues:
     """The game's value of a position and of each move from it, by the game's judge (its exact
     solver, :mod:`.analysis`): for a sweep that does not reach the end of the game (Connect-4
     from the empty board). A verdict that is not exact, or stopped, knows nothing."""
@@ -224,7 +225,7 @@ class _GameValues:
         return None if value is None else value == self.root
 
 
-def _judge(position: Any, cells: list[SweepCell], values: _GameValues | None = None) -> None:
+def _judge(position: Any, cells: list[SweepCell], values: GameValues | None = None) -> None:
     solved = _solved(cells)
     for cell in cells:
         if cell.config is MCTS_CONFIG and cell.done and cell.best is None and cell.move is not None:
@@ -255,9 +256,9 @@ def sweep(position: Any, depths: Iterable[int], *, configs: tuple[Config, ...] =
     before the sweep returns), or, with ``judge`` (the game's, :meth:`GameAdapter.judge`)
     where no depth does, by the game's exact value of each move it picks."""
     cells: list[SweepCell] = []
-    values: _GameValues | None = None
+    values: GameValues | None = None
     if mcts and judge is not None and position.outcome() is None:
-        values = _GameValues(position, judge, stop)
+        values = GameValues(position, judge, stop)
     history: dict[str, list[SweepCell]] = {c.key: [] for c in configs}
     for depth in depths:
         for config in configs:
