@@ -261,6 +261,15 @@ def test_play_connect4_defaults_and_options(capsys, fake_app):
     ]
 
 
+def test_play_connect4_against_mcts_by_playouts(capsys, fake_app):
+    code, _, err = run(capsys, "play", "connect4", "--opponent", "MCTS:2,000")
+    assert code == 0, err
+    assert fake_app == [("connect4", {"opponent": "mcts:2000", "first": "human", "full_board": False,
+                                      "heuristic": "default"})]
+    assert_usage_error(*run(capsys, "play", "connect4", "--opponent", "mcts:lots"),
+                       "'lots' after 'mcts:' is not a whole positive number of playouts")
+
+
 def test_play_connect4_uses_saved_settings(capsys, fake_app):
     from tui_games.userdata.store import Store
 

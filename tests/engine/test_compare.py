@@ -10,7 +10,7 @@ import pytest
 
 from tui_games.engine.adapter import find_position
 from tui_games.engine.compare import CONFIGS, score_words, sweep, values_agree
-from tui_games.engine.search import TT, SearchLimits, search
+from tui_games.engine.search import TT, SearchLimits, game_value, search
 from tui_games.games import arena_adapter, arena_specs
 
 SINGLE_DEPTH = [c.key for c in CONFIGS if not c.deepen and c.key != "minimax"]
@@ -129,3 +129,48 @@ def test_the_documented_figures_are_on_the_game_page():
         for n in figures:
             assert f"{n:,}" in page
     assert "misère" in page and "1,290,114" in page  # the deepening row's sum, said
+
+
+def test_a_sweep_with_mcts_puts_it_beside_deepening_at_equal_playouts_and_judges_its_move():
+    from tui_games.engine.compare import MCTS_CONFIG
+
+    game = arena_adapter("tictactoe")
+    pos = game.library_position(find_position(game, "fork"))
+    cells = sweep(pos, range(1, 8), mcts=True)
+    deepening = {c.depth: c for c in cells if c.config.key == "deepening"}
+    mcts = {c.depth: c for c in cells if c.config is MCTS_CONFIG}
+    assert sorted(mcts) == list(range(1, 8))
+    for depth, cell in mcts.items():
+        assert cell.nodes == deepening[depth].nodes or cell.exact  # a proven root stops early
+        assert cell.move in pos.legal_moves()
+    # The fork is solved by depth 7: every MCTS move is judged, against the solver's value.
+    solved = deepening[7]
+    assert solved.exact
+    for cell in mcts.values():
+        child = pos.copy()
+        child.push(cell.move)
+        exact = search(child, SearchLimits(depth=9), TT)
+        assert exact.exact and cell.best is (game_value(-exact.score) == game_value(solved.score))
+    # MCTS's heuristic values do not take part in the alpha-beta rows' agreement.
+    assert all(values_agree(cells).values())
+    # The same seed and budget: the same moves.
+    again = {c.depth: c.move for c in sweep(pos, range(1, 8), mcts=True) if c.config is MCTS_CONFIG}
+    assert again == {d: c.move for d, c in mcts.items()}
+
+
+def test_where_no_depth_solves_the_position_the_game_s_judge_marks_mcts_moves():
+    """A Connect-4 middle game the sweep does not solve by depth 3, but its solver knows every
+    column's value: each MCTS move is marked by it (outside truth: the solver's own analysis)."""
+    from tui_games.engine.compare import MCTS_CONFIG
+    from tui_games.engine.connect4.solver import Solver
+
+    game = arena_adapter("connect4")
+    pos = game.library_position(find_position(game, "middlegame"))
+    cells = sweep(pos, range(1, 4), mcts=True, judge=game.judge(game.variant_of(pos)))
+    assert not any(c.exact for c in cells if c.config.key == "deepening")
+    scores = Solver().analyze(pos)
+    best = max(v for v in scores if v is not None)
+    mcts = [c for c in cells if c.config is MCTS_CONFIG]
+    assert len(mcts) == 3
+    for cell in mcts:
+        assert cell.best is ((scores[cell.move] > 0) == (best > 0) and (scores[cell.move] < 0) == (best < 0))

@@ -242,7 +242,7 @@ def test_on_three_by_three_mcts_at_one_cpu_second_never_loses_to_perfect():
 
 def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     from tui_games.bench.connect4 import load_sets
-    from tui_games.bench.connect4_mcts import best_value_pick, mcts_rows
+    from tui_games.bench.connect4_mcts import OURS, best_value_pick, mcts_rows
 
     solver = Solver()
     pos = Connect4.parse("3532617333274447")
@@ -250,9 +250,46 @@ def test_the_bench_counts_best_value_columns_and_playouts(tmp_path):
     sample = tmp_path / "late.txt"
     sample.write_text("3532617333274447 13\n4231124236476734 12\n")
     lines: list[str] = []
-    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500)
+    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=500, engines=[OURS])
     row = lines[-1].split()
-    assert row[:4] == ["late", "2", "2", "100%"] and int(row[4].replace(",", "")) > 0
+    assert row[:5] == ["late", "tui-games", "2", "2", "100%"] and int(row[5].replace(",", "")) > 0
+
+
+def test_without_openspiel_the_bench_says_in_one_line_how_to_install_it(tmp_path, monkeypatch):
+    import sys
+
+    from tui_games.bench import connect4_openspiel
+    from tui_games.bench.connect4 import load_sets
+    from tui_games.bench.connect4_mcts import mcts_rows
+
+    # A module set to None in sys.modules is one that cannot be imported.
+    for name in ("pyspiel", "open_spiel", "open_spiel.python.algorithms.mcts"):
+        monkeypatch.setitem(sys.modules, name, None)
+    assert connect4_openspiel.openspiel_engines() == []
+    sample = tmp_path / "late.txt"
+    sample.write_text("3532617333274447 13\n")
+    lines: list[str] = []
+    mcts_rows(lines.append, load_sets([str(sample)], None), playouts=200)
+    hints = [line for line in lines if "OpenSpiel" in line and "pip install" in line]
+    assert len(hints) == 1 and "tui-games[bench-openspiel]" in hints[0]
+    assert [line.split()[1] for line in lines if line.startswith("late")] == ["tui-games"]
+
+
+def test_openspiel_mcts_searches_the_same_position_and_budget():
+    """OpenSpiel (an optional extra) searches our position: the move it finds in a won end game
+    is the solver's best, proven, within the budget; Python and C++ bots alike."""
+    pytest.importorskip("pyspiel")
+    from tui_games.bench.connect4_mcts import best_value_pick
+    from tui_games.bench.connect4_openspiel import openspiel_engines
+
+    pos = Connect4.parse("3532617333274447")
+    engines = openspiel_engines()
+    assert [e.label for e in engines] == ["OpenSpiel-Python", "OpenSpiel-C++"]
+    for engine in engines:
+        found = engine.search(pos, 2_000, 1)
+        assert 0 < found.playouts <= 2_000 and found.cpu > 0
+        assert best_value_pick(Solver(), pos, found.move), engine.label
+        assert engine.search(pos, 2_000, 1).move == found.move, "seeded"
 
 
 def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():
@@ -311,3 +348,92 @@ def test_the_tree_stops_growing_at_its_cap_and_the_search_goes_on():
     tree = MCTS(Connect4(), seed=1, max_tree_nodes=50)
     result = tree.run(playouts=400)
     assert tree.tree_size == 50 and result.stats.playouts == 400 and result.move in range(7)
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4", "checkers"])
+def test_every_game_names_an_mcts_player_by_its_playouts(game):
+    import importlib
+
+    module = importlib.import_module(f"tui_games.engine.{game}.players")
+    assert module.normalize_spec("MCTS:1,000") == "mcts:1000" and module.normalize_spec("mcts") == "mcts"
+    player = module.make_player("mcts:300", seed=1)
+    assert isinstance(player, MCTSPlayer) and player.playouts == 300 and player.seconds is None
+    assert player.name == "mcts 300"
+    timed = module.make_player("mcts", seed=1, seconds=2.0)
+    assert isinstance(timed, MCTSPlayer) and timed.seconds == 2.0 and timed.playouts is None
+    with pytest.raises(ValueError, match="whole positive number"):
+        module.normalize_spec("mcts:0")
+
+
+def checkers_positions(count: int, seed: int):
+    """Positions of seeded random checkers games, openings to kings' endings (the start too)."""
+    rng = random.Random(seed)
+    out = [CheckersPosition()]
+    while len(out) < count:
+        pos = CheckersPosition()
+        for _ in range(rng.randrange(0, 120)):
+            if pos.outcome() is not None:
+                break
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+def replayed_checkers_playout(pos, seed, max_plies):
+    """The playout's game played move by move on a copy with CheckersPosition's rules: the
+    ``z % n``-th legal move in the order of the moves' paths."""
+    from tui_games.engine.splitmix import splitmix64
+
+    game = pos.copy()
+    state = seed
+    for _ in range(max_plies):
+        if game.outcome() is not None:
+            break
+        legal = sorted(game.legal_moves(), key=lambda move: move.path)
+        state, z = splitmix64(state)
+        game.push(legal[z % len(legal)])
+    outcome = game.outcome()
+    if outcome is not None and outcome.reason == "repetition":
+        return "repetition"
+    return outcome.winner if outcome is not None else None
+
+
+def test_checkers_compiled_playouts_and_their_python_twin_play_the_same_games():
+    from tui_games.engine.checkers import position as ck_playout
+
+    if not ck_playout.PLAYOUT_COMPILED:
+        pytest.skip("the compiled checkers core is not built here")
+    rng = random.Random(54)
+    for pos in checkers_positions(80, 54):
+        for plies in (6, 60, 400):
+            seed = rng.getrandbits(64)
+            args = (pos.black, pos.white, pos.kings, pos.turn, pos.quiet_plies, seed, plies)
+            twin = ck_playout.python_playout(*args)
+            assert ck_playout.random_playout(*args) == twin, (pos.fen(), seed, plies)
+            # Both are the game the rules give (a threefold repetition aside: the playout knows
+            # no history), from the side to move.
+            winner = pos.playout(seed, plies)
+            assert winner == (None if twin == 0 else pos.turn if twin > 0 else 1 - pos.turn)
+            if plies <= 60 and (replayed := replayed_checkers_playout(pos, seed, plies)) != "repetition":
+                assert winner == replayed, (pos.fen(), seed, plies)
+
+
+def test_checkers_mcts_uses_the_game_s_playout():
+    from tui_games.engine.game import Playouts
+
+    pos = CheckersPosition()
+    assert isinstance(pos, Playouts)
+    first = mcts_search(pos, playouts=300, seed=3)
+    assert first.move in pos.legal_moves() and mcts_search(pos, playouts=300, seed=3).move == first.move
+
+
+def test_the_connect4_sweep_judges_mcts_moves_by_the_solver_where_no_depth_solves_it():
+    from tui_games.bench.sweep import bench_sweep
+
+    lines: list[str] = []
+    bench_sweep(lines.append, game="connect4", depth=3, position="middlegame")
+    at = next(i for i, line in enumerate(lines) if line.startswith("Monte Carlo tree search"))
+    rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+    assert len(rows) == 2 * 3 and {row[-2] for row in rows} <= {"yes", "no"}
+    assert not any("did not solve" in line for line in lines)

@@ -118,6 +118,54 @@ async def test_a_seek_of_each_game_is_taken_and_played_to_the_end(house_hub):
     assert {p for p, g, r, n in lobby.ratings() if n} >= {"alice", "house:tictactoe-perfect"}
 
 
+def test_the_mcts_house_player_counts_its_budget_in_cpu_seconds(monkeypatch):
+    from tui_games.engine import mcts as mcts_module
+
+    budgets: list[float] = []
+
+    class Spy(mcts_module.Budget):
+        __slots__ = ()
+
+        def __init__(self, cpu: float, wall: float | None = None) -> None:
+            budgets.append(cpu)
+            super().__init__(cpu, wall)
+
+    monkeypatch.setattr(mcts_module, "Budget", Spy)
+    move = _think({"game": "connect4", "variant": {}, "moves": ["4", "4"], "spec": "mcts",
+                   "seconds": 0.3, "seed": 1})
+    # The house's seconds reach the search as a CPU budget (engine.budget.Budget), as every engine's.
+    assert budgets == [0.3] and move in list("1234567")
+
+
+async def test_connect4_mcts_sits_in_the_default_house_and_plays_a_challenge_to_the_end(tmp_path, monkeypatch):
+    from tui_games.server.lobby.house import DEFAULT_HOUSE
+
+    assert "house:connect4-mcts" in [seat.name for seat in parse_house(DEFAULT_HOUSE)]
+    monkeypatch.setattr(house_module, "NICE", 0)
+    monkeypatch.setattr(house_module, "NO_CLOCK_SECONDS", 0.05)  # a quick game: 50 ms of CPU a move
+    storage = Storage(tmp_path / "lobby.sqlite3")
+    lobby = Lobby(storage)
+    house = House(lobby, parse_house("connect4:mcts"))
+    house.start()
+    try:
+        lobby.seen("carol")
+        lobby.seek("carol", "connect4", target="house:connect4-mcts", rated=False, colour="first")
+        row = await until(lambda: next(iter(lobby.games("carol")), None), timeout=30)
+        rng = random.Random(5)
+        while (row := lobby.game(row.id)).status == "live":
+            if lobby.to_move(row) == "carol":
+                position = lobby.position(row)
+                lobby.move("carol", row.id, arena_adapter("connect4").move_text(
+                    position, rng.choice(position.legal_moves())))
+            else:
+                await until(lambda game=row.id, before=row.moves: lobby.game(game).moves != before
+                            or lobby.game(game).status != "live")
+        assert row.reason != "aborted" and len(row.moves) >= 7
+    finally:
+        await house.close()
+        storage.close()
+
+
 async def test_a_challenge_to_a_house_player_is_taken_at_once_and_it_is_never_claimed(house_hub):
     lobby, house = house_hub
     lobby.seen("bob")

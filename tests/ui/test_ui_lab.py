@@ -136,12 +136,49 @@ async def test_comparison_table_and_bars(home):
         lab.query_one("#compare-table", DataTable).focus()
         await pilot.press("r")
         await until(pilot, lambda: lab.running is None)
-        assert lab.query_one("#compare-table", DataTable).row_count == 4 * 5
+        # Five alpha-beta rows and MCTS at + deepening's budget, each depth.
+        assert lab.query_one("#compare-table", DataTable).row_count == 4 * 6
         assert "root values agree at every depth" in text_of(lab.query_one("#compare-status"))
         chart = text_of(lab.query_one("#compare-chart"))
-        for label in ("minimax", "alpha-beta", "+ ordering", "+ TT", "+ deepening"):
+        for label in ("minimax", "alpha-beta", "+ ordering", "+ TT", "+ deepening", "MCTS"):
             assert label in chart
         assert "at depth 4" in chart
+
+
+async def test_comparison_puts_mcts_beside_alpha_beta_and_marks_its_moves_where_solved(home):
+    """Corners is solved at depth 6: every MCTS row's move is judged (✓ keeps the game's value,
+    as an independent full-depth search says), in the table and in the chart."""
+    from tui_games.engine.search import TT, SearchLimits, game_value, search
+
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        lab.query_one("#compare-position", Select).value = "corners"
+        await pilot.pause()
+        lab.query_one("#compare-depth", Input).value = "6"
+        table = lab.query_one("#compare-table", DataTable)
+        table.focus()
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        mcts = [row for row in rows if row[1] == "MCTS"]
+        deepening = [row for row in rows if row[1] == "+ deepening"]
+        assert len(mcts) == 6 and [row[2] for row in mcts] == [row[2] for row in deepening]
+        position = lab.sweep_position
+        solved = search(position, SearchLimits(depth=9), TT)
+        for row in mcts:
+            name, mark = row[7].rsplit(" ", 1)
+            child = position.copy()
+            child.push(next(m for m in position.legal_moves() if lab.game.move_text(position, m) == name))
+            after = search(child, SearchLimits(depth=9), TT)
+            assert mark == ("✓" if game_value(-after.score) == game_value(solved.score) else "✗")
+            # A share of playouts, or the solver's proof.
+            assert row[6].endswith("%") and row[6].startswith("wins ") or row[6] == "draw" or " in " in row[6]
+        chart = text_of(lab.query_one("#compare-chart"))
+        marks = "".join(row[7][-1] for row in mcts)
+        assert f"best move {marks}" in chart
 
 
 async def test_lab_from_a_game_screen_offers_its_position(home):

@@ -10,7 +10,6 @@ values agree at each depth is reported as a line (the tests check it).
 
 from __future__ import annotations
 
-import random
 from functools import partial
 from typing import Any, Callable, cast
 
@@ -19,19 +18,22 @@ from tui_games.engine.adapter import GameAdapter, LibraryPosition, find_position
 from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
+    GameValues,
     SweepCell,
+    keeps_value,
     score_words,
     sweep,
     values_agree,
 )
 from tui_games.engine.game import Position
 from tui_games.engine.mcts import MCTSStats, mcts_search
-from tui_games.engine.search import SearchLimits, game_value, search
 from tui_games.games import arena_adapter, arena_specs
 
 Write = Callable[[str], None]
 
 QUICK_DEPTH = 4
+# CPU seconds the game's judge may take a position when it marks MCTS's moves.
+JUDGE_SECONDS = 0.5
 MAX_DEPTH = 20
 
 
@@ -111,21 +113,24 @@ def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell
     """Monte Carlo tree search beside the deepening alpha-beta at equal budgets: at each depth
     the seconds that search took (at least a millisecond) as MCTS's CPU seconds, and as many playouts as it had nodes
     (seeded, a fresh tree each); with the move each picks and, where the sweep solved the
-    position, whether that move keeps the game's value."""
+    position or the game's judge knows its value exactly, whether that move keeps it."""
     rows = [c for c in cells if c.config.key == "deepening" and c.done]
     solved = next((c for c in reversed(rows) if c.exact and c.score is not None), None)
+    # Where no depth solved it, the game's judge may know the value (Connect-4's solver).
+    judge = arena.judge(arena.variant_of(pos), seconds=JUDGE_SECONDS) if solved is None else None
+    values = GameValues(pos, judge, None) if judge is not None and pos.outcome() is None else None
     write("Monte Carlo tree search (UCT, random playouts, MCTS-Solver) at the budgets of + deepening:")
     write("")
     row = table(write, ["depth", "budget", "playouts", "seconds", "move", "best?", "+ deepening"],
                 [5, 16, 10, 7, 6, 5, 11], left=(1, 4, 5))
 
     def best(move: Any) -> str:
-        if solved is None or move is None:
+        if move is None:
             return "-"
-        child = pos.copy()
-        child.push(move)
-        after = search(child, SearchLimits(depth=solved.depth), rng=random.Random(0))
-        return "yes" if after.exact and game_value(-after.score) == game_value(cast(int, solved.score)) else "no"
+        if solved is not None:
+            return "yes" if keeps_value(pos, move, solved) else "no"
+        keeps = values.keeps(move) if values is not None else None
+        return "-" if keeps is None else "yes" if keeps else "no"
 
     for cell in rows:
         theirs = arena.move_text(pos, cell.move) if cell.move is not None else "-"
@@ -135,7 +140,7 @@ def mcts_table(write: Write, arena: GameAdapter, pos: Any, cells: list[SweepCell
             move = arena.move_text(pos, result.move) if result.move is not None else "-"
             row([str(cell.depth), budget, f"{cast(MCTSStats, result.stats).playouts:,}", f"{result.stats.seconds:.3f}", move,
                  best(result.move), theirs])
-    if solved is None:
+    if solved is None and (values is None or values.root is None):
         write("(best?: - where the sweep did not solve the position)")
 
 

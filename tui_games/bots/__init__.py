@@ -14,6 +14,7 @@ from tui_games.bots.player import FilePlayer
 from tui_games.bots.spec import BotSpec, BotSpecError, check_bot_file, is_bot_spec, parse_bot_spec
 from tui_games.engine.adapter import GameAdapter, Variant
 from tui_games.engine.arena import PlayerFactory
+from tui_games.engine.mcts_spec import spec_family
 from tui_games.engine.players import Player
 
 __all__ = [
@@ -116,9 +117,9 @@ def bot_choices(spec: str) -> list[tuple[str, str]]:
 
 
 def storable(values: dict) -> dict:
-    """Options to save as settings: a bot file is played, never kept as the next game's opponent
-    (the settings hold the built-in players' names only)."""
+    """Options to save as settings: a bot file or ``mcts:N`` is played, never kept as the next
+    game's opponent (the settings hold the built-in players' names only)."""
     opponent = values.get("opponent")
-    if isinstance(opponent, str) and is_bot_spec(opponent):
+    if isinstance(opponent, str) and (is_bot_spec(opponent) or spec_family(opponent) != opponent):
         return {key: value for key, value in values.items() if key != "opponent"}
     return values

@@ -18,6 +18,7 @@ from tui_games.commands.common import UsageError, parse_size, play_opponent, pos
 from tui_games.commands.options import Option
 from tui_games.commands.trace import add_trace_tool
 from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
+from tui_games.engine.mcts_spec import spec_family
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
 from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
@@ -84,7 +85,7 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     opponent = play_opponent(args.opponent, saved["opponent"], normalize_spec, "tictactoe")
     if opponent != "human" and not is_bot_spec(opponent):
         allowed = [spec for spec, _ in opponents_for(TicTacToe(rows, cols, k, misere))]
-        if opponent not in allowed:
+        if spec_family(opponent) not in allowed:
             if args.opponent is None:
                 opponent = "perfect"  # the saved opponent does not play this board
             else:

@@ -40,6 +40,7 @@ from typing import Any, Callable
 
 from tui_games.engine.budget import Budget
 from tui_games.engine.game import Playouts, Position
+from tui_games.engine.mcts_spec import MCTS_NAME, parse_mcts_spec
 from tui_games.engine.pacing import give_way
 from tui_games.engine.players import Decision, Player, ProgressCallback
 from tui_games.engine.search import EXACT, INF, WIN, RootMove, SearchResult, SearchStats
@@ -57,7 +58,7 @@ __all__ = [
     "random_playout",
 ]
 
-MCTS_ALGORITHM = "mcts"
+MCTS_ALGORITHM = MCTS_NAME
 # UCB1's constant for rewards in [0, 1] (Auer et al. 2002; UCT, Kocsis & Szepesvári 2006).
 EXPLORATION = math.sqrt(2)
 # A playout that runs this long is scored a draw (checkers' kings can wander).
@@ -464,20 +465,6 @@ def mcts_search(
 
 
 # -- the player ----------------------------------------------------------------------------------------
-
-
-def parse_mcts_spec(text: str) -> int | None | bool:
-    """``mcts`` -> None (a budget in seconds), ``mcts:N`` -> N playouts; anything else False.
-    ValueError for ``mcts:`` with no whole positive number."""
-    name, colon, rest = text.strip().lower().partition(":")
-    if name != MCTS_ALGORITHM:
-        return False
-    if not colon:
-        return None
-    count = rest.strip().replace(",", "").replace("_", "")
-    if not count.isdigit() or int(count) < 1:
-        raise ValueError(f"{rest!r} after 'mcts:' is not a whole positive number of playouts")
-    return int(count)
 
 
 def describe_mcts(result: SearchResult, move_name: Callable[[Any], str]) -> str:

@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable
 
+from tui_games.engine.mcts_spec import MCTS_NAME, mcts_spec
 from tui_games.engine.search import (
     TT,
     SearchLimits,
@@ -183,8 +184,12 @@ class RandomPlayer(Player):
 
 def lookup_spec(spec: str, opponents: dict[str, str]) -> str:
     """The key of ``opponents`` (spec -> label) that ``spec`` names, as a spec or a label in
-    any case; ValueError lists the choices."""
+    any case, or ``mcts:N`` where the game offers ``mcts``; ValueError lists the choices."""
     key = spec.strip().lower()
+    if MCTS_NAME in opponents:
+        playouts = mcts_spec(key)
+        if playouts is not None:
+            return playouts
     if key in opponents:
         return key
     for name, label in opponents.items():

@@ -1334,11 +1334,64 @@ static PyObject *mod_use_avx2(PyObject *self, PyObject *args) {
 #endif
 }
 
+/* -- random playouts for Monte Carlo tree search (twin: position.python_playout) --------------- */
+
+/* splitmix64 (Steele, Lea & Flood): the Python twin draws the same numbers. */
+static u64 splitmix_next(u64 *state) {
+    u64 z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Paths compared as Python compares tuples: square by square, a prefix before the longer path. */
+static int path_before(const Move *a, const Move *b) {
+    int n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->path, b->path, (size_t)n);
+    return c < 0 || (c == 0 && a->len < b->len);
+}
+
+#define PLAYOUT_QUIET_LIMIT 80 /* position.QUIET_LIMIT: the 40-move rule */
+
+/* playout(b, w, k, turn, quiet, seed, max_plies): +1 / -1 / 0 for the side to move of a random
+ * game; the move each ply is the (z % n)-th legal move in path order, as the twin picks it. */
+static PyObject *mod_playout(PyObject *m, PyObject *args) {
+    unsigned int b, w, k;
+    int turn, quiet, max_plies;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "IIIiiKi", &b, &w, &k, &turn, &quiet, &seed, &max_plies)) return NULL;
+    if (b & w) { PyErr_SetString(PyExc_ValueError, "overlapping masks"); return NULL; }
+    u64 state = seed;
+    turn &= 1;
+    Move moves[MAX_MOVES];
+    for (int plies = 0;; plies++) {
+        int n = generate(b, w, k, turn, moves);
+        if (n == 0) return PyLong_FromLong(plies % 2 == 0 ? -1 : 1);
+        if (quiet >= PLAYOUT_QUIET_LIMIT || plies >= max_plies) return PyLong_FromLong(0);
+        int rank = (int)(splitmix_next(&state) % (u64)n);
+        /* The rank-th move in path order: the one with exactly rank moves before it. */
+        const Move *mv = &moves[0];
+        if (n > 1) {
+            for (int i = 0; i < n; i++) {
+                int before = 0;
+                for (int j = 0; j < n; j++) before += path_before(&moves[j], &moves[i]);
+                if (before == rank) { mv = &moves[i]; break; }
+            }
+        }
+        if (turn == 0) { b ^= mv->delta; w ^= mv->cap; } else { w ^= mv->delta; b ^= mv->cap; }
+        k = (k & ~mv->cap) ^ mv->kdelta;
+        quiet = (mv->cap || mv->kdelta != mv->delta) ? 0 : quiet + 1;
+        turn ^= 1;
+    }
+}
+
 static PyMethodDef mod_methods[] = {
     {"use_avx2", mod_use_avx2, METH_VARARGS, "use_avx2(flag): the (128, 32) network's AVX2 path on or off; returns whether it is on"},
     {"set_zobrist", mod_set_zobrist, METH_VARARGS, "set_zobrist(keys128, white_to_move)"},
     {"generate", mod_generate, METH_VARARGS, "generate(b, w, k, turn): [(delta, cap, kdelta, zd, path, key)]"},
     {"perft", mod_perft, METH_VARARGS, "perft(b, w, k, turn, depth)"},
+    {"playout", mod_playout, METH_VARARGS,
+     "playout(b, w, k, turn, quiet, seed, max_plies): +1/-1/0 for the side to move of a random game"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -27,7 +27,7 @@ from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB, value_note
 from tui_games.engine.checkers.engine import STRONG_EVALUATION, Engine
 from tui_games.engine.checkers.position import CheckersPosition
-from tui_games.engine.mcts import MCTSPlayer
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -149,6 +149,7 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
         return EnginePlayer(f"level {level}", SearchLimits(depth=level, seconds=seconds), seed=seed)
     if key == "baseline":
         return BaselinePlayer(seed=seed)
-    if key == "mcts":
-        return MCTSPlayer(seconds=seconds, seed=seed)
+    mcts = mcts_player(key, seconds=seconds, seed=seed)
+    if mcts is not None:  # mcts (CPU seconds a move) or mcts:N (N playouts)
+        return mcts
     return RandomPlayer(seed=seed)

@@ -54,7 +54,8 @@ from tui_games.engine.checkers.notation import (
     parse_fen,
     parse_move_text,
 )
-from tui_games.engine.game import Outcome
+from tui_games.engine.game import Outcome, Playouts
+from tui_games.engine.splitmix import MASK64, splitmix64
 
 __all__ = [
     "QUIET_LIMIT",
@@ -65,6 +66,8 @@ __all__ = [
     "has_capture",
     "has_step",
     "play",
+    "python_playout",
+    "random_playout",
     "row_col",
     "square_of",
 ]
@@ -433,10 +436,61 @@ def play(black: int, white: int, kings: int, turn: int, move: Move) -> tuple[int
     return black ^ cap, white ^ delta, (kings & ~cap) ^ kdelta, BLACK
 
 
+# -- random playouts for Monte Carlo tree search (the position's Playouts hook) ----------------------
+#
+# A game played on from a position by uniform random moves, on the bitboards alone: each move
+# comes from generate (which ckmoves.h twins move for move) and is the ``z % n``-th of the ``n``
+# legal moves in the order of their paths (compared as tuples), ``z`` drawn from splitmix64
+# seeded with the playout's seed: the two generators list the moves in different orders, the
+# paths put them in one. So the compiled playout in _ckcore.c (used where it is built) and
+# python_playout, its twin, play the same game for the same seed (tests/engine/test_mcts.py
+# compares them on many seeded positions). The rules are outcome()'s but for threefold
+# repetition, which needs the game's history and which random play all but never reaches
+# before the 40-move rule: the side to move with no move loses; QUIET_LIMIT plies without a
+# capture or a man moved (counted on from ``quiet``) are a draw, and so are ``max_plies``. Here
+# and not in a module of its own because it needs generate, and the position needs it.
+
+try:
+    from tui_games.engine.checkers import _ckcore  # type: ignore[attr-defined]
+except ImportError:  # not built: the Python twin plays
+    _ckcore = None
+
+PLAYOUT_COMPILED = _ckcore is not None and hasattr(_ckcore, "playout")
+
+
+def _path(move: Move) -> tuple[int, ...]:
+    return move[4]
+
+
+def python_playout(black: int, white: int, kings: int, turn: int, quiet: int, seed: int, max_plies: int) -> int:
+    """+1 / -1 / 0 for the side to move of the random game (see above)."""
+    state = seed & MASK64
+    plies = 0
+    while True:
+        moves = generate(black, white, kings, turn)
+        if not moves:
+            return -1 if plies % 2 == 0 else 1
+        if quiet >= QUIET_LIMIT or plies >= max_plies:
+            return 0
+        state, z = splitmix64(state)
+        move = moves[0] if len(moves) == 1 else sorted(moves, key=_path)[z % len(moves)]
+        black, white, kings, turn = play(black, white, kings, turn, move)
+        # A capture or a man's move (its king delta is not its whole delta) resets the count.
+        quiet = 0 if (move[1] or move[2] != move[0]) else quiet + 1
+        plies += 1
+
+
+def random_playout(black: int, white: int, kings: int, turn: int, quiet: int, seed: int, max_plies: int) -> int:
+    """:func:`python_playout`, compiled where ``_ckcore`` is built."""
+    if PLAYOUT_COMPILED:
+        return int(_ckcore.playout(black, white, kings, turn, quiet, seed & MASK64, max_plies))
+    return python_playout(black, white, kings, turn, quiet, seed, max_plies)
+
+
 # -- the position ------------------------------------------------------------------------------------
 
 
-class CheckersPosition:
+class CheckersPosition(Playouts):
     """A checkers position with its history (for undo, repetitions and the PDN record).
 
     ``turn`` 0 is Black (moves first), 1 White. ``heuristic`` names the evaluation
@@ -692,6 +746,15 @@ class CheckersPosition:
         if self._quiet >= 4 and self.repetitions() >= REPETITIONS:
             return Outcome(None, "repetition")
         return None
+
+    def playout(self, seed: int, max_plies: int) -> int | None:
+        """The winner of a random game from here (:func:`random_playout`: compiled where built,
+        the same game as its Python twin for the same seed); the position is not changed."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return outcome.winner
+        result = random_playout(self.black, self.white, self.kings, self.turn, self._quiet, seed, max_plies)
+        return None if result == 0 else self.turn if result > 0 else 1 - self.turn
 
     # -- the position protocol (generic search) -------------------------------------------------------
 

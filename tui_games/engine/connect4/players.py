@@ -36,7 +36,7 @@ from tui_games.engine.connect4.solver import (
     plies_to_end,
     to_search_score,
 )
-from tui_games.engine.mcts import MCTSPlayer
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -263,8 +263,9 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
     if key.startswith("level"):
         return LevelPlayer(int(key.removeprefix("level")), seed=seed, seconds=seconds, heuristic=heuristic,
                            algorithm=algorithm)
-    if key == "mcts":
-        return MCTSPlayer(seconds=seconds, seed=seed, move_name=lambda pos, col: pos.move_name(col))
+    mcts = mcts_player(key, seconds=seconds, seed=seed, move_name=lambda pos, col: pos.move_name(col))
+    if mcts is not None:  # mcts (CPU seconds a move) or mcts:N (N playouts)
+        return mcts
     return RandomPlayer(seed=seed)
 
 

@@ -12,23 +12,14 @@ full-board variant (whoever holds more fours when the board is full) is the twin
 from __future__ import annotations
 
 from tui_games.engine.connect4.bits import BOTTOM_MASK, CELLS, COLUMNS, TOP_MASK, count_fours, has_four
+from tui_games.engine.splitmix import MASK64, splitmix64
 
 try:
     from tui_games.engine.connect4 import _c4solve
 except ImportError:  # not built: the Python twin plays
     _c4solve = None  # type: ignore[assignment]
 
-MASK64 = (1 << 64) - 1
 COMPILED = _c4solve is not None
-
-
-def splitmix64(state: int) -> tuple[int, int]:
-    """The next state and number of splitmix64 (Steele, Lea & Flood 2014)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
 
 
 def python_playout(current: int, mask: int, moves: int, seed: int, max_plies: int, full_board: bool = False) -> int:

@@ -11,7 +11,7 @@ import random
 import threading
 from abc import abstractmethod
 
-from tui_games.engine.mcts import MCTSPlayer
+from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import (
     Decision,
     Player,
@@ -244,8 +244,9 @@ def make_player(spec: str, *, seed: int | None = None, seconds: float | None = N
         return LevelPlayer(int(key.removeprefix("level")), seed=seed, seconds=seconds, algorithm=algorithm)
     if key == "random":
         return RandomPlayer(seed=seed)
-    if key == "mcts":
-        return MCTSPlayer(seconds=seconds, seed=seed, move_name=lambda pos, cell: pos.move_name(cell))
+    mcts = mcts_player(key, seconds=seconds, seed=seed, move_name=lambda pos, cell: pos.move_name(cell))
+    if mcts is not None:  # mcts (CPU seconds a move) or mcts:N (N playouts)
+        return mcts
     if key == "rule-based":
         return RuleBasedPlayer(seed=seed)
     return MagicSquarePlayer(seed=seed)

@@ -60,7 +60,9 @@ from tui_games.server.lobby.hub import (
 from tui_games.server.lobby.storage import GameRow, Offer, StorageUnavailable
 from tui_games.server.log import event
 
-DEFAULT_HOUSE = "tictactoe:perfect,connect4:level5,connect4:perfect,checkers:level4,checkers:strong"
+# connect4:mcts: Monte Carlo tree search (engine/mcts.py) beside the alpha-beta levels, its
+# budget the same CPU seconds a move as theirs.
+DEFAULT_HOUSE = "tictactoe:perfect,connect4:level5,connect4:mcts,connect4:perfect,checkers:level4,checkers:strong"
 SEEK_WAIT = 2.0  # seconds a seek stays for people before a house player takes it
 NICE = 15  # the worker's niceness: humans' sessions come first
 MOST_SECONDS = 2.0  # CPU seconds a move at most (a clock with little time left gives less)

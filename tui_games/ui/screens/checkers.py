@@ -26,6 +26,7 @@ from tui_games.engine.checkers.notation import CheckersError
 from tui_games.engine.checkers.pdn import read_pdn_game, write_pdn
 from tui_games.engine.checkers.players import OPPONENTS, make_player
 from tui_games.engine.checkers.position import CheckersPosition, Move
+from tui_games.engine.mcts_spec import mcts_choices, spec_family
 from tui_games.engine.players import Decision
 from tui_games.engine.search import SearchStats
 from tui_games.engine.tree import TreeRecorder
@@ -52,7 +53,8 @@ class CheckersOptions:
     def from_settings(cls, values: dict) -> CheckersOptions:
         known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
         options = cls(**known)
-        if options.opponent not in OPPONENTS and options.opponent != "human" and not is_bot_spec(options.opponent):
+        if (spec_family(options.opponent) not in OPPONENTS and options.opponent != "human"
+                and not is_bot_spec(options.opponent)):
             options.opponent = "strong"
         if options.human not in ("black", "white"):
             options.human = "black"
@@ -399,7 +401,7 @@ class CheckersScreen(GameScreen):
     def action_options(self) -> None:
         o = self.options
         opponents = [("another person (same keyboard)", "human")] + [(label, spec) for spec, label in OPPONENTS.items()]
-        opponents += bot_choices(o.opponent)
+        opponents += mcts_choices(o.opponent) + bot_choices(o.opponent)
         dialog = ChoicesDialog("New checkers game", [
             Choice("opponent", "Opponent", opponents, o.opponent),
             Choice("human", "You play", [("Black (moves first)", "black"), ("White", "white")], o.human),

@@ -15,6 +15,7 @@ from tui_games.engine.budget import Budget
 from tui_games.engine.connect4.players import COMPILED_SOLVER_CPU, PerfectPlayer, make_player, opponents_for
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver, to_search_score
+from tui_games.engine.mcts_spec import mcts_choices, spec_family
 from tui_games.engine.players import Decision
 from tui_games.engine.search import EXACT, RootMove, SearchStats
 from tui_games.engine.tree import TreeRecorder
@@ -43,7 +44,7 @@ class Connect4Options:
         known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
         options = cls(**known)
         allowed = {spec for spec, _ in opponents_for(Connect4(full_board=bool(options.full_board)))} | {"human"}
-        if options.opponent not in allowed and not is_bot_spec(options.opponent):
+        if spec_family(options.opponent) not in allowed and not is_bot_spec(options.opponent):
             options.opponent = "perfect"
         if options.heuristic not in {h for _, h in HEURISTICS}:
             options.heuristic = "default"
@@ -256,7 +257,7 @@ class Connect4Screen(GameScreen):
         o = self.options
         probe = Connect4(full_board=o.full_board)
         opponents = [("another person (same keyboard)", "human")] + [(label, spec) for spec, label in
-                                                                      opponents_for(probe)] + bot_choices(o.opponent)
+                                                                      opponents_for(probe)] + mcts_choices(o.opponent) + bot_choices(o.opponent)
         dialog = ChoicesDialog("New Connect-4 game", [
             Choice("opponent", "Opponent", opponents, o.opponent),
             Choice("first", "Who starts", [("you", "human"), ("the computer", "computer")], o.first),

@@ -9,7 +9,9 @@ Enter on a game replays it move by move. A finished run goes to the data directo
 
 Compare tab: on the game's current position (opened from a game with ``L``) or one of the
 library's, every search configuration at depths 1..D: states, cutoffs, time and the root
-value, and a bar per configuration on one (log) scale.
+value, and a bar per configuration on one (log) scale; after each depth MCTS with as many
+playouts as + deepening had states, its move marked ✓ or ✗ where the sweep or the game's
+judge (Connect-4's solver) knows the value (whether the move keeps it).
 
 Both run on the screen's :class:`~tui_games.ui.widgets.engine_runner.EngineRunner`, as a game
 screen's searches do: progress comes back at most ten times a second (only the newest report
@@ -28,6 +30,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widgets import (
@@ -57,7 +60,10 @@ from tui_games.engine.arena import (
 from tui_games.engine.compare import (
     CONFIGS,
     DEFAULT_NODE_LIMIT,
+    MCTS_CONFIG,
     SweepCell,
+    best_mark,
+    cell_value_words,
     sweep,
     values_agree,
 )
@@ -79,6 +85,8 @@ MAX_GAMES = 10_000
 MAX_TOURNAMENT_PLAYERS = 16
 TOURNAMENT_CROSS = 6
 MAX_SWEEP_DEPTH = 12
+# CPU seconds the game's judge may take a position when it marks the Compare tab's MCTS moves.
+JUDGE_SECONDS = 0.2
 RESULT_WORDS = {"a": "A wins", "b": "B wins", None: "draw"}
 
 
@@ -704,21 +712,26 @@ class LabScreen(UsesApp, Screen):
         self.query_one("#compare-table", DataTable).clear()
         self.query_one("#compare-chart", SweepChart).show([], top)
         self.query_one("#compare-status", Static).update(f"depth 1: {CONFIGS[0].label}… x or Esc cancels")
-        self.runner.start("compare", self._sweep_job(position, top))
+        self.runner.start("compare", self._sweep_job(position, top, self.game))
         self._lock_form(True, "#compare-table")
         self.refresh_bindings()
 
     @staticmethod
-    def _sweep_job(position: Any, top: int):
+    def _sweep_job(position: Any, top: int, game: Any):
         def job(stop: threading.Event, progress) -> list[SweepCell]:
             done: list[SweepCell] = []
+            # The game's judge marks MCTS's moves where no depth solves the position: exact
+            # for Connect-4 (its solver) and checkers endgames (the databases); elsewhere a
+            # short engine verdict that is seldom exact, so it is given little time.
+            judge = game.judge(game.variant_of(position), seconds=JUDGE_SECONDS)
 
             def on_cell(cell: SweepCell) -> None:
                 # Each report carries every cell so far: only the newest need reach the screen.
                 done.append(cell)
                 progress(list(done))
 
-            return sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop, on_cell=on_cell)
+            return sweep(position, range(1, top + 1), node_limit=DEFAULT_NODE_LIMIT, stop=stop, on_cell=on_cell,
+                         mcts=True, judge=judge)
 
         return job
 
@@ -728,22 +741,39 @@ class LabScreen(UsesApp, Screen):
 
     def _show_cell(self, cell: SweepCell) -> None:
         self.cells.append(cell)
+        self.query_one("#compare-table", DataTable).add_row(*self._cell_row(cell))
+        self.query_one("#compare-chart", SweepChart).show(self.cells, self.sweep_top)
+        # Each depth runs every configuration, then MCTS at + deepening's budget.
+        order = (*CONFIGS, MCTS_CONFIG)
+        index = order.index(cell.config) + 1
+        depth, nxt = (cell.depth, order[index]) if index < len(order) else (cell.depth + 1, order[0])
+        if depth <= self.sweep_top:
+            self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x or Esc cancels")
+
+    def _cell_row(self, cell: SweepCell) -> list[str]:
         if cell.skipped:
             cells = ["skipped", "-", "-", "-", "-", "-"]
         else:
             move = self.sweep_game.move_text(self.sweep_position, cell.move) if cell.move is not None else "-"
-            value = "node limit" if cell.stopped else score_text(cell.score, proven=cell.exact)
-            cells = [short_count(cell.nodes), short_count(cell.cutoffs), short_count(cell.tt_hits),
-                     f"{cell.seconds * 1000:.0f} ms", value, move]
-        self.query_one("#compare-table", DataTable).add_row(str(cell.depth), cell.config.label, *cells)
-        self.query_one("#compare-chart", SweepChart).show(self.cells, self.sweep_top)
-        index = CONFIGS.index(cell.config) + 1
-        depth, nxt = (cell.depth, CONFIGS[index]) if index < len(CONFIGS) else (cell.depth + 1, CONFIGS[0])
-        if depth <= self.sweep_top:
-            self.query_one("#compare-status", Static).update(f"depth {depth}: {nxt.label}… x or Esc cancels")
+            mcts = cell.config is MCTS_CONFIG
+            if cell.stopped:
+                value = "node limit"
+            else:
+                value = cell_value_words(cell) if mcts else score_text(cell.score, proven=cell.exact)
+            if mcts and cell.best is not None:
+                move = f"{move} {best_mark(cell)}"
+            cells = [short_count(cell.nodes), "-" if mcts else short_count(cell.cutoffs),
+                     "-" if mcts else short_count(cell.tt_hits), f"{cell.seconds * 1000:.0f} ms", value, move]
+        return [str(cell.depth), cell.config.label, *cells]
 
     def _sweep_done(self, cells: list[SweepCell], cancelled: bool) -> None:
         self._sweep_progress(cells)
+        # MCTS moves shown before a deeper search solved the position are judged now.
+        table = self.query_one("#compare-table", DataTable)
+        for row, cell in enumerate(cells):
+            if cell.config is MCTS_CONFIG and cell.best is not None:
+                table.update_cell_at(Coordinate(row, 7), self._cell_row(cell)[7])
+        self.query_one("#compare-chart", SweepChart).show(self.cells, self.sweep_top)
         differ = [d for d, ok in values_agree(cells).items() if not ok]
         status = "cancelled" if cancelled else f"done, depths 1-{self.sweep_top}"
         status += (" · root values agree at every depth" if not differ

@@ -9,6 +9,7 @@ from textual import on
 from textual.widgets import Select
 
 from tui_games.bots import bot_choices, is_bot_spec
+from tui_games.engine.mcts_spec import mcts_choices, spec_family
 from tui_games.engine.tictactoe import MAX_SIZE, MIN_SIZE, TicTacToe
 from tui_games.engine.tictactoe.players import opponents_for
 from tui_games.ui.screens.choices import Choice, ChoicesDialog
@@ -40,7 +41,7 @@ class GameOptions:
         board = TicTacToe(rows, cols, k, bool(self.misere))
         allowed = {spec for spec, _ in opponents_for(board)} | {"human"}
         return GameOptions(rows, cols, k, bool(self.misere),
-                           self.opponent if self.opponent in allowed or is_bot_spec(self.opponent) else "perfect",
+                           self.opponent if spec_family(self.opponent) in allowed or is_bot_spec(self.opponent) else "perfect",
                            self.first if self.first in ("human", "computer") else "human",
                            self.human_mark if self.human_mark in ("X", "O") else "X")
 
@@ -59,7 +60,7 @@ def _k_choices(rows: int, cols: int) -> list[tuple[str, int]]:
 def _opponents(o: GameOptions) -> list[tuple[str, str]]:
     probe = TicTacToe(o.rows, o.cols, min(o.k, o.rows, o.cols), o.misere)
     return ([("another person (same keyboard)", "human")] + [(label, spec) for spec, label in opponents_for(probe)]
-            + bot_choices(o.opponent))
+            + mcts_choices(o.opponent) + bot_choices(o.opponent))
 
 
 class TicTacToeOptionsScreen(ChoicesDialog):

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from tui_games.engine.compare import CONFIGS, SweepCell
+from tui_games.engine.compare import CONFIGS, MCTS_CONFIG, SweepCell, best_mark
 from tui_games.ui.text import short_count
 
 TICKS = "▁▂▃▄▅▆▇█"
@@ -63,7 +63,8 @@ def bar(value: int, log: bool, low: float, high: float, width: int = BAR_WIDTH) 
 
 class SweepChart(Static):
     """Per configuration: a spark line over depths 1..D and a bar at the deepest depth every
-    configuration finished."""
+    configuration finished; MCTS (at + deepening's budget, so its bars match that row's) with
+    its moves' marks by depth, ✓ or ✗ where the sweep solved the position."""
 
     DEFAULT_CSS = "SweepChart { height: auto; }"
 
@@ -91,4 +92,10 @@ class SweepChart(Static):
             grid.add_row(cfg.label, spark(values, log, low, high),
                          bar(cell.nodes, log, low, high) if cell else " " * BAR_WIDTH,
                          short_count(cell.nodes) if cell else "")
+        mcts = {c.depth: c for c in done if c.config is MCTS_CONFIG}
+        if mcts:
+            values = [mcts[d].nodes if d in mcts else None for d in range(1, top + 1)]
+            marks = "".join(best_mark(mcts[d]) or "·" if d in mcts else " " for d in range(1, top + 1))
+            grid.add_row(Text(MCTS_CONFIG.label), spark(values, log, low, high), Text(f"best move {marks}"),
+                         Text("playouts", style="dim"))
         self.update(Group(grid))
