@@ -377,3 +377,31 @@ def test_a_search_in_the_child_reports_its_progress_to_the_parent(home):
         player.close()
     assert seen and all(stats.nodes > 0 for stats in seen)
     assert decision.result is not None and decision.result.stats.nodes >= seen[-1].nodes
+
+
+def test_a_search_in_the_child_records_its_tree_for_the_inspector(home):
+    """A levelN:eval.py search in the child, asked for its tree: the tree it recorded there
+    crosses the pipe into the parent's recorder (the tree inspector shows it like a built-in
+    player's), within the recorder's plies; a plain choose() bot records none."""
+    from tui_games.engine.tree import TreeRecorder
+
+    write(home, "flat.py", "def evaluate(position):\n    return 0\n")
+    write(home, "first.py", "def choose(position):\n    return position.legal_moves()[0]\n")
+    game = arena_adapter("tictactoe")
+    searcher = player_factory(game)(f"level3:{home / 'flat.py'}", seed=1, seconds=None, variant={})
+    plain = player_factory(game)(str(home / "first.py"), seed=1, seconds=None, variant={})
+    try:
+        recorder = TreeRecorder(max_plies=2)
+        position = game.start({})
+        decision = searcher.choose(position, recorder=recorder)
+        root = recorder.root
+        assert root is not None and recorder.depth == 3
+        assert {child.move for child in root.children} == set(position.legal_moves())
+        assert max(node.ply for node in root.walk()) <= 2
+        assert decision.move in {child.move for child in root.children}
+        none = TreeRecorder()
+        plain.choose(position, recorder=none)
+        assert none.root is None
+    finally:
+        searcher.close()
+        plain.close()

@@ -7,14 +7,17 @@ state (a Textual app, its threads) is copied, and the parent's main module is no
 The first message is the configuration (the file, what to call, the game, variant and seed);
 then:
 
-    parent -> child   ("move", start, moves, seconds, ceiling, progress)
+    parent -> child   ("move", start, moves, seconds, ceiling, progress, tree)
                           start: the game's start in its notation, or None to go on from the
                           last request's position; moves: the moves since, in the notation;
                           seconds: the move's CPU budget; ceiling: its wall-clock ceiling;
-                          progress: whether to send the search's progress
+                          progress: whether to send the search's progress; tree: None, or
+                          the (max plies, max nodes) of a search tree to record
     child -> parent   ("ready",) once the file is loaded, or ("error", reason)
                       ("progress", SearchStats) while a search (a Player, levelN:) goes on,
-                      then ("move", move text, note, SearchResult or None) or ("error", reason)
+                      then ("move", move text, note, SearchResult or None, tree) or
+                      ("error", reason); tree: the recorded (root node, depth, partial), or
+                      None (not asked for, or a bot that searches without the recorder)
 
 The child keeps the game's position from move to move (only the new moves cross the pipe) and
 hands the bot a copy. Anything the bot writes to standard output is caught (the file
@@ -124,7 +127,8 @@ class _Bot:
         else:
             raise TypeError(f"{target} is a {type(found).__name__}, not a function or a class")
 
-    def choose(self, position: Any, seconds: float, ceiling: float, on_progress: Any = None) -> tuple[Any, str, Any]:
+    def choose(self, position: Any, seconds: float, ceiling: float, on_progress: Any = None,
+               recorder: Any = None) -> tuple[Any, str, Any]:
         from tui_games.engine.budget import Budget
         from tui_games.engine.search import SearchLimits
 
@@ -139,7 +143,7 @@ class _Bot:
         timer.daemon = True
         timer.start()
         try:
-            decision = self.player.choose(position, stop=stop, on_progress=on_progress)
+            decision = self.player.choose(position, stop=stop, on_progress=on_progress, recorder=recorder)
         finally:
             timer.cancel()
         return decision.move, str(decision.note or ""), decision.result
@@ -193,6 +197,7 @@ def main(connection: Any) -> None:
     random.seed(seed)
     try:
         from tui_games.engine.budget import Budget
+        from tui_games.engine.tree import TreeRecorder
         from tui_games.games import arena_adapter
 
         game = arena_adapter(config["game"])
@@ -211,7 +216,7 @@ def main(connection: Any) -> None:
             request = connection.recv()
         except (EOFError, OSError):
             return
-        _, start, moves, seconds, ceiling, progress = request
+        _, start, moves, seconds, ceiling, progress, tree = request
         try:
             if start is not None:
                 position = game.start(variant, start)
@@ -223,7 +228,8 @@ def main(connection: Any) -> None:
         budget = Budget(seconds, ceiling)
         try:
             report = (lambda stats: connection.send(("progress", stats))) if progress else None
-            move, note, result = bot.choose(position.copy(), seconds, ceiling, report)
+            recorder = TreeRecorder(*tree) if tree is not None else None
+            move, note, result = bot.choose(position.copy(), seconds, ceiling, report, recorder)
         except Exception as error:
             tripwire.take()
             connection.send(("error", error_line(error, path)))
@@ -244,7 +250,8 @@ def main(connection: Any) -> None:
         if not legal:
             connection.send(("error", f"returned {move!r}, not a legal move"))
             continue
-        connection.send(("move", game.move_text(position, move), note, result))
+        recorded = (recorder.root, recorder.depth, recorder.partial) if recorder and recorder.root else None
+        connection.send(("move", game.move_text(position, move), note, result, recorded))
 
 
 if __name__ == "__main__":

@@ -209,14 +209,15 @@ class FilePlayer(Player):
         start, moves = self._request(position)
         limit = ceiling(self.seconds)
         try:
-            self._connection.send(("move", start, moves, self.seconds, limit, on_progress is not None))
+            tree = (recorder.max_plies, recorder.max_nodes) if recorder is not None else None
+            self._connection.send(("move", start, moves, self.seconds, limit, on_progress is not None, tree))
         except (OSError, ValueError):
             self._fail(ply, "its process is gone", kill=True)
         self._key, self._depth = None, 0
         message = self._wait(limit + GRACE, ply, stop, "to a move", on_progress)
         if message[0] != "move":
             self._fail(ply, message[1])
-        _, text, note, result = message
+        _, text, note, result, recorded = message
         try:
             move = self.game.parse_move(position, text)
         except ValueError:
@@ -224,4 +225,7 @@ class FilePlayer(Player):
         if move is None or move not in position.legal_moves():
             self._fail(ply, f"returned {text!r}, not a legal move")
         self._key, self._depth = position.key(), len(position.history)
+        if recorder is not None and recorded is not None:
+            # The tree the bot's search recorded in its process, for the tree inspector.
+            recorder.root, recorder.depth, recorder.partial = recorded
         return Decision(move, note or "a bot file that reports no statistics", result)
