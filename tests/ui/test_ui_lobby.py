@@ -68,6 +68,8 @@ async def test_accept_a_seek_and_play_it_on_the_board(hub):
         await pilot.press("4")
         await bob_events.wait("game", lambda data: data["moves"] == ["4"])
         await until(pilot, lambda: len(game.position.history) == 1)
+        # The accept's reply and the game's start (both came before this move) open one screen.
+        assert sum(isinstance(screen, LiveGame) for screen in app.screen_stack) == 1
         await bob.request("move", game=game.live["id"], move="4")
         await until(pilot, lambda: len(game.position.history) == 2)
         assert "your move" in text_of(game.query_one("#status"))

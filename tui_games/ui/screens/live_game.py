@@ -413,6 +413,8 @@ class LiveCheckersScreen(LiveGame, CheckersScreen):
 def open_live_game(app: GamesApp, game: dict) -> None:
     """Push the screen of a live (or watched) game from the lobby's view of it (the game
     table's ``live_screen``)."""
+    if any(isinstance(screen, LiveGame) and screen.live.get("id") == game["id"] for screen in app.screen_stack):
+        return  # already open: the reply to an accept and the game's start both say it began
     cls = find_game(game["game"]).live_screen_class
     settings = app.store.load_settings().get(game["game"], {})
     options = cls.OPTIONS.from_settings({**settings, **game["variant"], "opponent": "human"})
