@@ -8,6 +8,7 @@ from ui_support import SIZE, fill, lines_of, open_lab, text_of, until
 
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import lab as lab_module
+from tui_games.ui.screens.connect4 import Connect4Screen
 from tui_games.ui.screens.lab import LabScreen
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.scores import ScoresScreen
@@ -403,3 +404,40 @@ async def test_the_replay_of_a_checkers_game_is_drawn_on_the_checkers_board(home
         before = lines_of(board)
         await pilot.press("right")
         assert lines_of(board) != before
+
+
+async def test_p_in_a_replay_plays_on_from_the_position_shown_and_keeps_the_saved_game(home):
+    """p at ply 3 of a Lab game's replay opens Connect-4's own screen at that position, two
+    players at one keyboard with the hint and the tree; the game in progress saved before is
+    still the one saved afterwards, and a practice game is not scored."""
+    store = Store()
+    saved = {"options": {"opponent": "level2", "first": "human", "full_board": False}, "first": 0,
+             "history": [3, 3]}
+    store.save_game("connect4", saved)
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        await fill(pilot, lab, "connect4", "level2", "level1", 1)
+        await pilot.press("r")
+        await until(pilot, lambda: lab.running is None)
+        table = lab.query_one("#arena-list", DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        replay = app.screen
+        await pilot.press("right", "right", "right", "p")
+        await until(pilot, lambda: isinstance(app.screen, Connect4Screen))
+        game = app.screen
+        await until(pilot, lambda: game.position.history == replay.positions[3].history)
+        assert game.opponent is None and game.practice is not None
+        assert "practice from ply 3" in " ".join(text_of(game.query_one("#status")).split())
+        await pilot.press("i")  # the hint works here
+        await until(pilot, lambda: game.last_search is not None)
+        column = next(c for c in range(7) if game.position.can_play(c))
+        game.play(column)
+        assert len(game.position.history) == 4
+        game.save_progress()
+        await pilot.press("escape")
+    assert Store().load_game("connect4") == saved
+    assert "two players" not in Store().scores().get("connect4", {})

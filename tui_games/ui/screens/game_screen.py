@@ -129,6 +129,9 @@ class GameScreen(SavingScreen):
         self.runner = EngineRunner()
         # The board shows a tree node's position (selected in the inspector), not the game's.
         self.previewing = False
+        # Played on from a replayed position (play_on_from): practice, never saved over the
+        # game in progress, scored or archived.
+        self.practice: tuple[Any, str] | None = None
 
     # -- hooks for each game ------------------------------------------------------------------
 
@@ -242,7 +245,9 @@ class GameScreen(SavingScreen):
         self.query_one(StatsPanel).display = bool(ui.get("show_stats", True))
         self.query_one(TreeInspector).display = bool(ui.get("show_tree", False))
         self.board.focus()
-        if not self._resume():
+        if self.practice is not None:
+            self._start_practice(*self.practice)
+        elif not self._resume():
             self._start_game()
 
     @property
@@ -272,6 +277,29 @@ class GameScreen(SavingScreen):
         self.save_progress()
         self._after_move()
 
+    def play_on_from(self, position: Any, where: str) -> None:
+        """Open at ``position`` (a replayed game's, ``where`` saying which ply of which game)
+        for two players at one keyboard, with the hint, statistics, tree, step mode and compare:
+        practice, so the game in progress stays saved as it was. Call before the screen is pushed."""
+        self.practice = (position.copy(), where)
+
+    def _start_practice(self, position: Any, where: str) -> None:
+        self.runner.cancel()
+        self.position = position
+        self.first_turn = position.turn
+        self.opponent = None
+        self.game_over_recorded = True  # nothing to score
+        self.forfeit = None
+        self.last_search = None
+        self.previewing = False
+        self.status_note = f"practice from {where}: nothing here is saved or scored"
+        self.reset_board()
+        self.query_one(StatsPanel).clear()
+        self.query_one(TreeInspector).show_tree(None, self.move_name)
+        self.query_one("#game-title", Static).update(self.title_text())
+        self._update_scoreline()
+        self._after_move()
+
     def _resume(self) -> bool:
         """Pick up the saved game in progress if it was played with these options."""
         saved = self.saved_progress()
@@ -289,7 +317,8 @@ class GameScreen(SavingScreen):
         return True
 
     def has_progress(self) -> bool:
-        return self.first_turn is not None
+        # A practice screen has nothing of its own to save: the saved game is another one.
+        return self.first_turn is not None and self.practice is None
 
     def reload_progress(self) -> None:
         if not self.has_progress():  # not started, or nothing of ours to save (a live game)
@@ -363,7 +392,7 @@ class GameScreen(SavingScreen):
         """Keep the game just finished in the archive (the Games screen lists it); ``winner``
         for a game the rules did not end (a forfeit), else the rules' result."""
         history = tuple(self.position.history)
-        if not history or history == self._archived:
+        if not history or history == self._archived or self.practice is not None:
             return
         self._archived = history
         start = self.position.copy()

@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from tui_games.engine.analysis import GameReview, MoveReview, review_game
 from tui_games.engine.arena import ArenaResult, GameRecord, replay_positions
-from tui_games.games import arena_adapter
+from tui_games.games import arena_adapter, find_game
 from tui_games.ui.app_base import UsesApp
 from tui_games.ui.widgets.boards import StepBoard, board_widget, side_labels
 from tui_games.ui.widgets.engine_runner import EngineRunner
@@ -40,6 +40,8 @@ class ReplayScreen(UsesApp, Screen):
         Binding("pageup,left_square_bracket", "game(-1)", "Previous game"),
         Binding("pagedown,right_square_bracket", "game(1)", "Next game"),
         Binding("a", "analyse", "Analyse"),
+        # Shown on the status line: the footer has no room left at 80 columns.
+        Binding("p", "play_on", "Play on", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -142,7 +144,7 @@ class ReplayScreen(UsesApp, Screen):
             moves.append(" ")
         self.query_one("#replay-moves", Static).update(moves)
         if self.ply == 0:
-            status = f"start: {self.sides[pos.turn]} to move · → steps forward · a analyses"
+            status = f"start: {self.sides[pos.turn]} to move · → steps forward · a analyses · p plays on"
         else:
             i = self.ply - 1
             side = self.sides[(start_side + i) % 2]
@@ -172,6 +174,21 @@ class ReplayScreen(UsesApp, Screen):
     def action_jump(self, where: int) -> None:
         self.ply = 0 if where == 0 else len(self.positions) - 1
         self.show()
+
+    def action_play_on(self) -> None:
+        """The position shown as a game to play on, with the hint, tree, step mode and compare
+        of the game's own screen (practice: the game in progress stays saved)."""
+        game = self.result.config.game
+        try:
+            spec = find_game(game)
+            cls = spec.screen_class
+        except ValueError:
+            self.app.bell()
+            return
+        settings = self.app.store.load_settings().get(game, {})
+        screen = cls(cls.OPTIONS.from_settings({**settings, **self.result.config.variant, "opponent": "human"}))
+        screen.play_on_from(self.positions[self.ply], f"ply {self.ply} of game {self.record.number}")
+        self.app.push_screen(screen)
 
     # -- analyse from here -----------------------------------------------------------------------
 
