@@ -17,7 +17,7 @@ from tui_games.ui.widgets.tree_inspector import TreeInspector
 # A window, as the tree shows it: [any], [≥ v], [≤ v], [v to w], [< v] / [> v] (a proven
 # search's end beside a value no game has), [≥ v?] (a null window), v and w values as the
 # panel writes them (+3, -1, +0, win in 5, loss in 4, draw, wins next move …).
-VALUE = r"(?:[+-]\d+|win in \d+|loss in \d+|draw|wins next move|loses next move|wins: 2 threats|loses: 2 threats)"
+VALUE = r"(?:[+-]\d+|win in \d+|loss in \d+|won|lost|draw|wins next move|loses next move|wins: 2 threats|loses: 2 threats)"
 END = rf"(?:[≥≤<>] {VALUE})"
 WINDOW = re.compile(rf"\[(?:any|{END}|{VALUE} to {VALUE}|{END}, {END}|≥ {VALUE}\?|{VALUE})\]")
 
@@ -101,3 +101,9 @@ async def test_every_tree_row_shows_its_window_in_one_form(home, opponent):
             assert "∞" not in label, label
             windows = re.findall(r"\[[^\]]*\]", label)
             assert len(windows) == 1 and WINDOW.fullmatch(windows[0]), label
+
+
+def test_a_game_already_over_reads_won_or_lost_not_in_0_plies():
+    assert bound_text(WIN, "exact", proven=True) == "won"
+    assert bound_text(-WIN, "exact", proven=True) == "lost"
+    assert bound_text(WIN - 3, "exact", proven=True) == "win in 3"

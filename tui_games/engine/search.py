@@ -90,13 +90,13 @@ def plies_to_end(score: int) -> int | None:
 
 
 def score_words(score: int, exact: bool = False) -> str:
-    """``win in 5`` / ``loss in 4`` (plies from the searched position), ``draw`` for an
-    exact 0, an evaluation's forced line in words (``wins next move``, ``loses: 2 threats``:
+    """``win in 5`` / ``loss in 4`` (plies from the searched position; ``won`` / ``lost`` when
+    the game is over), ``draw`` for an exact 0, an evaluation's forced line in words (``wins next move``, ``loses: 2 threats``:
     see NEXT_MOVE_WIN), else the heuristic value with its sign."""
     if score >= WIN_BOUND:
-        return f"win in {WIN - score}"
+        return f"win in {WIN - score}" if score != WIN else "won"  # 0 plies: the game is over
     if score <= -WIN_BOUND:
-        return f"loss in {WIN + score}"
+        return f"loss in {WIN + score}" if score != -WIN else "lost"
     if score >= NEXT_MOVE_WIN:
         return "wins next move"
     if score <= -NEXT_MOVE_WIN:
