@@ -37,8 +37,8 @@ FORMAT = {
     "jigsaw": "One puzzle per line: 81 region digits, a space, the 81 givens ('.' for a blank).",
 }
 GRADED = {
-    "killer": "Graded by tui-games's interim Killer grade (variant_generator.killer_grade: the classic techniques "
-              "with each cage's digit combinations, until the stepper holds the cage techniques).",
+    "killer": "Graded by tui-games's Killer grade (variant_generator.killer_grade: the stepper's techniques, the "
+              "cage techniques among them, after each cage's digit combinations).",
     "jigsaw": "Graded by tui-games (engine/sudoku/grading.py), the regions taking the boxes' place.",
 }
 

@@ -109,7 +109,7 @@ def test_the_variant_collections_are_shipped() -> None:
 def test_every_collected_puzzle_is_unique_and_of_its_grade(name: str) -> None:
     variant, level = name.removesuffix(".txt").split("_", 1)
     entries = read_lines((PUZZLES / name).read_text(), name, variant=variant)
-    assert 3 <= len(entries) <= 100  # the harder Killer grades are rare: a few each
+    assert 1 <= len(entries) <= 100  # the harder Killer grades are rare: a few each
     lines = [format_variant_line(e.grid) for e in entries if e.grid is not None]
     assert len(lines) == len(entries) == len(set(lines)), "every line reads, no duplicates"
     for entry in entries[:5]:  # the grade of a sample: the whole file is slow
