@@ -83,7 +83,9 @@ async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_
     keys = {name: key_file(tmp_path, name)[0] for name in ("alice", "bob", "carol")}
 
     async def run(front: Front, user: str, command: str, expect: int | None = 0) -> str:
-        status, out, err = await ssh_command(front.port, user, keys[user], command)
+        # A front end's first puzzle of a game is made as it is asked for (the checkers tables
+        # built, the solver run) in that process: on a busy machine that is more than a minute.
+        status, out, err = await ssh_command(front.port, user, keys[user], command, timeout=300)
         if expect is not None:
             assert status == expect, (command, out, err)
         return (out + err).decode()
