@@ -166,15 +166,15 @@ def _report_malformed(entry: PuzzleEntry, as_json: bool) -> None:
 def _solver_name(args: argparse.Namespace, grid: Grid) -> str:
     """``sat`` or ``smt`` for this puzzle: ``--solver``, ``auto`` by :data:`FASTER` when Z3 is
     installed (else SAT); UsageError for ``smt`` without Z3."""
-    if args.solver == "sat":
-        return "sat"
+    if args.solver == "sat" or (args.solver == "auto" and FASTER.get(grid.kind, "sat") == "sat"):
+        return "sat"  # (Z3 is not even imported: it costs a one-shot command 40 ms)
     from tui_games.engine.sudoku import smt
 
     if args.solver == "smt":
         if not smt.available():
             raise UsageError(smt.INSTALL_HINT)
         return "smt"
-    return FASTER.get(grid.kind, "sat") if smt.available() else "sat"
+    return "smt" if smt.available() else "sat"
 
 
 def _solve_with(name: str, grid: Grid) -> sat.SolveResult:
