@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,8 @@ def test_the_same_day_gives_the_same_puzzle_in_another_process_with_another_hash
     here = {game: puzzle(game, DAY).data() for game in GAMES}
     code = ("import json, datetime; from tui_games.daily import GAMES, puzzle; "
             "print(json.dumps({g: puzzle(g, datetime.date(2026, 12, 2)).data() for g in GAMES}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONHASHSEED": "99", "PYTHONPATH": str(ROOT)}).stdout
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONHASHSEED": "99"}).stdout
     assert json.loads(out) == json.loads(json.dumps(here))
 
 

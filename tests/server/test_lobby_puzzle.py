@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import json_schema_check
@@ -57,7 +58,8 @@ class Front:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
             "--house", "none", "--no-preload", "--lobby", self.lobby, stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "TUI_GAMES_HOME": str(self.home), "PYTHONPATH": str(ROOT), "TZ": "UTC"}, cwd=ROOT)
+            # The installed package (its compiled cores), not the checkout's sources: not run from ROOT.
+            env={**os.environ, "TUI_GAMES_HOME": str(self.home), "TZ": "UTC"}, cwd=self.home)
         while True:
             line = (await asyncio.wait_for(self.process.stderr.readline(), 60)).decode()
             assert line, "the server ended before it listened"
@@ -73,7 +75,7 @@ class Front:
 
 def offline(*argv: str) -> tuple[int, str]:
     done = subprocess.run([sys.executable, "-m", "tui_games", "puzzle", *argv], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          cwd=tempfile.gettempdir(), env=dict(os.environ))
     return done.returncode, done.stdout + done.stderr
 
 
