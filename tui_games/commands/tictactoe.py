@@ -18,12 +18,9 @@ from tui_games.commands.common import UsageError, parse_size, play_opponent, pos
 from tui_games.commands.options import Option
 from tui_games.commands.trace import add_trace_tool
 from tui_games.commands.tree_output import add_tree_argument, recorder_for, write_tree
-from tui_games.engine.mcts_spec import spec_family
 from tui_games.engine.search import TT, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import BoardError, TicTacToe, geometry
-from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
 from tui_games.engine.tree import TreeRecorder
-from tui_games.userdata.store import Store
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
@@ -68,6 +65,11 @@ def play_options(args: argparse.Namespace) -> dict[str, Any]:
     with ``--size`` and no ``--k``, k is the shorter side; ``--misere``/``--no-misere`` sets
     the rules.
     """
+    # Here, not at the top: `solve` needs neither the players nor the player's data.
+    from tui_games.engine.mcts_spec import spec_family
+    from tui_games.engine.tictactoe.players import normalize_spec, opponents_for
+    from tui_games.userdata.store import Store
+
     saved = Store().load_settings()["tictactoe"]
     misere = bool(saved["misere"]) if args.misere is None else args.misere
     if args.size is not None:

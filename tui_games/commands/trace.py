@@ -15,9 +15,7 @@ import random
 from typing import Any
 
 from tui_games.commands.common import UsageError, positive_int
-from tui_games.engine.adapter import find_position
 from tui_games.engine.search import ALGORITHMS, ALPHABETA, SearchLimits, resolve_algorithm, search
-from tui_games.engine.trace import ENTER, event_dict, events, trace_lines
 from tui_games.engine.tree import TreeRecorder
 
 # A trace is for looking at: a bigger search would print lines for hours.
@@ -39,6 +37,9 @@ def add_trace_tool(tools: Any, game: str) -> None:
 
 
 def _position(game: str, text: str) -> Any:
+    # Here, not at the top: every game's other tools build this parser, and the adapters
+    # (with the analysis and the players behind them) cost a one-shot `solve` 20 ms.
+    from tui_games.engine.adapter import find_position
     from tui_games.games import arena_adapter
 
     adapter = arena_adapter(game)
@@ -54,6 +55,8 @@ def _position(game: str, text: str) -> Any:
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
+    from tui_games.engine.trace import ENTER, event_dict, events, trace_lines
+
     try:
         algorithm = resolve_algorithm(args.algorithm)
     except ValueError as error:
