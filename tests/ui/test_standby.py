@@ -6,6 +6,7 @@ players it is not made for."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -55,7 +56,7 @@ def player_env(home, user: str, **extra: str) -> dict[str, str]:
 class Child:
     """A child forked from the prepared app onto a pty of its own, as the zygote forks one."""
 
-    def __init__(self, standby, env: dict[str, str]) -> None:
+    def __init__(self, standby, env: dict[str, str], prelude=None) -> None:
         self.screen = bytearray()
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the player's app, never returning
@@ -64,6 +65,8 @@ class Child:
                 os.environ.clear()
                 os.environ.update(env)
                 os.chdir(env["HOME"])
+                if prelude is not None:
+                    prelude()
                 status = standby.run()
             finally:
                 os._exit(status)
@@ -154,6 +157,42 @@ def test_children_take_the_prepared_menu_each_with_their_own_player(prepared, tm
     # The prepared app is as it was for the next child: nobody's store, no session.
     assert prepared.app.store.user == "standby" and prepared.app.standby
     assert not prepared.task.done()
+
+
+def test_nothing_is_drawn_between_the_take_over_and_the_terminals_size(prepared, tmp_path):
+    # The session's start asks for a repaint; Textual's update timer painted it before the
+    # driver's size arrived, and the held driver threw the frame away (13 ms of CPU a login)
+    # before the whole frame was drawn again. Here the size comes late, so such a frame shows.
+    home = tmp_path / "carol"
+    home.mkdir()
+    dropped = home / "dropped"
+
+    def prelude() -> None:
+        real_held = standby_module.held
+
+        def held(driver_class, app):
+            class Late(real_held(driver_class, app)):
+                def start_application_mode(self) -> None:
+                    # The size event comes with the start: a turn of the loop later than the
+                    # update timer's interval (a busy machine's order of events).
+                    asyncio.get_running_loop().call_later(0.3, super().start_application_mode)
+
+                def write(self, data: str) -> None:
+                    if app.first_frame_pending and "watch think" in data:  # the menu's frame
+                        with dropped.open("a") as out:
+                            out.write(f"{len(data)}\n")
+                    super().write(data)
+            return Late
+
+        standby_module.held = held
+
+    carol = Child(prepared, player_env(home, "carol"), prelude=prelude)
+    try:
+        carol.wait_for("Settings")
+    finally:
+        assert carol.end() == 0
+    assert carol.text().count("games with engines you can watch think") == 1
+    assert not dropped.exists(), f"frames drawn before the size: {dropped.read_text().split()} bytes"
 
 
 def test_the_preparation_leaves_nothing_but_the_app(tmp_path, monkeypatch):

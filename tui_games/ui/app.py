@@ -112,6 +112,7 @@ class TuiGamesApp(GamesApp):
         # Taken over by a player, its first frame not drawn yet: until the driver says the
         # terminal's size, nothing drawn reaches the player (tui_games.ui.runtime.standby).
         self.first_frame_pending = False
+        self._repaints_held = False
         # Parsed once a process, not once an app: the server's pre-started process has parsed
         # it all before it forks this app (tui_games.ui.runtime.warm_start).
         if textual_compat.enabled("stylesheet"):
@@ -164,8 +165,14 @@ class TuiGamesApp(GamesApp):
         textual_compat.set_app_driver(self, driver)
         driver.start_application_mode()
         # Drawn whole on the player's terminal once the driver says its size (see _on_resize);
-        # nothing before that reaches the player (tui_games.ui.runtime.standby.held).
+        # nothing before that reaches the player (tui_games.ui.runtime.standby.held), and nothing
+        # is drawn at all meanwhile: the session's start asks for a repaint (its theme), which
+        # Textual's update timer painted before the size arrived often enough (13 ms of CPU a
+        # login, thrown away by the held driver, then the whole frame again).
         self.first_frame_pending = True
+        if textual_compat.enabled("first_frame"):
+            textual_compat.hold_repaints(self)
+            self._repaints_held = True
         self._start_session()
         if isinstance(self.screen, MenuScreen):
             self.screen.show_saved_games()
@@ -376,7 +383,14 @@ class TuiGamesApp(GamesApp):
             # Another size: Textual lays the menu out for it and draws all of it, and that
             # frame should be the only one, as an app's first is.
             self.screen.draw_once_on_next_layout()
+        self.first_frame_done()
+
+    def first_frame_done(self) -> None:
+        """The terminal's size came (or the app ends before it did): draw from here on."""
         self.first_frame_pending = False
+        if self._repaints_held:
+            self._repaints_held = False
+            textual_compat.release_repaints(self)
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, (events.Key, events.MouseDown)):

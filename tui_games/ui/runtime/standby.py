@@ -184,7 +184,7 @@ def held(driver_class: type[Driver], app: TuiGamesApp) -> type[Driver]:
                 super().write(data)
 
         def stop_application_mode(self) -> None:
-            app.first_frame_pending = False  # an app ending before its first frame says goodbye
+            app.first_frame_done()  # an app ending before its first frame says goodbye
             super().stop_application_mode()
 
     return Held

@@ -129,6 +129,8 @@ PRIVATE_NAMES: tuple[Private, ...] = (
     Private("textual.app:App", "_size", "first_frame"),
     Private("textual.app:App", "_resize_event", "first_frame"),
     Private("textual.app:App", "_on_resize", "first_frame", ("self", "event")),
+    Private("textual.app:App", "_begin_batch", "first_frame", ("self",)),
+    Private("textual.app:App", "_end_batch", "first_frame", ("self",)),
     Private("textual.screen:Screen", "_refresh_layout", "first_frame", ("self", "size", "scroll")),
     Private("textual.screen:Screen", "_compositor", "first_frame"),
     Private("textual.screen:Screen", "_dirty_widgets", "first_frame"),
@@ -407,6 +409,17 @@ def has_notifications(app: App) -> bool:
 def resize_known(app: App, size: Size) -> bool:
     """Whether the app is laid out for ``size`` already and no resize is under way."""
     return app._size is not None and size == app._size and app._resize_event is None
+
+
+def hold_repaints(app: App) -> None:
+    """Draw nothing until :func:`release_repaints` (``App.batch_update`` is a ``with`` block,
+    and this spans a take-over and the size its terminal sends later)."""
+    app._begin_batch()
+
+
+def release_repaints(app: App) -> None:
+    """Draw again what was asked meanwhile (see :func:`hold_repaints`)."""
+    app._end_batch()
 
 
 def compositor_size(screen: Screen) -> Size:
