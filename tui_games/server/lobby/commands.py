@@ -326,7 +326,8 @@ async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | W
     present for claims (presence.py), what they do does. After ``idle`` seconds with nothing happening in the
     game the watch ends (exit status 1, a line on the client's stderr saying why): a watch
     holds a connection, and a game may sleep for ever. A client that falls behind skips
-    events and is given the game as it is when it catches up (:class:`WatchClient`)."""
+    events and is given the game as it is when it catches up (:class:`WatchClient`). A
+    database that cannot be reached ends it the same way, with the reason."""
     client = write if isinstance(write, WatchClient) else WatchClient(write)
     changes: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
     stop = lobby.listen(lambda kind, payload: changes.put_nowait((kind, payload)))
@@ -374,6 +375,9 @@ async def watch_stream(lobby: Lobby, player: str, row: GameRow, write: Write | W
                 _emit(lobby, player, client.write, what, payload, as_json)
                 last = _copy(payload)
         return EXIT_OK
+    except StorageUnavailable as error:  # (the game is read again at a resync or a catch-up)
+        (client.write_err or client.write)(f"tui-games: watch ended: {error}; watch again to go on\n")
+        return EXIT_IDLE
     finally:
         stop()
 
@@ -402,7 +406,8 @@ async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *
     It goes on until the client leaves. A reader that falls behind is not buffered for: once
     the server holds more than its bound for it (:class:`WatchClient`), or more events wait
     than the bus holds (events.MAX_QUEUED), the stream ends with a line on stderr saying why
-    (exit status 1): events cannot be skipped the way a watch skips moves."""
+    (exit status 1): events cannot be skipped the way a watch skips moves. So it does, with
+    the reason, when the lobby's database cannot be reached."""
     client = write if isinstance(write, WatchClient) else WatchClient(write)
     subscription = lobby.events.subscribe(player)
 
@@ -420,12 +425,15 @@ async def events_stream(lobby: Lobby, player: str, write: Write | WatchClient, *
                 if not sent(_waiting(lobby, player) if event["event"] == player_events.RESYNC else [event]):
                     break
         client.on_behind()
-        (client.write_err or client.write)(
-            f"tui-games: events ended: you fell behind ({subscription.dropped}); connect again: the challenges "
-            "waiting for you and your live games come first\n")
-        return EXIT_DROPPED
+        why = f"you fell behind ({subscription.dropped})"
+    except StorageUnavailable as error:  # (what is waiting is read again at a resync: a likely time)
+        why = str(error)
     finally:
         subscription.close()
+    (client.write_err or client.write)(
+        f"tui-games: events ended: {why}; connect again: the challenges waiting for you and your live "
+        "games come first\n")
+    return EXIT_DROPPED
 
 
 def _waiting(lobby: Lobby, player: str) -> list[dict]:

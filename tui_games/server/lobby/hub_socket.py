@@ -21,7 +21,8 @@ Protocol version 1, one JSON object a line, at most MAX_LINE bytes:
 
 The puzzle of the day's requests, ``{"op": "puzzle", "game": "connect4"}`` (today's, in the
 server's zone: the first look starts the solve time) and ``{"op": "puzzle_answer", "game":
-…, "answer": "4 3"}`` (judged and counted, as ``ssh host puzzle GAME --answer``), are answered
+…, "answer": "4 3", "date": "2026-12-02"}`` (judged and counted, as ``ssh host puzzle GAME
+--answer``; with the ``date`` of the puzzle answered, refused once the server's day is another), are answered
 once the puzzle is made, in a thread (puzzles.py); the connection's other requests wait.
 
 Pushes are small deltas, coalesced per client: the changes one request makes (or one turn of
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from tui_games.daily import parse_day
 from tui_games.online.protocol import MAX_LINE, PROTOCOL
 from tui_games.server.disk import DISK_FULL, is_disk_full
 from tui_games.server.lobby import puzzles, tournament_commands
@@ -542,6 +544,18 @@ async def _op_puzzle(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 
 async def _op_puzzle_answer(hub: HubSocket, client: _Client, request: dict) -> dict:
+    shown = _optional_text(request, "date", 10)
+    if shown is not None:
+        # The app answers the puzzle it was shown; past the server's midnight that is no longer
+        # the one the lobby judges: refused, counting nothing (not judged against another).
+        day = puzzles.server_day(hub.lobby)[0]
+        try:
+            stale = parse_day(shown) != day
+        except ValueError as error:
+            raise LobbyError(str(error)) from None
+        if stale:
+            raise LobbyError(f"the puzzle of {shown} is over; today's ({day.isoformat()}) is another: "
+                             "nothing was counted")
     done = await puzzles.attempt(hub.lobby, client.player, _text(request, "game"),
                                  _text(request, "answer", puzzles.MAX_ANSWER), guest=client.guest)
     return {**done.data(), "lines": done.lines()}

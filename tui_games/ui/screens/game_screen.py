@@ -285,7 +285,7 @@ class GameScreen(SavingScreen):
 
     def _start_practice(self, position: Any, where: str) -> None:
         self.runner.cancel()
-        self.position = position
+        self.position = position.copy()  # (the practice's own stays as replayed: n starts it again)
         self.first_turn = position.turn
         self.opponent = None
         self.game_over_recorded = True  # nothing to score
@@ -610,6 +610,9 @@ class GameScreen(SavingScreen):
 
     def action_new_game(self) -> None:
         self._cancel_search()
+        if self.practice is not None:  # practice again from the replayed position, still unsaved
+            self._start_practice(*self.practice)
+            return
         self._start_game()
 
     def action_hint(self) -> None:

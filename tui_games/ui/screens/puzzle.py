@@ -187,15 +187,19 @@ class PuzzleScreen(UsesApp, Screen):
         else:
             status.update(f"[b $error]Wrong.[/b $error] {verdict.why}\n[dim]r: try again[/dim]")
         if self.counted:
-            self._record(self.made.game, verdict.answer, status.content)
+            self._record(self.made, verdict.answer, status.content)
 
     @work(exclusive=True, group="puzzle-record")
-    async def _record(self, game: str, answer: str, shown: object) -> None:
-        """The attempt counted by the lobby; what it says goes under the verdict."""
+    async def _record(self, made: Puzzle, answer: str, shown: object) -> None:
+        """The attempt counted by the lobby; what it says goes under the verdict. The puzzle's
+        date goes with it: past the server's midnight the lobby refuses it rather than judge
+        the answer against the new day's puzzle."""
         lobby = self.app.lobby
         assert lobby is not None
+        game = made.game
         try:
-            self.recorded = await lobby.request("puzzle_answer", game=game, answer=answer)
+            self.recorded = await lobby.request("puzzle_answer", game=game, answer=answer,
+                                                date=made.date.isoformat())
             said = "; ".join(self.recorded["lines"][1:])
         except LobbyUnavailable as error:
             self.recorded = {"error": str(error)}
