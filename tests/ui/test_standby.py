@@ -195,6 +195,21 @@ def test_nothing_is_drawn_between_the_take_over_and_the_terminals_size(prepared,
     assert not dropped.exists(), f"frames drawn before the size: {dropped.read_text().split()} bytes"
 
 
+@pytest.mark.parametrize("online", [False, True], ids=["offline", "online"])
+def test_the_prepared_menu_shows_every_line_at_80x24(online, tmp_path, monkeypatch):
+    # Online, the Puzzle and Games lines made fifteen for a list of fourteen: Quit was behind a
+    # scroll bar, and the bar, drawn after the prepared frame, cost each login a layout.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    standby = standby_module.prepare(online=online)
+    assert standby is not None
+    try:
+        menu = standby.app.screen.query_one(OptionList)
+        assert menu.virtual_size.height <= menu.scrollable_content_region.height, menu.virtual_size
+        assert not menu.show_vertical_scrollbar
+    finally:
+        standby.discard()
+
+
 def test_the_preparation_leaves_nothing_but_the_app(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     before = process_state()
