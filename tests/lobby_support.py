@@ -1,12 +1,20 @@
 """Helpers the lobby tests share: a player joined to a hub with a secret of their own, and
-the events pushed to them."""
+the events pushed to them; a hub the app in the test's process finds as alice."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
-from tui_games.online.client import LobbyClient
+import pytest
+
+from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV, LobbyClient
+from tui_games.server.lobby.hub import Lobby
 from tui_games.server.lobby.hub_socket import HubSocket
+from tui_games.server.lobby.storage import Storage
 
 
 class Events:
@@ -31,3 +39,22 @@ async def join(hub: HubSocket, player: str, guest: bool = False) -> tuple[LobbyC
     client = LobbyClient(str(hub.path), token, events)
     await client.connect()
     return client, events
+
+
+@contextlib.asynccontextmanager
+async def app_hub(folder: Path, monkeypatch: pytest.MonkeyPatch, *, clock: Callable[[], float] = time.time,
+                  online: Callable[[], list[tuple[str, str]]] = list) -> AsyncIterator[HubSocket]:
+    """A lobby on SQLite in ``folder`` and its socket, alice's session issued and named in the
+    environment (LOBBY_ENV, LOBBY_TOKEN_ENV) as the server does for the app it starts; closed at
+    the end."""
+    storage = Storage(folder / "lobby.sqlite3")
+    hub = HubSocket(Lobby(storage, clock=clock), folder / "lobby.sock", online=online)
+    await hub.start()
+    hub.issue("secret-of-alice", "alice", False)
+    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
+    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
+    try:
+        yield hub
+    finally:
+        await hub.close()
+        storage.close()

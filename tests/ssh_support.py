@@ -1,15 +1,18 @@
 """Helpers the SSH tests share: a player logged in with asyncssh's client (keys in, screen
 text out), each test player's own key, waiting for a condition, a server directory set up for
 a two-human Connect-4 game, whether a session's process group is alive, one ``ssh … COMMAND``
-with the real OpenSSH client."""
+with the real OpenSSH client, the docs' lobby bot run against a server."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
+import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\
                      re.DOTALL)
 
 APP_START = 30.0  # a cold start of the app on a busy 2-core machine takes a few seconds
+LOBBY_BOT = Path(__file__).resolve().parents[1] / "examples" / "lobby_bot.py"
 
 class Player:
     """One SSH login: keys in, screen text out."""
@@ -136,3 +140,20 @@ async def ssh_command(port: int, user: str, identity, command: str, source: str 
             process.kill()
             await process.wait()
     return process.returncode, out, err
+
+
+@contextlib.asynccontextmanager
+async def lobby_bot(port: int, identity, game: str, *options: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """examples/lobby_bot.py playing ``game`` as robot on the server at ``port`` (its ssh told
+    the key in TUI_GAMES_SSH), its output piped; killed at the end if it is still running."""
+    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {identity}"}
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, str(LOBBY_BOT), "robot@127.0.0.1", str(port), game, *options, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        yield bot
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.communicate()

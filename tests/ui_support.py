@@ -1,5 +1,7 @@
 """Helpers the app's pilot tests share: the screen size, waiting for the engine or a
-condition, the plain text of a widget, where a cell is on the screen, a Sudoku cursor walk."""
+condition, the plain text of a widget, where a cell is on the screen, a tic-tac-toe game played
+out by keys, a Lab arena run and a replay of its game, the Lab's comparison filled in, a lobby offer accepted, a Sudoku cursor
+walk."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from rich.text import Text
 from textual.widgets import DataTable, Input, Select
 
 from tui_games.ui.screens.lab import LabScreen
+from tui_games.ui.screens.live_game import LiveGame
+from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.screens.sudoku import SudokuScreen
 from tui_games.ui.screens.tictactoe import TicTacToeScreen
 from tui_games.ui.widgets.c4_board import Connect4Board
@@ -49,6 +53,22 @@ def cell_offset(board: TicTacToeBoard, cell: int) -> tuple[int, int]:
     region = board.cell_region(cell)
     return region.x + region.width // 2, region.y + region.height // 2
 
+async def play_out_by_keys(pilot, screen: TicTacToeScreen) -> None:
+    """Play a 3×3 game against the computer to its end: each turn walk the cursor to the first
+    free cell by keys, then Enter; last, wait for the engine."""
+    board = screen.query_one(TicTacToeBoard)
+    for _ in range(5):
+        await settle(pilot, screen)
+        if screen.position.outcome() is not None:
+            break
+        target = screen.position.legal_moves()[0]
+        while board.cursor // 3 != target // 3:
+            await pilot.press("down")
+        while board.cursor != target:
+            await pilot.press("l")
+        await pilot.press("enter")
+    await settle(pilot, screen)
+
 async def until(pilot, condition, timeout: float = 30.0) -> None:
     waited = 0.0
     while not condition() and waited < timeout:
@@ -70,6 +90,47 @@ async def fill(pilot, lab: LabScreen, game: str, a: str, b: str, games: int) -> 
     lab.query_one("#arena-count", Input).value = str(games)
     lab.query_one("#arena-list", DataTable).focus()  # keys go to the screen, not a field
     await pilot.pause()
+
+async def arena_run(pilot, app, game: str, a: str, b: str, games: int) -> LabScreen:
+    """The Lab opened from the menu, its arena filled in and run (r) to its end."""
+    lab = await open_lab(pilot, app)
+    await fill(pilot, lab, game, a, b, games)
+    await pilot.press("r")
+    await until(pilot, lambda: lab.running is None and lab.result is not None)
+    return lab
+
+async def fill_comparison(pilot, lab: LabScreen, position: str, depth: int) -> DataTable:
+    """The Lab's comparison tab (c) with a preset position and depth, its table focused (keys go
+    to the screen, not a field): the table."""
+    await pilot.press("c")
+    await pilot.pause()
+    lab.query_one("#compare-position", Select).value = position
+    await pilot.pause()
+    lab.query_one("#compare-depth", Input).value = str(depth)
+    table = lab.query_one("#compare-table", DataTable)
+    table.focus()
+    return table
+
+async def open_replay(pilot, app, lab: LabScreen) -> ReplayScreen:
+    """Enter on the first game of the Lab's last run: its replay."""
+    table = lab.query_one("#arena-list", DataTable)
+    table.focus()
+    table.move_cursor(row=0)
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+    return app.screen
+
+async def accept_the_offer(pilot, app) -> LiveGame:
+    """Once the app is in the lobby, its one offer accepted from the lobby screen (o, Enter):
+    the live game it opens."""
+    await until(pilot, lambda: app.lobby.connected)
+    await pilot.press("o")
+    table = app.screen.query_one("#offers", DataTable)
+    await until(pilot, lambda: table.row_count == 1)
+    table.focus()
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, LiveGame))
+    return app.screen
 
 # Project Euler's grid 01 and its solution.
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"

@@ -11,6 +11,7 @@ import time
 
 import nim_game
 import pytest
+from checkers_support import random_positions
 
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.checkers.position import CheckersPosition
@@ -292,13 +293,19 @@ def test_openspiel_mcts_searches_the_same_position_and_budget():
         assert engine.search(pos, 2_000, 1).move == found.move, "seeded"
 
 
-def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():
+def swept(game: str, depth: int, position: str) -> tuple[list[str], list[list[str]]]:
+    """What ``bench sweep`` writes of ``position`` to ``depth``, and the words of each row of
+    its Monte Carlo table."""
     from tui_games.bench.sweep import bench_sweep
 
     lines: list[str] = []
-    bench_sweep(lines.append, game="tictactoe", depth=7, position="fork")
+    bench_sweep(lines.append, game=game, depth=depth, position=position)
     at = next(i for i, line in enumerate(lines) if line.startswith("Monte Carlo tree search"))
-    rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+    return lines, [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+
+
+def test_the_sweep_puts_mcts_beside_alpha_beta_at_equal_budgets():
+    _, rows = swept("tictactoe", 7, "fork")
     assert len(rows) == 2 * 7 and {row[-2] for row in rows} <= {"yes", "no"}
     assert any(row[2] == "playouts" for row in rows) and any(row[2] == "ms" for row in rows)
 
@@ -365,21 +372,6 @@ def test_every_game_names_an_mcts_player_by_its_playouts(game):
         module.normalize_spec("mcts:0")
 
 
-def checkers_positions(count: int, seed: int):
-    """Positions of seeded random checkers games, openings to kings' endings (the start too)."""
-    rng = random.Random(seed)
-    out = [CheckersPosition()]
-    while len(out) < count:
-        pos = CheckersPosition()
-        for _ in range(rng.randrange(0, 120)):
-            if pos.outcome() is not None:
-                break
-            pos.push(rng.choice(pos.legal_moves()))
-        if pos.outcome() is None:
-            out.append(pos)
-    return out
-
-
 def replayed_checkers_playout(pos, seed, max_plies):
     """The playout's game played move by move on a copy with CheckersPosition's rules: the
     ``z % n``-th legal move in the order of the moves' paths."""
@@ -405,7 +397,7 @@ def test_checkers_compiled_playouts_and_their_python_twin_play_the_same_games():
     if not ck_playout.PLAYOUT_COMPILED:
         pytest.skip("the compiled checkers core is not built here")
     rng = random.Random(54)
-    for pos in checkers_positions(80, 54):
+    for pos in [CheckersPosition(), *random_positions(79, 54)]:  # the start, then openings to kings' endings
         for plies in (6, 60, 400):
             seed = rng.getrandbits(64)
             args = (pos.black, pos.white, pos.kings, pos.turn, pos.quiet_plies, seed, plies)
@@ -429,11 +421,6 @@ def test_checkers_mcts_uses_the_game_s_playout():
 
 
 def test_the_connect4_sweep_judges_mcts_moves_by_the_solver_where_no_depth_solves_it():
-    from tui_games.bench.sweep import bench_sweep
-
-    lines: list[str] = []
-    bench_sweep(lines.append, game="connect4", depth=3, position="middlegame")
-    at = next(i for i, line in enumerate(lines) if line.startswith("Monte Carlo tree search"))
-    rows = [line.split() for line in lines[at + 4 :] if line.strip() and line.split()[0].isdigit()]
+    lines, rows = swept("connect4", 3, "middlegame")
     assert len(rows) == 2 * 3 and {row[-2] for row in rows} <= {"yes", "no"}
     assert not any("did not solve" in line for line in lines)

@@ -8,7 +8,7 @@ import os
 import random
 
 import pytest
-from ui_support import SIZE, fill, open_lab, text_of, until
+from ui_support import SIZE, arena_run, text_of
 
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.checkers import CheckersScreen
@@ -161,10 +161,7 @@ async def test_checkers_save_and_load_refuse_hostile_paths(served):
 async def test_lab_export_refuses_hostile_paths(served):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "tictactoe", "random", "random", 2)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None and lab.result is not None)
+        lab = await arena_run(pilot, app, "tictactoe", "random", "random", 2)
         for name in ("/tmp/x.pdn", "../../server/authorized_keys", "a/b.csv"):
             await pilot.press("e")
             await type_into(pilot, app, name)

@@ -9,6 +9,7 @@ import random
 import shutil
 
 import pytest
+from clock_support import HandClock
 
 from tui_games.cli import main
 from tui_games.engine.checkers.pdn import read_pdn_game
@@ -19,18 +20,10 @@ from tui_games.server.lobby.hub import Clock, Lobby, LobbyError
 from tui_games.server.lobby.storage import Storage
 
 
-class Clockwork:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def lobby(lobby_database):
     storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
-    made = Lobby(storage, clock=Clockwork(), rng=random.Random(3))
+    made = Lobby(storage, clock=HandClock(), rng=random.Random(3))
     for name in ("alice", "bob", "carol"):  # players who have been here (a challenge names one)
         made.seen(name)
     yield made

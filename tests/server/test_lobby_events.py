@@ -4,17 +4,16 @@ publishes them, on either backend and across front ends; bounded per subscriber.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
 import re
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 from lobby_schemas import check
-from ssh_support import key_file, ssh_command, wait_until
+from ssh_support import key_file, lobby_bot, ssh_command, wait_until
 
 from tui_games.server import ssh as ssh_module
 from tui_games.server.lobby import events
@@ -167,13 +166,41 @@ async def test_an_event_reaches_its_player_on_another_front_end(lobby_database):
 
 needs_ssh = pytest.mark.skipif(shutil.which("ssh") is None or os.name != "posix",
                                reason="the OpenSSH client (and POSIX ptys) needed")
-BOT = Path(__file__).resolve().parents[2] / "examples" / "lobby_bot.py"
 
 
 def ssh_argv(port: int, user: str, identity, command: str) -> list[str]:
     return ["ssh", "-q", "-F", "/dev/null", "-p", str(port), "-o", "StrictHostKeyChecking=no",
             "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes",
             "-o", "IdentityAgent=none", "-i", str(identity), f"{user}@127.0.0.1", command]
+
+
+@contextlib.asynccontextmanager
+async def events_reader(start_server, tmp_path):
+    """A server, and robot's ``ssh … events --json`` on it that nobody reads until the test
+    does: (server, the ssh process), once the stream is subscribed; killed at the end."""
+    server = await start_server(register="open", house="none")
+    key, _ = key_file(tmp_path, "robot")
+    server.lobby.seen("robot")
+    reader = await asyncio.create_subprocess_exec(*ssh_argv(server.port, "robot", key, "events --json"),
+                                                  stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                                  stderr=asyncio.subprocess.PIPE)
+    try:
+        await wait_until(lambda: server.lobby.events.subscribers("robot") == 1, 60, "the event stream")
+        yield server, reader
+    finally:
+        if reader.returncode is None:
+            reader.kill()
+        await reader.communicate()  # (its unread output: wait() would wait for the pipe's end)
+
+
+def publish_pairings(lobby, first: int, count: int = 50) -> int:
+    """``count`` tournament pairings of 2 KB each to robot in one transaction, their rounds
+    numbered from ``first``: the number after the last."""
+    with lobby.transaction():
+        for number in range(first, first + count):
+            lobby.events.publish("robot", {"event": "tournament-pairing",
+                                           "data": {"tournament": "t1", "round": number, "note": "x" * 2000}})
+    return first + count
 
 
 def commands_of(logs: list[str], user: str) -> list[str]:
@@ -197,12 +224,7 @@ async def play_other_side(lobby, player: str, game_id: str) -> None:
 async def test_a_bot_on_its_event_stream_accepts_a_challenge_and_plays_it_without_polling(start_server, tmp_path):
     server = await start_server(register="open", house="none")
     key, _ = key_file(tmp_path, "robot")
-    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {key}"}
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, str(BOT), "robot@127.0.0.1", str(server.port), "tictactoe", "--wait", env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
+    async with lobby_bot(server.port, key, "tictactoe", "--wait") as bot:
         await wait_until(lambda: server.lobby.events.subscribers("robot") == 1, 60, "the bot's event stream")
         lobby = server.lobby
         lobby.seen("alice")
@@ -210,10 +232,6 @@ async def test_a_bot_on_its_event_stream_accepts_a_challenge_and_plays_it_withou
         row = await until_game(lobby, "robot")
         await play_other_side(lobby, "alice", row.id)
         out, err = await asyncio.wait_for(bot.communicate(), 120)
-    finally:
-        if bot.returncode is None:
-            bot.kill()
-            await bot.wait()
     assert bot.returncode == 0, err.decode()
     row = lobby.game(row.id)
     assert out.decode() == f"game {row.id}: {row.players[row.winner] if row.winner is not None else 'nobody'} " \
@@ -242,33 +260,18 @@ async def test_a_reader_that_falls_behind_is_dropped_with_a_line_saying_why(star
     the tournaments publish 2 KB pairings: what the server holds for it stays under its bound,
     and the stream ends with a line on stderr; the reader that comes back reads every line
     it was sent, then that line, and its exit status is 1."""
-    server = await start_server(register="open", house="none")
-    key, _ = key_file(tmp_path, "robot")
-    server.lobby.seen("robot")
-    reader = await asyncio.create_subprocess_exec(*ssh_argv(server.port, "robot", key, "events --json"),
-                                                  stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                                                  stderr=asyncio.subprocess.PIPE)
-    try:
+    async with events_reader(start_server, tmp_path) as (server, reader):
         lobby = server.lobby
-        await wait_until(lambda: lobby.events.subscribers("robot") == 1, 60, "the event stream")
         sent = 0
         while lobby.events.subscribers("robot"):  # dropped: unsubscribed
             assert sent < 5000, "never dropped"
-            with lobby.transaction():
-                for _ in range(50):
-                    lobby.events.publish("robot", {"event": "tournament-pairing", "data": {
-                        "tournament": "t1", "round": sent, "note": "x" * 2000}})
-                    sent += 1
+            sent = publish_pairings(lobby, sent)
             await asyncio.sleep(0)  # the stream writes what it may
         # What the server held for it when it was dropped: its bound, and one event past it.
         [held] = [int(re.search(r" held=(\d+)", line)[1]) for line in start_server.logs
                   if line.startswith("events-behind user=robot")]
         assert ssh_module.WATCH_BEHIND < held <= ssh_module.WATCH_BEHIND + 4096, held
         out, err = await asyncio.wait_for(reader.communicate(), 60)
-    finally:
-        if reader.returncode is None:
-            reader.kill()
-            await reader.communicate()
     lines = [json.loads(line) for line in out.decode().splitlines()]
     for line in lines:
         check("events.json", line)  # as the reader read them
@@ -284,27 +287,14 @@ async def test_a_dropped_reader_that_never_reads_again_loses_its_connection(star
     """Its last line cannot leave while its window is full: after the goodbye's grace (1 s
     here) the connection is closed, and no longer counts as one of its player's."""
     monkeypatch.setattr(ssh_module, "STREAM_GOODBYE_SECONDS", 1.0)
-    server = await start_server(register="open", house="none")
-    key, _ = key_file(tmp_path, "robot")
-    server.lobby.seen("robot")
-    reader = await asyncio.create_subprocess_exec(*ssh_argv(server.port, "robot", key, "events --json"),
-                                                  stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                                                  stderr=asyncio.subprocess.PIPE)
-    try:
+    async with events_reader(start_server, tmp_path) as (server, _):
         lobby = server.lobby
-        await wait_until(lambda: lobby.events.subscribers("robot") == 1, 60, "the event stream")
         assert server.held_by_player["robot"] == 1
         while lobby.events.subscribers("robot"):
-            with lobby.transaction():
-                for number in range(50):
-                    lobby.events.publish("robot", {"event": "tournament-pairing",
-                                                   "data": {"tournament": "t1", "round": number, "note": "x" * 2000}})
+            publish_pairings(lobby, 0)
             await asyncio.sleep(0)
         await wait_until(lambda: not server.held_by_player["robot"], 30, "the connection to be closed")
         assert not event_channels(server)
-    finally:
-        reader.kill()
-        await reader.communicate()  # (its unread output: wait() would wait for the pipe's end)
 
 
 async def test_the_stream_begins_with_the_challenges_waiting_and_the_live_games(lobby):
@@ -358,22 +348,13 @@ async def test_a_challenge_made_on_one_front_end_reaches_a_bot_on_another(start_
     robot_key, _ = key_file(tmp_path, "robot")
     status, _, err = await ssh_command(second.port, "robot", robot_key, "who")  # robot registers its key
     assert status == 0, err
-    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {robot_key}"}
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, str(BOT), "robot@127.0.0.1", str(second.port), "connect4", "--wait", env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    try:
+    async with lobby_bot(second.port, robot_key, "connect4", "--wait") as bot:
         await wait_until(lambda: second.lobby.events.subscribers("robot") == 1, 60, "the bot's event stream")
         status, out, err = await ssh_command(first.port, "alice", alice_key, "challenge robot connect4 --casual --json")
         assert status == 0, err
         row = await until_game(first.lobby, "robot")
         await play_other_side(first.lobby, "alice", row.id)
         out, err = await asyncio.wait_for(bot.communicate(), 120)
-    finally:
-        if bot.returncode is None:
-            bot.kill()
-            await bot.communicate()
     assert bot.returncode == 0, err.decode()
     assert out.decode().startswith(f"game {row.id}: ")
     assert sorted(set(commands_of(start_server.logs, "robot"))) == ["accept", "events", "move", "watch", "who"]

@@ -8,10 +8,10 @@ import asyncio
 import os
 import random
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from clock_support import HandClock
 
 from tui_games.games import arena_adapter
 from tui_games.server.lobby import house as house_module
@@ -180,16 +180,12 @@ async def test_a_challenge_to_a_house_player_is_taken_at_once_and_it_is_never_cl
 @pytest.mark.e2e
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="the OpenSSH client is not installed")
 async def test_the_bot_example_plays_a_game_against_a_house_player(start_server, tmp_path):
-    from ssh_support import key_file
+    from ssh_support import key_file, lobby_bot
 
     server = await start_server(register="open", house="tictactoe:level5")
     key, _ = key_file(tmp_path, "robot")
-    env = {**os.environ, "TUI_GAMES_SSH": f"-F /dev/null -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
-                                          f"-o IdentitiesOnly=yes -o LogLevel=ERROR -i {key}"}
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, str(BOT), "robot@127.0.0.1", str(server.port), "tictactoe", env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await asyncio.wait_for(bot.communicate(), 120)
+    async with lobby_bot(server.port, key, "tictactoe") as bot:
+        out, err = await asyncio.wait_for(bot.communicate(), 120)
     assert bot.returncode == 0, err.decode()
     line = out.decode().strip()
     assert line.startswith("game ") and " won (" in line
@@ -208,19 +204,11 @@ def test_the_bot_in_the_docs_is_the_example_that_is_tested():
 
 # -- issue 50, findings 3 and 4: the house never loses to its own queue, and is not squatted ---------
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class HeldWorker:
     """A worker whose searches answer only when the test says, each after the fake clock
     moved on by what the test says it thought: the order searches were asked for, too."""
 
-    def __init__(self, clock: FakeClock, asked: list) -> None:
+    def __init__(self, clock: HandClock, asked: list) -> None:
         self.clock, self.asked = clock, asked
         self.answers: asyncio.Queue = asyncio.Queue()
         self.spent: float | None = None
@@ -246,7 +234,7 @@ class HeldWorker:
 @pytest.fixture
 async def held_house(tmp_path, monkeypatch):
     """A house of one seat and one worker whose searches the test answers, on a fake clock."""
-    clock = FakeClock()
+    clock = HandClock(1_000_000.0)
     storage = Storage(tmp_path / "lobby.sqlite3")
     lobby = Lobby(storage, clock=clock)
     asked: list = []

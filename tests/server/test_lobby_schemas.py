@@ -12,6 +12,7 @@ import random
 from datetime import date
 
 import pytest
+from clock_support import HandClock
 from lobby_schemas import check, schema_of, schemas, table
 from ssh_support import wait_until
 
@@ -21,14 +22,6 @@ from tui_games.server.lobby.hub import CLAIM_SECONDS, Lobby
 from tui_games.server.lobby.storage import Storage
 
 jsonschema = pytest.importorskip("jsonschema")
-
-
-class Clockwork:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_each_schema_is_a_draft_2020_12_schema_and_the_table_names_every_command_and_file():
@@ -60,7 +53,7 @@ class Run:
 
 
 async def test_every_command_s_json_conforms_to_its_schema(tmp_path):
-    clock = Clockwork()
+    clock = HandClock()
     storage = Storage(tmp_path / "lobby.sqlite3")
     lobby = Lobby(storage, clock=clock, rng=random.Random(1))
     lobby.presence.clock = clock

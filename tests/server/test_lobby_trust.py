@@ -11,6 +11,7 @@ import socket
 import time
 
 import pytest
+from clock_support import HandClock
 from lobby_support import Events, join
 
 from tui_games.online.client import LobbyClient, LobbyUnavailable
@@ -28,18 +29,10 @@ from tui_games.server.lobby.presence import PRESENT_SECONDS
 from tui_games.server.lobby.storage import GameRow, Storage
 
 
-class Clockwork:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def lobby(lobby_database):
     storage = open_storage(lobby_database)  # on SQLite and on PostgreSQL (conftest.py)
-    made = Lobby(storage, clock=Clockwork(), rng=random.Random(3))
+    made = Lobby(storage, clock=HandClock(), rng=random.Random(3))
     for name in ("alice", "bob", "carol", "eve"):
         made.seen(name)
     yield made

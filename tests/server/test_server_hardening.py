@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clock_support import HandClock
 from ssh_support import key_file, key_for, ssh_command, wait_until
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -209,14 +210,6 @@ async def test_watchers_that_stop_reading_hold_a_bounded_backlog_and_catch_up_to
 
 # -- finding 9: watching is not playing -------------------------------------------------------------
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @needs_ssh
 async def test_a_watcher_of_his_own_game_who_does_nothing_can_be_claimed_against(start_server, tmp_path):
     """Bob keeps `ssh … watch GAME` open on his clockless game and never moves: once his move
@@ -225,7 +218,7 @@ async def test_a_watcher_of_his_own_game_who_does_nothing_can_be_claimed_against
     from tui_games.server.lobby.presence import PRESENT_SECONDS
 
     server = await start_server()
-    clock = FakeClock()
+    clock = HandClock(time.time())
     server.lobby.clock = server.lobby.presence.clock = clock
     alice_file, _ = key_file(tmp_path, "alice")
     bob_file, _ = key_file(tmp_path, "bob")
@@ -252,7 +245,7 @@ async def test_a_watcher_of_his_own_game_who_does_nothing_can_be_claimed_against
 async def test_a_watcher_who_acts_is_present(start_server, tmp_path):
     """A bot that watches its game and acts by command (here `show`) within the minute is here."""
     server = await start_server()
-    clock = FakeClock()
+    clock = HandClock(time.time())
     server.lobby.clock = server.lobby.presence.clock = clock
     alice_file, _ = key_file(tmp_path, "alice")
     bob_file, _ = key_file(tmp_path, "bob")

@@ -7,18 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from clock_support import HandClock
 
 from tui_games.server.identity import IdentityError, canonical
 from tui_games.server.limits import Admission, Limits, Startup, network_of, source_of
 from tui_games.server.log import FAIL2BAN_REGEX, RateLimit, event
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_sources_group_ipv6_by_64_and_unmap_ipv4():
@@ -69,7 +62,7 @@ def test_per_source_caps_bite_only_when_half_the_places_are_taken():
 
 
 def test_a_source_at_its_cap_evicts_its_own_stale_connection():
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(per_source=2, start=100, full=4), clock=clock)
     slow, talking = Conn(admission, "10.0.0.1"), Conn(admission, "10.0.0.1", version=True)
     clock.now += 4  # no version string in 3 s: stale; the other has 10 s to try to log in
@@ -79,7 +72,7 @@ def test_a_source_at_its_cap_evicts_its_own_stale_connection():
 
 
 def test_a_full_server_evicts_for_a_clean_newcomer_not_for_the_storm():
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(full=4, per_source=10), clock=clock)
     storm = [Conn(admission, "10.0.0.9", version=True) for _ in range(4)]
     admission.penalise("10.0.0.9", 4)  # it has wasted connections before
@@ -97,7 +90,7 @@ def test_penalties_add_up_for_a_steady_storm():
     """20 sources × 5 connections that say their version and stop, each opened again when
     dropped, for 30 s: every source that keeps knocking ends up refused at the door for good
     once its first connections went stale (10 s), and a person gets in."""
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(), clock=clock)
     live: list[Conn] = []
     held = []  # how many the storm holds, each tenth of a second
@@ -119,7 +112,7 @@ def test_penalties_add_up_for_a_steady_storm():
 
 
 def test_sweep_drops_stale_startups_only_under_pressure():
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(start=3, per_source=10), clock=clock)
     quiet = [Conn(admission, "10.0.0.1") for _ in range(2)]
     clock.now += 5
@@ -139,7 +132,7 @@ def test_a_source_that_logged_in_may_hold_more():
 
 
 def test_an_ipv6_network_is_capped_and_penalised_as_a_whole():
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(per_source=2, per_network=4, start=100, full=8), clock=clock)
     assert all(admitted(admission.admit(f"2001:db8:1:{n}::1")) for n in range(4))
     assert "2001:db8:1::/48 (4)" in admission.admit("2001:db8:1:99::1")
@@ -154,7 +147,7 @@ def test_an_ipv6_network_is_capped_and_penalised_as_a_whole():
 
 
 def test_penalties_grow_with_failures_run_down_and_are_capped():
-    clock = Clock()
+    clock = HandClock(1000.0)
     admission = Admission(Limits(auth_fail=5, unused=2, threshold=10, max_penalty=60), clock=clock)
     for _ in range(2):
         startup = admission.admit("203.0.113.5")
@@ -210,7 +203,7 @@ def test_log_lines_cannot_be_forged_and_fail2ban_matches_them():
 
 
 def test_rate_limit_holds_back_and_counts():
-    clock, lines = Clock(), []
+    clock, lines = HandClock(1000.0), []
     limited = RateLimit(lines.append, clock=clock)
     for _ in range(1000):
         limited("emfile", "accept failed")

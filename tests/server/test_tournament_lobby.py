@@ -5,24 +5,18 @@ absent withdrawn after the grace, the bounds, and the crosstable kept."""
 from __future__ import annotations
 
 import pytest
+from clock_support import HandClock
 
 from tui_games.server.lobby.backends import open_storage
 from tui_games.server.lobby.hub import FIRST_MOVE_SECONDS, Lobby, LobbyError
+from tui_games.server.lobby.storage import TournamentRow
 from tui_games.server.lobby.tournament import TournamentLimits, Tournaments, parse_duration
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
 def lobby(lobby_database):
     storage = open_storage(lobby_database)  # SQLite, then PostgreSQL (conftest.py)
-    clock = Clock()
+    clock = HandClock(1_000_000.0)
     lobby = Lobby(storage, clock=clock)
     lobby.test_clock = clock  # type: ignore[attr-defined]
     yield lobby
@@ -40,6 +34,17 @@ def director(lobby: Lobby, told: list | None = None, **limits) -> Tournaments:
 def players(lobby: Lobby, *names: str) -> None:
     for name in names:
         lobby.seen(name)
+
+
+def started(lobby: Lobby, t: Tournaments, names: tuple[str, ...], game: str, **options) -> TournamentRow:
+    """A tournament of ``game`` (``options``: create's) made by the first of ``names``, joined
+    by them all, who have been seen in the lobby, and started."""
+    players(lobby, *names)
+    row = t.create(names[0], game, **options)
+    for name in names:
+        t.join(name, row.id)
+    t.start(names[0], row.id)
+    return row
 
 
 def win(lobby: Lobby, game_id: str, winner: str) -> None:
@@ -61,11 +66,7 @@ def live_games(t: Tournaments, tid: str) -> list[dict]:
 def test_a_swiss_of_four_runs_three_rounds_and_keeps_its_crosstable(lobby):
     told: list = []
     t = director(lobby, told)
-    players(lobby, "ann", "bob", "cat", "dan")
-    row = t.create("ann", "connect4", kind="swiss", length="3", clock="5+0")
-    for name in ("ann", "bob", "cat", "dan"):
-        t.join(name, row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob", "cat", "dan"), "connect4", kind="swiss", length="3", clock="5+0")
     strength = {"ann": 4, "bob": 3, "cat": 2, "dan": 1}
     for number in (1, 2, 3):
         games = live_games(t, row.id)
@@ -89,11 +90,7 @@ def test_a_swiss_of_four_runs_three_rounds_and_keeps_its_crosstable(lobby):
 
 def test_an_arena_pairs_again_at_once_and_scores_by_lichess_rules(lobby):
     t = director(lobby, min_arena_seconds=10)
-    players(lobby, "ann", "bob", "cat", "dan")
-    row = t.create("ann", "tictactoe", kind="arena", length="10m", clock="1+0")
-    for name in ("ann", "bob", "cat", "dan"):
-        t.join(name, row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob", "cat", "dan"), "tictactoe", kind="arena", length="10m", clock="1+0")
     first = live_games(t, row.id)
     assert len(first) == 2
     game = first[0]
@@ -122,11 +119,7 @@ def test_an_arena_pairs_again_at_once_and_scores_by_lichess_rules(lobby):
 
 def test_an_absent_player_is_withdrawn_after_the_grace(lobby):
     t = director(lobby, grace=120)
-    players(lobby, "ann", "bob", "cat")
-    row = t.create("ann", "connect4", kind="swiss", length="2", clock="5+0")
-    for name in ("ann", "bob", "cat"):
-        t.join(name, row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob", "cat"), "connect4", kind="swiss", length="2", clock="5+0")
     lobby.test_clock.now += 90
     for name in ("ann", "bob"):
         lobby.seen(name)
@@ -142,11 +135,7 @@ def test_an_absent_player_is_withdrawn_after_the_grace(lobby):
 
 def test_a_first_move_not_made_loses_a_tournament_game_which_cannot_be_aborted(lobby):
     t = director(lobby)
-    players(lobby, "ann", "bob")
-    row = t.create("ann", "connect4", kind="swiss", length="1", clock="5+0")
-    t.join("ann", row.id)
-    t.join("bob", row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob"), "connect4", kind="swiss", length="1", clock="5+0")
     game = live_games(t, row.id)[0]
     with pytest.raises(LobbyError, match="not aborted"):
         lobby.abort(game["first"], game["id"])
@@ -234,11 +223,7 @@ def test_the_house_is_seated_in_no_more_tournaments_than_it_can_serve_in_time(lo
 
 def test_an_arena_ends_at_its_most_games(lobby):
     t = director(lobby, arena_games=2)
-    players(lobby, "ann", "bob", "cat", "dan")
-    row = t.create("ann", "tictactoe", kind="arena", length="30m", clock="1+0")
-    for name in ("ann", "bob", "cat", "dan"):
-        t.join(name, row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob", "cat", "dan"), "tictactoe", kind="arena", length="30m", clock="1+0")
     first = live_games(t, row.id)
     win(lobby, first[0]["id"], first[0]["first"])
     assert t.get(row.id).status == "running" and len(live_games(t, row.id)) == 1  # no third game
@@ -250,11 +235,7 @@ def test_an_arena_ends_at_its_most_games(lobby):
 def test_berserk_cancels_the_increment(lobby):
     # lichess: "Going Berserk in time controls with an increment also cancels the increment."
     t = director(lobby)
-    players(lobby, "ann", "bob")
-    row = t.create("ann", "connect4", kind="arena", length="30m", clock="1+2")
-    t.join("ann", row.id)
-    t.join("bob", row.id)
-    t.start("ann", row.id)
+    row = started(lobby, t, ("ann", "bob"), "connect4", kind="arena", length="30m", clock="1+2")
     game = live_games(t, row.id)[0]
     first, second = game["first"], game["second"]
     t.berserk(first, game["id"])

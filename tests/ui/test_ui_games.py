@@ -141,33 +141,15 @@ async def test_analysis_keeps_the_screen_live_and_stops_on_a(home):
 
 
 async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch):
-    from lobby_support import join
+    from lobby_support import app_hub, join
+    from ui_support import accept_the_offer
 
-    from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
-    from tui_games.server.lobby.hub import Lobby
-    from tui_games.server.lobby.hub_socket import HubSocket
-    from tui_games.server.lobby.storage import Storage
-    from tui_games.ui.screens.live_game import LiveGame
-
-    storage = Storage(tmp_path / "lobby.sqlite3")
-    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
-    await hub.start()
-    hub.issue("secret-of-alice", "alice", False)
-    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
-    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
-    try:
+    async with app_hub(tmp_path, monkeypatch, online=lambda: [("alice", "in the app")]) as hub:
         bob, bob_events = await join(hub, "bob")
         await bob.request("seek", game="connect4", clock="5+3", colour="second")
         app = TuiGamesApp()
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.lobby.connected)
-            await pilot.press("o")
-            table = app.screen.query_one("#offers", DataTable)
-            await until(pilot, lambda: table.row_count == 1)
-            table.focus()
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, LiveGame))
-            game = app.screen
+            game = await accept_the_offer(pilot, app)
             await pilot.press("4")
             await until(pilot, lambda: len(game.position.history) == 1)
             await bob.request("move", game=game.live["id"], move="3")
@@ -180,31 +162,15 @@ async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch
             assert entry.opponent == "bob" and entry.outcome == "loss" and entry.tags["Reason"] == "resignation"
             await bob_events.wait("game", lambda data: data["status"] == "over")
         await bob.close()
-    finally:
-        await hub.close()
-        storage.close()
 
 
 async def test_a_game_against_the_computer_is_kept_with_both_names(home):
-    from ui_support import settle
-
-    from tui_games.ui.widgets.ttt_board import TicTacToeBoard
+    from ui_support import play_out_by_keys
 
     app = TuiGamesApp("tictactoe", {"opponent": "perfect", "first": "computer"})
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        board = screen.query_one(TicTacToeBoard)
-        for _ in range(5):
-            await settle(pilot, screen)
-            if screen.position.outcome() is not None:
-                break
-            target = screen.position.legal_moves()[0]
-            while board.cursor // 3 != target // 3:
-                await pilot.press("down")
-            while board.cursor != target:
-                await pilot.press("l")
-            await pilot.press("enter")
-        await settle(pilot, screen)
+        await play_out_by_keys(pilot, screen)
         assert screen.position.outcome() is not None
         [entry] = Store().archived_games(read_archived)
         played = [screen.position.move_name(m) for m in screen.position.history]
@@ -231,14 +197,11 @@ async def test_a_in_the_games_screen_replays_and_analyses_at_once(home):
 
 
 async def test_a_lab_run_puts_its_games_in_the_archive(home):
-    from ui_support import fill, open_lab
+    from ui_support import arena_run
 
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "tictactoe", "random", "level2", 3)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None and lab.result is not None)
+        lab = await arena_run(pilot, app, "tictactoe", "random", "level2", 3)
         await until(pilot, lambda: len(Store().archive_names()) == 3)
         entries = Store().archived_games(read_archived)
         assert sorted(e.moves for e in entries) == sorted(r.moves for r in lab.result.records)

@@ -4,7 +4,7 @@ replay; the comparison; the Lab from a game screen; finished runs in Scores."""
 from __future__ import annotations
 
 from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
-from ui_support import SIZE, fill, lines_of, open_lab, text_of, until
+from ui_support import SIZE, arena_run, fill, fill_comparison, lines_of, open_lab, open_replay, text_of, until
 
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import lab as lab_module
@@ -44,12 +44,7 @@ async def test_arena_progress_cancel_and_replay(home):
         assert len(runs) == 1 and runs[0]["cancelled"] and runs[0]["games"] == result.games
 
         # Enter on the first game replays it move by move.
-        table = lab.query_one("#arena-list", DataTable)
-        table.focus()
-        table.move_cursor(row=0)
-        await pilot.press("enter")
-        await pilot.pause()
-        replay = app.screen
+        replay = await open_replay(pilot, app, lab)
         assert isinstance(replay, ReplayScreen)
         record = result.records[0]
         # The game's own board, its discs as the Connect-4 screen draws them (● first, ○ second).
@@ -75,10 +70,7 @@ async def test_arena_progress_cancel_and_replay(home):
 async def test_finished_run_is_saved_and_listed_in_scores(home):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "tictactoe", "perfect", "random", 6)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None)
+        lab = await arena_run(pilot, app, "tictactoe", "perfect", "random", 6)
         assert lab.result.games == 6 and not lab.result.cancelled
         assert lab.result.b_wins == 0
         assert "saved" in text_of(lab.query_one("#arena-status"))
@@ -128,13 +120,8 @@ async def test_comparison_table_and_bars(home):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         lab = await open_lab(pilot, app)
-        await pilot.press("c")
-        await pilot.pause()
+        await fill_comparison(pilot, lab, "corners", 4)
         assert lab.query_one(TabbedContent).active == "compare"
-        lab.query_one("#compare-position", Select).value = "corners"
-        await pilot.pause()
-        lab.query_one("#compare-depth", Input).value = "4"
-        lab.query_one("#compare-table", DataTable).focus()
         await pilot.press("r")
         await until(pilot, lambda: lab.running is None)
         # Five alpha-beta rows and MCTS at + deepening's budget, each depth.
@@ -154,13 +141,7 @@ async def test_comparison_puts_mcts_beside_alpha_beta_and_marks_its_moves_where_
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         lab = await open_lab(pilot, app)
-        await pilot.press("c")
-        await pilot.pause()
-        lab.query_one("#compare-position", Select).value = "corners"
-        await pilot.pause()
-        lab.query_one("#compare-depth", Input).value = "6"
-        table = lab.query_one("#compare-table", DataTable)
-        table.focus()
+        table = await fill_comparison(pilot, lab, "corners", 6)
         await pilot.press("r")
         await until(pilot, lambda: lab.running is None)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
@@ -221,11 +202,7 @@ async def test_escape_cancels_a_depth_sweep_like_x_and_the_key_bar_says_so(home,
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         lab = await open_lab(pilot, app)
-        await pilot.press("c")
-        await pilot.pause()
-        lab.query_one("#compare-position", Select).value = "empty"
-        lab.query_one("#compare-depth", Input).value = "9"
-        lab.query_one("#compare-table", DataTable).focus()
+        await fill_comparison(pilot, lab, "empty", 9)
         assert footer_keys(app).get("back") == "Back"
         await pilot.press("r")
         await until(pilot, lambda: lab.query_one("#compare-table", DataTable).row_count >= 1)
@@ -266,10 +243,7 @@ async def test_x_cancels_a_run_started_from_a_field_and_types_nothing(home):
 async def test_changing_the_game_clears_the_last_runs_tables(home):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "tictactoe", "perfect", "random", 2)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None)
+        lab = await arena_run(pilot, app, "tictactoe", "perfect", "random", 2)
         assert lab.query_one("#arena-list", DataTable).row_count == 2
         lab.query_one("#lab-game", Select).value = "connect4"
         await pilot.pause()
@@ -284,10 +258,7 @@ async def test_a_bot_file_plays_in_the_lab_and_a_failing_one_forfeits(home):
     bad.write_text("def choose(position):\n    return 99\n", encoding="utf-8")
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "tictactoe", str(bot), str(bad), 2)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None)
+        lab = await arena_run(pilot, app, "tictactoe", str(bot), str(bad), 2)
         result = lab.result
         assert result.games == 2 and result.a_name == "first.py" and result.b_name == "bad.py"
         assert result.a_wins == 2
@@ -369,11 +340,7 @@ async def test_connect4_in_the_lab_speaks_of_its_own_discs(home):
         sides = {str(table.get_row_at(row)[1]) for row in range(table.row_count)}
         assert sides == {"●", "○"}
         # Replay's title and status name the discs too.
-        table.focus()
-        table.move_cursor(row=0)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
+        replay = await open_replay(pilot, app, lab)
         await pilot.press("right")
         status = text_of(replay.query_one("#replay-status"))
         assert "ply 1/" in status and "● (" in status
@@ -390,16 +357,8 @@ async def test_connect4_in_the_lab_speaks_of_its_own_discs(home):
 async def test_the_replay_of_a_checkers_game_is_drawn_on_the_checkers_board(home):
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "checkers", "random", "random", 1)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None)
-        table = lab.query_one("#arena-list", DataTable)
-        table.focus()
-        table.move_cursor(row=0)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        board = app.screen.query_one("#replay-board")
+        lab = await arena_run(pilot, app, "checkers", "random", "random", 1)
+        board = (await open_replay(pilot, app, lab)).query_one("#replay-board")
         assert isinstance(board, CheckersBoard)
         before = lines_of(board)
         await pilot.press("right")
@@ -416,16 +375,8 @@ async def test_p_in_a_replay_plays_on_from_the_position_shown_and_keeps_the_save
     store.save_game("connect4", saved)
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        await fill(pilot, lab, "connect4", "level2", "level1", 1)
-        await pilot.press("r")
-        await until(pilot, lambda: lab.running is None)
-        table = lab.query_one("#arena-list", DataTable)
-        table.focus()
-        table.move_cursor(row=0)
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        replay = app.screen
+        lab = await arena_run(pilot, app, "connect4", "level2", "level1", 1)
+        replay = await open_replay(pilot, app, lab)
         await pilot.press("right", "right", "right", "p")
         await until(pilot, lambda: isinstance(app.screen, Connect4Screen))
         game = app.screen

@@ -7,14 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from lobby_support import join
+from lobby_support import app_hub, join
 from textual.widgets import DataTable
-from ui_support import SIZE, text_of
+from ui_support import SIZE, accept_the_offer, text_of, until
 
-from tui_games.online.client import LOBBY_ENV, LOBBY_TOKEN_ENV
-from tui_games.server.lobby.hub import Lobby
-from tui_games.server.lobby.hub_socket import HubSocket
-from tui_games.server.lobby.storage import Storage
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.live_game import LiveGame
 from tui_games.ui.screens.lobby import LobbyScreen
@@ -23,23 +19,8 @@ from tui_games.ui.widgets.stats_panel import StatsPanel
 
 @pytest.fixture
 async def hub(tmp_path, home, monkeypatch):
-    storage = Storage(tmp_path / "lobby.sqlite3")
-    hub = HubSocket(Lobby(storage), tmp_path / "lobby.sock", online=lambda: [("alice", "in the app")])
-    await hub.start()
-    hub.issue("secret-of-alice", "alice", False)
-    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
-    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
-    yield hub
-    await hub.close()
-    storage.close()
-
-
-async def until(pilot, condition, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition(), "timed out"
+    async with app_hub(tmp_path, monkeypatch, online=lambda: [("alice", "in the app")]) as hub:
+        yield hub
 
 
 async def test_accept_a_seek_and_play_it_on_the_board(hub):
@@ -263,14 +244,7 @@ async def test_abort_is_a_key_of_the_game_screen_before_both_first_moves(hub):
     await bob.request("seek", game="connect4", clock="5+3", colour="second")
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.lobby.connected)
-        await pilot.press("o")
-        table = app.screen.query_one("#offers", DataTable)
-        await until(pilot, lambda: table.row_count == 1)
-        table.focus()
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, LiveGame))
-        game = app.screen
+        game = await accept_the_offer(pilot, app)
         assert game.check_action("abort", ()) is True and game.check_action("resign", ()) is False
         await pilot.press("A")
         ended = await bob_events.wait("game", lambda data: data["status"] == "over")

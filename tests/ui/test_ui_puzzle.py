@@ -10,14 +10,11 @@ from pathlib import Path
 
 import json_schema_check
 import pytest
+from lobby_support import app_hub
 from ui_support import SIZE, text_of, until
 
 from tui_games.daily import judge, puzzle
 from tui_games.engine.connect4.position import Connect4
-from tui_games.online.protocol import LOBBY_ENV, LOBBY_TOKEN_ENV
-from tui_games.server.lobby.hub import Lobby
-from tui_games.server.lobby.hub_socket import HubSocket
-from tui_games.server.lobby.storage import Storage
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.puzzle import PuzzleScreen
 from tui_games.ui.widgets.c4_board import Connect4Board
@@ -102,18 +99,11 @@ async def test_a_checkers_answer_is_picked_square_by_square(home):
 @pytest.fixture
 async def hub(tmp_path, home, monkeypatch):
     """A lobby whose clock stands at noon of DAY (UTC), the app's session issued for alice."""
-    storage = Storage(tmp_path / "lobby.sqlite3")
     noon = datetime.datetime(2026, 12, 2, 12, tzinfo=datetime.timezone.utc).timestamp()
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
-    hub = HubSocket(Lobby(storage, clock=lambda: noon), tmp_path / "lobby.sock", online=list)
-    await hub.start()
-    hub.issue("secret-of-alice", "alice", False)
-    monkeypatch.setenv(LOBBY_ENV, str(hub.path))
-    monkeypatch.setenv(LOBBY_TOKEN_ENV, "secret-of-alice")
-    yield hub
-    await hub.close()
-    storage.close()
+    async with app_hub(tmp_path, monkeypatch, clock=lambda: noon) as hub:
+        yield hub
     monkeypatch.delenv("TZ")
     time.tzset()
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from textual.widgets import DataTable, OptionList, Static
-from ui_support import SIZE, cell_offset, settle, text_of, until
+from ui_support import SIZE, cell_offset, play_out_by_keys, settle, text_of, until
 
 from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.tictactoe.arena import TicTacToeArena
@@ -68,19 +68,7 @@ async def test_full_game_against_the_computer_by_keys(home):
     app = make_app("tictactoe", opponent="perfect", first="human")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        board = screen.query_one(TicTacToeBoard)
-        for _ in range(5):
-            await settle(pilot, screen)
-            if screen.position.outcome() is not None:
-                break
-            # Walk the cursor to the first free cell by keys, then play it.
-            target = screen.position.legal_moves()[0]
-            while board.cursor // 3 != target // 3:
-                await pilot.press("down")
-            while board.cursor != target:
-                await pilot.press("l")
-            await pilot.press("enter")
-        await settle(pilot, screen)
+        await play_out_by_keys(pilot, screen)
         outcome = screen.position.outcome()
         assert outcome is not None
         assert outcome.winner != 0  # the perfect player (O) never loses

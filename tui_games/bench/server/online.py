@@ -26,7 +26,7 @@ from pathlib import Path
 
 from tui_games.bench.server import online_arena, online_fronts, online_ssh
 from tui_games.bench.server.lobby_game import PAUSE, play_game
-from tui_games.bench.server.process import pipes
+from tui_games.bench.server.process import lobby_process, pipes
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.hub import Lobby
@@ -61,12 +61,9 @@ def _cpu_and_rss(pid: int) -> tuple[float, float]:
 
 async def _bench(seconds_wanted: float, seed: int) -> tuple[list[float], int, int, float, float, float]:
     with tempfile.TemporaryDirectory(prefix="tui-games-online-") as folder:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"import asyncio, sys; from tui_games.bench.server.online import serve_lobby; "
-                                  f"asyncio.run(serve_lobby({folder!r}, {PLAYERS}))",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        server_in, server_out = pipes(server)
-        assert (await server_out.readline()).strip() == b"ready"
+        server = await lobby_process("import asyncio; from tui_games.bench.server.online import serve_lobby; "
+                                     f"asyncio.run(serve_lobby({folder!r}, {PLAYERS}))", "the lobby")
+        server_in, _ = pipes(server)
         arrived: dict[tuple[str, str], asyncio.Event] = {}
 
         def listener(name: str):

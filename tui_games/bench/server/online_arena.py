@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from tui_games.bench.server.lobby_game import PAUSE
+from tui_games.bench.server.process import lobby_process, pipes
 from tui_games.online.client import LobbyClient
 
 PLAYERS = 32
@@ -119,25 +120,22 @@ async def arena_figures(seconds: float, cpu_of: Callable[[int], tuple[float, flo
     ``cpu_of(pid)``: a process's (CPU seconds, resident MB), as online.py reads them."""
     bench = ArenaBench()
     with tempfile.TemporaryDirectory(prefix="tui-games-arena-") as folder:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"import asyncio; from tui_games.bench.server.online_arena import serve_arena; "
-                                  f"asyncio.run(serve_arena({folder!r}, {PLAYERS}, {seconds!r}))",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        assert server.stdin is not None and server.stdout is not None
-        assert (await server.stdout.readline()).strip() == b"ready"
+        server = await lobby_process("import asyncio; from tui_games.bench.server.online_arena import serve_arena; "
+                                     f"asyncio.run(serve_arena({folder!r}, {PLAYERS}, {seconds!r}))", "the arena's lobby")
+        server_in, _ = pipes(server)
         players = [ArenaPlayer(number, folder, bench) for number in range(PLAYERS)]
         for player in players:
             await player.client.connect()
         cpu_before, _ = cpu_of(server.pid)
         started = time.perf_counter()
-        server.stdin.write(b"start\n")
-        await server.stdin.drain()
+        server_in.write(b"start\n")
+        await server_in.drain()
         await asyncio.sleep(seconds)  # the arena's own length: the bench measures what happens in it
         wall = time.perf_counter() - started
         cpu_after, _ = cpu_of(server.pid)
         games = sum(1 for p in players for key in p.moved if key[1] == 0)
         for player in players:
             await player.client.close()
-        server.stdin.close()
+        server_in.close()
         await server.wait()
     return bench, wall, cpu_after - cpu_before, games

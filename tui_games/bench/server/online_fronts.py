@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from tui_games.bench.server.lobby_game import PAUSE, play_game
-from tui_games.bench.server.process import pipes
+from tui_games.bench.server.process import lobby_process, pipes
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient
 from tui_games.server.lobby.storage import redact
@@ -77,14 +77,9 @@ async def _run(database: str, fronts: int, seconds: float, seed: int) -> dict[st
         processes = []
         for index in range(fronts):
             mine = [name for name in names if where[name] == index]
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", "import asyncio; from tui_games.bench.server.online_fronts import serve_front; "
-                                      f"asyncio.run(serve_front({database!r}, {folder!r}, {index}, {mine!r}))",
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-            line = await asyncio.wait_for(pipes(process)[1].readline(), 60)
-            if line.strip() != b"ready":
-                raise RuntimeError(f"front end {index} did not start")
-            processes.append(process)
+            processes.append(await lobby_process(
+                "import asyncio; from tui_games.bench.server.online_fronts import serve_front; "
+                f"asyncio.run(serve_front({database!r}, {folder!r}, {index}, {mine!r}))", f"front end {index}"))
         arrived: dict[tuple[str, str], asyncio.Event] = {}
 
         def listener(name: str):

@@ -1,5 +1,6 @@
 """The server under benchmark: ``tui-games serve --ssh`` as a subprocess of its own, its
-open-file limit held at OPEN_FILES (as under systemd's default), its resident memory read."""
+open-file limit held at OPEN_FILES (as under systemd's default), its resident memory read; a
+bench's lobby alone in a process of its own."""
 
 from __future__ import annotations
 
@@ -72,6 +73,19 @@ def pipes(process: asyncio.subprocess.Process) -> tuple[asyncio.StreamWriter, as
     if process.stdin is None or process.stdout is None:
         raise RuntimeError("the process was started without its pipes")
     return process.stdin, process.stdout
+
+
+async def lobby_process(code: str, what: str) -> asyncio.subprocess.Process:
+    """``python -c code`` with its stdin and stdout piped, once it has printed "ready": a
+    bench's lobby process, which runs until its stdin closes; RuntimeError naming ``what`` if
+    it says anything else or nothing within 60 s (the bench's ceiling: a busy machine starts
+    slowly)."""
+    process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, stdin=asyncio.subprocess.PIPE,
+                                                   stdout=asyncio.subprocess.PIPE)
+    line = await asyncio.wait_for(pipes(process)[1].readline(), 60)
+    if line.strip() != b"ready":
+        raise RuntimeError(f"{what} did not start")
+    return process
 
 
 async def listening_port(log: Path, seconds: float) -> int:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from tui_games.bench.server.online import _cpu_and_rss, _ms
+from tui_games.bench.server.process import lobby_process, pipes
 from tui_games.bench.table import Write, write_table
 from tui_games.online.client import LobbyClient, LobbyUnavailable
 
@@ -31,12 +31,9 @@ PER_SEEKER = 5  # the lobby's cap of open offers per player (lobby/hub.py)
 async def _flood(seekers: int) -> tuple[list[float], int, int, int, float, float, int]:
     players = WATCHERS + seekers
     with tempfile.TemporaryDirectory(prefix="tui-games-seeks-") as folder:
-        server = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", f"import asyncio; from tui_games.bench.server.online import serve_lobby; "
-                                  f"asyncio.run(serve_lobby({folder!r}, {players}))",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        assert server.stdout is not None and server.stdin is not None
-        assert (await server.stdout.readline()).strip() == b"ready"
+        server = await lobby_process("import asyncio; from tui_games.bench.server.online import serve_lobby; "
+                                     f"asyncio.run(serve_lobby({folder!r}, {players}))", "the lobby")
+        server_in, _ = pipes(server)
         holders: dict[str, int] = {}  # offer id -> how many watching apps hold it
         complete: dict[str, float] = {}  # offer id -> when the last watching app got it
         everyone = asyncio.Event()
@@ -83,7 +80,7 @@ async def _flood(seekers: int) -> tuple[list[float], int, int, int, float, float
         latencies = [complete[key] - sent[key] for key in sent if key in complete]
         for client in watchers + posters:
             await client.close()
-        server.stdin.close()
+        server_in.close()
         await server.wait()
     return latencies, len(sent), refused, connected, wall, cpu_after - cpu_before, int(rss)
 

@@ -363,8 +363,15 @@ def _rule_text(unit_set: UnitSet, facts: _FortyFive, n: int) -> str:
     return whole
 
 
-def _side(facts: _FortyFive, outies: bool) -> tuple[str, tuple[int, ...], int | None]:
-    return ("outie", facts.outies, facts.outie_need) if outies else ("innie", facts.innies, facts.innie_need)
+def _sides(state: State) -> Iterator[tuple[UnitSet, _FortyFive, str, tuple[int, ...], int | None]]:
+    """What the rule of 45 says of each unit set, from its innies and then from its outies:
+    (the unit set, its facts, "innie" or "outie", those open cells, the sum they make)."""
+    if not state.cages:
+        return
+    for unit_set in unit_sets(state.geo):
+        facts = _facts(state, unit_set)
+        yield unit_set, facts, "innie", facts.innies, facts.innie_need
+        yield unit_set, facts, "outie", facts.outies, facts.outie_need
 
 
 def _rating(base: float, unit_set: UnitSet) -> float:
@@ -373,26 +380,21 @@ def _rating(base: float, unit_set: UnitSet) -> float:
 
 def innies_outies(state: State) -> Iterator[Step]:
     """One open innie or outie: its digit is the sum the rule of 45 leaves for it."""
-    if not state.cages:
-        return
     n, masks = state.geo.size, state.masks
-    for unit_set in unit_sets(state.geo):
-        facts = _facts(state, unit_set)
-        for outies in (False, True):
-            word, cells, need = _side(facts, outies)
-            if len(cells) != 1 or need is None or not 1 <= need <= n or not masks[cells[0]] >> (need - 1) & 1:
-                continue
-            cell = cells[0]
-            name = cell_name(cell, n)
-            if outies:
-                reach = "+".join(str(cage.total) for cage in facts.crossing)
-                why = (f"{_rule_text(unit_set, facts, n)}, and the cages reaching out make {reach}: "
-                       f"{name} is the one open {word}, so it is {digit_char(need)}.")
-            else:
-                why = f"{_rule_text(unit_set, facts, n)}: {name} is the one open {word}, so it is {digit_char(need)}."
-            pattern = tuple(sorted({cell, *(c for cage in facts.crossing for c in cage.cells)}))
-            yield Step("rule of 45", INTERMEDIATE, pattern, (need,), f"Rule of 45: {why}",
-                       placements=((cell, need),), units=unit_set.units, rating=_rating(2.5, unit_set))
+    for unit_set, facts, word, cells, need in _sides(state):
+        if len(cells) != 1 or need is None or not 1 <= need <= n or not masks[cells[0]] >> (need - 1) & 1:
+            continue
+        cell = cells[0]
+        name = cell_name(cell, n)
+        if word == "outie":
+            reach = "+".join(str(cage.total) for cage in facts.crossing)
+            why = (f"{_rule_text(unit_set, facts, n)}, and the cages reaching out make {reach}: "
+                   f"{name} is the one open {word}, so it is {digit_char(need)}.")
+        else:
+            why = f"{_rule_text(unit_set, facts, n)}: {name} is the one open {word}, so it is {digit_char(need)}."
+        pattern = tuple(sorted({cell, *(c for cage in facts.crossing for c in cage.cells)}))
+        yield Step("rule of 45", INTERMEDIATE, pattern, (need,), f"Rule of 45: {why}",
+                   placements=((cell, need),), units=unit_set.units, rating=_rating(2.5, unit_set))
 
 
 def _differ(state: State, a: int, b: int) -> bool:
@@ -451,66 +453,56 @@ def _split_options(state: State, parts: list[tuple[list[int], int]],  # the two 
 
 def cage_splitting(state: State) -> Iterator[Step]:
     """The open innies (or outies) are all of one cage: it splits into two parts of known sums."""
-    if not state.cages:
-        return
     n, masks = state.geo.size, state.masks
-    for unit_set in unit_sets(state.geo):
-        facts = _facts(state, unit_set)
-        for outies in (False, True):
-            word, cells, need = _side(facts, outies)
-            if len(cells) < 2 or need is None:
-                continue
-            owners = {state.cage_of[c] for c in cells}
-            if len(owners) != 1 or -1 in owners:
-                continue
-            cage = state.cages[owners.pop()]
-            open_cells, cage_need, placed = _cage_state(state, cage)
-            rest = [c for c in open_cells if c not in cells]
-            if not rest:
-                continue  # the whole cage: its own combinations see it
-            parts = [(list(cells), need), (rest, cage_need - need)]
-            options = _split_options(state, parts, placed)
-            if options is None:
-                continue
-            eliminations: list[tuple[int, int]] = []
-            texts = []
-            for (part, part_need), (allowed, combos) in zip(parts, options):
-                eliminations += [(c, d) for c, keep in zip(part, allowed) for d in mask_digits(masks[c] & ~keep)]
-                texts.append(f"{_names(part, n)} make{'s' * (len(part) == 1)} {part_need} "
-                             f"({_combo_text(combos) if len(combos) <= 3 else f'{len(combos)} ways'})")
-            if not eliminations:
-                continue
-            elims = tuple(eliminations)
-            why = (f"Rule of 45: {_rule_text(unit_set, facts, n)}, so the open {word}s "
-                   f"{_names(cells, n)} make {need}, splitting {_cage_name(cage, n)}: "
-                   f"{' and '.join(texts)}, so {_loss_text(elims, n)}.")
-            yield Step("cage splitting", ADVANCED, tuple(cage.cells), tuple(sorted({d for _, d in elims})), why,
-                       eliminations=elims, units=unit_set.units, rating=_rating(2.9, unit_set))
+    for unit_set, facts, word, cells, need in _sides(state):
+        if len(cells) < 2 or need is None:
+            continue
+        owners = {state.cage_of[c] for c in cells}
+        if len(owners) != 1 or -1 in owners:
+            continue
+        cage = state.cages[owners.pop()]
+        open_cells, cage_need, placed = _cage_state(state, cage)
+        rest = [c for c in open_cells if c not in cells]
+        if not rest:
+            continue  # the whole cage: its own combinations see it
+        parts = [(list(cells), need), (rest, cage_need - need)]
+        options = _split_options(state, parts, placed)
+        if options is None:
+            continue
+        eliminations: list[tuple[int, int]] = []
+        texts = []
+        for (part, part_need), (allowed, combos) in zip(parts, options):
+            eliminations += [(c, d) for c, keep in zip(part, allowed) for d in mask_digits(masks[c] & ~keep)]
+            texts.append(f"{_names(part, n)} make{'s' * (len(part) == 1)} {part_need} "
+                         f"({_combo_text(combos) if len(combos) <= 3 else f'{len(combos)} ways'})")
+        if not eliminations:
+            continue
+        elims = tuple(eliminations)
+        why = (f"Rule of 45: {_rule_text(unit_set, facts, n)}, so the open {word}s "
+               f"{_names(cells, n)} make {need}, splitting {_cage_name(cage, n)}: "
+               f"{' and '.join(texts)}, so {_loss_text(elims, n)}.")
+        yield Step("cage splitting", ADVANCED, tuple(cage.cells), tuple(sorted({d for _, d in elims})), why,
+                   eliminations=elims, units=unit_set.units, rating=_rating(2.9, unit_set))
 
 
 def innie_outie_sums(state: State) -> Iterator[Step]:
     """Two or three open innies (or outies) of different cages make a known sum."""
-    if not state.cages:
-        return
     n, masks = state.geo.size, state.masks
-    for unit_set in unit_sets(state.geo):
-        facts = _facts(state, unit_set)
-        for outies in (False, True):
-            word, cells, need = _side(facts, outies)
-            if not 2 <= len(cells) <= 3 or need is None:
-                continue
-            if len({state.cage_of[c] for c in cells}) == 1 and state.cage_of[cells[0]] >= 0:
-                continue  # one cage: cage splitting
-            allowed = _group_options(state, cells, need)
-            if not any(allowed):
-                continue
-            elims = tuple((c, d) for c, keep in zip(cells, allowed) for d in mask_digits(masks[c] & ~keep))
-            if not elims:
-                continue
-            why = (f"Rule of 45: {_rule_text(unit_set, facts, n)}, so the open {word}s {_names(cells, n)} "
-                   f"make {need} between them; with their candidates, {_loss_text(elims, n)}.")
-            yield Step("innie/outie sum", ADVANCED, cells, tuple(sorted({d for _, d in elims})), why,
-                       eliminations=elims, units=unit_set.units, rating=_rating(3.1, unit_set))
+    for unit_set, facts, word, cells, need in _sides(state):
+        if not 2 <= len(cells) <= 3 or need is None:
+            continue
+        if len({state.cage_of[c] for c in cells}) == 1 and state.cage_of[cells[0]] >= 0:
+            continue  # one cage: cage splitting
+        allowed = _group_options(state, cells, need)
+        if not any(allowed):
+            continue
+        elims = tuple((c, d) for c, keep in zip(cells, allowed) for d in mask_digits(masks[c] & ~keep))
+        if not elims:
+            continue
+        why = (f"Rule of 45: {_rule_text(unit_set, facts, n)}, so the open {word}s {_names(cells, n)} "
+               f"make {need} between them; with their candidates, {_loss_text(elims, n)}.")
+        yield Step("innie/outie sum", ADVANCED, cells, tuple(sorted({d for _, d in elims})), why,
+                   eliminations=elims, units=unit_set.units, rating=_rating(3.1, unit_set))
 
 
 @lru_cache(maxsize=64)

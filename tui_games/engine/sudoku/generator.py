@@ -140,6 +140,19 @@ def _ease(values: list[int], solution: list[int], removed: list[tuple[int, ...]]
             values[c] = solution[c]
 
 
+def _dug_toward(solution: list[int], rng: random.Random, template: Grid, target: str) -> Grid:
+    """A puzzle of ``solution`` (on ``template``'s shape and variant) aimed at the grade
+    ``target``: dug while the stepper up to ``target`` solves it for the easy grades; for the
+    others dug while it has one solution, then eased back until that stepper solves it."""
+    values = list(solution)
+    if level_index(target) <= level_index(BASIC):
+        _dig(values, rng, template, target)
+    else:
+        removed = _dig(values, rng, template, None)
+        _ease(values, solution, removed, rng, template, target)
+    return template.with_values(values)
+
+
 def _permutation_within_blocks(count: int, block: int, rng: random.Random) -> list[int]:
     """A random order of ``count`` lines that keeps blocks of ``block`` together (bands, stacks)."""
     blocks = list(range(count // block))
@@ -215,13 +228,7 @@ def generate(level: str, rng: random.Random | int | None = None, *, size: int = 
         if stop is not None and stop.is_set():
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
         solution = random_solution(rng, size=size, diagonal=diagonal)
-        values = list(solution)
-        if level_index(target) <= level_index(BASIC):
-            _dig(values, rng, template, target)
-        else:
-            removed = _dig(values, rng, template, None)
-            _ease(values, solution, removed, rng, template, target)
-        puzzle = template.with_values(values)
+        puzzle = _dug_toward(solution, rng, template, target)
         grade = logic_grade(puzzle)
         if grade.level == target:
             return Generated(puzzle, solution, grade, attempt, time.perf_counter() - start)

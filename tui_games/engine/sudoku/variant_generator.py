@@ -50,7 +50,7 @@ from tui_games.engine.sudoku.generator import (
     GenerationError,
     GenerationStopped,
     _dig,
-    _ease,
+    _dug_toward,
     _rng,
     random_solution,
 )
@@ -310,13 +310,7 @@ def generate_jigsaw(level: str, rng: random.Random | int | None = None, *,
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
         template = _solvable_layout(rng)
         solution = random_solution(rng, variant=template.variant)
-        values = list(solution)
-        if level_index(target) <= level_index(BASIC):
-            _dig(values, rng, template, target)
-        else:
-            removed = _dig(values, rng, template, None)
-            _ease(values, solution, removed, rng, template, target)
-        puzzle = template.with_values(values)
+        puzzle = _dug_toward(solution, rng, template, target)
         check = sat.solve(puzzle)
         if check.status is not sat.Status.UNIQUE or check.solution != solution:
             continue

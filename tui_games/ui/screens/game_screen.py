@@ -265,8 +265,15 @@ class GameScreen(SavingScreen):
             self.position.push(self.restored_move(item, self.position))
         self.opponent = self.make_opponent()
         self.game_over_recorded = False
-        self.forfeit = None
         self.status_note = ""
+        self._show_set_up()
+        self.save_progress()
+        self._after_move()
+
+    def _show_set_up(self) -> None:
+        """The board, the panels, the title and the scoreline for the position just set up:
+        nobody has forfeited it, and no search of it is shown."""
+        self.forfeit = None
         self.last_search = None
         self.previewing = False
         self.reset_board()
@@ -274,8 +281,6 @@ class GameScreen(SavingScreen):
         self.query_one(TreeInspector).show_tree(None, self.move_name)
         self.query_one("#game-title", Static).update(self.title_text())
         self._update_scoreline()
-        self.save_progress()
-        self._after_move()
 
     def play_on_from(self, position: Any, where: str) -> None:
         """Open at ``position`` (a replayed game's, ``where`` saying which ply of which game)
@@ -289,15 +294,8 @@ class GameScreen(SavingScreen):
         self.first_turn = position.turn
         self.opponent = None
         self.game_over_recorded = True  # nothing to score
-        self.forfeit = None
-        self.last_search = None
-        self.previewing = False
         self.status_note = f"practice from {where}: nothing here is saved or scored"
-        self.reset_board()
-        self.query_one(StatsPanel).clear()
-        self.query_one(TreeInspector).show_tree(None, self.move_name)
-        self.query_one("#game-title", Static).update(self.title_text())
-        self._update_scoreline()
+        self._show_set_up()
         self._after_move()
 
     def _resume(self) -> bool:

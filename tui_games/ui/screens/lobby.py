@@ -232,12 +232,18 @@ class LobbyScreen(UsesApp, Screen):
         if row is not None and self.tournaments:
             table.move_cursor(row=min(row, len(self.tournaments) - 1))
 
-    @work(exclusive=True, group="lobby-tournament")
-    async def _show_tournament(self, tournament_id: str) -> None:
+    async def _asked(self, op: str, **args: Any) -> Any:
+        """The lobby's answer to ``op``, or None once the player has been told why there is none."""
         try:
-            data = await self.app.lobby_client().request("tournament", tournament=tournament_id)
+            return await self.app.lobby_client().request(op, **args)
         except LobbyUnavailable as error:
             self.notify(str(error), severity="error", timeout=6, markup=False)
+            return None
+
+    @work(exclusive=True, group="lobby-tournament")
+    async def _show_tournament(self, tournament_id: str) -> None:
+        data = await self._asked("tournament", tournament=tournament_id)
+        if data is None:
             return
         self.shown_tournament = tournament_id
         # Text: names are the players' own, shown as typed, never read as markup.
@@ -259,10 +265,8 @@ class LobbyScreen(UsesApp, Screen):
 
     @work(group="lobby-request")
     async def _tournament_request(self, op: str, tournament_id: str) -> None:
-        try:
-            data = await self.app.lobby_client().request(op, tournament=tournament_id)
-        except LobbyUnavailable as error:
-            self.notify(str(error), severity="error", timeout=6, markup=False)
+        data = await self._asked(op, tournament=tournament_id)
+        if data is None:
             return
         verb = "joined" if op == "tournament-join" else "withdrew from"
         self.notify(f"You {verb} {data['name']}.", timeout=4, markup=False)
@@ -447,10 +451,8 @@ class LobbyScreen(UsesApp, Screen):
 
     @work(group="lobby-request")
     async def _request(self, op: str, **args) -> None:
-        try:
-            data = await self.app.lobby_client().request(op, **args)
-        except LobbyUnavailable as error:
-            self.notify(str(error), severity="error", timeout=6, markup=False)
+        data = await self._asked(op, **args)
+        if data is None:
             return
         if op == "accept" or op == "seek" and "names" in data:  # (a crossing rematch is a game)
             open_live_game(self.app, data)
@@ -463,9 +465,7 @@ class LobbyScreen(UsesApp, Screen):
 
     @work(group="lobby-request")
     async def _watch(self, game_id: str) -> None:
-        try:
-            data = await self.app.lobby_client().request("watch", game=game_id)
-        except LobbyUnavailable as error:
-            self.notify(str(error), severity="error", timeout=6, markup=False)
+        data = await self._asked("watch", game=game_id)
+        if data is None:
             return
         open_live_game(self.app, data)
