@@ -12,6 +12,7 @@ client.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import os
 import shutil
@@ -22,7 +23,9 @@ from ssh_support import key_file, key_for, ssh_command, started_server, wait_unt
 
 asyncssh = pytest.importorskip("asyncssh")
 
+from tui_games.daily import AnswerError, judge, puzzle  # noqa: E402
 from tui_games.server.lobby import tournament_commands  # noqa: E402
+from tui_games.server.lobby.puzzles import MAX_ANSWER, MOST_ATTEMPTS, server_day  # noqa: E402
 from tui_games.server.lobby.tournament import TournamentLimits  # noqa: E402
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.e2e,
@@ -195,3 +198,127 @@ async def test_a_tournament_made_to_be_cancelled_is_not_kept_for_each_time(serve
     status, out, err = await ssh_command(server.port, "churn", identity, f"tournament show {made[-1]}",
                                          source="127.0.0.31")
     assert status == 0 and b"over (cancelled: fewer than two players)" in out, err
+
+
+# -- events streams --------------------------------------------------------------------------------
+
+class Stream:
+    """``events --json`` held open by asyncssh's client: refused (a line on stderr, an exit) or
+    let in (subscribed, and silent until something is addressed to its player)."""
+
+    def __init__(self, user: str, conn, process) -> None:
+        self.user, self.conn, self.process = user, conn, process
+        self.err = ""
+        self.ended = asyncio.Event()
+        self._task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            self.err = await self.process.stderr.read()
+            await self.process.wait()
+        except (asyncssh.Error, OSError):
+            pass
+        finally:
+            self.ended.set()
+
+    async def close(self) -> None:
+        self.conn.abort()
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
+async def events(port: int, user: str, source: str) -> Stream:
+    conn = await asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None, config=None, agent_path=None,
+                                  client_keys=[key_for(user)], local_addr=(source, 0))
+    return Stream(user, conn, await conn.create_process("events --json"))
+
+
+async def test_event_streams_are_bounded_per_player_and_per_address(server, tmp_path):
+    """Twenty `events --json` of one player and ten of another, from one address: 16 of the
+    first (a player's connections) and 8 of the second (the address's 24) are let in, the rest
+    told why in one line; the player's and the address's next login are refused in one line
+    with the real client, someone from another address gets in, and once the streams are
+    closed the player is welcome again."""
+    source, bus = "127.0.0.41", server.lobby.events
+    opened: list[Stream] = []
+
+    def settled(user: str, count: int) -> bool:
+        mine = [s for s in opened if s.user == user]
+        return len(mine) == count and bus.subscribers(user) + sum(s.ended.is_set() for s in mine) == count
+
+    try:
+        for user, count in (("ev0", 20), ("ev1", 10)):
+            for start in range(0, count, 10):
+                done = min(count, start + 10)
+                opened += await asyncio.gather(*(events(server.port, user, source) for _ in range(start, done)))
+                await wait_until(lambda user=user, done=done: settled(user, done), 60,
+                                 f"{user}'s streams to be let in or refused")
+        assert (bus.subscribers("ev0"), bus.subscribers("ev1")) == (16, 8)
+        refused = [s.err for s in opened if s.ended.is_set()]
+        assert len(refused) == 6
+        assert sum(err.startswith("tui-games: ev0 already has 16 connections open (at most 16 a player") for err in
+                   refused) == 4
+        assert sum(err.startswith("tui-games: your address already has 24 connections open (at most 24") for err in
+                   refused) == 2
+        for user, said in (("ev0", "ev0 already has 16 connections open"),
+                           ("ev2", "your address already has 24 connections open")):
+            identity, _ = key_file(tmp_path, user)
+            status, out, err = await ssh_command(server.port, user, identity, "events --json", source=source)
+            assert status == 1 and err.decode().count("\n") == 1 and said in err.decode(), err
+        carol, _ = key_file(tmp_path, "evcarol")
+        status, out, err = await ssh_command(server.port, "evcarol", carol, "who", source="127.0.0.42")
+        assert status == 0, err
+    finally:
+        await asyncio.gather(*(stream.close() for stream in opened))
+    await wait_until(lambda: not bus.subscribers("ev0") and not server.held_by_player["ev0"], 60,
+                     "the streams to close")
+    identity, _ = key_file(tmp_path, "ev0")
+    status, out, err = await ssh_command(server.port, "ev0", identity, "who", source=source)
+    assert status == 0, err
+
+
+# -- the puzzle of the day -------------------------------------------------------------------------
+
+def wrong_answers(game: str, day: datetime.date) -> list[str]:
+    """Moves of today's puzzle that can be played and do not solve it."""
+    made = puzzle(game, day)
+    wrong = []
+    for cell in (f"{column}{row}" for column in "abc" for row in "123"):
+        try:
+            if not judge(made, cell).correct:
+                wrong.append(cell)
+        except AnswerError:  # an occupied cell: no answer
+            pass
+    return wrong
+
+
+async def test_the_puzzle_counts_three_answers_a_day_however_they_come(server, tmp_path):
+    """Six wrong answers at once from one player: three are judged and counted, three refused
+    in one line; an answer past 200 characters is refused and counts nothing; nobody answers
+    for another player: mal logging in as bob with his own key is refused, and an option
+    naming a player is no option."""
+    source = "127.0.0.51"
+    day, _ = server_day(server.lobby)
+    wrong = wrong_answers("tictactoe", day)
+    assert wrong
+    identity, _ = key_file(tmp_path, "bob")
+    status, out, err = await ssh_command(server.port, "bob", identity, "puzzle tictactoe", source=source)
+    assert status == 0, err
+    for line, said in ((f"puzzle tictactoe --answer {'b' * (MAX_ANSWER + 1)}",
+                        f"tui-games: an answer has at most {MAX_ANSWER} characters\n"),
+                       (f"puzzle tictactoe --answer {wrong[0]} --player mal",
+                        "tui-games: unrecognized arguments: --player mal\n")):
+        status, out, err = await ssh_command(server.port, "bob", identity, line, source=source)
+        assert (status, out, err.decode()) == (2, b"", said)
+    mal, _ = key_file(tmp_path, "mal")
+    status, out, err = await ssh_command(server.port, "bob", mal, f"puzzle tictactoe --answer {wrong[0]}",
+                                         source=source)
+    assert status == 255, err  # Permission denied
+    assert not [row for row in server.lobby.storage.puzzle_days("tictactoe", day.isoformat()) if row.attempts]
+    said = await flood(server.port, [("bob", f"puzzle tictactoe --answer {wrong[n % len(wrong)]}")
+                                     for n in range(6)], source)
+    assert sorted(status for status, _, _ in said) == [1] * MOST_ATTEMPTS + [2] * (6 - MOST_ATTEMPTS)
+    assert all(err.startswith("tui-games: no attempts left at today's tictactoe puzzle") and err.count("\n") == 1
+               for status, _, err in said if status == 2)
+    [row] = server.lobby.storage.puzzle_days("tictactoe", day.isoformat())
+    assert (row.player, row.attempts, row.solved) == ("bob", MOST_ATTEMPTS, None)
