@@ -256,6 +256,10 @@ class LobbyStorage(Protocol):
     def tournaments(self, *, status: str | None = None, limit: int = 200) -> list["TournamentRow"]: ...
     def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None: ...
     def tournament_of_game(self, game_id: str) -> tuple[str, int] | None: ...
+    def tournament_ids(self, *, status: str, limit: int) -> list[str]:
+        """The ids of the latest tournaments of ``status`` (by their start), without reading them."""
+        ...
+
     def unplayed_tournaments(self, creator: str) -> list["TournamentRow"]:
         """The creator's tournaments that are over without a game played (cancelled)."""
         ...
@@ -568,6 +572,11 @@ class SqlStorage(ABC):
     def tournament_of_game(self, game_id: str) -> tuple[str, int] | None:
         row = self._execute("SELECT tournament, round FROM tournament_games WHERE game_id=?", (game_id,)).fetchone()
         return (row[0], row[1]) if row else None
+
+    def tournament_ids(self, *, status: str, limit: int) -> list[str]:
+        rows = self._execute("SELECT id FROM tournaments WHERE status=? ORDER BY starts DESC LIMIT ?",
+                             (status, limit)).fetchall()
+        return [row[0] for row in rows]
 
     def unplayed_tournaments(self, creator: str) -> list[TournamentRow]:
         rows = self._execute(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE creator=? AND status='over' "

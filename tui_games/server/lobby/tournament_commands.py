@@ -2,7 +2,7 @@
 
     tournament create GAME (--swiss ROUNDS | --arena DURATION) --clock M+S [--name NAME]
                       [--starts-in DURATION] [--variant V]
-    tournament list                      open, running and the latest finished
+    tournament list                      open, running and the 10 latest finished
     tournament show ID                   its players, games and standings
     tournament standings ID              the standings (a Swiss's with its tiebreaks and crosstable)
     tournament join ID [--house NAME]    join; the creator may seat a house player of its game
