@@ -242,6 +242,37 @@ async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, t
     assert not set(read) & set(big), "a finished tournament read whole again"
 
 
+async def test_a_stranger_named_server_does_not_own_the_operators_tournaments(server, tmp_path):
+    """The operator's tournaments (serve --tournament FILE) are created as "server", a name
+    any fresh key could register: it then started them early and seated or unseated their
+    house players as their creator. The operator's are nobody's to run by command."""
+    from tui_games.server.lobby.tournament_file import Scheduled, schedule
+
+    tournaments = tournament_commands.of(server.lobby)
+    seat = "house:tictactoe-perfect"
+    entry = Scheduled("Operator's arena", "tictactoe", "arena", "30m", "1+0", server.lobby.clock() + 3600,
+                      house=(seat,))
+    with server.lobby.transaction():
+        [tournament] = schedule(tournaments, [entry])
+    try:
+        source = "127.0.0.37"
+        for user in ("so1", "so2"):
+            identity, _ = key_file(tmp_path, user)
+            status, out, err = await ssh_command(server.port, user, identity, f"tournament join {tournament}",
+                                                 source=source)
+            assert status == 0, err
+        identity, _ = key_file(tmp_path, "server")
+        for line in (f"tournament start {tournament}", f"tournament withdraw {tournament} --house {seat}",
+                     f"tournament join {tournament} --house house:tictactoe-magic-square"):
+            status, out, err = await ssh_command(server.port, "server", identity, line, source=source)
+            assert status == 2 and err.decode().count("\n") == 1, (line, err)
+            assert f"{tournament} is the operator's (serve --tournament)" in err.decode(), (line, err)
+        row = tournaments.get(tournament)
+        assert row.status == "open" and [p["name"] for p in row.data["players"]] == [seat, "so1", "so2"]
+    finally:
+        finish_all(server, [tournament])
+
+
 # -- events streams --------------------------------------------------------------------------------
 
 class Stream:

@@ -251,8 +251,8 @@ class Tournaments:
         who = player
         if house is not None:
             who = str(house).strip().lower()
-            if not operator and row.creator != player:
-                raise LobbyError(f"only {row.creator}, who created it, may seat house players in {row.id}")
+            if not operator:
+                self._creators_only(row, player, "may seat house players in it")
             if not HOUSE_NAME.fullmatch(who):
                 raise LobbyError(f"{_shown(who)!r} is not a house player's name")
             # (the operator's file was checked against --house; the house may not be seated yet)
@@ -308,8 +308,8 @@ class Tournaments:
                  reason: str = "withdrew") -> TournamentRow:
         row = self.get(tournament_id, lock=True)
         who = player if house is None else str(house).strip().lower()
-        if house is not None and row.creator != player:
-            raise LobbyError(f"only {row.creator} may withdraw house players from {row.id}")
+        if house is not None:
+            self._creators_only(row, player, "may withdraw house players from it")
         entry = next((p for p in row.data["players"] if p["name"] == who and not p["withdrawn"]), None)
         if entry is None:
             raise LobbyError(f"{who} is not playing in {row.id}")
@@ -328,8 +328,7 @@ class Tournaments:
     def start(self, player: str, tournament_id: str) -> TournamentRow:
         """The creator starts it now rather than at its time."""
         row = self.get(tournament_id, lock=True)
-        if row.creator != player:
-            raise LobbyError(f"only {row.creator}, who created {row.id}, may start it early")
+        self._creators_only(row, player, "may start it early")
         if row.status != "open":
             raise LobbyError(f"{row.id} has started already")
         if len(row.data["players"]) < 2:
@@ -601,6 +600,15 @@ class Tournaments:
                 "grace": self.limits.grace}
 
     # -- the rest --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _creators_only(row: TournamentRow, player: str, what: str) -> None:
+        """LobbyError unless ``player`` created ``row``. The operator's (serve --tournament) are
+        created as "server", a name a stranger may register: by command they are nobody's."""
+        if row.data.get("scheduled") is not None:
+            raise LobbyError(f"{row.id} is the operator's (serve --tournament): nobody {what} by command")
+        if row.creator != player:
+            raise LobbyError(f"only {row.creator}, who created {row.id}, {what}")
 
     def _forget_unplayed(self, cancelled: TournamentRow) -> None:
         """A player's tournaments cancelled before a game was played: only the latest is kept
