@@ -200,13 +200,9 @@ async def test_a_tournament_made_to_be_cancelled_is_not_kept_for_each_time(serve
     assert status == 0 and b"over (cancelled: fewer than two players)" in out, err
 
 
-async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, tmp_path, monkeypatch):
-    """`tournament list` read the 200 latest tournaments whole: 200 finished arenas of 2,000
-    games (two keys resigning at once make one in minutes) were 2.0 s of the lobby's CPU and
-    311 MB at each list (measured in process on SQLite, load 20), and a player may list 30
-    times a second. It reads the live ones and the latest 10 finished; a finished one, which
-    never changes, once (kept without its games): 45 ms the first time, 0.6 ms after."""
-    from tui_games.server.lobby import storage as storage_module
+def finished_arenas(server, prefix: str, count: int, starts: float) -> list[str]:
+    """``count`` finished arenas of 64 players and 2,000 games (250 KB each), started from
+    ``starts`` on: their ids."""
     from tui_games.server.lobby.storage import TournamentRow
 
     players = [{"name": f"tl{n}", "rating": 1500.0, "withdrawn": False, "joined": 0.0} for n in range(64)]
@@ -214,13 +210,18 @@ async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, t
               "result": 1.0, "berserk": [], "plies": [5, 4]} for n in range(2000)]
     data = {"variant": {}, "clock": "1+0", "duration": 120.0, "players": players, "games": games, "byes": {},
             "round": 0, "ends": 1.0, "reason": "its time is up", "ended": 1.0, "scheduled": None}
-    storage = server.lobby.storage
-    big = [f"tfff{number:03x}" for number in range(30)]
-    later = server.lobby.clock() + 86400  # the latest finished, whatever the module's other tests left
+    ids = [f"{prefix}{number:03x}" for number in range(count)]
     with server.lobby.transaction():
-        for number, tournament in enumerate(big):
-            storage.add_tournament(TournamentRow(tournament, "big arena", "arena", "tictactoe", "tl0", "over",
-                                                 later, later + number, data, []))
+        for number, tournament in enumerate(ids):
+            server.lobby.storage.add_tournament(TournamentRow(tournament, "big arena", "arena", "tictactoe", "tl0",
+                                                              "over", starts, starts + number, data, []))
+    return ids
+
+
+def documents_read(monkeypatch) -> list[str]:
+    """The ids of the tournaments read whole from storage from now on."""
+    from tui_games.server.lobby import storage as storage_module
+
     read: list[str] = []
     real = storage_module._tournament_row
 
@@ -229,6 +230,17 @@ async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, t
         return real(row)
 
     monkeypatch.setattr(storage_module, "_tournament_row", counted)
+    return read
+
+
+async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, tmp_path, monkeypatch):
+    """`tournament list` read the 200 latest tournaments whole: 200 finished arenas of 2,000
+    games (two keys resigning at once make one in minutes) were 2.0 s of the lobby's CPU and
+    311 MB at each list (measured in process on SQLite, load 20), and a player may list 30
+    times a second. It reads the live ones and the latest 10 finished; a finished one, which
+    never changes, once (kept without its games): 45 ms the first time, 0.6 ms after."""
+    big = finished_arenas(server, "tfff", 30, server.lobby.clock() + 86400)  # the latest, whatever else there is
+    read = documents_read(monkeypatch)
     identity, _ = key_file(tmp_path, "tlreader")
     for _ in range(2):
         read.clear()
@@ -240,6 +252,26 @@ async def test_listing_tournaments_reads_no_finished_arena_whole_again(server, t
         assert [t["id"] for t in finished] == big[:-11:-1] and all(t["players"] == 64 for t in finished)
         assert len(set(read) & set(big)) <= 10
     assert not set(read) & set(big), "a finished tournament read whole again"
+
+
+async def test_a_restart_with_the_operators_schedule_reads_no_finished_tournament(server, monkeypatch):
+    """At each start the operator's schedule (serve --tournament FILE) read up to 10,000
+    tournaments whole to know which of its entries were made: with finished arenas of 2,000
+    games, 250 KB each, 2.5 GB. An entry whose start has passed is skipped whether made or not,
+    so only the open and running ones are read."""
+    from tui_games.server.lobby.tournament_file import Scheduled, schedule
+
+    big = finished_arenas(server, "tfee", 20, 1.0)
+    tournaments = tournament_commands.of(server.lobby)
+    entries = [Scheduled(f"Weekly {number}", "tictactoe", "arena", "30m", "1+0", server.lobby.clock() + 3600 * number)
+               for number in (-1, 1)]
+    with server.lobby.transaction():
+        [made] = schedule(tournaments, entries)
+    read = documents_read(monkeypatch)
+    with server.lobby.transaction():
+        assert schedule(tournaments, entries) == []  # a restart makes none again
+    assert not set(read) & set(big)
+    finish_all(server, [made])
 
 
 async def test_a_stranger_named_server_does_not_own_the_operators_tournaments(server, tmp_path):
