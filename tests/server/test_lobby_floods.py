@@ -1,7 +1,9 @@
 """Floods of the lobby's newer surfaces under --register open, where any stranger with a fresh
 key is a player: tournaments created and joined by many keys from one address (and by one key
-many times), tournaments made only to be cancelled, ``events`` streams held by one player or
-one address, and the puzzle of the day answered again and again.
+many times), tournaments made only to be cancelled, big finished arenas read at each list (and
+at each start with the operator's schedule), the name the operator's tournaments are made
+under, ``events`` streams held by one player or one address, and the puzzle of the day
+answered again and again.
 
 One server for the module (its limits lowered so that a flood is a few dozen logins); each
 test floods from addresses of its own on loopback, so their counts do not meet. The floods
