@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from ssh_support import group_alive
+from ssh_support import group_alive, started_server
 
-from tui_games.server.host import SessionLimits
-from tui_games.server.ssh import GameServer, SSHConfig
+from tui_games.server.ssh import GameServer
 
 # -- a busy machine on demand -------------------------------------------------------------------
 
@@ -71,12 +70,7 @@ async def start_server(tmp_path):
     logs: list[str] = []
 
     async def start(**options) -> GameServer:
-        # Keys, open registration: each test player's key claims their name at the first login.
-        options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, "root": tmp_path / "server", **options}
-        limits, options = SessionLimits.split(options)
-        config = SSHConfig(port=0, log=logs.append, sessions=limits, **options)
-        server = GameServer(config)
-        await server.start()
+        server = await started_server(options.pop("root", tmp_path / "server"), logs.append, **options)
         servers.append(server)
         return server
 

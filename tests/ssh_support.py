@@ -1,7 +1,8 @@
 """Helpers the SSH tests share: a player logged in with asyncssh's client (keys in, screen
 text out), each test player's own key, waiting for a condition, a server directory set up for
 a two-human Connect-4 game, whether a session's process group is alive, one ``ssh … COMMAND``
-with the real OpenSSH client, the docs' lobby bot run against a server."""
+with the real OpenSSH client, the docs' lobby bot run against a server, a GameServer started as the
+tests start one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -157,3 +159,17 @@ async def lobby_bot(port: int, identity, game: str, *options: str) -> AsyncItera
         if bot.returncode is None:
             bot.kill()
             await bot.communicate()
+
+
+async def started_server(root: Path, log: Callable[[str], None], **options):
+    """A started GameServer on a free port of 127.0.0.1 in ``root`` (``options``: SSHConfig's and
+    SessionLimits'), logging to ``log``: keys and open registration, so each test player's key
+    claims their name at the first login. The caller closes it (the start_server fixture does)."""
+    from tui_games.server.host import SessionLimits
+    from tui_games.server.ssh import GameServer, SSHConfig
+
+    options = {"auth": "keys", "register": "open", "grace_seconds": 3.0, "root": root, **options}
+    limits, options = SessionLimits.split(options)
+    server = GameServer(SSHConfig(port=0, log=log, sessions=limits, **options))
+    await server.start()
+    return server

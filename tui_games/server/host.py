@@ -78,7 +78,7 @@ class LobbyHub(Protocol):
 
     path: Path
 
-    def issue(self, token: str, player: str, guest: bool) -> None: ...
+    def issue(self, token: str, player: str, guest: bool, source: str | None = None) -> None: ...
 
     def revoke(self, token: str) -> None: ...
 
@@ -213,13 +213,14 @@ class SessionHost:
 
     # -- the lobby -----------------------------------------------------------------------------
 
-    def lobby_seat(self, user: str, guest: bool) -> tuple[str, str] | None:
+    def lobby_seat(self, user: str, guest: bool, source: str | None = None) -> tuple[str, str] | None:
         """(the lobby socket's path, a secret for this session alone) letting one app speak to
-        the lobby as ``user``, or None without a lobby; :meth:`revoke` the secret when it ends."""
+        the lobby as ``user`` (from ``source``: limits.source_of), or None without a lobby;
+        :meth:`revoke` the secret when it ends."""
         if self.hub is None:
             return None
         token = secrets.token_urlsafe(24)
-        self.hub.issue(token, user, guest)
+        self.hub.issue(token, user, guest, source)
         return str(self.hub.path), token
 
     def revoke(self, token: str) -> None:

@@ -437,6 +437,11 @@ class GameServer:
             except StorageUnavailable:
                 pass
 
+    def lobby_source(self, address: str) -> str | None:
+        """Where a player connects from, for the lobby's caps per address (tournaments); None
+        under --address-share 100, which says the addresses tell nothing (a proxy in front)."""
+        return source_of(address) if self.config.sessions.address_share < 100 else None
+
     @property
     def connections_per_address(self) -> int:
         config = self.config
@@ -728,7 +733,8 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
         try:
             result = lobby_commands.run(self.server.running().lobby, self.user, command, guest=self.player.guest,
                                         online=self.server.online,
-                                        watch_idle=self.server.config.watch_idle_seconds or None)
+                                        watch_idle=self.server.config.watch_idle_seconds or None,
+                                        source=self.server.lobby_source(self.peer))
         except (sqlite3.Error, OSError) as error:
             if not is_disk_full(error):
                 raise
@@ -815,7 +821,7 @@ class GameSession(asyncssh.SSHServerSession if asyncssh else object):  # type: i
         try:
             home.mkdir(parents=True, exist_ok=True, mode=0o700)
             columns, rows = clamp_size(*self.chan.get_terminal_size()[:2])
-            lobby = server.session_host.lobby_seat(self.user, self.player.guest)
+            lobby = server.session_host.lobby_seat(self.user, self.player.guest, server.lobby_source(self.peer))
             self.token = lobby[1] if lobby else None
             env = session_env(config, self.player, self.chan.get_terminal_type(), dict(self.chan.get_environment()),
                               lobby)

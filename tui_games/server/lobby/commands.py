@@ -137,8 +137,11 @@ def _parser() -> _Parser:
 
 
 def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
-        online: Callable[[], list[tuple[str, str]]] = list, watch_idle: float | None = None) -> Result:
-    """Run one command line for ``player``; never raises for anything a client can send."""
+        online: Callable[[], list[tuple[str, str]]] = list, watch_idle: float | None = None,
+        source: str | None = None) -> Result:
+    """Run one command line for ``player``; never raises for anything a client can send.
+    ``source`` is where they connect from (server/limits.source_of): what one address's players
+    together may hold is bounded by it (tournaments)."""
     result = Result()
     if len(command) > MAX_COMMAND:
         return _refuse(result, f"a command has at most {MAX_COMMAND} characters")
@@ -161,7 +164,7 @@ def run(lobby: Lobby, player: str, command: str, *, guest: bool = False,
         args = _parser().parse_args(words)
     except _Refused as refused:
         return _refuse(result, str(refused) or "bad command")
-    args.watch_idle = watch_idle
+    args.watch_idle, args.source = watch_idle, source
     try:
         _COMMANDS[args.command](lobby, player, args, result, guest=guest, online=online)
     except (LobbyError, StorageUnavailable) as error:

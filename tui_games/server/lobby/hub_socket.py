@@ -93,6 +93,7 @@ class _Client:
     guest: bool
     writer: asyncio.StreamWriter
     token: str = ""
+    source: str | None = None  # where its player connects from (the caps per address)
     watching: set[str] = field(default_factory=set)
     tokens: float = BURST
     refilled: float = field(default_factory=time.monotonic)
@@ -151,7 +152,7 @@ class HubSocket:
         self.lobby, self.path, self.online, self.log = lobby, path, online, log
         # False: a front end sharing the lobby starts the clocks when it holds their lease (frontend.py).
         self.run_clocks = run_clocks
-        self.tokens: dict[str, tuple[str, bool]] = {}
+        self.tokens: dict[str, tuple[str, bool, str | None]] = {}
         self.clients: set[_Client] = set()
         self.clocks = Clocks(lobby)
         self._server: asyncio.AbstractServer | None = None
@@ -191,8 +192,9 @@ class HubSocket:
         except OSError:
             pass
 
-    def issue(self, token: str, player: str, guest: bool) -> None:
-        self.tokens[token] = (player, guest)
+    def issue(self, token: str, player: str, guest: bool, source: str | None = None) -> None:
+        """Let an app showing ``token`` speak as ``player``, who connects from ``source``."""
+        self.tokens[token] = (player, guest, source)
         try:
             self.lobby.seen(player, guest=guest)
         except StorageUnavailable:  # (the database restarting: the app's requests say so, one line each)
@@ -221,8 +223,8 @@ class HubSocket:
                 writer.write(json.dumps({"ok": False, "error": "not a session of this server"}).encode() + b"\n")
                 self.log(event("lobby-refused", reason="no valid session secret"))
                 return
-            player, guest = self.tokens[token]
-            client = _Client(player, guest, writer, token)
+            player, guest, source = self.tokens[token]
+            client = _Client(player, guest, writer, token, source)
             self.clients.add(client)
             client.send({"id": hello.get("id"), "ok": True, "data": {"player": player, "guest": guest,
                                                                       "protocol": PROTOCOL}})
@@ -528,7 +530,8 @@ def _op_tournament(hub: HubSocket, client: _Client, request: dict) -> dict:
 
 def _op_tournament_join(hub: HubSocket, client: _Client, request: dict) -> dict:
     tournaments = tournament_commands.of(hub.lobby)
-    return tournaments.data(tournaments.join(client.player, _text(request, "tournament", 20), guest=client.guest))
+    return tournaments.data(tournaments.join(client.player, _text(request, "tournament", 20), guest=client.guest,
+                                             source=client.source))
 
 
 def _op_tournament_withdraw(hub: HubSocket, client: _Client, request: dict) -> dict:

@@ -100,8 +100,10 @@ CREATE TABLE IF NOT EXISTS tournaments (
     id TEXT PRIMARY KEY, name TEXT NOT NULL, kind TEXT NOT NULL, game TEXT NOT NULL, creator TEXT NOT NULL,
     status TEXT NOT NULL, created REAL NOT NULL, starts REAL NOT NULL, data TEXT NOT NULL, crosstable TEXT);
 CREATE INDEX IF NOT EXISTS tournaments_status ON tournaments (status);
+CREATE INDEX IF NOT EXISTS tournaments_creator ON tournaments (creator, status);
 CREATE TABLE IF NOT EXISTS tournament_games (
     game_id TEXT PRIMARY KEY, tournament TEXT NOT NULL, round INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS tournament_games_tournament ON tournament_games (tournament);
 CREATE TABLE IF NOT EXISTS puzzle_days (
     player TEXT NOT NULL, game TEXT NOT NULL, day TEXT NOT NULL,
     viewed REAL NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, solved REAL,
@@ -254,6 +256,15 @@ class LobbyStorage(Protocol):
     def tournaments(self, *, status: str | None = None, limit: int = 200) -> list["TournamentRow"]: ...
     def add_tournament_game(self, game_id: str, tournament_id: str, round_number: int) -> None: ...
     def tournament_of_game(self, game_id: str) -> tuple[str, int] | None: ...
+    def tournament_ids(self, *, status: str, limit: int) -> list[str]:
+        """The ids of the latest tournaments of ``status`` (by their start), without reading them."""
+        ...
+
+    def unplayed_tournaments(self, creator: str) -> list["TournamentRow"]:
+        """The creator's tournaments that are over without a game played (cancelled)."""
+        ...
+
+    def delete_tournament(self, tournament_id: str) -> None: ...
     # between front ends
     def publish(self, notice: Notice) -> None:
         """Tell the other front ends (with the transaction it is part of, if any)."""
@@ -561,6 +572,20 @@ class SqlStorage(ABC):
     def tournament_of_game(self, game_id: str) -> tuple[str, int] | None:
         row = self._execute("SELECT tournament, round FROM tournament_games WHERE game_id=?", (game_id,)).fetchone()
         return (row[0], row[1]) if row else None
+
+    def tournament_ids(self, *, status: str, limit: int) -> list[str]:
+        rows = self._execute("SELECT id FROM tournaments WHERE status=? ORDER BY starts DESC LIMIT ?",
+                             (status, limit)).fetchall()
+        return [row[0] for row in rows]
+
+    def unplayed_tournaments(self, creator: str) -> list[TournamentRow]:
+        rows = self._execute(f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE creator=? AND status='over' "
+                             "AND NOT EXISTS (SELECT 1 FROM tournament_games WHERE tournament=tournaments.id)",
+                             (creator,)).fetchall()
+        return [_tournament_row(row) for row in rows]
+
+    def delete_tournament(self, tournament_id: str) -> None:
+        self._execute("DELETE FROM tournaments WHERE id=?", (tournament_id,))
 
     # -- leases, heartbeats, presence ------------------------------------------------------------
 

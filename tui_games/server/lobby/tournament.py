@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from tui_games.server.lobby import events as player_events
@@ -65,6 +65,8 @@ from tui_games.server.log import event
 
 KINDS = ("swiss", "arena")
 HOUSE_TOURNAMENTS = TIMED_PER_WORKER * WORKERS  # places of house players in open or running tournaments
+FINISHED_LISTED = 10  # finished tournaments in a list, after the open and running ones
+HOUSEHOLD = 4  # players behind one address (a family, a club's router) a tournament always has room for
 DURATION = re.compile(r"^(?:(?P<h>\d{1,2})h)?(?:(?P<m>\d{1,4})m)?(?:(?P<s>\d{1,5})s)?$")
 
 
@@ -77,6 +79,11 @@ class TournamentLimits:
     joined_per_player: int = 5  # open or running tournaments one player is in
     open_tournaments: int = 50  # open or running, all together
     players: int = 64
+    # Under --register open a fresh key is a new player: what one address's players may hold,
+    # in percent of the open tournaments (never fewer than a player's) and of one tournament's
+    # places (never fewer than a household's).
+    address_tournaments: int = 10
+    address_places: int = 25
     rounds: int = 15
     min_arena_seconds: float = 60.0  # tests set it lower
     max_arena_seconds: float = 6 * 3600.0
@@ -85,6 +92,14 @@ class TournamentLimits:
     # An arena's games: its record (one JSON document, rewritten at each game's end) stays
     # bounded; an arena that reaches them ends there.
     arena_games: int = 2000
+
+    @property
+    def created_per_address(self) -> int:
+        return max(self.created_per_player, self.open_tournaments * self.address_tournaments // 100)
+
+    @property
+    def players_per_address(self) -> int:
+        return max(HOUSEHOLD, self.players * self.address_places // 100)
 
 
 def parse_duration(text: str) -> float:
@@ -117,6 +132,9 @@ def _result_of(row: GameRow, lobby: Lobby) -> float | None:
 # bus (events.py, ``events --json``): the server passes ``lobby.events.publish``.
 Publish = Callable[[str, dict], None]
 PAIRING_EVENT = player_events.TOURNAMENT_PAIRING
+# Where a creator or an entrant connected from (in the tournament's document while it is live,
+# for the caps per address; dropped when it is over).
+SOURCE = "from"
 
 
 class Tournaments:
@@ -127,6 +145,7 @@ class Tournaments:
         self.limits = limits or TournamentLimits()
         self.storage = lobby.storage
         self.publish: Publish = publish or (lambda player, event: None)
+        self._finished: dict[str, TournamentRow] = {}  # the listed finished ones, without their games
 
     # -- reading --------------------------------------------------------------------------------
 
@@ -141,12 +160,20 @@ class Tournaments:
             raise LobbyError(f"there is no tournament {_shown(tournament_id)!r}")
         return row
 
-    def listed(self, limit: int = 50) -> list[TournamentRow]:
-        """Open and running tournaments first (soonest first), then the latest finished."""
-        rows = self.storage.tournaments(limit=200)
-        live = sorted((r for r in rows if r.status != "over"), key=lambda r: r.starts)
-        over = [r for r in rows if r.status == "over"]
-        return (live + over)[:limit]
+    def listed(self) -> list[TournamentRow]:
+        """Open and running tournaments first (soonest first), then the FINISHED_LISTED latest
+        finished. A finished one never changes: it is read once and kept without its games
+        (an arena's 2,000 are 250 KB; reading the 200 latest whole at each list was 2.2 s of
+        the lobby's CPU and 311 MB)."""
+        live = sorted(self.live(), key=lambda r: r.starts)
+        ids = self.storage.tournament_ids(status="over", limit=FINISHED_LISTED)
+        known, self._finished = self._finished, {}
+        for tournament_id in ids:
+            row = known.get(tournament_id) or self.storage.tournament(tournament_id)
+            if row is not None:
+                self._finished[tournament_id] = replace(row, data={k: v for k, v in row.data.items() if k != "games"},
+                                                        crosstable=None)
+        return live + [self._finished[i] for i in ids if i in self._finished]
 
     def live(self) -> list[TournamentRow]:
         """The open and running tournaments (the finished ones are never read for a cap)."""
@@ -161,8 +188,11 @@ class Tournaments:
     @atomic
     def create(self, player: str, game: str, *, kind: str, length: str, clock: str, name: str | None = None,
                starts_in: str = "5m", variant: str | None = None, operator: bool = False,
-               starts_at: float | None = None, scheduled: str | None = None) -> TournamentRow:
-        """A new tournament; ``length`` is the rounds of a Swiss or the duration of an arena."""
+               starts_at: float | None = None, scheduled: str | None = None,
+               source: str | None = None) -> TournamentRow:
+        """A new tournament; ``length`` is the rounds of a Swiss or the duration of an arena.
+        ``source`` is where the player connects from (their address, server/limits.source_of):
+        its players together are held to a share of the places."""
         key = _game_key(game)
         if kind not in KINDS:
             raise LobbyError(f"{kind!r} is not a kind of tournament: give swiss or arena")
@@ -196,26 +226,33 @@ class Tournaments:
             if sum(r.creator == player for r in live) >= limits.created_per_player:
                 raise LobbyError(f"you have {limits.created_per_player} tournaments open or running already "
                                  f"(the most a player may)")
+            most = limits.created_per_address
+            if source is not None and sum(r.data.get(SOURCE) == source for r in live) >= most:
+                raise LobbyError(f"your address's players have {most} tournaments open or running already "
+                                 f"(at most {most} from one address); try again when one is over")
             if len(live) >= limits.open_tournaments:
                 raise LobbyError(f"{limits.open_tournaments} tournaments are open or running; try later")
         row = TournamentRow(self._new_id(), label.strip(), kind, key, player, "open", now, starts_at,
                             {"variant": _variant(key, variant), "clock": parsed.text, **details,
                              "players": [], "games": [], "byes": {}, "round": 0, "ends": None,
                              "reason": None, "scheduled": scheduled})
+        if source is not None and not operator:
+            row.data[SOURCE] = source
         self.storage.add_tournament(row)
         self._changed(row)
         return row
 
     @atomic
     def join(self, player: str, tournament_id: str, *, house: str | None = None, guest: bool = False,
-             operator: bool = False) -> TournamentRow:
-        """Join (or, with ``house``, seat that house player: the creator only)."""
+             operator: bool = False, source: str | None = None) -> TournamentRow:
+        """Join (or, with ``house``, seat that house player: the creator only); ``source`` as
+        for :meth:`create` (a house player has none: its seat is the creator's to give)."""
         row = self.get(tournament_id, lock=True)
         who = player
         if house is not None:
             who = str(house).strip().lower()
-            if not operator and row.creator != player:
-                raise LobbyError(f"only {row.creator}, who created it, may seat house players in {row.id}")
+            if not operator:
+                self._creators_only(row, player, "may seat house players in it")
             if not HOUSE_NAME.fullmatch(who):
                 raise LobbyError(f"{_shown(who)!r} is not a house player's name")
             # (the operator's file was checked against --house; the house may not be seated yet)
@@ -232,6 +269,11 @@ class Tournaments:
             raise LobbyError(f"{who} is in {row.id} already")
         if entry is None and len(row.data["players"]) >= self.limits.players:
             raise LobbyError(f"{row.id} is full ({self.limits.players} players)")
+        source = None if house is not None else source
+        most = self.limits.players_per_address
+        if entry is None and source is not None and sum(p.get(SOURCE) == source for p in row.data["players"]) >= most:
+            raise LobbyError(f"{row.id} has {most} players from your address already (at most {most} from one "
+                             f"address)")
         self.storage.lock_names("tournaments")
         others = [r for r in self.live() if r.id != row.id]
         if who.startswith(HOUSE_PREFIX):
@@ -251,6 +293,8 @@ class Tournaments:
             rating, _ = self.storage.rating(who, row.game)
             row.data["players"].append({"name": who, "rating": round(rating.rating, 1), "withdrawn": False,
                                         "joined": self.lobby.clock()})
+            if source is not None:
+                row.data["players"][-1][SOURCE] = source
         else:
             entry["withdrawn"] = False
         self.storage.save_tournament(row)
@@ -264,8 +308,8 @@ class Tournaments:
                  reason: str = "withdrew") -> TournamentRow:
         row = self.get(tournament_id, lock=True)
         who = player if house is None else str(house).strip().lower()
-        if house is not None and row.creator != player:
-            raise LobbyError(f"only {row.creator} may withdraw house players from {row.id}")
+        if house is not None:
+            self._creators_only(row, player, "may withdraw house players from it")
         entry = next((p for p in row.data["players"] if p["name"] == who and not p["withdrawn"]), None)
         if entry is None:
             raise LobbyError(f"{who} is not playing in {row.id}")
@@ -284,8 +328,7 @@ class Tournaments:
     def start(self, player: str, tournament_id: str) -> TournamentRow:
         """The creator starts it now rather than at its time."""
         row = self.get(tournament_id, lock=True)
-        if row.creator != player:
-            raise LobbyError(f"only {row.creator}, who created {row.id}, may start it early")
+        self._creators_only(row, player, "may start it early")
         if row.status != "open":
             raise LobbyError(f"{row.id} has started already")
         if len(row.data["players"]) < 2:
@@ -332,6 +375,7 @@ class Tournaments:
         if row.status == "open" and now >= row.starts:
             if len(self.active(row)) < 2:
                 self._finish(row, "cancelled: fewer than two players")
+                self._forget_unplayed(row)
             else:
                 self._begin(row)
             return
@@ -487,6 +531,9 @@ class Tournaments:
         row.data["reason"] = reason
         row.data["ended"] = self.lobby.clock()
         row.crosstable = self.standings(row)
+        # The addresses counted for the caps, needed no longer, are not kept with the results.
+        for holder in (row.data, *row.data["players"]):
+            holder.pop(SOURCE, None)
         self.storage.save_tournament(row)
         self._changed(row)
 
@@ -553,6 +600,24 @@ class Tournaments:
                 "grace": self.limits.grace}
 
     # -- the rest --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _creators_only(row: TournamentRow, player: str, what: str) -> None:
+        """LobbyError unless ``player`` created ``row``. The operator's (serve --tournament) are
+        created as "server", a name a stranger may register: by command they are nobody's."""
+        if row.data.get("scheduled") is not None:
+            raise LobbyError(f"{row.id} is the operator's (serve --tournament): nobody {what} by command")
+        if row.creator != player:
+            raise LobbyError(f"only {row.creator}, who created {row.id}, {what}")
+
+    def _forget_unplayed(self, cancelled: TournamentRow) -> None:
+        """A player's tournaments cancelled before a game was played: only the latest is kept
+        (for its creator to see why it ended). Created to start at once with nobody in it, one
+        is cancelled within a second and its creator may create another: each would be kept for
+        ever. The operator's are kept (a restart knows by them what it has made)."""
+        for row in self.storage.unplayed_tournaments(cancelled.creator):
+            if row.id != cancelled.id and row.data.get("scheduled") is None:
+                self.storage.delete_tournament(row.id)
 
     def _changed(self, row: TournamentRow) -> None:
         self.lobby.changed("tournament", {"id": row.id, "status": row.status})

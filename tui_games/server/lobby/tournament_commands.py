@@ -2,7 +2,7 @@
 
     tournament create GAME (--swiss ROUNDS | --arena DURATION) --clock M+S [--name NAME]
                       [--starts-in DURATION] [--variant V]
-    tournament list                      open, running and the latest finished
+    tournament list                      open, running and the 10 latest finished
     tournament show ID                   its players, games and standings
     tournament standings ID              the standings (a Swiss's with its tiebreaks and crosstable)
     tournament join ID [--house NAME]    join; the creator may seat a house player of its game
@@ -80,7 +80,7 @@ def run(lobby: Lobby, player: str, args: argparse.Namespace, result: Any, *, gue
             raise LobbyError("tournament games are rated: guests cannot create one; log in with a key")
         kind, length = ("swiss", args.swiss) if args.swiss is not None else ("arena", args.arena)
         row = tournaments.create(player, args.game, kind=kind, length=length, clock=args.clock, name=args.name,
-                                 starts_in=args.starts_in, variant=args.variant)
+                                 starts_in=args.starts_in, variant=args.variant, source=args.source)
         _out(result, args, tournaments.data(row), _line(row, lobby))
     elif action == "list":
         rows = tournaments.listed()
@@ -113,7 +113,7 @@ def run(lobby: Lobby, player: str, args: argparse.Namespace, result: Any, *, gue
         operation = tournaments.join if action == "join" else tournaments.withdraw
         kwargs: dict[str, Any] = {"house": args.house}
         if action == "join":
-            kwargs["guest"] = guest
+            kwargs["guest"], kwargs["source"] = guest, args.source
         row = operation(player, args.tournament_id, **kwargs)
         who = args.house or player
         _out(result, args, tournaments.data(row),

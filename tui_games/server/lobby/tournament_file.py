@@ -138,8 +138,10 @@ def _entry(entry: object, house: list[str] | None, limits: TournamentLimits) -> 
 
 
 def schedule(tournaments, scheduled: list[Scheduled], log=lambda line: None) -> list[str]:
-    """Make the file's tournaments not made yet (at the server's start); their ids."""
-    known = {row.data.get("scheduled") for row in tournaments.storage.tournaments(limit=10_000)}
+    """Make the file's tournaments not made yet (at the server's start); their ids. An entry
+    whose start has passed is skipped, made or not, so only the live tournaments are looked
+    at (reading every finished one whole, arenas of 250 KB, could take gigabytes at a start)."""
+    known = {row.data.get("scheduled") for row in tournaments.live()}
     made = []
     now = tournaments.lobby.clock()
     for entry in scheduled:
