@@ -115,6 +115,25 @@ def test_without_z3_the_smt_solver_is_one_line_naming_the_extra(capsys, monkeypa
     assert code == 0 and out.strip() == SOLUTION
 
 
+@pytest.mark.parametrize("option", [["--smt2", "k.smt2"], ["--solver", "smt"]])
+def test_without_z3_an_smt_option_fails_before_any_output(capsys, monkeypatch, tmp_path, option):
+    """A bad line first, a good one after: without Z3 nothing is printed (not the bad line's
+    comment nor the first puzzle's solution) nor written before the one-line error."""
+    monkeypatch.setattr(smt, "available", lambda: False)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "sudoku", "solve", "--variant", "killer", *option, "-",
+                         stdin=f"{WIKIPEDIA.split()[0]}\n{WIKIPEDIA}\n", monkeypatch=monkeypatch)
+    assert_usage_error(code, out, err, "pip install 'tui-games[smt]'")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("limit, fragment", [("-1", "'-1': give 0 (all) or a positive number of puzzles"),
+                                             ("many", "'many' is not a whole number")])
+def test_bench_refuses_a_bad_smt_limit_before_it_starts(capsys, limit, fragment):
+    code, out, err = run(capsys, "bench", "sudoku", "--variant", "killer", "--quick", "--smt-limit", limit)
+    assert_usage_error(code, out, err, fragment)
+
+
 def test_diagonal_is_no_killer_option(capsys, killers):
     code, out, err = run(capsys, "sudoku", "solve", "--variant", "killer", "--diagonal", str(killers))
     assert_usage_error(code, out, err, "--diagonal is for the classic grid")
