@@ -95,7 +95,11 @@ def test_a_bad_record_is_one_line_naming_the_line(capsys, tmp_path, text, fragme
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["connect4", "44x"], "MOVES: move 3 ('x'):"),
+    (["connect4", "44x"], "MOVES: move 3 ('x'):"),  # moves with a typo, not a name
+    # A name that is neither a file nor an archived game, and no moves either, is said so.
+    (["connect4", "nosuchgame"], "error: no file or archived game 'nosuchgame', and not moves: move 1 ('n'): "),
+    (["tictactoe", "game.txt"], "error: no file or archived game 'game.txt', and not moves: "),
+    (["checkers", "games/old.pdn"], "error: no file or archived game 'games/old.pdn', and not moves: "),
     (["connect4", "12121212"], "MOVES: move 8 ('2'): the game was already over"),
     (["tictactoe", "b2 b2"], "MOVES: move 2 ('b2'):"),
     (["sudoku", "1"], "no analysis for sudoku"),

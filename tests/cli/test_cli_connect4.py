@@ -268,6 +268,13 @@ def test_play_connect4_against_mcts_by_playouts(capsys, fake_app):
                                       "heuristic": "default"})]
     assert_usage_error(*run(capsys, "play", "connect4", "--opponent", "mcts:lots"),
                        "'lots' after 'mcts:' is not a whole positive number of playouts")
+    # A bad count is its own sentence; the list of opponents (", or human") is for an unknown one.
+    code, out, err = run(capsys, "play", "connect4", "--opponent", "mcts:0")
+    assert_usage_error(code, out, err, "error: --opponent 'mcts:0': '0' after 'mcts:' is not a whole positive "
+                                       "number of playouts\n")
+    code, out, err = run(capsys, "play", "connect4", "--opponent", "deep-blue")
+    assert_usage_error(code, out, err, "unknown opponent 'deep-blue'; choose one of ")
+    assert err.endswith(", or human\n")
 
 
 def test_play_connect4_uses_saved_settings(capsys, fake_app):

@@ -64,9 +64,10 @@ def test_answers_right_and_wrong(capsys):
 
 @pytest.mark.parametrize("argv, problem", [
     (["puzzle", "connect4", "--date", "2026-13-01"], "--date: date '2026-13-01' is not a day like 2026-12-02"),
-    (["puzzle", "connect4", "--date", "2026-12-02", "--answer", "x"], "--answer: answer 'x': give one column, 1-7"),
-    (["puzzle", "checkers", "--date", "2026-12-02", "--answer", "1-2"], "--answer: answer: "),
-    (["puzzle", "sudoku", "--date", "2026-12-02", "--answer", "12"], "81 digits"),
+    (["puzzle", "connect4", "--date", "2026-12-02", "--answer", "x"], "error: --answer 'x': give one column, 1-7"),
+    (["puzzle", "checkers", "--date", "2026-12-02", "--answer", "1-2"], "error: --answer: move '1-2' is not legal"),
+    (["puzzle", "sudoku", "--date", "2026-12-02", "--answer", "12"], "error: --answer: give the whole grid, 81 digits"),
+    (["puzzle", "tictactoe", "--date", "2026-12-02", "--answer", "zz"], "error: --answer: move 'zz' is not like b2"),
     (["puzzle", "chess"], "invalid choice: 'chess'"),
 ])
 def test_bad_input_is_one_line(capsys, argv, problem):

@@ -11,6 +11,7 @@ import pycosat
 import pytest
 from cli_support import assert_usage_error, run
 
+from tui_games.commands import sudoku as sudoku_commands
 from tui_games.engine.sudoku import smt
 
 pytestmark = pytest.mark.usefixtures("home")
@@ -113,6 +114,38 @@ def test_without_z3_the_smt_solver_is_one_line_naming_the_extra(capsys, monkeypa
     code, out, _ = run(capsys, "sudoku", "solve", "--variant", "killer", "-", stdin=WIKIPEDIA + "\n",
                        monkeypatch=monkeypatch)
     assert code == 0 and out.strip() == SOLUTION
+
+
+@needs_z3
+def test_auto_takes_z3_where_the_table_says_it_is_faster(capsys, monkeypatch):
+    """No variant is Z3's today (FASTER); the path is kept for a bench that finds otherwise."""
+    monkeypatch.setitem(sudoku_commands.FASTER, "killer", "smt")
+    code, out, _ = run(capsys, "sudoku", "solve", "--variant", "killer", "--json", "-", stdin=WIKIPEDIA + "\n",
+                       monkeypatch=monkeypatch)
+    assert code == 0 and json.loads(out)["solver"] == "smt" and json.loads(out)["solution"] == SOLUTION
+    monkeypatch.setattr(smt, "available", lambda: False)  # and SAT where Z3 is not installed
+    code, out, _ = run(capsys, "sudoku", "solve", "--variant", "killer", "--json", "-", stdin=WIKIPEDIA + "\n",
+                       monkeypatch=monkeypatch)
+    assert code == 0 and json.loads(out)["solver"] == "sat"
+
+
+@pytest.mark.parametrize("option", [["--smt2", "k.smt2"], ["--solver", "smt"]])
+def test_without_z3_an_smt_option_fails_before_any_output(capsys, monkeypatch, tmp_path, option):
+    """A bad line first, a good one after: without Z3 nothing is printed (not the bad line's
+    comment nor the first puzzle's solution) nor written before the one-line error."""
+    monkeypatch.setattr(smt, "available", lambda: False)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "sudoku", "solve", "--variant", "killer", *option, "-",
+                         stdin=f"{WIKIPEDIA.split()[0]}\n{WIKIPEDIA}\n", monkeypatch=monkeypatch)
+    assert_usage_error(code, out, err, "pip install 'tui-games[smt]'")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("limit, fragment", [("-1", "'-1': give 0 (all) or a positive number of puzzles"),
+                                             ("many", "'many' is not a whole number")])
+def test_bench_refuses_a_bad_smt_limit_before_it_starts(capsys, limit, fragment):
+    code, out, err = run(capsys, "bench", "sudoku", "--variant", "killer", "--quick", "--smt-limit", limit)
+    assert_usage_error(code, out, err, fragment)
 
 
 def test_diagonal_is_no_killer_option(capsys, killers):

@@ -188,3 +188,15 @@ def test_a_local_dask_cluster_plays_the_same_tournament_as_jobs_one(capsys, home
 def test_a_bad_cluster_address_is_one_line_before_any_game(capsys, home, address, words):
     code, out, err = run(capsys, "tournament", "tictactoe", "level1", "level2", "--cluster", address, "--no-save")
     assert_usage_error(code, out, err, words)
+
+
+@pytest.mark.parametrize("address, words", [
+    ("foo://x:1", "--cluster foo://x:1: not a scheduler's address (unknown address scheme 'foo'"),
+    ("host:abc", "--cluster host:abc: not a scheduler's address ("),
+])
+def test_an_address_dask_cannot_read_is_one_line(capsys, home, address, words):
+    """Dask's Client refuses these with ValueError/TypeError (an unknown scheme, a port that is
+    no number), not the OSError of a scheduler that does not answer."""
+    pytest.importorskip("distributed")
+    code, out, err = run(capsys, "tournament", "tictactoe", "level1", "level2", "--cluster", address, "--no-save")
+    assert_usage_error(code, out, err, words)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,50 @@ def test_every_game_of_the_table_has_a_daily_puzzle():
     from tui_games.games import game_keys
 
     assert list(GAMES) == list(game_keys())
+
+
+def test_a_day_asked_for_by_two_threads_at_once_is_made_once(monkeypatch):
+    """The lobby makes puzzles in its executor's threads and a day's first requests come
+    together: the second waits for the first's puzzle instead of making it again."""
+    from tui_games.daily import cache, connect4
+
+    day = datetime.date(2031, 3, 4)  # no other test's: not in the cache yet
+    real_find = connect4.Connect4Daily.find
+    calls: list[int] = []
+    first_in, second, release = threading.Event(), threading.Event(), threading.Event()
+
+    def find(self, rng, n):
+        calls.append(n)
+        if len(calls) == 1:
+            first_in.set()
+            assert release.wait(60)
+        else:
+            second.set()  # made a second time: what the test catches
+        return real_find(self, rng, n)
+
+    class SeenLock:
+        """A day's lock that says when a second request waits on it."""
+
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+
+        def __enter__(self) -> None:
+            if self.lock.locked():
+                second.set()
+            self.lock.acquire()
+
+        def __exit__(self, *exc) -> None:
+            self.lock.release()
+
+    monkeypatch.setattr(cache, "Lock", SeenLock)
+    monkeypatch.setattr(connect4.Connect4Daily, "find", find)
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(connect4.CONNECT4.make(day))) for _ in range(2)]
+    threads[0].start()
+    assert first_in.wait(60)
+    threads[1].start()
+    assert second.wait(60)  # the second request waits for the day, or makes it again
+    release.set()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and len(results) == 2 and results[0] is results[1]

@@ -17,7 +17,7 @@ from tui_games.engine.arena import ArenaConfig, run_arena
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.connect4.position import Connect4
 from tui_games.engine.connect4.solver import Solver
-from tui_games.engine.mcts import EXPLORATION, MCTS, MCTSPlayer, MCTSStats, mcts_search, parse_mcts_spec
+from tui_games.engine.mcts import EXPLORATION, MCTS, MCTSPlayer, MCTSStats, is_mcts, mcts_search, parse_mcts_spec
 from tui_games.engine.search import WIN, SearchLimits, game_value, plies_to_end, search
 from tui_games.engine.tictactoe import TicTacToe
 from tui_games.engine.tictactoe.arena import TicTacToeArena
@@ -227,7 +227,9 @@ def test_the_player_says_why_in_a_sentence():
 
 def test_specs():
     assert parse_mcts_spec("mcts") is None and parse_mcts_spec("MCTS:10,000") == 10_000
-    assert parse_mcts_spec("perfect") is False
+    assert is_mcts("MCTS:many") and not is_mcts("perfect") and not is_mcts("mctsx")
+    with pytest.raises(ValueError, match="'perfect' is not Monte Carlo tree search"):
+        parse_mcts_spec("perfect")
     for bad in ("mcts:", "mcts:0", "mcts:many"):
         with pytest.raises(ValueError, match="after 'mcts:'"):
             parse_mcts_spec(bad)

@@ -4,6 +4,8 @@ stopped in reverse, and nothing left open when one of them cannot start."""
 from __future__ import annotations
 
 import sqlite3
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +32,26 @@ async def test_a_folder_too_deep_for_a_socket_gets_a_short_one(tmp_path):
         assert len(str(stack.hub.path)) <= 107 and deep not in stack.hub.path.parents
     finally:
         await stack.close()
+    assert not stack.hub.path.parent.exists()  # the short folder goes with the socket
+
+
+async def test_a_short_folder_goes_when_the_lobby_cannot_start(tmp_path, monkeypatch):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    (deep / "tournaments.toml").write_text("this is not a tournament file\n")
+    storage = open_lobby_storage(str(deep / "lobby.sqlite3"))
+    made = []
+    real = tempfile.mkdtemp
+
+    def mkdtemp(*args, **kwargs):
+        made.append(Path(real(*args, **kwargs)))
+        return str(made[-1])
+
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    with pytest.raises(LobbyStartError):
+        await start_lobby(storage, deep, online=list, house="none", log=lambda line: None,
+                          tournament_file=deep / "tournaments.toml")
+    assert len(made) == 1 and not made[0].exists()
 
 
 async def test_a_bad_house_is_one_line_and_leaves_nothing_open(tmp_path):

@@ -19,6 +19,8 @@ from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens.puzzle import PuzzleScreen
 from tui_games.ui.widgets.c4_board import Connect4Board
 from tui_games.ui.widgets.checkers_board import CheckersBoard
+from tui_games.ui.widgets.keys_footer import KeysFooter
+from tui_games.ui.widgets.sudoku_board import SudokuBoard
 
 DAY = datetime.date(2026, 12, 2)
 
@@ -142,3 +144,40 @@ async def test_under_a_lobby_the_answer_played_out_is_counted_there(hub):
         await until(pilot, lambda: screen.recorded is not None)
         assert "solved today's connect4 puzzle already" in screen.recorded["error"]
         assert hub.lobby.storage.puzzle_days("connect4", DAY.isoformat())[0].attempts == 1
+
+
+async def test_a_full_sudoku_grid_waits_for_enter_so_a_typo_costs_no_attempt(hub):
+    """Under the lobby, the grid is not judged the moment it is full: a typo in the last cell
+    is marked, Enter does not send a grid that repeats a digit, and the corrected grid goes on
+    Enter as the one attempt of the day, right."""
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby is not None and app.lobby.connected)
+        app.push_screen(PuzzleScreen("sudoku"))
+        screen = app.screen
+        await until(pilot, lambda: screen.query(SudokuBoard) and screen.made is not None)
+        assert screen.counted and screen.day == DAY
+        assert "Judge the grid" in [shown[2] for shown in screen.query_one(KeysFooter).shown()]
+        made = puzzle("sudoku", DAY)
+        board = screen.query_one(SudokuBoard)
+        blanks = [cell for cell, ch in enumerate(made.position) if ch == "."]
+        *first, last = blanks
+        for cell in first:
+            screen.entered.values[cell] = int(made.solution[cell])
+        board.cursor = last
+        typo = next(d for d in "123456789" if d != made.solution[last])
+        await pilot.press(typo)
+        assert screen.entered.is_complete() and last in board.conflicts
+        assert screen.verdict is None and screen.recorded is None
+        assert "enter" in text_of(screen.query_one("#puzzle-verdict"))
+        await pilot.press("enter")
+        said = " ".join(text_of(screen.query_one("#puzzle-verdict")).split())
+        assert screen.verdict is None and "repeat" in said
+        await pilot.press(made.solution[last])
+        assert screen.verdict is None and not board.conflicts
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.recorded is not None)
+        assert text_of(screen.query_one("#puzzle-verdict")).startswith("Solved.")
+        assert screen.recorded["verdict"]["correct"]
+        row = hub.lobby.storage.puzzle_days("sudoku", DAY.isoformat())[0]
+        assert row.player == "alice" and row.solved is not None and row.attempts == 1

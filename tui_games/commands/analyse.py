@@ -64,6 +64,22 @@ def _read_input(text: str) -> tuple[str, str]:
     return text, "MOVES"
 
 
+class MoveError(UsageError):
+    """A move of the game that cannot be played: which one (1 is the first)."""
+
+    def __init__(self, message: str, number: int) -> None:
+        super().__init__(message)
+        self.number = number
+
+
+def _meant_as_a_name(text: str, error: UsageError) -> bool:
+    """Whether a word that is neither a file nor an archived game was meant as one: it has a
+    path's characters, or not even its first move reads (``44x`` is moves with a typo)."""
+    words = text.split()
+    return len(words) == 1 and (any(ch in words[0] for ch in "./\\") or
+                                (isinstance(error, MoveError) and error.number == 1))
+
+
 def _tokens(game: GameAdapter, text: str) -> list[str]:
     words = text.split()
     if game.move_separator == "" and len(words) == 1:
@@ -123,7 +139,7 @@ def parse_game(game: GameAdapter, text: str, source: str, variant: dict) -> tupl
         try:
             move = game.parse_move(position, word)
         except ValueError as error:
-            raise UsageError(f"{source}: move {number} ({word!r}): {error}") from None
+            raise MoveError(f"{source}: move {number} ({word!r}): {error}", number) from None
         moves.append(move)
         position.push(move)
     if not moves:
@@ -182,7 +198,13 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     args.game = spec.key
     game = arena_adapter(spec.key)
     text, source = _read_input(args.record)
-    start, moves, variant, tags = parse_game(game, text, source, variant_of_args(args))
+    try:
+        start, moves, variant, tags = parse_game(game, text, source, variant_of_args(args))
+    except UsageError as error:
+        if source != "MOVES" or not _meant_as_a_name(text, error):
+            raise
+        raise UsageError(f"no file or archived game {text.strip()!r}, and not moves: "
+                         f"{str(error).removeprefix(source + ': ')}") from None
     judge = game.judge(variant, seconds=args.seconds)
     if judge is None:
         raise UsageError(f"no analysis for {spec.key}")

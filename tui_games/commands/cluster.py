@@ -57,6 +57,9 @@ def cluster_client(address: str) -> Iterator[Any]:
         client = Client(address, timeout="30s")
     except (OSError, TimeoutError) as error:
         raise UsageError(f"--cluster {address}: cannot reach the scheduler ({error})") from None
+    except (ValueError, TypeError) as error:  # Dask's reading of the address: a scheme it lacks, a bad port
+        said = " ".join(str(error).split())
+        raise UsageError(f"--cluster {address}: not a scheduler's address ({said})") from None
     with client:
         yield client
 

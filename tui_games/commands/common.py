@@ -96,4 +96,8 @@ def play_opponent(given: str | None, saved: str, normalize: Callable[[str], str]
     except ValueError as error:
         if given is None:
             return "perfect"
+        from tui_games.engine.mcts_spec import is_mcts
+
+        if is_mcts(opponent):  # a bad count of playouts: not a name to choose among the others
+            raise UsageError(f"--opponent {opponent!r}: {error}") from None
         raise UsageError(f"{error}, or human") from None

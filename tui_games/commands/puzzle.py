@@ -39,7 +39,9 @@ def cmd_puzzle(args: argparse.Namespace) -> int:
     try:
         verdict = judge(made, args.answer)
     except AnswerError as error:
-        raise UsageError(f"--answer: {error}") from None
+        # The daily games say "answer: …" (as the lobby prints it); here the option is named.
+        said = str(error)
+        raise UsageError(f"--{said}" if said.startswith("answer") else f"--answer: {said}") from None
     if args.json:
         print(json.dumps({**made.data(), "verdict": verdict.data()}))
     else:

@@ -16,6 +16,7 @@ import datetime
 import threading
 from functools import lru_cache
 
+from tui_games.daily.cache import kept
 from tui_games.daily.puzzle import AnswerError, Puzzle, Verdict
 from tui_games.daily.seed import day_rng
 from tui_games.engine.checkers.bits import COLOUR_NAMES
@@ -129,7 +130,7 @@ def _find(day: datetime.date) -> tuple[CheckersPosition, Move]:
             return pos, winning[0]
 
 
-@lru_cache(maxsize=16)
+@kept
 def _cached(day: datetime.date) -> Puzzle:
     pos, move = _find(day)
     mover = COLOUR_NAMES[pos.turn]

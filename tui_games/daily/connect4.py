@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import datetime
 import random
-from functools import lru_cache
 
+from tui_games.daily.cache import kept
 from tui_games.daily.puzzle import AnswerError, Puzzle, Verdict
 from tui_games.daily.seed import day_rng
 from tui_games.engine.connect4.position import Connect4
@@ -149,7 +149,7 @@ def _column(answer: str, pos: Connect4) -> int:
     return col
 
 
-@lru_cache(maxsize=16)
+@kept
 def _cached(game: Connect4Daily, day: datetime.date) -> Puzzle:
     n = WEEK[day.weekday()]
     pos, line = game.find(day_rng(game.key, day), n)

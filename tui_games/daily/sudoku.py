@@ -15,8 +15,8 @@ generator proved unique).
 from __future__ import annotations
 
 import datetime
-from functools import lru_cache
 
+from tui_games.daily.cache import kept
 from tui_games.daily.puzzle import AnswerError, Puzzle, Verdict
 from tui_games.daily.seed import day_rng
 from tui_games.engine.sudoku.formats import format_pretty
@@ -63,7 +63,7 @@ class SudokuDaily:
                        cell_name(where[-1], SIZE))
 
 
-@lru_cache(maxsize=16)
+@kept
 def _cached(day: datetime.date) -> Puzzle:
     level = WEEK[day.weekday()]
     rng = day_rng(SudokuDaily.key, day)

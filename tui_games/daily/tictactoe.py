@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 from functools import lru_cache
 
+from tui_games.daily.cache import kept
 from tui_games.daily.puzzle import AnswerError, Puzzle, Verdict
 from tui_games.daily.seed import day_rng
 from tui_games.engine.tictactoe.position import MARKS, BoardError, TicTacToe
@@ -178,7 +179,7 @@ def _line(pos: TicTacToe) -> list[str]:
     return line
 
 
-@lru_cache(maxsize=16)
+@kept
 def _cached(day: datetime.date) -> Puzzle:
     rng = day_rng(TicTacToeDaily.key, day)
     pool = candidates()

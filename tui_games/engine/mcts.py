@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 from tui_games.engine.budget import Budget
 from tui_games.engine.game import Playouts, Position
-from tui_games.engine.mcts_spec import MCTS_NAME, parse_mcts_spec
+from tui_games.engine.mcts_spec import MCTS_NAME, is_mcts, parse_mcts_spec
 from tui_games.engine.pacing import give_way
 from tui_games.engine.players import Decision, Player, ProgressCallback
 from tui_games.engine.search import EXACT, INF, WIN, RootMove, SearchResult, SearchStats
@@ -54,6 +54,7 @@ __all__ = [
     "MCTSStats",
     "MCTS_ALGORITHM",
     "mcts_search",
+    "is_mcts",
     "parse_mcts_spec",
     "random_playout",
 ]
@@ -540,8 +541,6 @@ def mcts_player(
     """The player a spec's ``name`` (its ``@S`` already taken off) names when it is ``mcts``
     (``seconds`` CPU seconds a move, default 1) or ``mcts:N`` (N playouts a move); None for
     any other name, so each game's adapter asks here first. ValueError for a bad ``mcts:N``."""
-    playouts = parse_mcts_spec(name)
-    if playouts is False:
+    if not is_mcts(name):
         return None
-    assert playouts is not True
-    return MCTSPlayer(playouts=playouts, seconds=seconds, seed=seed, name=label, move_name=move_name)
+    return MCTSPlayer(playouts=parse_mcts_spec(name), seconds=seconds, seed=seed, name=label, move_name=move_name)

@@ -4,17 +4,23 @@ or ``mcts:N`` (N playouts a move). Apart from :mod:`.mcts` so that the players' 
 
 from __future__ import annotations
 
-__all__ = ["MCTS_NAME", "mcts_choices", "mcts_spec", "parse_mcts_spec", "spec_family"]
+__all__ = ["MCTS_NAME", "is_mcts", "mcts_choices", "mcts_spec", "parse_mcts_spec", "spec_family"]
 
 MCTS_NAME = "mcts"
 
 
-def parse_mcts_spec(text: str) -> int | None | bool:
-    """``mcts`` -> None (a budget in seconds), ``mcts:N`` -> N playouts; anything else False.
-    ValueError for ``mcts:`` with no whole positive number."""
+def is_mcts(text: str) -> bool:
+    """Whether ``text`` names MCTS (``mcts`` or ``mcts:…``, a bad count too)."""
+    return text.strip().lower().partition(":")[0] == MCTS_NAME
+
+
+def parse_mcts_spec(text: str) -> int | None:
+    """``mcts`` -> None (a budget in seconds), ``mcts:N`` -> N playouts. ValueError for
+    ``mcts:`` with no whole positive number, and for a text that is not MCTS (ask
+    :func:`is_mcts` first)."""
     name, colon, rest = text.strip().lower().partition(":")
     if name != MCTS_NAME:
-        return False
+        raise ValueError(f"{text[:40]!r} is not Monte Carlo tree search (mcts or mcts:N)")
     if not colon:
         return None
     count = rest.strip().replace(",", "").replace("_", "")
@@ -26,10 +32,10 @@ def parse_mcts_spec(text: str) -> int | None | bool:
 def mcts_spec(text: str) -> str | None:
     """``mcts:N`` written the one way (``MCTS:1,000`` -> ``mcts:1000``) when ``text`` names
     MCTS by its playouts, else None; ValueError for a bad ``mcts:N``."""
-    playouts = parse_mcts_spec(text)
-    if playouts is False or playouts is None or playouts is True:
+    if not is_mcts(text):
         return None
-    return f"{MCTS_NAME}:{playouts}"
+    playouts = parse_mcts_spec(text)
+    return None if playouts is None else f"{MCTS_NAME}:{playouts}"
 
 
 def mcts_choices(spec: str) -> list[tuple[str, str]]:

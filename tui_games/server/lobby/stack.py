@@ -55,13 +55,25 @@ class LobbyStack:
     hub: HubSocket
     house: House
     frontend: FrontEnd
+    # The short temporary folder of the socket when the root was too deep for its path.
+    socket_folder: Path | None = None
 
     async def close(self) -> None:
-        """The clocks and the house first (their leases go back), then the socket, then the
-        database."""
+        """The clocks and the house first (their leases go back), then the socket (and its
+        temporary folder), then the database."""
         await self.frontend.close()
         await self.hub.close()
+        _remove(self.socket_folder)
         self.lobby.storage.close()
+
+
+def _remove(folder: Path | None) -> None:
+    """The socket's temporary folder, empty once the socket is gone (one a start otherwise)."""
+    if folder is not None:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def open_lobby_storage(where: str) -> LobbyStorage:
@@ -90,12 +102,15 @@ async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, hous
         raise LobbyStartError(str(error)) from None
     lobby = Lobby(storage, origin=frontend_id())
     socket_path = root / LOBBY_SOCKET.format(pid=os.getpid())
+    folder = None
     if len(str(socket_path)) > MAX_SOCKET_PATH:
-        socket_path = Path(tempfile.mkdtemp(prefix="tui-games-lobby-")) / LOBBY_SOCKET.format(pid=os.getpid())
+        folder = Path(tempfile.mkdtemp(prefix="tui-games-lobby-"))
+        socket_path = folder / LOBBY_SOCKET.format(pid=os.getpid())
     hub = HubSocket(lobby, socket_path, online=online, log=log, run_clocks=False)
     try:
         await hub.start()
     except OSError as error:
+        _remove(folder)
         storage.close()
         raise LobbyStartError(f"cannot open the lobby's socket {socket_path}: {error.strerror or error}") from None
     house_players = House(lobby, players, log)
@@ -105,6 +120,7 @@ async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, hous
             tournament_file, house=[seat.name for seat in players], limits=tournaments.limits)
     except ValueError as error:
         await hub.close()
+        _remove(folder)
         storage.close()
         raise LobbyStartError(str(error)) from None
     # The tournaments' director runs with the clocks, where their lease is held.
@@ -116,6 +132,7 @@ async def start_lobby(storage: LobbyStorage, root: Path, *, online: Online, hous
     except (StorageUnavailable, LobbyError) as error:
         await frontend.close()
         await hub.close()
+        _remove(folder)
         storage.close()
         raise LobbyStartError(str(error)) from None
-    return LobbyStack(lobby, hub, house_players, frontend)
+    return LobbyStack(lobby, hub, house_players, frontend, folder)

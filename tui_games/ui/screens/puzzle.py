@@ -7,7 +7,8 @@ made in a thread; nothing animates while it is made.
 
 Under a server with a lobby the day is the server's (asked of the lobby, which also starts
 the player's solve time), and an answer played out here is sent to the lobby as one attempt
-once it is right to the end or wrong: the lobby judges it again (an app is never trusted)
+once it is right to the end or wrong (a Sudoku grid on Enter once it is full and repeats no
+digit, so a typo in the last cell costs no attempt): the lobby judges it again (an app is never trusted)
 and counts it for the streak and the leaderboard, as ``ssh host puzzle GAME --answer``.
 Without a lobby the puzzle is the local date's, for practice.
 """
@@ -49,6 +50,8 @@ class PuzzleScreen(UsesApp, Screen):
         Binding("g", "next_game", "Next game"),
         # The checkers board leaves Enter to its screen (the grids bind it themselves).
         Binding("enter,space", "choose", "Pick/land", show=False),
+        # Sudoku only (check_action): a full grid waits for this, to be corrected first.
+        Binding("enter", "judge", "Judge the grid"),
         Binding("r", "again", "Again"),
     ]
 
@@ -97,6 +100,7 @@ class PuzzleScreen(UsesApp, Screen):
         for old in self.query(".puzzle-board"):
             old.remove()
         self.recorded = None
+        self.refresh_bindings()
         self._make(game)
 
     @work(exclusive=True, group="puzzle")
@@ -143,7 +147,7 @@ class PuzzleScreen(UsesApp, Screen):
 
     def _how(self) -> str:
         if self.game == "sudoku":
-            return "arrows move, 1-9 write a digit, 0 or backspace clears; the full grid is judged"
+            return "arrows move, 1-9 write a digit, 0 or backspace clears; enter judges the full grid"
         if self.game == "checkers":
             return "arrows move, enter picks the piece then each square of the move"
         first = "● first, ○ second; " if self.game == "connect4" else ""
@@ -227,6 +231,37 @@ class PuzzleScreen(UsesApp, Screen):
             board.set_position(squares)
             board.set_marks(last=set(squares.history[-1].path) if squares.history else set())
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "judge":
+            return self.game == "sudoku"
+        if action == "choose":
+            return self.game != "sudoku"
+        return True
+
+    def action_judge(self) -> None:
+        """Sudoku: the full grid judged (sent to the lobby as an attempt), unless it repeats a
+        digit: that is surely wrong, and the marked cells say what to correct."""
+        if self.entered is None or self.verdict is not None:
+            return
+        status = self.query_one("#puzzle-verdict", Static)
+        if not self.entered.is_complete():
+            left = self.entered.values.count(0)
+            status.update(f"{left} cell{'s' if left > 1 else ''} to fill before enter judges the grid")
+        elif self.entered.conflicts():
+            status.update(self._full_note())
+        else:
+            self.answer(self.entered.format())
+
+    def _full_note(self) -> str:
+        """What a full grid waits for (nothing for a grid still being filled)."""
+        assert self.entered is not None
+        if not self.entered.is_complete():
+            return ""
+        if self.entered.conflicts():
+            return "The grid is full, but the marked cells repeat a digit: correct them, then enter."
+        sent = ": one of today's attempts in the lobby" if self.counted else ""
+        return f"The grid is full: enter to judge it{sent}, or correct a cell first."
+
     def action_again(self) -> None:
         if self.made is not None:
             self.load(self.game)
@@ -283,5 +318,4 @@ class PuzzleScreen(UsesApp, Screen):
         self.entered.values[cell] = digit
         board.set_highlights(conflicts=self.entered.conflicts())
         board.refresh_cells([cell])
-        if self.entered.is_complete():
-            self.answer(self.entered.format())
+        self.query_one("#puzzle-verdict", Static).update(self._full_note())
