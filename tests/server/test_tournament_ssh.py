@@ -191,6 +191,19 @@ async def test_hostile_tournament_commands_are_refused_in_one_line(start_server,
     assert status == 2 and "2 tournaments open or running already" in err
 
 
+async def test_a_creator_withdraws_house_players_only(start_server, tmp_path):
+    # `--house NAME` is the creator's for the house's seats: it withdrew any human as well.
+    server = await start_server(house="none")
+    made = await ok_json(server, tmp_path, "ann", "tournament create connect4 --swiss 3 --clock 3+2 --json")
+    tid = made["id"]
+    await ok_json(server, tmp_path, "bob", f"tournament join {tid} --json")
+    status, out, err = await run(server, tmp_path, "ann", f"tournament withdraw {tid} --house bob")
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert "'bob' is not a house player's name" in err
+    shown = await ok_json(server, tmp_path, "ann", f"tournament show {tid} --json")
+    assert [p["name"] for p in shown["players"]] == ["bob"]
+
+
 async def test_the_operators_schedule_starts_at_its_time_and_runs(start_server, tmp_path, monkeypatch):
     import datetime
 

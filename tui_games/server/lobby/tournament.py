@@ -310,6 +310,8 @@ class Tournaments:
         who = player if house is None else str(house).strip().lower()
         if house is not None:
             self._creators_only(row, player, "may withdraw house players from it")
+            if not HOUSE_NAME.fullmatch(who):  # the creator's for the house's seats, nobody else's
+                raise LobbyError(f"{_shown(who)!r} is not a house player's name")
         entry = next((p for p in row.data["players"] if p["name"] == who and not p["withdrawn"]), None)
         if entry is None:
             raise LobbyError(f"{who} is not playing in {row.id}")
