@@ -83,3 +83,33 @@ async def test_the_server_refuses_to_start_with_a_bad_file(start_server, tmp_pat
     path.write_text(GOOD.replace('"3+2"', '"none"').replace('house = ["house:connect4-perfect"]', ''))
     with pytest.raises(ServerError, match="tournament 1 .Friday arena.: 'clock'"):
         await start_server(house="none", tournament_file=path)
+
+
+def test_two_front_ends_starting_together_make_each_tournament_once(tmp_path, lobby_database):
+    # Each front end read the tournaments made so far and then made the rest: one that read
+    # before the other made them made them again. Here front end B runs its whole schedule just
+    # after A has read what there is, outside any transaction (the moment a race gives B).
+    from tui_games.server.lobby.backends import open_storage
+
+    path = tmp_path / "t.toml"
+    path.write_text(GOOD)
+    entries = read_tournament_file(path, house=["house:connect4-perfect"])
+    storage_a, storage_b = open_storage(lobby_database), open_storage(lobby_database)
+    try:
+        front_a, front_b = Tournaments(Lobby(storage_a)), Tournaments(Lobby(storage_b))
+        real_live = front_a.live
+        raced = []
+
+        def live():
+            rows = real_live()
+            if not raced and front_a.lobby._pending is None:  # read outside A's transaction
+                raced.append(schedule(front_b, entries))
+            return rows
+
+        front_a.live = live  # type: ignore[method-assign]
+        made = schedule(front_a, entries) + [tid for ids in raced for tid in ids]
+        assert len(made) == 2, made
+        assert sorted(row.data["scheduled"] for row in front_b.live()) == sorted(e.key for e in entries)
+    finally:
+        storage_a.close()
+        storage_b.close()

@@ -180,6 +180,15 @@ class Tournaments:
         return self.storage.tournaments(status="open", limit=10_000) + self.storage.tournaments(
             status="running", limit=10_000)
 
+    @atomic
+    def create_once(self, scheduled: str, make: Callable[[], TournamentRow]) -> TournamentRow | None:
+        """``make()`` unless a live tournament was made for ``scheduled`` already: both under the
+        tournaments' lock, so front ends starting together make each of the operator's once."""
+        self.storage.lock_names("tournaments")
+        if any(row.data.get("scheduled") == scheduled for row in self.live()):
+            return None
+        return make()
+
     def active(self, row: TournamentRow) -> list[str]:
         return [p["name"] for p in row.data["players"] if not p["withdrawn"]]
 

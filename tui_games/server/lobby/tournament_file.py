@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tui_games.server.lobby.hub import HOUSE_NAME, Clock, LobbyError, _game_key
 from tui_games.server.lobby.tournament import TournamentLimits, parse_duration
+from tui_games.server.lobby.storage import TournamentRow
 from tui_games.server.log import event
 
 if sys.version_info >= (3, 11):
@@ -150,10 +151,17 @@ def schedule(tournaments, scheduled: list[Scheduled], log=lambda line: None) -> 
         if entry.starts <= now:
             log(event("tournament-skipped", tournament=entry.name, reason="its start has passed"))
             continue
-        row = tournaments.create("server", entry.game, kind=entry.kind, length=entry.length, clock=entry.clock,
-                                 name=entry.name, variant=entry.variant, operator=True, starts_at=entry.starts,
-                                 scheduled=entry.key)
-        for seat in entry.house:
-            tournaments.join("server", row.id, house=seat, operator=True)
-        made.append(row.id)
+
+        def make(entry: Scheduled = entry) -> TournamentRow:
+            row = tournaments.create("server", entry.game, kind=entry.kind, length=entry.length, clock=entry.clock,
+                                     name=entry.name, variant=entry.variant, operator=True, starts_at=entry.starts,
+                                     scheduled=entry.key)
+            for seat in entry.house:
+                tournaments.join("server", row.id, house=seat, operator=True)
+            return row
+
+        # Looked for again under the lock: another front end may have made it since `known`.
+        row = tournaments.create_once(entry.key, make)
+        if row is not None:
+            made.append(row.id)
     return made
