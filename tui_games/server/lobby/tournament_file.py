@@ -24,8 +24,8 @@ from datetime import datetime
 from pathlib import Path
 
 from tui_games.server.lobby.hub import HOUSE_NAME, Clock, LobbyError, _game_key
-from tui_games.server.lobby.tournament import TournamentLimits, parse_duration
 from tui_games.server.lobby.storage import TournamentRow
+from tui_games.server.lobby.tournament import TournamentLimits, parse_duration
 from tui_games.server.log import event
 
 if sys.version_info >= (3, 11):
