@@ -999,3 +999,21 @@ async def test_openssh_logins_take_over_the_menu_prepared_for_their_terminal_or_
     status, screen, err = await openssh(server.port, "alice", alice_file, wait_for=b"Sudoku", keys=b"\x11")
     assert status == 0 and "Tic-tac-toe" in text(screen) and "bob" not in text(screen)
     assert "resume your game" in text(screen)  # her Connect-4 game, saved as she left it
+
+
+def test_a_served_players_failed_save_names_no_server_folder(tmp_path, monkeypatch):
+    # Another failure than a full disk said "could not save settings.json in /srv/…/alice: …":
+    # the server's folders are not a player's to learn.
+    import errno
+
+    from tui_games.userdata import files, player_files, store
+
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    saves = store.Store(tmp_path)
+
+    def refused(path, text):
+        raise OSError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(files, "atomic_write_text", refused)
+    assert not saves.save_settings(saves.load_settings())
+    assert saves.take_warnings() == ["could not save settings.json: Permission denied"]

@@ -203,6 +203,8 @@ class DataFiles:
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT) and player_files.served():
                 self._warn(f"could not save {label}: the server's disk is full")  # one line, no server path
+            elif player_files.served():  # the server's folders are not the player's to learn
+                self._warn(f"could not save {label}: {exc.strerror or exc}")
             else:
                 self._warn(f"could not save {label} in {path.parent}: {exc.strerror or exc}")
             return False
