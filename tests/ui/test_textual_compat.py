@@ -30,7 +30,7 @@ EXPECTED = {
     "textual.message_pump.MessagePump": {"_post_message", "_get_dispatch_methods"},
     "textual.drivers.linux_driver.LinuxDriver": {"_file", "_writer_thread"},
     "textual.drivers._writer_thread.WriterThread": {"_queue"},
-    "textual.app.App": {"_driver", "_exit", "_notifications", "_size", "_resize_event", "_on_resize",
+    "textual.app.App": {"_driver", "_exit", "_notifications", "_size", "_resize_event", "_on_resize", "_batch_count",
                         "_begin_batch", "_end_batch"},
     "textual.widgets.Input": {"_on_key"},
     "textual.dom.DOMNode": {"_bindings"},

@@ -29,6 +29,7 @@ from tui_games.ui.app_base import GamesApp
 from tui_games.ui.ascii import AsciiFilter
 from tui_games.ui.no_color import Colourless
 from tui_games.ui.runtime import partial_updates, textual_compat
+from tui_games.ui.runtime.batch_repaint import RepaintAfterBatch
 from tui_games.ui.runtime.driver import BoundedWebDriver, HangUpSafeDriver, catch_hang_up
 from tui_games.ui.runtime.warm_start import SharedStylesheet, css_variables
 from tui_games.ui.screens.help import HelpScreen
@@ -91,7 +92,7 @@ class TooSmallScreen(ModalScreen[None]):
                                       f"now {width}×{height}.\nMake the terminal larger (Ctrl+Q quits).")
 
 
-class TuiGamesApp(GamesApp):
+class TuiGamesApp(RepaintAfterBatch, GamesApp):
     TITLE = "tui-games"
     CSS_PATH = "app.tcss"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True),

@@ -3,7 +3,8 @@
 The app relies on a few internals of its libraries: the terminal driver's writer queue (so an
 app whose terminal is gone can still exit), the input path's queues (so a flood of keys waits in
 the terminal), the menu's first layout (a login's first frame drawn once), the stylesheet's
-parse (shared across the zygote's children), asyncio's wakeup pipe (remade in a forked child),
+parse (shared across the zygote's children), the end of a batch of updates (the screens woken to
+draw what it held back), asyncio's wakeup pipe (remade in a forked child),
 textual-serve's process hooks (a tab's app started by the zygote). Each is listed in
 :data:`PRIVATE_NAMES` with the feature that needs it, and nothing outside this module spells a
 private name of those libraries (``tests/ui/test_textual_compat.py`` greps the package for it).
@@ -90,6 +91,7 @@ FEATURES: dict[str, tuple[bool, str]] = {
     "partial_updates": (False, "only the changed part of a line sent (tui_games.ui.runtime.partial_updates)"),
     "first_frame": (False, "the menu laid out and drawn once as an app starts (ui/screens/menu, ui/app)"),
     "footer": (False, "the key bar composed in the first frame (ui/widgets/keys_footer)"),
+    "batch_repaint": (False, "what a batch of updates held back drawn as it ends (tui_games.ui.runtime.batch_repaint)"),
     "web": (True, "a web tab's app started by the server's zygote (tui_games.server.web_app)"),
 }
 
@@ -150,6 +152,9 @@ PRIVATE_NAMES: tuple[Private, ...] = (
     # The key bar (ui/widgets/keys_footer.py).
     Private("textual.widgets._footer", "FooterKey", "footer"),
     Private("textual.widgets:Footer", "_bindings_ready", "footer"),
+    # Repaints held back by a batch of updates (ui/runtime/batch_repaint.py).
+    Private("textual.app:App", "_batch_count", "batch_repaint"),
+    Private("textual.app:App", "_end_batch", "batch_repaint", ("self",)),
     # textual-serve (server/web_app.py), checked when the web server imports it.
     Private(_APP_SERVICE, "_build_environment", "web", ("self", "width", "height")),
     Private(_APP_SERVICE, "_open_app_process", "web", ("self", "width", "height")),
@@ -476,6 +481,26 @@ class OpenOptionList:
         super()._clear_caches()  # type: ignore[misc]
 
 
+# -- repaints held back by a batch ------------------------------------------------------------------
+
+
+class OpenApp:
+    """Put before Textual's ``App`` in a subclass's bases: the end of the last batch of updates
+    under way under a public name, :meth:`batch_ended` (called while the feature
+    ``batch_repaint`` is on)."""
+
+    if TYPE_CHECKING:  # (App's, for the type checker)
+        _batch_count: int
+
+    def _end_batch(self) -> None:
+        super()._end_batch()  # type: ignore[misc]
+        if not self._batch_count and enabled("batch_repaint"):
+            self.batch_ended()
+
+    def batch_ended(self) -> None:
+        """No batch of updates is under way any more: drawing goes on."""
+
+
 # -- the key bar and input -------------------------------------------------------------------------
 
 
@@ -556,7 +581,7 @@ def driver_environment() -> dict[str, str]:
     return service(command="", write_bytes=None, write_str=None, close=None, download_manager=None).environment()
 
 
-__all__ = ["FEATURES", "PRIVATE_NAMES", "OpenInput", "OpenOptionList", "OpenScreen", "OpenStylesheet", "Private",
+__all__ = ["FEATURES", "PRIVATE_NAMES", "OpenApp", "OpenInput", "OpenOptionList", "OpenScreen", "OpenStylesheet", "Private",
            "TextualCompatError", "app_driver", "app_service_class", "bindings_ready", "check", "chops_update_class",
            "compositor_size", "driver_app", "driver_environment", "driver_file", "enabled", "exiting",
            "footer_key_class", "forget_pending_refreshes", "get_time", "has_notifications", "key_bindings", "missing",
