@@ -26,7 +26,7 @@ def keep(store: Store, game: str, moves: str, when: datetime, **tags) -> None:
     for text in (list(moves) if game == "connect4" else moves.split()):
         parsed.append(adapter.parse_move(position, text))
         position.push(parsed[-1])
-    assert store.archive_game(record_text(game, start, parsed, **tags), when=when)
+    assert store.archive_game(record_text(game, start, parsed, **tags), when=when, lab=tags["mode"] == "lab")
 
 
 async def test_a_finished_game_is_kept_replayed_and_analysed(home):
@@ -87,6 +87,11 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         def rows() -> list[tuple[str, ...]]:
             return [tuple(str(c) for c in table.get_row_at(i))[1:4] for i in range(table.row_count)]
 
+        # Your games at first: the Lab's are kept apart, h shows them.
+        assert rows() == [("Tic-tac-toe", "perfect", "won"), ("Connect-4", "level5", "lost")]
+        assert "how: yours" in text_of(games.query_one("#games-filters"))
+        assert "the Lab's 1 too" in text_of(games.query_one("#games-status"))
+        await pilot.press("h")  # every game
         # A name is shown as written, never read as markup.
         assert rows() == [("Tic-tac-toe", "random v [red]level5[/", "draw"), ("Tic-tac-toe", "perfect", "won"),
                           ("Connect-4", "level5", "lost")]
@@ -268,3 +273,41 @@ async def test_a_game_a_bot_file_forfeits_is_kept_as_the_players_win(home):
         assert entry.moves == ["a1", "b2"] and entry.tags["Reason"] == "forfeit"
         assert entry.result == "0-1" and entry.outcome == "win"  # the player moved second and won
         screen.opponent.close()
+
+
+async def test_a_lab_tournament_keeps_every_game_apart_from_yours(home):
+    from textual.widgets import Input, Select
+    from ui_support import open_lab
+
+    keep(Store(), "connect4", "4455", datetime.now(timezone.utc), first="me", second="level5", mode="computer", you=0,
+         result="0-1", reason="resigned")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        lab.query_one("#lab-game", Select).value = "tictactoe"
+        await pilot.pause()
+        lab.action_tab("tournament")
+        await pilot.pause()
+        lab.query_one("#tournament-players", Input).value = "perfect level1 random"
+        lab.query_one("#tournament-games", Input).value = "2"
+        await pilot.press("enter")  # in the players field: runs
+        await until(pilot, lambda: lab.running is None and lab.tournament is not None and lab.tournament.series)
+        series = lab.tournament.series
+        await until(pilot, lambda: len(Store().archive_names()) == 7)
+        labs = [e for e in Store().archived_games(read_archived) if e.lab]
+        assert sorted(e.moves for e in labs) == sorted(r.moves for s in series for r in s.records)
+        assert {e.mode for e in labs} == {"lab"}
+        assert sorted(e.tags["Event"] for e in labs) == [f"Lab tournament game {n}" for n in (1, 1, 1, 2, 2, 2)]
+        # The Games screen lists your games; h steps to every game, then each way of playing.
+        await pilot.press("escape", "g")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        table = games.query_one(DataTable)
+        assert table.row_count == 1 and "the Lab's 6 too" in text_of(games.query_one("#games-status"))
+        await pilot.press("h")
+        assert table.row_count == 7
+        await pilot.press("h", "h")
+        assert table.row_count == 6 and "how: the Lab's" in text_of(games.query_one("#games-filters"))
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReplayScreen) and "Lab tournament game" in " ".join(
+            text_of(app.screen.query_one("#replay-title")).split())

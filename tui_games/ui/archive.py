@@ -18,15 +18,14 @@ from typing import Any
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
 from tui_games.engine.records import parse_variant, read_record, variant_text, write_record
 from tui_games.games import arena_adapter, find_game
+from tui_games.userdata import game_archive
+from tui_games.userdata.game_archive import is_lab_entry
 from tui_games.userdata.store import Store
 
-__all__ = ["LAB_GAMES_KEPT", "MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts",
-           "kept_recently", "read_archived", "record_text"]
+__all__ = ["MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts", "kept_recently",
+           "read_archived", "record_text"]
 
 MODES = ("computer", "two players", "lab", "lobby")
-# The Lab keeps this many games of a run: a run of 1,000 games would push every game the player
-# played out of the archive (the run's own games stay in arena.json, its last runs whole).
-LAB_GAMES_KEPT = 10
 
 
 @dataclass(frozen=True)
@@ -52,6 +51,11 @@ class ArchivedGame:
     @property
     def mode(self) -> str:
         return self.tags.get("Mode", "")
+
+    @property
+    def lab(self) -> bool:
+        """A game of the Lab's: computer against computer, bounded apart in the archive."""
+        return is_lab_entry(self.name)
 
     @property
     def you(self) -> int | None:
@@ -152,10 +156,11 @@ def record_text(game: str, start: Any, moves: Sequence[Any], *, first: str, seco
 
 def archive_game(store: Store, game: str, start: Any, moves: Sequence[Any], **tags: Any) -> str | None:
     """Keep a finished game (see :func:`record_text` for the tags); the entry's name, or None
-    (the store has a warning) if it could not be written. Never raises for the disk."""
+    (the store has a warning) if it could not be written. Never raises for the disk. A game of
+    the Lab's (``mode="lab"``) is kept apart, under the Lab's own bound."""
     if not moves:
         return None
-    return store.archive_game(record_text(game, start, moves, **tags))
+    return store.archive_game(record_text(game, start, moves, **tags), lab=tags.get("mode") == "lab")
 
 
 def archive_texts(store: Store, game: str, variant: dict[str, Any], start_text: str | None, moves: Sequence[str],
@@ -175,23 +180,31 @@ def archive_texts(store: Store, game: str, variant: dict[str, Any], start_text: 
     return archive_game(store, game, start, parsed, **tags)
 
 
-def archive_arena_games(store: Store, result: ArenaResult) -> int:
-    """Keep the first :data:`LAB_GAMES_KEPT` games of a Lab run; how many were kept. A game
-    whose moves no longer read back is left out (it came from another version)."""
+def archive_arena_games(store: Store, runs: Sequence[ArenaResult], event: str = "Lab game {number}") -> int:
+    """Keep the games of the Lab's runs (an arena run, a tournament's series) in the archive's
+    Lab part; how many were kept. Only the newest :data:`~tui_games.userdata.game_archive.
+    MAX_LAB_GAMES` are written (the older would be dropped at once). ``event`` names each
+    game (``{number}``: its number in its run). A game whose
+    moves no longer read back is left out (it came from another version); the first game the
+    disk or the quota refuses ends it (the store has one warning, not one a game)."""
+    games = [(run, record) for run in runs for record in run.records]
     kept = 0
-    config = result.config
-    for record in result.records[:LAB_GAMES_KEPT]:
+    for run, record in games[-game_archive.MAX_LAB_GAMES:]:
         first_is_a = record.a_side == record.start_turn
-        names = (result.a_name, result.b_name) if first_is_a else (result.b_name, result.a_name)
+        names = (run.a_name, run.b_name) if first_is_a else (run.b_name, run.a_name)
         first_won = (record.winner == "a") == first_is_a
         outcome = "1/2-1/2" if record.winner is None else "1-0" if first_won else "0-1"
+        config = run.config
         try:
             name = archive_texts(store, config.game, config.variant, record.start or None, record.moves,
                                  start_turn=record.start_turn, first=names[0], second=names[1], mode="lab",
-                                 reason=record.reason, result=outcome, event=f"Lab game {record.number}")
+                                 reason=record.reason, result=outcome,
+                                 event=event.format(number=record.number))
         except ValueError:
             continue
-        kept += name is not None
+        if name is None:
+            break
+        kept += 1
     return kept
 
 
