@@ -311,3 +311,26 @@ async def test_a_lab_tournament_keeps_every_game_apart_from_yours(home):
         await pilot.press("enter")
         assert isinstance(app.screen, ReplayScreen) and "Lab tournament game" in " ".join(
             text_of(app.screen.query_one("#replay-title")).split())
+
+
+async def test_the_analysed_moves_line_up_past_a_long_capture(home):
+    # Ply 14 is a double jump (27x18x11), longer than the list's usual move field.
+    moves = "11-15 22-18 15x22 25x18 8-11 29-25 9-14 18x9 5x14 25-22 11-15 23-18 14x23 27x18x11"
+    keep(Store(), "checkers", moves, datetime.now(timezone.utc), first="level 2", second="level 6", mode="lab")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "h", "enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        replay.game.judge = lambda variant, seconds=None: type(replay.game).judge(replay.game, variant, seconds=0.05)
+        await pilot.press("a")
+        await until(pilot, lambda: replay.review is not None)
+        review = replay.query_one("#replay-review", OptionList)
+        # Where each line's score begins (the mark before it has a field of its own).
+        columns = set()
+        for i, m in enumerate(replay.review.moves):
+            prompt = str(review.get_option_at_index(i).prompt)
+            tail = m.words(m.after) + (f" · best {m.best}" if m.best and m.mark else "")
+            assert prompt.endswith(tail)
+            columns.add(len(prompt) - len(tail))
+        assert len(columns) == 1, columns

@@ -270,10 +270,12 @@ class ReplayScreen(UsesApp, Screen):
         self._progress = (f"analysed from ply {start}: {marks} marked · Enter on a move shows it" if marks
                           else f"analysed from ply {start}: no move marked · Enter on a move shows it")
         options = []
+        # The marks and scores in one column, past the longest move (a checkers multiple jump).
+        width = max([6, *(len(m.move) for m in review.moves)])
         for m, side in zip(review.moves, sides):
             ply = start + m.ply
             best = f" · best {m.best}" if m.best and m.mark else ""
-            options.append(Option(f"{ply:>3}. {self.sides[side]} {m.move:<6} {m.mark or '':<2} "
+            options.append(Option(f"{ply:>3}. {self.sides[side]} {m.move:<{width}} {m.mark or '':<2} "
                                   f"{m.words(m.after)}{best}", id=str(ply)))
         review_list = self.query_one("#replay-review", OptionList)
         review_list.clear_options()
