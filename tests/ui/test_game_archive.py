@@ -217,3 +217,24 @@ def test_under_the_quota_the_labs_games_go_first_and_never_take_a_place_of_yours
     [*_, warning] = store.take_warnings()
     assert warning.startswith("could not keep the game in games/: over your 1 MB")
     assert store.archive_names() == before
+
+
+def test_a_checkers_entry_is_pdn_as_other_programs_read_it(home):
+    from tui_games.engine.checkers.pdn import read_pdn_game
+    from tui_games.engine.checkers.position import CheckersPosition
+
+    adapter = arena_adapter("checkers")
+    start = CheckersPosition("W:W19,23:BK3,K7")  # White to move: White is the record's first side
+    position, moves = start.copy(), []
+    for text in ("19-16", "7-10", "23-19"):
+        moves.append(adapter.parse_move(position, text))
+        position.push(moves[-1])
+    store = Store()
+    name = store.archive_game(record_text("checkers", start, moves, first="ann", second="level5", mode="computer",
+                                          you=1, clock="5+3"))
+    text = store.archived_text(name)
+    pdn = read_pdn_game(text)
+    assert [str(m) for m in pdn.moves] == ["19-16", "7-10", "23-19"] and pdn.start_fen == start.fen()
+    assert (pdn.tags["White"], pdn.tags["Black"], pdn.tags["GameType"]) == ("ann", "level5", "21")
+    [entry] = store.archived_games(read_archived)
+    assert (entry.first, entry.you, entry.tags["Clock"]) == ("ann", 0, "5+3")

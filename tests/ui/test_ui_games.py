@@ -183,6 +183,7 @@ async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch
             [entry] = entries
             assert entry.mode == "lobby" and entry.moves == ["4", "3"] and entry.result == "0-1"
             assert entry.opponent == "bob" and entry.outcome == "loss" and entry.tags["Reason"] == "resignation"
+            assert entry.tags["Clock"] == "5+3"  # the record's tags name the clock it was played on
             await bob_events.wait("game", lambda data: data["status"] == "over")
         await bob.close()
     finally:

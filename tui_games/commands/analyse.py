@@ -85,7 +85,14 @@ def parse_game(game: GameAdapter, text: str, source: str, variant: dict) -> tupl
         except ValueError as error:
             raise UsageError(f"{source}: {error}") from None
         start = game.start(variant, pdn.start_fen)
-        return start, list(pdn.moves), variant, dict(pdn.tags)
+        tags = dict(pdn.tags)
+        # PDN names the players by colour; a record by who moved first (Black, unless the
+        # start has White to move).
+        colours = ("Black", "White") if start.turn == 0 else ("White", "Black")
+        for ours, theirs in zip(("First", "Second"), colours):
+            if ours not in tags and tags.get(theirs):
+                tags[ours] = tags[theirs]
+        return start, list(pdn.moves), variant, tags
     if stripped.startswith("["):
         try:
             record = read_record(text)
@@ -203,6 +210,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                        **{k: v for k, v in tags.items() if k in ("First", "Second", "Event", "Clock")}}
         if game.format(start) != game.format(game.start(variant)):
             record_tags["Start"] = game.format(start)
+        record_tags.update(game.record_tags(start, record_tags))
         comments = {m.ply: _comment(m) for m in review.moves}
         try:
             Path(args.export).write_text(write_record(record_tags, [m.move for m in review.moves], comments=comments,

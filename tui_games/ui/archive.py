@@ -1,7 +1,7 @@
 """The finished games the app keeps (``Store.archive_game``): each game written as a record of
 :mod:`tui_games.engine.records`, read back for the Games screen and opened in the Replay screen.
 
-Besides the record's own tags (Game, Variant, Date, First, Second, Result, Start) an entry has:
+Besides the record's own tags (Game, Variant, Date, First, Second, Result, Start, Event, Clock) an entry has:
 ``Mode`` (``computer``, ``two players``, ``lab``, ``lobby``), ``You`` (``first`` or ``second``:
 the side the player played, absent where they played none or both), ``Reason`` (how it ended),
 ``Time`` (UTC) and, for a tic-tac-toe game the second side began, ``StartTurn "1"`` (the
@@ -119,10 +119,11 @@ def read_archived(name: str, text: str) -> ArchivedGame:
 
 def record_text(game: str, start: Any, moves: Sequence[Any], *, first: str, second: str, mode: str,
                 you: int | None = None, reason: str = "", result: str | None = None, event: str = "",
-                when: datetime | None = None) -> str:
+                clock: str = "", when: datetime | None = None) -> str:
     """``moves`` (the game's move objects, played from ``start``, which is not changed) as an
     archive entry. ``result`` (``1-0``…) defaults to what the rules say of the last position;
-    a game stopped by the players (a resignation, a clock) passes its own."""
+    a game stopped by the players (a resignation, a clock) passes its own. ``clock``: the
+    lobby's time control (``5+3``), where there was one."""
     if mode not in MODES:
         raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
     adapter = arena_adapter(game)
@@ -151,6 +152,9 @@ def record_text(game: str, start: Any, moves: Sequence[Any], *, first: str, seco
         tags["Reason"] = reason
     if event:
         tags["Event"] = event
+    if clock:
+        tags["Clock"] = clock
+    tags.update(adapter.record_tags(start, tags))
     return write_record(tags, texts, result=result)
 
 
