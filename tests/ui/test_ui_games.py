@@ -335,3 +335,52 @@ async def test_the_analysed_moves_line_up_past_a_long_capture(home):
             assert prompt.endswith(tail)
             columns.add(len(prompt) - len(tail))
         assert len(columns) == 1, columns
+
+
+async def test_the_games_screen_exports_a_game_and_imports_records_and_pdn(home, tmp_path):
+    from tui_games.engine.records import read_record
+    from tui_games.ui.screens.input_dialog import InputDialog
+
+    keep(Store(), "connect4", "4453356342", datetime.now(timezone.utc) - timedelta(hours=1), first="me",
+         second="level5", mode="computer", you=0)
+
+    async def answer(pilot, key: str, path) -> None:
+        await pilot.press(key)
+        assert isinstance(app.screen, InputDialog)
+        app.screen.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        # e writes the game under the cursor as its record.
+        mine = tmp_path / "mine.txt"
+        await answer(pilot, "e", mine)
+        assert app.screen is games, text_of(app.screen.query_one("#input-error"))
+        record = read_record(mine.read_text())
+        assert record.moves == list("4453356342") and record.tags["First"] == "me"
+        # A bad file: one line under the field naming the line; nothing kept.
+        bad = tmp_path / "bad.txt"
+        bad.write_text('[Game "connect4"\n\n1. 4 *\n')
+        await answer(pilot, "i", bad)
+        assert isinstance(app.screen, InputDialog) and "line 1: a tag is" in text_of(app.screen.query_one("#input-error"))
+        await pilot.press("escape")
+        assert app.screen is games and len(Store().archive_names()) == 1
+        # Another program's checkers PDN: kept and listed, when it was played, its players by colour.
+        club = tmp_path / "club.pdn"
+        club.write_text('[Event "club"]\n[Date "2026.11.20"]\n[Black "ann"]\n[White "bo"]\n[Result "0-1"]\n\n'
+                        '1. 11-15 23-19 2. 8-11 22-17 0-1\n')
+        await answer(pilot, "i", club)
+        assert app.screen is games
+        [imported] = [e for e in games.games if e.game == "checkers"]
+        assert imported.moves == ["11-15", "23-19", "8-11", "22-17"] and imported.result == "0-1"
+        assert (imported.first, imported.second, imported.mode, imported.tags["Event"]) == ("ann", "bo", "imported", "club")
+        assert imported.when.date().isoformat() == "2026-11-20"
+        # The game exported above comes back as it was: the same moves, the player's side.
+        await answer(pilot, "i", mine)
+        again = [e for e in games.games if e.game == "connect4"]
+        assert len(again) == 2 and again[0].moves == again[1].moves and {e.you for e in again} == {0}
+        assert games.query_one(DataTable).row_count == 3

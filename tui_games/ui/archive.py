@@ -2,7 +2,7 @@
 :mod:`tui_games.engine.records`, read back for the Games screen and opened in the Replay screen.
 
 Besides the record's own tags (Game, Variant, Date, First, Second, Result, Start, Event, Clock) an entry has:
-``Mode`` (``computer``, ``two players``, ``lab``, ``lobby``), ``You`` (``first`` or ``second``:
+``Mode`` (``computer``, ``two players``, ``lab``, ``lobby``, ``imported``: read from a file), ``You`` (``first`` or ``second``:
 the side the player played, absent where they played none or both), ``Reason`` (how it ended),
 ``Time`` (UTC) and, for a tic-tac-toe game the second side began, ``StartTurn "1"`` (the
 position's notation does not say who moves).
@@ -16,16 +16,17 @@ from datetime import datetime, timezone
 from typing import Any
 
 from tui_games.engine.arena import ArenaConfig, ArenaResult, GameRecord
+from tui_games.engine.game_text import read_game
 from tui_games.engine.records import parse_variant, read_record, variant_text, write_record
 from tui_games.games import arena_adapter, find_game
 from tui_games.userdata import game_archive
 from tui_games.userdata.game_archive import is_lab_entry
 from tui_games.userdata.store import Store
 
-__all__ = ["MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts", "kept_recently",
-           "read_archived", "record_text"]
+__all__ = ["MODES", "ArchivedGame", "archive_arena_games", "archive_game", "archive_texts", "import_game",
+           "kept_recently", "read_archived", "record_text"]
 
-MODES = ("computer", "two players", "lab", "lobby")
+MODES = ("computer", "two players", "lab", "lobby", "imported")
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ def archive_game(store: Store, game: str, start: Any, moves: Sequence[Any], **ta
     the Lab's (``mode="lab"``) is kept apart, under the Lab's own bound."""
     if not moves:
         return None
-    return store.archive_game(record_text(game, start, moves, **tags), lab=tags.get("mode") == "lab")
+    return store.archive_game(record_text(game, start, moves, **tags), when=tags.get("when"),
+                              lab=tags.get("mode") == "lab")
 
 
 def archive_texts(store: Store, game: str, variant: dict[str, Any], start_text: str | None, moves: Sequence[str],
@@ -210,6 +212,53 @@ def archive_arena_games(store: Store, runs: Sequence[ArenaResult], event: str = 
             break
         kept += 1
     return kept
+
+
+def game_named(text: str) -> str | None:
+    """The game a record's tags name (its ``Game``; a PDN game's ``GameType`` 21: checkers), or
+    None where they name none. ValueError for a record that does not read, or a game unknown."""
+    tags = read_record(text).tags
+    if tags.get("Game"):
+        return find_game(tags["Game"]).key
+    if tags.get("GameType", "").split(",")[0].strip() == "21":
+        return "checkers"
+    return None
+
+
+def _played_at(tags: dict[str, str]) -> datetime | None:
+    """When a record says it was played (its Date, and Time if any, UTC), or None."""
+    try:
+        day = datetime.strptime(tags.get("Date", ""), "%Y.%m.%d")
+    except ValueError:
+        return None
+    try:
+        hour = datetime.strptime(tags.get("Time", ""), "%H:%M:%S").time()
+    except ValueError:
+        return day.replace(tzinfo=timezone.utc)
+    return datetime.combine(day.date(), hour, tzinfo=timezone.utc)
+
+
+def import_game(store: Store, text: str) -> str | None:
+    """Keep the game of a file (a record: this archive's, ``analyse --export``'s; a checkers PDN
+    game) in the archive, stamped when it says it was played; the entry's name, or None (the
+    store has a warning). ValueError, one line naming the line or the move, for a file that is
+    not a game of ours (a record without a Game tag is read as checkers PDN). A record of this archive keeps its Mode and You; any other is
+    ``imported``, with no side of the player's."""
+    if not text.lstrip().startswith("["):
+        raise ValueError("line 1: not a record: a game's record begins with its tags ([Game \"connect4\"])")
+    # A record without a Game tag is read as checkers PDN (other programs write no such tag).
+    spec = find_game(game_named(text) or "checkers")
+    if spec.arena is None:
+        raise ValueError(f"{spec.key} games are not kept")
+    adapter = arena_adapter(spec.key)
+    start, moves, _variant, tags = read_game(adapter, text, {})
+    mode = tags.get("Mode", "")
+    you = {"first": start.turn, "second": 1 - start.turn}.get(tags.get("You", "")) if mode in MODES else None
+    result = tags.get("Result")
+    return archive_game(store, spec.key, start, moves, first=tags.get("First", "?"), second=tags.get("Second", "?"),
+                        mode=mode if mode in MODES else "imported", you=you, reason=tags.get("Reason", ""),
+                        result=result if result in ("1-0", "0-1", "1/2-1/2") else None,
+                        event=tags.get("Event", ""), clock=tags.get("Clock", ""), when=_played_at(tags))
 
 
 # How far back a lobby game is looked for before it is kept (it ends once; the same player's

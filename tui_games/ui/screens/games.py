@@ -21,8 +21,9 @@ from textual.widgets import DataTable, Header, Static
 
 from tui_games.games import find_game
 from tui_games.ui.app_base import UsesApp
-from tui_games.ui.archive import MODES, ArchivedGame, read_archived
+from tui_games.ui.archive import MODES, ArchivedGame, import_game, read_archived
 from tui_games.ui.screens.confirm import ConfirmDialog
+from tui_games.ui.screens.file_dialogs import ask_to_load, ask_to_save
 from tui_games.ui.screens.replay import ReplayScreen
 from tui_games.ui.widgets.keys_footer import KeysFooter
 
@@ -53,6 +54,8 @@ class GamesScreen(UsesApp, Screen):
         Binding("h", "filter('how')", "How"),
         Binding("x", "clear_filters", "All"),
         Binding("a", "analyse", "Analyse"),
+        Binding("e", "export", "Export", show=False),
+        Binding("i", "import", "Import", show=False),
         Binding("delete", "forget", "Delete", show=False),
         Binding("j", "cursor_down", show=False),
         Binding("k", "cursor_up", show=False),
@@ -230,3 +233,36 @@ class GamesScreen(UsesApp, Screen):
                                            f"{when} ({len(entry.moves)} moves)? This cannot be undone.",
                                            yes="Delete"),
                              answered)
+
+    def action_export(self) -> None:
+        """e: the game under the cursor as its record, in a file (checkers: PDN proper), which
+        ``analyse`` and ``i`` read back."""
+        entry = self._selected()
+        if entry is None:
+            self.app.bell()
+            return
+        try:
+            text = self.app.store.archived_text(entry.name)
+        except (OSError, ValueError) as error:
+            self.notify(f"Cannot read {entry.name}: {error}", severity="error", timeout=8, markup=False)
+            return
+        ending = "pdn" if entry.game == "checkers" else "txt"
+        name = f"{entry.game}-{entry.when.astimezone().strftime('%Y%m%d-%H%M')}.{ending}"
+        ask_to_save(self, "Export the game", name, lambda: text,
+                    lambda shown: self.notify(f"Wrote the game to {shown}", timeout=6, markup=False),
+                    local_folder=self.app.store.root)
+
+    def action_import(self) -> None:
+        """i: a game from a file (a record, another program's checkers PDN) into the archive; a
+        file that is not one stays in the dialog with its one line."""
+        store = self.app.store
+
+        def loaded(name: object, shown: str) -> None:
+            for warning in store.take_warnings():
+                self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
+            if name is not None:
+                self.notify(f"Kept the game of {shown}", timeout=6, markup=False)
+            self.load()
+
+        ask_to_load(self, "Import a game", "A game's record (e's, analyse --export's) or a checkers PDN file.",
+                    lambda text, shown: import_game(store, text), loaded)
