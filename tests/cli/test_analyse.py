@@ -164,3 +164,9 @@ def test_an_archived_game_by_its_name_and_who_began_it(capsys, home):
     assert code == 0 and [m["side"] for m in json.loads(out)["moves"]] == [1, 0]
     assert_usage_error(*run(capsys, "analyse", "connect4", "20991231T000000000000-00.txt"),
                        "cannot read the archived game '20991231T000000000000-00.txt'")
+    # A Lab game, kept apart (…-lab.txt), by its name too.
+    name = store.archive_game(record_text("connect4", start, moves, first="level1", second="level3", mode="lab"),
+                              lab=True)
+    assert name.endswith("-lab.txt")
+    code, out, _ = run(capsys, "analyse", "connect4", name, "--json")
+    assert code == 0 and len(json.loads(out)["moves"]) == len(GAME)
