@@ -112,7 +112,10 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         # The replay's title names the players as written too.
         await pilot.press("enter")
         assert isinstance(app.screen, ReplayScreen)
-        assert "B [red]level5[/ (O)" in text_of(app.screen.query_one("#replay-title"))
+        title = text_of(app.screen.query_one("#replay-title"))
+        assert "B [red]level5[/ (O)" in title
+        # One game, not a run's: no "Game 1:" (a Lab game's number is its Event's, "Lab game 7").
+        assert title.startswith("A random (X) vs ")
         await pilot.press("escape")
         assert app.screen is games
         # Delete forgets the game under the cursor once the player says yes; No keeps it.
