@@ -238,3 +238,13 @@ def test_a_checkers_entry_is_pdn_as_other_programs_read_it(home):
     assert (pdn.tags["White"], pdn.tags["Black"], pdn.tags["GameType"]) == ("ann", "level5", "21")
     [entry] = store.archived_games(read_archived)
     assert (entry.first, entry.you, entry.tags["Clock"]) == ("ann", 0, "5+3")
+
+
+def test_a_lobby_game_is_found_kept_past_a_lab_run_since(home):
+    from tui_games.ui.archive import RECENT, archive_arena_games, kept_recently
+
+    store = Store()
+    store.archive_game(ttt_game("b2 b1", mode="lobby", event="lobby game 7"))
+    archive_arena_games(store, [lab_run(RECENT + 5)])
+    # Its other session, seeing the same end later, must not keep it twice.
+    assert kept_recently(store, "lobby game 7")

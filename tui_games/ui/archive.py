@@ -269,7 +269,8 @@ RECENT = 20
 def kept_recently(store: Store, event: str) -> bool:
     """Whether one of the newest entries has the Event tag ``event`` (a lobby game's id)."""
     tag = f'[Event "{event}"]'
-    for name in store.archive_names()[-RECENT:]:
+    # Among the player's own: a Lab run since would fill the newest names.
+    for name in [n for n in store.archive_names() if not is_lab_entry(n)][-RECENT:]:
         try:
             if tag in store.archived_text(name).splitlines():
                 return True
