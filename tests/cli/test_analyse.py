@@ -35,6 +35,7 @@ def test_json_has_moves_and_a_summary_per_side(capsys):
     assert {k: third[k] for k in ("ply", "move", "mark", "best", "before", "after")} == {
         "ply": 3, "move": "5", "mark": "??", "best": "4", "before": "win in 39", "after": "loss in 37"}
     assert record["summary"]["X"]["blunders"] == 3 and record["summary"]["O"]["blunders"] == 3
+    assert {"mistakes", "blunders", "average_loss"} <= set(record["summary"]["X"])
     assert isinstance(record["cpu_seconds"], float)
 
 
@@ -68,6 +69,34 @@ def test_export_then_analyse_the_record_again(capsys, tmp_path, game, moves):
     assert record.moves == [m["move"] for m in json.loads(first)["moves"]]
     code, again, _ = run(capsys, "analyse", game, str(path), "--json")
     assert code == 0 and json.loads(again)["moves"] == json.loads(first)["moves"]
+
+
+def test_a_checkers_export_is_pdn_and_reads_back(capsys, tmp_path):
+    from tui_games.engine.checkers.pdn import read_pdn_game
+
+    source = tmp_path / "game.pdn"
+    source.write_text('[Event "club"]\n[Black "ann"]\n[White "bo"]\n[Result "*"]\n\n'
+                      '1. 11-15 23-19 2. 8-11 22-17 3. 11-16 24-20 *\n')
+    path = tmp_path / "reviewed.pdn"
+    code, first, _ = run(capsys, "analyse", "checkers", str(source), "--seconds", "0.05", "--export", str(path),
+                         "--json")
+    assert code == 0
+    text = path.read_text()
+    # PDN proper, as other checkers programs read it: its tags, the marks and scores as comments.
+    pdn = read_pdn_game(text)
+    assert pdn.tags["GameType"] == "21" and (pdn.tags["Black"], pdn.tags["White"]) == ("ann", "bo")
+    assert pdn.tags["Event"] == "club" and [str(m) for m in pdn.moves] == [m["move"] for m in json.loads(first)["moves"]]
+    code, again, _ = run(capsys, "analyse", "checkers", str(path), "--seconds", "0.05", "--json")
+    assert code == 0 and [m["move"] for m in json.loads(again)["moves"]] == [m["move"] for m in json.loads(first)["moves"]]
+    # From a position of its own: SetUp and FEN, as PDN says.
+    fen = "W:WK19,K26:BK3,12"
+    code, _, _ = run(capsys, "analyse", "checkers", f'[FEN "{fen}"]\n[Black "ann"]\n[White "bo"]\n\n1... 26-22 *\n',
+                     "--seconds", "0.05", "--export", str(path))
+    text = path.read_text()
+    pdn = read_pdn_game(text)
+    assert code == 0 and pdn.tags["SetUp"] == "1" and pdn.start_fen == fen
+    # White moved first here: the record's First, and still PDN's White.
+    assert (pdn.tags["Black"], pdn.tags["White"]) == ("ann", "bo") and read_record(text).tags["First"] == "bo"
 
 
 def test_a_record_round_trips_tags_moves_comments_and_result():
@@ -139,3 +168,9 @@ def test_an_archived_game_by_its_name_and_who_began_it(capsys, home):
     assert code == 0 and [m["side"] for m in json.loads(out)["moves"]] == [1, 0]
     assert_usage_error(*run(capsys, "analyse", "connect4", "20991231T000000000000-00.txt"),
                        "cannot read the archived game '20991231T000000000000-00.txt'")
+    # A Lab game, kept apart (…-lab.txt), by its name too.
+    name = store.archive_game(record_text("connect4", start, moves, first="level1", second="level3", mode="lab"),
+                              lab=True)
+    assert name.endswith("-lab.txt")
+    code, out, _ = run(capsys, "analyse", "connect4", name, "--json")
+    assert code == 0 and len(json.loads(out)["moves"]) == len(GAME)

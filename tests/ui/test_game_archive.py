@@ -147,19 +147,19 @@ def test_other_files_in_the_folder_are_not_entries(home):
         store.archived_text("../settings.json")
 
 
-def test_a_lab_run_keeps_its_first_games_as_played(home):
+def test_a_lab_run_keeps_every_game_as_played(home):
     from tui_games.engine.arena import ArenaConfig, run_arena
-    from tui_games.ui.archive import LAB_GAMES_KEPT, archive_arena_games
+    from tui_games.ui.archive import archive_arena_games
 
     game = arena_adapter("connect4")
-    run = run_arena(game, ArenaConfig("connect4", "level2", "random", LAB_GAMES_KEPT + 2, seed=3))
+    run = run_arena(game, ArenaConfig("connect4", "level2", "random", 12, seed=3))
     store = Store()
-    assert archive_arena_games(store, run) == LAB_GAMES_KEPT
+    assert archive_arena_games(store, [run]) == 12
     entries = store.archived_games(read_archived)
-    assert sorted(e.tags["Event"] for e in entries) == sorted(f"Lab game {n}" for n in range(1, LAB_GAMES_KEPT + 1))
+    assert sorted(e.tags["Event"] for e in entries) == sorted(f"Lab game {n}" for n in range(1, 13))
     for entry in entries:
         record = run.records[int(entry.tags["Event"].split()[-1]) - 1]
-        assert entry.moves == record.moves and entry.mode == "lab" and entry.you is None
+        assert entry.moves == record.moves and entry.mode == "lab" and entry.lab and entry.you is None
         a_first = record.a_side == record.start_turn
         assert (entry.first, entry.second) == ((run.a_name, run.b_name) if a_first else (run.b_name, run.a_name))
         # The record's result, from the side that moved first, is the rules' own.
@@ -167,3 +167,84 @@ def test_a_lab_run_keeps_its_first_games_as_played(home):
         outcome = final.outcome()
         expected = "1/2-1/2" if outcome.winner is None else "1-0" if outcome.winner == record.start_turn else "0-1"
         assert entry.result == expected
+
+
+def lab_run(games: int, seed: int = 1):
+    from tui_games.engine.arena import ArenaConfig, run_arena
+
+    return run_arena(arena_adapter("tictactoe"), ArenaConfig("tictactoe", "random", "random", games, seed=seed))
+
+
+def test_the_labs_games_are_bounded_apart_and_never_push_out_yours(home, monkeypatch):
+    from tui_games.ui.archive import archive_arena_games
+
+    monkeypatch.setattr(game_archive, "MAX_GAMES", 3)
+    monkeypatch.setattr(game_archive, "MAX_LAB_GAMES", 4)
+    store = Store()
+    mine = keep(store, 2)
+    # A run bigger than the Lab's bound: its newest games are kept, and only those are written.
+    run = lab_run(9)
+    assert archive_arena_games(store, [run]) == 4
+    names = store.archive_names()
+    assert [n for n in names if not game_archive.is_lab_entry(n)] == mine
+    labs = [g for g in store.archived_games(read_archived) if g.lab]
+    assert [g.tags["Event"] for g in labs] == [f"Lab game {n}" for n in (9, 8, 7, 6)]
+    # Another run drops the Lab's oldest, still none of yours; a game of yours drops your oldest.
+    assert archive_arena_games(store, [lab_run(2, seed=2)]) == 2
+    more = [store.archive_game(ttt_game("a1 b1"), when=T0 + timedelta(hours=h)) for h in (1, 2)]
+    assert [n for n in store.archive_names() if not game_archive.is_lab_entry(n)] == [mine[1], *more]
+    assert len([n for n in store.archive_names() if game_archive.is_lab_entry(n)]) == 4
+
+
+def test_under_the_quota_the_labs_games_go_first_and_never_take_a_place_of_yours(home, monkeypatch):
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    monkeypatch.setenv(player_files.QUOTA_ENV, "1")
+    store = Store()
+    # Records padded with comment lines (';' lines are skipped) to 100 KB: ten fill the quota.
+    pad = "".join(f"; {'x' * 97}\n" for _ in range(1000))
+    lab = ttt_game("b2 b1", mode="lab") + pad
+    labs = [store.archive_game(lab, when=T0 + timedelta(minutes=i), lab=True) for i in range(6)]
+    assert all(labs) and all(game_archive.is_lab_entry(n) for n in labs)
+    mine = keep(store, 6, ttt_game("b2 b1") + pad)
+    # Room for yours was made from the Lab's, oldest first; yours are all there.
+    names = store.archive_names()
+    assert set(mine) <= set(names) and [n for n in names if n in labs] == labs[len(labs) - (len(names) - 6):]
+    # With no Lab game left to drop, a Lab game is refused rather than push out one of yours.
+    mine += keep(store, 4, ttt_game("b2 b1") + pad)  # ten: the quota's whole
+    before = store.archive_names()
+    assert before == sorted(mine)  # the Lab's all gone, and not one of yours
+    assert store.archive_game(lab, when=T0 + timedelta(hours=1), lab=True) is None
+    [*_, warning] = store.take_warnings()
+    assert warning.startswith("could not keep the game in games/: over your 1 MB")
+    assert store.archive_names() == before
+
+
+def test_a_checkers_entry_is_pdn_as_other_programs_read_it(home):
+    from tui_games.engine.checkers.pdn import read_pdn_game
+    from tui_games.engine.checkers.position import CheckersPosition
+
+    adapter = arena_adapter("checkers")
+    start = CheckersPosition("W:W19,23:BK3,K7")  # White to move: White is the record's first side
+    position, moves = start.copy(), []
+    for text in ("19-16", "7-10", "23-19"):
+        moves.append(adapter.parse_move(position, text))
+        position.push(moves[-1])
+    store = Store()
+    name = store.archive_game(record_text("checkers", start, moves, first="ann", second="level5", mode="computer",
+                                          you=1, clock="5+3"))
+    text = store.archived_text(name)
+    pdn = read_pdn_game(text)
+    assert [str(m) for m in pdn.moves] == ["19-16", "7-10", "23-19"] and pdn.start_fen == start.fen()
+    assert (pdn.tags["White"], pdn.tags["Black"], pdn.tags["GameType"]) == ("ann", "level5", "21")
+    [entry] = store.archived_games(read_archived)
+    assert (entry.first, entry.you, entry.tags["Clock"]) == ("ann", 0, "5+3")
+
+
+def test_a_lobby_game_is_found_kept_past_a_lab_run_since(home):
+    from tui_games.ui.archive import RECENT, archive_arena_games, kept_recently
+
+    store = Store()
+    store.archive_game(ttt_game("b2 b1", mode="lobby", event="lobby game 7"))
+    archive_arena_games(store, [lab_run(RECENT + 5)])
+    # Its other session, seeing the same end later, must not keep it twice.
+    assert kept_recently(store, "lobby game 7")

@@ -26,7 +26,7 @@ def keep(store: Store, game: str, moves: str, when: datetime, **tags) -> None:
     for text in (list(moves) if game == "connect4" else moves.split()):
         parsed.append(adapter.parse_move(position, text))
         position.push(parsed[-1])
-    assert store.archive_game(record_text(game, start, parsed, **tags), when=when)
+    assert store.archive_game(record_text(game, start, parsed, **tags), when=when, lab=tags["mode"] == "lab")
 
 
 async def test_a_finished_game_is_kept_replayed_and_analysed(home):
@@ -87,6 +87,11 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         def rows() -> list[tuple[str, ...]]:
             return [tuple(str(c) for c in table.get_row_at(i))[1:4] for i in range(table.row_count)]
 
+        # Your games at first: the Lab's are kept apart, h shows them.
+        assert rows() == [("Tic-tac-toe", "perfect", "won"), ("Connect-4", "level5", "lost")]
+        assert "how: yours" in text_of(games.query_one("#games-filters"))
+        assert "the Lab's 1 too" in text_of(games.query_one("#games-status"))
+        await pilot.press("h")  # every game
         # A name is shown as written, never read as markup.
         assert rows() == [("Tic-tac-toe", "random v [red]level5[/", "draw"), ("Tic-tac-toe", "perfect", "won"),
                           ("Connect-4", "level5", "lost")]
@@ -107,7 +112,10 @@ async def test_the_games_screen_filters_by_game_result_and_date(home):
         # The replay's title names the players as written too.
         await pilot.press("enter")
         assert isinstance(app.screen, ReplayScreen)
-        assert "B [red]level5[/ (O)" in text_of(app.screen.query_one("#replay-title"))
+        title = text_of(app.screen.query_one("#replay-title"))
+        assert "B [red]level5[/ (O)" in title
+        # One game, not a run's: no "Game 1:" (a Lab game's number is its Event's, "Lab game 7").
+        assert title.startswith("A random (X) vs ")
         await pilot.press("escape")
         assert app.screen is games
         # Delete forgets the game under the cursor once the player says yes; No keeps it.
@@ -160,6 +168,7 @@ async def test_a_lobby_game_this_app_saw_end_is_kept(home, tmp_path, monkeypatch
             [entry] = entries
             assert entry.mode == "lobby" and entry.moves == ["4", "3"] and entry.result == "0-1"
             assert entry.opponent == "bob" and entry.outcome == "loss" and entry.tags["Reason"] == "resignation"
+            assert entry.tags["Clock"] == "5+3"  # the record's tags name the clock it was played on
             await bob_events.wait("game", lambda data: data["status"] == "over")
         await bob.close()
 
@@ -231,3 +240,113 @@ async def test_a_game_a_bot_file_forfeits_is_kept_as_the_players_win(home):
         assert entry.moves == ["a1", "b2"] and entry.tags["Reason"] == "forfeit"
         assert entry.result == "0-1" and entry.outcome == "win"  # the player moved second and won
         screen.opponent.close()
+
+
+async def test_a_lab_tournament_keeps_every_game_apart_from_yours(home):
+    from textual.widgets import Input, Select
+    from ui_support import open_lab
+
+    keep(Store(), "connect4", "4455", datetime.now(timezone.utc), first="me", second="level5", mode="computer", you=0,
+         result="0-1", reason="resigned")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        lab = await open_lab(pilot, app)
+        lab.query_one("#lab-game", Select).value = "tictactoe"
+        await pilot.pause()
+        lab.action_tab("tournament")
+        await pilot.pause()
+        lab.query_one("#tournament-players", Input).value = "perfect level1 random"
+        lab.query_one("#tournament-games", Input).value = "2"
+        await pilot.press("enter")  # in the players field: runs
+        await until(pilot, lambda: lab.running is None and lab.tournament is not None and lab.tournament.series)
+        series = lab.tournament.series
+        await until(pilot, lambda: len(Store().archive_names()) == 7)
+        labs = [e for e in Store().archived_games(read_archived) if e.lab]
+        assert sorted(e.moves for e in labs) == sorted(r.moves for s in series for r in s.records)
+        assert {e.mode for e in labs} == {"lab"}
+        assert sorted(e.tags["Event"] for e in labs) == [f"Lab tournament game {n}" for n in (1, 1, 1, 2, 2, 2)]
+        # The Games screen lists your games; h steps to every game, then each way of playing.
+        await pilot.press("escape", "g")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        table = games.query_one(DataTable)
+        assert table.row_count == 1 and "the Lab's 6 too" in text_of(games.query_one("#games-status"))
+        await pilot.press("h")
+        assert table.row_count == 7
+        await pilot.press("h", "h")
+        assert table.row_count == 6 and "how: the Lab's" in text_of(games.query_one("#games-filters"))
+        await pilot.press("enter")
+        assert isinstance(app.screen, ReplayScreen) and "Lab tournament game" in " ".join(
+            text_of(app.screen.query_one("#replay-title")).split())
+
+
+async def test_the_analysed_moves_line_up_past_a_long_capture(home):
+    # Ply 14 is a double jump (27x18x11), longer than the list's usual move field.
+    moves = "11-15 22-18 15x22 25x18 8-11 29-25 9-14 18x9 5x14 25-22 11-15 23-18 14x23 27x18x11"
+    keep(Store(), "checkers", moves, datetime.now(timezone.utc), first="level 2", second="level 6", mode="lab")
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "h", "enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        replay.game.judge = lambda variant, seconds=None: type(replay.game).judge(replay.game, variant, seconds=0.05)
+        await pilot.press("a")
+        await until(pilot, lambda: replay.review is not None)
+        review = replay.query_one("#replay-review", OptionList)
+        # Where each line's score begins (the mark before it has a field of its own).
+        columns = set()
+        for i, m in enumerate(replay.review.moves):
+            prompt = str(review.get_option_at_index(i).prompt)
+            tail = m.words(m.after) + (f" · best {m.best}" if m.best and m.mark else "")
+            assert prompt.endswith(tail)
+            columns.add(len(prompt) - len(tail))
+        assert len(columns) == 1, columns
+
+
+async def test_the_games_screen_exports_a_game_and_imports_records_and_pdn(home, tmp_path):
+    from tui_games.engine.records import read_record
+    from tui_games.ui.screens.input_dialog import InputDialog
+
+    keep(Store(), "connect4", "4453356342", datetime.now(timezone.utc) - timedelta(hours=1), first="me",
+         second="level5", mode="computer", you=0)
+
+    async def answer(pilot, key: str, path) -> None:
+        await pilot.press(key)
+        assert isinstance(app.screen, InputDialog)
+        app.screen.query_one("Input").value = str(path)
+        await pilot.press("enter")
+        await pilot.pause()
+
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g")
+        games = app.screen
+        assert isinstance(games, GamesScreen)
+        # e writes the game under the cursor as its record.
+        mine = tmp_path / "mine.txt"
+        await answer(pilot, "e", mine)
+        assert app.screen is games, text_of(app.screen.query_one("#input-error"))
+        record = read_record(mine.read_text())
+        assert record.moves == list("4453356342") and record.tags["First"] == "me"
+        # A bad file: one line under the field naming the line; nothing kept.
+        bad = tmp_path / "bad.txt"
+        bad.write_text('[Game "connect4"\n\n1. 4 *\n')
+        await answer(pilot, "i", bad)
+        assert isinstance(app.screen, InputDialog) and "line 1: a tag is" in text_of(app.screen.query_one("#input-error"))
+        await pilot.press("escape")
+        assert app.screen is games and len(Store().archive_names()) == 1
+        # Another program's checkers PDN: kept and listed, when it was played, its players by colour.
+        club = tmp_path / "club.pdn"
+        club.write_text('[Event "club"]\n[Date "2026.11.20"]\n[Black "ann"]\n[White "bo"]\n[Result "0-1"]\n\n'
+                        '1. 11-15 23-19 2. 8-11 22-17 0-1\n')
+        await answer(pilot, "i", club)
+        assert app.screen is games
+        [imported] = [e for e in games.games if e.game == "checkers"]
+        assert imported.moves == ["11-15", "23-19", "8-11", "22-17"] and imported.result == "0-1"
+        assert (imported.first, imported.second, imported.mode, imported.tags["Event"]) == ("ann", "bo", "imported", "club")
+        assert imported.when.date().isoformat() == "2026-11-20"
+        # The game exported above comes back as it was: the same moves, the player's side.
+        await answer(pilot, "i", mine)
+        again = [e for e in games.games if e.game == "connect4"]
+        assert len(again) == 2 and again[0].moves == again[1].moves and {e.you for e in again} == {0}
+        assert games.query_one(DataTable).row_count == 3

@@ -317,3 +317,51 @@ async def test_the_tournaments_tab_lists_joins_and_keeps_the_standings_live(hub)
         await until(pilot, lambda: table.get_row_at(0)[5] == "2" and "bob" in text_of(standings))
         await pilot.press("w")
         await until(pilot, lambda: [p["name"] for p in tournaments.get(made.id).data["players"]] == ["bob"])
+
+
+async def test_a_game_watched_to_its_end_is_kept_and_replays_with_the_analysis_and_play_on(hub):
+    from ui_support import until
+
+    from tui_games.ui.archive import read_archived
+    from tui_games.ui.screens.games import GamesScreen
+    from tui_games.ui.screens.replay import ReplayScreen
+    from tui_games.ui.screens.tictactoe import TicTacToeScreen
+    from tui_games.userdata.store import Store
+
+    bob, _ = await join(hub, "bob")
+    carol, _ = await join(hub, "carol")
+    offer = await bob.request("seek", game="tictactoe", colour="first", rated=False)
+    game = await carol.request("accept", offer=offer["id"])
+    app = TuiGamesApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.lobby.connected)
+        await pilot.press("o")
+        lobby = app.screen
+        live = lobby.query_one("#live", DataTable)
+        await until(pilot, lambda: live.row_count == 1)
+        lobby.query_one("#lobby-tabs").active = "tab-live"
+        live.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, LiveGame))
+        watched = app.screen
+        # O's b1 (an edge) throws the draw away; X wins on the diagonal.
+        for player, cell in zip([bob, carol] * 3, ["b2", "b1", "a1", "c1", "c3"]):
+            await player.request("move", game=game["id"], move=cell)
+        await until(pilot, lambda: watched.live["status"] == "over")
+        [entry] = Store().archived_games(read_archived)
+        assert entry.mode == "lobby" and entry.you is None and entry.opponent == "bob v carol"
+        assert entry.moves == ["b2", "b1", "a1", "c1", "c3"] and entry.result == "1-0"
+        # After the end the spectator has what a player has: the replay, its analysis, play on.
+        await pilot.press("escape", "escape", "g")
+        assert isinstance(app.screen, GamesScreen) and app.screen.query_one(DataTable).row_count == 1
+        await pilot.press("enter")
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await pilot.press("a")
+        await until(pilot, lambda: replay.review is not None)
+        assert {m.ply: m.mark for m in replay.review.moves if m.mark} == {2: "??"}
+        await pilot.press("right", "p")  # after O's blunder: X to find the win
+        await until(pilot, lambda: isinstance(app.screen, TicTacToeScreen))
+        assert [app.screen.position.move_name(m) for m in app.screen.position.history] == ["b2", "b1"]
+    await bob.close()
+    await carol.close()

@@ -32,13 +32,13 @@ from tui_games.commands.options import add_game_options
 from tui_games.commands.progress import ProgressLine
 from tui_games.engine.adapter import GameAdapter
 from tui_games.engine.analysis import GameReview, MoveReview, review_game
-from tui_games.engine.records import RecordError, parse_variant, read_record, variant_text, write_record
+from tui_games.engine.game_text import MoveError as TextMoveError
+from tui_games.engine.game_text import read_game
+from tui_games.engine.records import RecordError, read_record, variant_text, write_record
 from tui_games.games import arena_adapter, arena_specs, find_game
 from tui_games.userdata.game_archive import ARCHIVE_ENTRY
 from tui_games.userdata.store import Store
 
-# A game longer than this is not a game of ours (and a review of it would not end).
-MAX_MOVES = 1000
 MAX_INPUT_BYTES = 1 << 20
 
 
@@ -80,71 +80,20 @@ def _meant_as_a_name(text: str, error: UsageError) -> bool:
                                 (isinstance(error, MoveError) and error.number == 1))
 
 
-def _tokens(game: GameAdapter, text: str) -> list[str]:
-    words = text.split()
-    if game.move_separator == "" and len(words) == 1:
-        return list(words[0])  # Connect-4's "4453": one move a digit
-    return words
-
-
 def parse_game(game: GameAdapter, text: str, source: str, variant: dict) -> tuple[Any, list[Any], dict, dict]:
     """(start position, moves, variant, tags) of the game in ``text``; UsageError names the
     source, the line or move, and the problem."""
-    tags: dict[str, str] = {}
-    start_text: str | None = None
-    stripped = text.lstrip()
-    if game.name == "checkers" and (stripped.startswith("[") or "." in stripped.split("\n", 1)[0]):
-        from tui_games.engine.checkers.pdn import read_pdn_game
-
-        try:
-            pdn = read_pdn_game(text)
-        except ValueError as error:
-            raise UsageError(f"{source}: {error}") from None
-        start = game.start(variant, pdn.start_fen)
-        return start, list(pdn.moves), variant, dict(pdn.tags)
-    if stripped.startswith("["):
-        try:
-            record = read_record(text)
-        except RecordError as error:
-            raise UsageError(f"{source}: {error}") from None
-        tags = record.tags
-        if tags.get("Game") and find_game(tags["Game"]).key != game.name:
-            raise UsageError(f"{source}: the record is a {tags['Game']} game, not {game.name}")
-        if tags.get("Variant"):
-            try:
-                variant = game.check_variant(parse_variant(tags["Variant"]))
-            except ValueError as error:
-                raise UsageError(f"{source}: Variant: {error}") from None
-        start_text = tags.get("Start") or None
-        words = record.moves
-    else:
-        words = _tokens(game, text)
-    if len(words) > MAX_MOVES:
-        raise UsageError(f"{source}: {len(words)} moves; a game here has at most {MAX_MOVES}")
     try:
-        start = game.start(variant, start_text)
-    except ValueError as error:
-        raise UsageError(f"{source}: Start {start_text!r}: {error}") from None
-    # The archive writes who moves first where the notation does not say (tic-tac-toe).
-    turn = tags.get("StartTurn", "")
-    if turn:
-        if turn not in ("0", "1"):
-            raise UsageError(f"{source}: StartTurn {turn!r} is not 0 or 1")
-        start.turn = int(turn)
-    position = start.copy()
-    moves = []
-    for number, word in enumerate(words, 1):
-        if position.outcome() is not None:
-            raise UsageError(f"{source}: move {number} ({word!r}): the game was already over")
-        try:
-            move = game.parse_move(position, word)
-        except ValueError as error:
-            raise MoveError(f"{source}: move {number} ({word!r}): {error}", number) from None
-        moves.append(move)
-        position.push(move)
-    if not moves:
-        raise UsageError(f"{source}: no moves to analyse")
-    return start, moves, variant, tags
+        if text.lstrip().startswith("[") and game.name != "checkers":
+            named = read_record(text).tags.get("Game")
+            if named and find_game(named).key != game.name:
+                raise UsageError(f"{source}: the record is a {named} game, not {game.name}")
+        return read_game(game, text, variant)
+    except TextMoveError as error:
+        raise MoveError(f"{source}: {error}", error.number) from None
+    except (RecordError, ValueError) as error:
+        message = "no moves to analyse" if str(error) == "no moves" else str(error)
+        raise UsageError(f"{source}: {message}") from None
 
 
 def _comment(review: MoveReview) -> str:
@@ -225,6 +174,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                        **{k: v for k, v in tags.items() if k in ("First", "Second", "Event", "Clock")}}
         if game.format(start) != game.format(game.start(variant)):
             record_tags["Start"] = game.format(start)
+        record_tags.update(game.record_tags(start, record_tags))
         comments = {m.ply: _comment(m) for m in review.moves}
         try:
             Path(args.export).write_text(write_record(record_tags, [m.move for m in review.moves], comments=comments,

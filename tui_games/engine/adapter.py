@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +140,11 @@ class GameAdapter(ABC):
         """A finished or running game in the field's own format: by default its moves in the
         game's notation (``result``: the winner 0/1, None for a draw, "*" if it goes on)."""
         return self.move_separator.join(moves) + "\n"
+
+    def record_tags(self, start: Any, tags: Mapping[str, str]) -> dict[str, str]:
+        """Tags a record of a game played from ``start`` carries besides ``tags`` (the project's
+        own: First, Second…) so that the field's own programs read it too; none by default."""
+        return {}
 
     def judge(self, variant: Variant, *, seconds: float | None = None) -> Judge | None:
         """What reviews a game of ``variant`` (tui_games.engine.analysis): a solver, or the engine

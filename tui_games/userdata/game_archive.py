@@ -8,8 +8,13 @@ a crash or a full disk leaves the archive as it was. The archive is bounded twic
 server by the player's quota (``serve --quota-mb``), by dropping the oldest games until the new
 one fits; a game that does not fit even then is not kept, with one line saying so.
 
-The names sort by when the game ended (``YYYYmmddTHHMMSSffffff-NN.txt``, UTC), so the oldest
-is the first name. This module does not read records: the caller hands :meth:`GameArchive.
+The Lab's games (computer against computer, a run of hundreds at once) are bounded apart, by
+:data:`MAX_LAB_GAMES`, and named ``…-lab.txt`` so the bounds need no record read: a Lab run
+never pushes out a game the player played. Under the quota the Lab's oldest go first, before
+any of the player's, and a Lab game never takes the place of one of the player's.
+
+The names sort by when the game ended (``YYYYmmddTHHMMSSffffff-NN.txt``, UTC, or
+``…-NN-lab.txt``), so the oldest is the first name. This module does not read records: the caller hands :meth:`GameArchive.
 archived_games` the reader, and an entry it refuses is skipped with one warning.
 """
 
@@ -28,11 +33,21 @@ from tui_games.userdata.files import DataFiles, atomic_write_text
 ARCHIVE_DIR = "games"
 # Games kept at most (the oldest go first); a record is about 1 KB.
 MAX_GAMES = 500
+# The Lab's games kept at most, apart from the player's (the oldest go first).
+MAX_LAB_GAMES = 500
 # A record bigger than this is not one of ours (1000 plies with comments are ~30 KB).
 MAX_ENTRY_BYTES = 256 * 1024
-ARCHIVE_ENTRY = re.compile(r"^\d{8}T\d{12}-\d{2}\.txt$")
+ARCHIVE_ENTRY = re.compile(r"^\d{8}T\d{12}-\d{2}(-lab)?\.txt$")
+LAB_SUFFIX = "-lab.txt"
+# The name's stamp and number, the same for either kind of entry.
+_STEM = len("YYYYmmddTHHMMSSffffff-NN")
 
 T = TypeVar("T")
+
+
+def is_lab_entry(name: str) -> bool:
+    """Whether an entry's name is one of the Lab's games."""
+    return name.endswith(LAB_SUFFIX)
 
 
 class GameArchive(DataFiles):
@@ -48,24 +63,28 @@ class GameArchive(DataFiles):
             return []
         return sorted(name for name in names if ARCHIVE_ENTRY.match(name))
 
-    def archive_game(self, text: str, *, when: datetime | None = None) -> str | None:
-        """Keep ``text`` (one game's record) in the archive; its entry's name, or None (with a
-        warning) if the disk or the quota said no."""
+    def archive_game(self, text: str, *, when: datetime | None = None, lab: bool = False) -> str | None:
+        """Keep ``text`` (one game's record; ``lab``: a game of the Lab's) in the archive; its
+        entry's name, or None (with a warning) if the disk or the quota said no."""
         when = (when or datetime.now(timezone.utc)).astimezone(timezone.utc)
         data = text.encode("utf-8")
         if len(data) > MAX_ENTRY_BYTES:
             raise ValueError(f"a game record of {len(data)} bytes is over {MAX_ENTRY_BYTES}")
         with self._locked():
             names = self.archive_names()
+            labs = [name for name in names if is_lab_entry(name)]
+            own = [name for name in names if not is_lab_entry(name)]
             stamp = when.strftime("%Y%m%dT%H%M%S%f")
-            taken = set(names)
-            name = next(f"{stamp}-{n:02d}.txt" for n in range(100) if f"{stamp}-{n:02d}.txt" not in taken)
+            taken = {name[:_STEM] for name in names}
+            number = next(n for n in range(100) if f"{stamp}-{n:02d}" not in taken)
+            name = f"{stamp}-{number:02d}{LAB_SUFFIX if lab else '.txt'}"
             path = self.archive_dir / name
             # The oldest go first while the quota refuses the new game (before it is written: it
-            # must fit), and past the count once it is (a write that fails costs no old game).
+            # must fit), the Lab's before the player's, and never the player's for a Lab game;
+            # past the count once it is written (a write that fails costs no old game).
             over = player_files.quota_refusal(path, len(data))
-            while over and names:
-                self._drop(names.pop(0))
+            while over and (labs or (own and not lab)):
+                self._drop(labs.pop(0) if labs else own.pop(0))
                 over = player_files.quota_refusal(path, len(data))
             if over:
                 self._warn(f"could not keep the game in {ARCHIVE_DIR}/: {over}")
@@ -78,8 +97,9 @@ class GameArchive(DataFiles):
                 else:
                     self._warn(f"could not keep the game in {self.archive_dir}: {exc.strerror or exc}")
                 return None
-            while len(names) >= MAX_GAMES:
-                self._drop(names.pop(0))
+            kept, most = (labs, MAX_LAB_GAMES) if lab else (own, MAX_GAMES)
+            while len(kept) >= most:
+                self._drop(kept.pop(0))
             return name
 
     def _drop(self, name: str) -> None:

@@ -10,7 +10,8 @@ Layout of the data directory (``TUI_GAMES_HOME`` or ``platformdirs.user_data_dir
                          finished arena runs (the Lab, ``tui-games arena``), oldest first
     saves/GAME.json      {"game": GAME, "saved_at": ISO time, "state": {...}}
     games/STAMP-NN.txt   one finished game a file, as a record (tui_games.engine.records), oldest
-                         dropped first past 500 or the quota (tui_games.userdata.game_archive)
+                         dropped first past 500 or the quota (tui_games.userdata.game_archive);
+                         STAMP-NN-lab.txt: the Lab's games, 500 more apart, the first to go
     .lock                taken (flock) around every read-modify-write
     session.lock         held (flock) by the one app session that writes saved games
     session.takeover     another session asking it to hand over (see tui_games.userdata.session_lock)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, cast
 
 from tui_games.engine.adapter import GameAdapter, LibraryPosition, Variant, player_label, split_spec
@@ -9,11 +10,11 @@ from tui_games.engine.analysis import Judge
 from tui_games.engine.checkers import ballots as checkers_ballots
 from tui_games.engine.checkers import players as checkers_players
 from tui_games.engine.checkers.analysis import CheckersJudge
-from tui_games.engine.checkers.bits import square_of
+from tui_games.engine.checkers.bits import BLACK, square_of
 from tui_games.engine.checkers.book import OpeningBook
 from tui_games.engine.checkers.egdb import EndgameDB
 from tui_games.engine.checkers.match import MAX_PLIES as CHECKERS_MAX_PLIES
-from tui_games.engine.checkers.pdn import write_pdn
+from tui_games.engine.checkers.pdn import GAME_TYPE, write_pdn
 from tui_games.engine.checkers.position import CheckersPosition
 from tui_games.engine.mcts import mcts_player
 from tui_games.engine.players import Player
@@ -94,6 +95,17 @@ class CheckersArena(GameAdapter):
         """PDN, as other checkers programs read it (Black moves first)."""
         pdn_result = result if result == "*" else {None: "1/2-1/2", 0: "1-0", 1: "0-1"}[cast("int | None", result)]
         return write_pdn(position, event=event, date=date, black=players[0], white=players[1], result=pdn_result)
+
+    def record_tags(self, start: CheckersPosition, tags: Mapping[str, str]) -> dict[str, str]:
+        """PDN's own: the players by colour (the record's First is the side that moved first:
+        White where the start has White to move), the game type and a start of its own as
+        SetUp and FEN."""
+        first, second = tags.get("First", "?"), tags.get("Second", "?")
+        black, white = (first, second) if start.turn == BLACK else (second, first)
+        pdn = {"Black": black, "White": white, "GameType": GAME_TYPE}
+        if start.fen() != CheckersPosition().fen():
+            pdn.update(SetUp="1", FEN=start.fen())
+        return pdn
 
     def move_text(self, position: CheckersPosition, move: Any) -> str:
         return str(move)

@@ -547,11 +547,7 @@ class LabScreen(UsesApp, Screen):
         if result.records:
             if self.app.store.record_arena_run(result.to_dict(with_notes=False)):
                 status += ", saved"
-            # The Games screen lists the run's first games: ~20 ms a game to write (an fsync
-            # each), so in a thread, not between the run's end and the next key.
-            store = self.app.store
-            self.app.run_worker(lambda: archive_arena_games(store, result), thread=True, group="archive",
-                                exit_on_error=False)
+            self._archive([result], "Lab game {number}")
             for warning in self.app.store.take_warnings():
                 self.notify(warning, title="Data file problem", severity="warning", timeout=10)
         self.query_one("#arena-status", Static).update(status + (" · Enter replays" if result.records else ""))
@@ -680,9 +676,19 @@ class LabScreen(UsesApp, Screen):
                 status += ", saved with the arena runs"
             for warning in self.app.store.take_warnings():
                 self.notify(warning, title="Data file problem", severity="warning", timeout=10)
+        # A cancelled tournament's finished series were played to the end: their games are kept.
+        if result.series:
+            self._archive(result.series, "Lab tournament game {number}")
         self.query_one("#tournament-status", Static).update(status)
         if not cancelled:
             self._fill_tournament(result)
+
+    def _archive(self, runs: list[ArenaResult], event: str) -> None:
+        """Keep the runs' games in the archive's Lab part (the Games screen's Lab games): ~12 ms
+        a game to write (an fsync each), so in a thread, not between the run's end and the next key."""
+        store = self.app.store
+        self.app.run_worker(lambda: archive_arena_games(store, runs, event), thread=True, group="archive",
+                            exit_on_error=False)
 
     def _fill_tournament(self, result: TournamentResult) -> None:
         table = self.query_one("#tournament-table", DataTable)

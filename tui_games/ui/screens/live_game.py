@@ -243,7 +243,8 @@ class LiveGame(GameScreen):
         with contextlib.suppress(ValueError):  # the lobby replays every move: cannot happen
             archive_texts(self.app.store, data["game"], data.get("variant") or {}, None, data["moves"],
                           first=first, second=second, mode="lobby", you=self.side, result=result,
-                          reason=data.get("reason") or "", event=event)
+                          reason=data.get("reason") or "", event=event,
+                          clock="" if data.get("clock") in (None, "none") else data["clock"])
         for warning in self.app.store.take_warnings():
             self.notify(warning, title="Data file problem", severity="warning", timeout=10, markup=False)
 

@@ -115,9 +115,11 @@ class ReplayScreen(UsesApp, Screen):
         sides = self.sides
         a_side, b_side = sides[rec.a_side], sides[1 - rec.a_side]
         opening = f" · {rec.opening}" if rec.opening else ""
+        # A game's number within its run; a game on its own (the archive's, the lobby's) has none.
+        number = f"Game {rec.number}: " if len(r.records) > 1 else ""
         # Text, not markup: the names may be other players' (the lobby's, the archive's).
         self.query_one("#replay-title", Static).update(Text(
-            f"Game {rec.number}: A {r.a_name} ({a_side}) vs B {r.b_name} ({b_side}) · "
+            f"{number}A {r.a_name} ({a_side}) vs B {r.b_name} ({b_side}) · "
             f"{_result_words(rec)} · {rec.plies} plies{opening}"
             + (f" · game {r.records.index(rec) + 1} of {len(r.records)}, [ ] for others" if len(r.records) > 1 else "")))
         self.show()
@@ -270,10 +272,12 @@ class ReplayScreen(UsesApp, Screen):
         self._progress = (f"analysed from ply {start}: {marks} marked · Enter on a move shows it" if marks
                           else f"analysed from ply {start}: no move marked · Enter on a move shows it")
         options = []
+        # The marks and scores in one column, past the longest move (a checkers multiple jump).
+        width = max([6, *(len(m.move) for m in review.moves)])
         for m, side in zip(review.moves, sides):
             ply = start + m.ply
             best = f" · best {m.best}" if m.best and m.mark else ""
-            options.append(Option(f"{ply:>3}. {self.sides[side]} {m.move:<6} {m.mark or '':<2} "
+            options.append(Option(f"{ply:>3}. {self.sides[side]} {m.move:<{width}} {m.mark or '':<2} "
                                   f"{m.words(m.after)}{best}", id=str(ply)))
         review_list = self.query_one("#replay-review", OptionList)
         review_list.clear_options()
