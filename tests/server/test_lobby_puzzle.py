@@ -11,7 +11,6 @@ import asyncio
 import datetime
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import json_schema_check
 import pytest
+from serve_support import ServeProcess
 from ssh_support import key_file, ssh_command
 
 pytest.importorskip("asyncssh")
@@ -45,34 +45,6 @@ def conforms(data):
     return data
 
 
-class Front:
-    """One ``tui-games serve --ssh`` process on the shared lobby."""
-
-    def __init__(self, home: Path, lobby: str) -> None:
-        self.home, self.lobby = home, lobby
-        self.process: asyncio.subprocess.Process | None = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
-            "--house", "none", "--no-preload", "--lobby", self.lobby, stderr=asyncio.subprocess.PIPE,
-            # The installed package (its compiled cores), not the checkout's sources: not run from ROOT.
-            env={**os.environ, "TUI_GAMES_HOME": str(self.home), "TZ": "UTC"}, cwd=self.home)
-        while True:
-            line = (await asyncio.wait_for(self.process.stderr.readline(), 60)).decode()
-            assert line, "the server ended before it listened"
-            if found := re.search(r"listening address=127\.0\.0\.1:(\d+)", line):
-                self.port = int(found[1])
-                return
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
-
-
 def offline(*argv: str) -> tuple[int, str]:
     done = subprocess.run([sys.executable, "-m", "tui_games", "puzzle", *argv], capture_output=True, text=True,
                           cwd=tempfile.gettempdir(), env=dict(os.environ))
@@ -81,10 +53,10 @@ def offline(*argv: str) -> tuple[int, str]:
 
 @needs_ssh
 async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_path):
-    fronts = [Front(tmp_path / "one", lobby_database), Front(tmp_path / "two", lobby_database)]
+    fronts = [ServeProcess(tmp_path / name, lobby_database, env={"TZ": "UTC"}) for name in ("one", "two")]
     keys = {name: key_file(tmp_path, name)[0] for name in ("alice", "bob", "carol")}
 
-    async def run(front: Front, user: str, command: str, expect: int | None = 0) -> str:
+    async def run(front: ServeProcess, user: str, command: str, expect: int | None = 0) -> str:
         # A front end's first puzzle of a game is made as it is asked for (the checkers tables
         # built, the solver run) in that process: on a busy machine that is more than a minute.
         status, out, err = await ssh_command(front.port, user, keys[user], command, timeout=300)
@@ -163,7 +135,7 @@ async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_
             assert problem in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said, (command, said)
     finally:
         for front in fronts:
-            await front.stop()
+            await front.kill()
     storage = open_storage(lobby_database)
     try:
         rows = {(r.player, r.attempts) for r in storage.puzzle_days("checkers", day.isoformat())}
