@@ -109,11 +109,22 @@ def test_the_compiled_book_lookup_is_the_readers(book):
 def test_stop_and_errors_cross_the_compiled_search():
     solver = Solver(100_003, compiled=True)
     stop = threading.Event()
-    timer = threading.Timer(0.3, stop.set)
-    timer.start()
+    # Stopped from another thread once the search is past a million nodes (told by its
+    # progress), not after a time: a busy machine searches fewer nodes in a given time.
+    past = threading.Event()
+    stopper = threading.Thread(target=lambda: (past.wait(300), stop.set()))
+    stopper.start()
+
+    def progress(stats):
+        if stats.nodes > 1_000_000:
+            past.set()
+
     # Without the book, three discs are far beyond any time limit even in C.
-    result = solver.solve(Connect4.parse("445"), stop=stop)
-    timer.cancel()
+    try:
+        result = solver.solve(Connect4.parse("445"), stop=stop, on_progress=progress)
+    finally:
+        past.set()
+        stopper.join()
     assert not result.complete and result.nodes > 1_000_000
     with pytest.raises(SolverStopped):
         solver.analyze(Connect4.parse("4"), stop=stop)

@@ -35,11 +35,18 @@ WEEK = [datetime.date(2026, 11, 30) + datetime.timedelta(days=d) for d in range(
 
 
 def test_the_same_day_gives_the_same_puzzle_in_another_process_with_another_hash_seed():
-    here = {game: puzzle(game, DAY).data() for game in GAMES}
     code = ("import json, datetime; from tui_games.daily import GAMES, puzzle; "
             "print(json.dumps({g: puzzle(g, datetime.date(2026, 12, 2)).data() for g in GAMES}))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONHASHSEED": "99"}).stdout
+    # The other process makes the day's puzzles while this one makes its own (on another core).
+    other = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONHASHSEED": "99"})
+    try:
+        here = {game: puzzle(game, DAY).data() for game in GAMES}
+        out, err = other.communicate(timeout=600)
+    finally:
+        other.kill()
+        other.wait()
+    assert other.returncode == 0, err
     assert json.loads(out) == json.loads(json.dumps(here))
 
 

@@ -11,15 +11,14 @@ import asyncio
 import datetime
 import json
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import json_schema_check
 import pytest
+from serve_support import ServeProcess, absolute_pythonpath
 from ssh_support import key_file, ssh_command
 
 pytest.importorskip("asyncssh")
@@ -45,46 +44,28 @@ def conforms(data):
     return data
 
 
-class Front:
-    """One ``tui-games serve --ssh`` process on the shared lobby."""
-
-    def __init__(self, home: Path, lobby: str) -> None:
-        self.home, self.lobby = home, lobby
-        self.process: asyncio.subprocess.Process | None = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.home.mkdir(parents=True, exist_ok=True)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
-            "--house", "none", "--no-preload", "--lobby", self.lobby, stderr=asyncio.subprocess.PIPE,
-            # The installed package (its compiled cores), not the checkout's sources: not run from ROOT.
-            env={**os.environ, "TUI_GAMES_HOME": str(self.home), "TZ": "UTC"}, cwd=self.home)
-        while True:
-            line = (await asyncio.wait_for(self.process.stderr.readline(), 60)).decode()
-            assert line, "the server ended before it listened"
-            if found := re.search(r"listening address=127\.0\.0\.1:(\d+)", line):
-                self.port = int(found[1])
-                return
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
+_offline: dict[tuple[str, ...], tuple[int, str]] = {}
 
 
-def offline(*argv: str) -> tuple[int, str]:
-    done = subprocess.run([sys.executable, "-m", "tui_games", "puzzle", *argv], capture_output=True, text=True,
-                          cwd=tempfile.gettempdir(), env=dict(os.environ))
-    return done.returncode, done.stdout + done.stderr
+async def offline(*argv: str) -> tuple[int, str]:
+    """``tui-games puzzle ARGV`` in a process of its own, from the installed package. Its output
+    is a function of ARGV alone (a day is given), whichever lobby the test runs on: one run of
+    each serves both backends' tests."""
+    if argv not in _offline:
+        done = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui_games", "puzzle", *argv, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, cwd=tempfile.gettempdir(), env={**os.environ, **absolute_pythonpath()})
+        out, err = await asyncio.wait_for(done.communicate(), 300)
+        _offline[argv] = done.returncode, (out + err).decode()
+    return _offline[argv]
 
 
 @needs_ssh
 async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_path):
-    fronts = [Front(tmp_path / "one", lobby_database), Front(tmp_path / "two", lobby_database)]
+    fronts = [ServeProcess(tmp_path / name, lobby_database, env={"TZ": "UTC"}) for name in ("one", "two")]
     keys = {name: key_file(tmp_path, name)[0] for name in ("alice", "bob", "carol")}
 
-    async def run(front: Front, user: str, command: str, expect: int | None = 0) -> str:
+    async def run(front: ServeProcess, user: str, command: str, expect: int | None = 0) -> str:
         # A front end's first puzzle of a game is made as it is asked for (the checkers tables
         # built, the solver run) in that process: on a busy machine that is more than a minute.
         status, out, err = await ssh_command(front.port, user, keys[user], command, timeout=300)
@@ -97,11 +78,16 @@ async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_
         one, two = fronts
         shown = {}
         for game in ("connect4", "checkers", "tictactoe"):
-            seen = [conforms(json.loads(await run(front, "alice", f"puzzle {game} --json"))) for front in fronts]
+            # Both front ends at once (each makes the puzzle in its own process; her first look
+            # is recorded once whichever comes first), then the same day offline.
+            said = await asyncio.gather(*(run(front, "alice", f"puzzle {game} --json") for front in fronts))
+            seen = [conforms(json.loads(text)) for text in said]
             assert seen[0] == seen[1] and seen[0]["zone"] == "time zone UTC, UTC+00:00"
-            code, text = offline(game, "--date", seen[0]["date"], "--json")
-            assert code == 0 and {k: v for k, v in seen[0].items() if k != "zone"} == json.loads(text)
             shown[game] = seen[0]
+        made_offline = await asyncio.gather(*(offline(game, "--date", seen["date"], "--json")
+                                              for game, seen in shown.items()))
+        for (code, text), seen in zip(made_offline, shown.values()):
+            assert code == 0 and {k: v for k, v in seen.items() if k != "zone"} == json.loads(text)
         day = parse_day(shown["connect4"]["date"])
         assert day == datetime.datetime.now(datetime.timezone.utc).date() or day == (
             datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=5)).date()  # near midnight
@@ -163,7 +149,7 @@ async def test_the_puzzle_across_two_front_ends_and_offline(lobby_database, tmp_
             assert problem in said and len(said.strip().splitlines()) == 1 and "\x1b" not in said, (command, said)
     finally:
         for front in fronts:
-            await front.stop()
+            await front.kill()
     storage = open_storage(lobby_database)
     try:
         rows = {(r.player, r.attempts) for r in storage.puzzle_days("checkers", day.isoformat())}

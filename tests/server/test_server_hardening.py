@@ -10,14 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import shutil
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from clock_support import HandClock
+from serve_support import ServeProcess
 from ssh_support import key_file, key_for, ssh_command, wait_until
 
 asyncssh = pytest.importorskip("asyncssh")
@@ -263,7 +261,6 @@ async def test_a_watcher_who_acts_is_present(start_server, tmp_path):
 
 # -- finding 5: the server's downtime is nobody's fault ---------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[2]
 # Every stored instant: moved back to make it as if the server had been down that long.
 STORED_TIMES = {"games": ("last_move", "created"), "frontends": ("expires",), "presence": ("acted",),
                 "leases": ("expires",), "lobby_beat": ("beat", "resumed")}
@@ -285,32 +282,6 @@ def travel(where: str, seconds: float, tables=STORED_TIMES) -> None:
                         raise
     finally:
         storage.close()
-
-
-class ServeProcess:
-    """``tui-games serve --ssh`` as its own process, killed with SIGKILL as a crash would."""
-
-    def __init__(self, home: Path, lobby: str) -> None:
-        self.home, self.lobby = home, lobby
-        self.process = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui_games", "serve", "--ssh", "--port", "0", "--register", "open",
-            "--house", "none", "--no-preload", "--lobby", self.lobby,
-            stderr=asyncio.subprocess.PIPE, env={**os.environ, "TUI_GAMES_HOME": str(self.home)}, cwd=ROOT)
-        while True:
-            line = (await asyncio.wait_for(self.process.stderr.readline(), 60)).decode()
-            assert line, "the server ended before it listened"
-            if found := re.search(r"listening address=127\.0\.0\.1:(\d+)", line):
-                self.port = int(found[1])
-                return
-
-    async def kill(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.kill()
-            await self.process.wait()
 
 
 @needs_ssh
