@@ -100,6 +100,25 @@ def test_a_game_bigger_than_the_whole_quota_is_refused_in_one_line(home, monkeyp
     assert warning.startswith("could not keep the game in games/: over your 1 MB") and "\n" not in warning
 
 
+def test_a_game_that_cannot_fit_drops_no_old_game(home, monkeypatch):
+    # The player's other files fill the quota: each finished game dropped every archived game,
+    # one walk of the home a game, and was then refused all the same.
+    monkeypatch.setenv(player_files.SERVED_ENV, "1")
+    store = Store()
+    names = keep(store, 3, ttt_game("b2 b1"))
+    monkeypatch.setenv(player_files.QUOTA_ENV, "1")
+    (home / "files").mkdir(parents=True)
+    (home / "files" / "big.pdn").write_bytes(b"x" * (1024 * 1024))
+    walks = []
+    real_usage = player_files._usage
+    monkeypatch.setattr(player_files, "_usage", lambda root: walks.append(root) or real_usage(root))
+    assert store.archive_game(ttt_game("b2 b1")) is None
+    assert store.archive_names() == names
+    assert len(walks) == 1
+    [warning] = store.take_warnings()
+    assert warning.startswith("could not keep the game in games/: over your 1 MB")
+
+
 @pytest.mark.parametrize("damage", [
     lambda text: text[: len(text) // 2].replace("[Result", "[Res"),   # torn mid-tag
     lambda text: "\udcff",                                              # not UTF-8 (written as bytes below)

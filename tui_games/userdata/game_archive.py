@@ -81,14 +81,22 @@ class GameArchive(DataFiles):
             path = self.archive_dir / name
             # The oldest go first while the quota refuses the new game (before it is written: it
             # must fit), the Lab's before the player's, and never the player's for a Lab game;
-            # past the count once it is written (a write that fails costs no old game).
-            over = player_files.quota_refusal(path, len(data))
-            while over and (labs or (own and not lab)):
-                self._drop(labs.pop(0) if labs else own.pop(0))
-                over = player_files.quota_refusal(path, len(data))
-            if over:
-                self._warn(f"could not keep the game in {ARCHIVE_DIR}/: {over}")
-                return None
+            # none at all when dropping every one of them would not make room (the player's
+            # other files fill the quota); past the count once it is written (a write that
+            # fails costs no old game).
+            over = player_files.quota_excess(path, len(data))
+            if over is not None:
+                excess, refusal = over
+                droppable = [(name, self._size(name)) for name in labs + ([] if lab else own)]
+                if sum(size for _, size in droppable) < excess:
+                    self._warn(f"could not keep the game in {ARCHIVE_DIR}/: {refusal}")
+                    return None
+                for old, size in droppable:
+                    if excess <= 0:
+                        break
+                    self._drop(old)
+                    (labs if is_lab_entry(old) else own).remove(old)
+                    excess -= size
             try:
                 atomic_write_text(path, text)
             except OSError as exc:
@@ -101,6 +109,12 @@ class GameArchive(DataFiles):
             while len(kept) >= most:
                 self._drop(kept.pop(0))
             return name
+
+    def _size(self, name: str) -> int:
+        try:
+            return (self.archive_dir / name).lstat().st_size
+        except OSError:
+            return 0
 
     def _drop(self, name: str) -> None:
         try:

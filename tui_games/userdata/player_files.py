@@ -67,6 +67,13 @@ def player_folder() -> Path:
 def quota_refusal(target: Path, size: int) -> str | None:
     """Why writing ``size`` bytes to ``target`` (replacing what is there) would take a served
     player past their quota, or None."""
+    over = quota_excess(target, size)
+    return None if over is None else over[1]
+
+
+def quota_excess(target: Path, size: int) -> tuple[int, str] | None:
+    """How many bytes writing ``size`` bytes to ``target`` would take a served player past
+    their quota, and the refusal that says so; None if it fits (one walk of their home)."""
     try:
         megabytes = int(os.environ.get(QUOTA_ENV, "0"))
     except ValueError:
@@ -79,9 +86,10 @@ def quota_refusal(target: Path, size: int) -> str | None:
     except OSError:
         replaced = 0
     used = _usage(Path(home)) - replaced
-    if used + size <= megabytes * 1024 * 1024:
+    excess = used + size - megabytes * 1024 * 1024
+    if excess <= 0:
         return None
-    return f"over your {megabytes} MB on this server ({used / 2**20:.1f} MB used); delete old files or saves first"
+    return excess, f"over your {megabytes} MB on this server ({used / 2**20:.1f} MB used); delete old files or saves first"
 
 
 def _usage(home: Path) -> int:
