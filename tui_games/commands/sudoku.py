@@ -85,7 +85,7 @@ BENCH_OPTIONS = (
            help="killer or jigsaw: the SAT solver (each cage encoding) and Z3 on N generated puzzles "
                 "(--limit N, default 1000; --quick 50)"),
     Option("--smt-limit", type=int, metavar="N",
-           help="with --variant: Z3 on the first N puzzles only (default 100; 0: all)"),
+           help="with --variant: Z3 on the first N puzzles only (default and 0: all of them)"),
 )
 
 
