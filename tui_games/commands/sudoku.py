@@ -506,7 +506,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--size", type=int, choices=(4, 6, 9, 16), default=9, help="grid size (default 9)")
     gen.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
     gen.add_argument("--variant", choices=VARIANT_CHOICES, default="classic",
-                     help="killer (cages, no givens; graded by the interim Killer grade) or jigsaw (random regions)")
+                     help="killer (cages, no givens; graded by the Killer grade, finished by the stepper) or jigsaw (random regions)")
     gen.add_argument("--stats", action="store_true", help="grade, clues, attempts and seconds of each on stderr")
 
     hint = tools.add_parser("hint", help="the next human step in a puzzle, explained")

@@ -490,7 +490,7 @@ def prune_cages(values: list[int], masks: list[int], geo: Geometry,
     such assignment gives it; a digit every open combination holds ("the cage needs it") left
     in one cell of the cage is that cell's, and left in cells that share a row, column or box
     is taken out of the rest of that unit. ``seen`` (kept by the caller between passes) skips
-    the cages whose cells have not changed since the last pass. Also the interim Killer
+    the cages whose cells have not changed since the last pass. Also the Killer
     grade's (:func:`.variant_generator.killer_grade`)."""
     return _prune(values, masks, geo, _cage_table(geo), seen)
 
