@@ -2,9 +2,9 @@
 
 Each file holds ``--count`` puzzles of one grade made by the generator from a fixed seed
 (engine/sudoku/variant_generator.py), every one unique by the SAT check, one line a puzzle in
-the variant's line format (docs/games/sudoku.md). Seeded: the same command writes the same
-files, so a change of the grader (the Killer grade once the stepper holds the cage
-techniques) is a rerun of this script:
+the variant's line format (docs/games/sudoku.md); every Killer is also one the stepper alone
+finishes by logic, to the solution the SAT solver found. Seeded: the same command writes the
+same files, so a change of the grader is a rerun of this script:
 
     python scripts/sudoku_variant_collections.py                  # every variant and grade
     python scripts/sudoku_variant_collections.py --variant killer --grade advanced --count 15
@@ -23,14 +23,15 @@ from pathlib import Path
 from tui_games.engine.sudoku import sat
 from tui_games.engine.sudoku.formats import format_variant_line, read_puzzles
 from tui_games.engine.sudoku.generator import GenerationError
+from tui_games.engine.sudoku.stepper import Stepper
 from tui_games.engine.sudoku.variant_generator import generate_jigsaw, generate_killer
 
 OUT = Path(__file__).resolve().parent.parent / "puzzles"
 GRADES = {
-    "killer": ("basic", "intermediate", "advanced", "extreme"),
+    "killer": ("basic", "intermediate", "advanced", "extreme", "fiendish"),
     "jigsaw": ("trivial", "basic", "intermediate", "advanced"),
 }
-COUNT = 15
+COUNT = 12
 FORMAT = {
     "killer": "One puzzle per line: 81 cage labels (a character a cage), a space, the cage sums in the order "
               "their labels first appear.",
@@ -38,7 +39,7 @@ FORMAT = {
 }
 GRADED = {
     "killer": "Graded by tui-games's Killer grade (variant_generator.killer_grade: the stepper's techniques, the "
-              "cage techniques among them, after each cage's digit combinations).",
+              "cage techniques among them, after each cage's digit combinations); the stepper alone finishes each.",
     "jigsaw": "Graded by tui-games (engine/sudoku/grading.py), the regions taking the boxes' place.",
 }
 
@@ -69,7 +70,12 @@ def build(variant: str, grade: str, count: int, seed: int) -> Path:
         except GenerationError as error:  # a rare grade: go on drawing from the same stream
             print(f"{variant} {grade}: {error}; drawing on", file=sys.stderr, flush=True)
             continue
-        assert sat.solve(made.puzzle).unique
+        checked = sat.solve(made.puzzle)
+        assert checked.unique and checked.solution == made.solution
+        if variant == "killer":
+            stepper = Stepper(made.puzzle, uniqueness=False)
+            stepper.run()
+            assert stepper.solved and stepper.state.values == made.solution, "the generator checks this"
         line = format_variant_line(made.puzzle)
         if line not in lines:
             lines.append(line)

@@ -177,6 +177,15 @@ def test_bench_killer_quick(capsys, monkeypatch):
     assert "faster: " in out
 
 
+def test_bench_killer_z3_on_every_puzzle_by_default(capsys, monkeypatch):
+    monkeypatch.setattr("tui_games.bench.sudoku_variants.QUICK_COUNT", 3)
+    code, out, _ = run(capsys, "bench", "sudoku", "--variant", "killer", "--quick")
+    assert code == 0
+    if smt.available():
+        row = next(line.split() for line in out.splitlines() if line.startswith("smt (z3)"))
+        assert row[2:4] == ["3", "3"]
+
+
 def test_grade_a_killer_with_the_grade_its_collection_has(capsys, monkeypatch):
     from pathlib import Path
 

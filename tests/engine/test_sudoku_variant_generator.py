@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tui_games.engine.sudoku import sat
+from tui_games.engine.sudoku import sat, variant_generator
 from tui_games.engine.sudoku.formats import format_variant_line
 from tui_games.engine.sudoku.formats import read_puzzles as read_lines
 from tui_games.engine.sudoku.grading import logic_grade
 from tui_games.engine.sudoku.grid import Grid
 from tui_games.engine.sudoku.stepper import apply_step, next_step
 from tui_games.engine.sudoku.variant_generator import (
+    finished_by_logic,
     generate_jigsaw,
     generate_killer,
     killer_grade,
@@ -60,13 +61,27 @@ def test_the_same_seed_makes_the_same_killer() -> None:
     assert format_variant_line(a.puzzle) == format_variant_line(b.puzzle)
 
 
-@pytest.mark.parametrize("level", ["basic"])  # harder grades: the collections' test
+@pytest.mark.parametrize("level", ["basic", "advanced"])  # the others: the collections' test
 def test_generated_killers_have_the_grade_and_one_solution(level: str) -> None:
     made = generate_killer(level, 2)
     assert made.grade.level == level == killer_grade(made.puzzle).level
     result = sat.solve(made.puzzle)
     assert result.unique and result.solution == made.solution
     assert not any(made.puzzle.values), "no givens: the cages are the puzzle"
+    assert finished_by_logic(made.puzzle)
+
+
+def test_a_killer_the_stepper_cannot_finish_is_drawn_again(monkeypatch) -> None:
+    tried: list[str] = []
+
+    def not_the_first(grid: Grid, stop: object = None) -> bool:
+        tried.append(format_variant_line(grid))
+        return len(tried) > 1
+
+    monkeypatch.setattr(variant_generator, "finished_by_logic", not_the_first)
+    made = generate_killer("basic", 2)
+    assert len(tried) == 2 and made.attempts >= 2
+    assert format_variant_line(made.puzzle) == tried[1] != tried[0]
 
 
 @pytest.mark.parametrize("level", ["basic", "intermediate"])
@@ -103,13 +118,15 @@ COLLECTIONS = sorted(p.name for p in PUZZLES.glob("*.txt") if p.name.split("_")[
 def test_the_variant_collections_are_shipped() -> None:
     kinds = {name.split("_")[0] for name in COLLECTIONS}
     assert kinds == {"killer", "jigsaw"}
+    killers = {name.removesuffix(".txt").split("_", 1)[1] for name in COLLECTIONS if name.startswith("killer_")}
+    assert killers >= {"basic", "intermediate", "advanced", "extreme"}
 
 
 @pytest.mark.parametrize("name", COLLECTIONS)
 def test_every_collected_puzzle_is_unique_and_of_its_grade(name: str) -> None:
     variant, level = name.removesuffix(".txt").split("_", 1)
     entries = read_lines((PUZZLES / name).read_text(), name, variant=variant)
-    assert 1 <= len(entries) <= 100  # the harder Killer grades are rare: a few each
+    assert (10 if variant == "killer" else 1) <= len(entries) <= 100
     lines = [format_variant_line(e.grid) for e in entries if e.grid is not None]
     assert len(lines) == len(entries) == len(set(lines)), "every line reads, no duplicates"
     for entry in entries[:5]:  # the grade of a sample: the whole file is slow

@@ -57,11 +57,11 @@ VARIANT_CHOICES = ("classic", *LINE_VARIANTS)
 SOLVERS = ("auto", "sat", "smt")
 # What ``--solver auto`` takes, by variant: the faster of the two where both are installed, as
 # ``tui-games bench sudoku --variant V`` measures it (docs/performance.md: pycosat with the
-# encoding of engine/sudoku/sat.py is 43x faster than Z3 on Killers, 163x on Jigsaws, and 39x
-# on 20 of the forum's hardest classic puzzles, 3.1 against 122 CPU ms, 2026-12-02; the diagonal
-# grid is the classic one with two units more). Every variant is "sat" today, so ``auto`` never
-# asks for Z3 (_solver_name's path to it is not taken); it stays, so that a bench run that finds
-# Z3 faster on a variant changes this table, not the code.
+# encoding of engine/sudoku/sat.py is 81x faster than Z3 on 1,000 Killers, 2026-12-03, 163x on
+# Jigsaws, and 39x on 20 of the forum's hardest classic puzzles, 3.1 against 122 CPU ms,
+# 2026-12-02; the diagonal grid is the classic one with two units more). Every variant is "sat"
+# today, so ``auto`` never asks for Z3 (_solver_name's path to it is not taken); it stays, so
+# that a bench run that finds Z3 faster on a variant changes this table, not the code.
 FASTER = {"classic": "sat", "diagonal": "sat", "killer": "sat", "jigsaw": "sat"}
 
 
@@ -97,7 +97,7 @@ BENCH_OPTIONS = (
            help="killer or jigsaw: the SAT solver (each cage encoding) and Z3 on N generated puzzles "
                 "(--limit N, default 1000; --quick 50)"),
     Option("--smt-limit", type=_smt_limit, metavar="N",
-           help="with --variant: Z3 on the first N puzzles only (default 100; 0: all)"),
+           help="with --variant: Z3 on the first N puzzles only (default and 0: all of them)"),
 )
 
 
@@ -523,7 +523,7 @@ def add_tools(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--size", type=int, choices=(4, 6, 9, 16), default=9, help="grid size (default 9)")
     gen.add_argument("--diagonal", action="store_true", help="the X variant: both diagonals are units too")
     gen.add_argument("--variant", choices=VARIANT_CHOICES, default="classic",
-                     help="killer (cages, no givens; graded by the interim Killer grade) or jigsaw (random regions)")
+                     help="killer (cages, no givens; graded by the Killer grade, finished by the stepper) or jigsaw (random regions)")
     gen.add_argument("--stats", action="store_true", help="grade, clues, attempts and seconds of each on stderr")
 
     hint = tools.add_parser("hint", help="the next human step in a puzzle, explained")

@@ -24,18 +24,20 @@
    differ is picked and its cage is split in two connected parts (the part holding the cell
    as small as the cage allows), which rules that second grid out or narrows it; it ends,
    at worst, in one-cell cages, which are givens.
-3. **Graded** by :func:`killer_grade`; an attempt off the target is drawn again.
+3. **Graded** by :func:`killer_grade`, and **finished by logic**: the stepper alone (the hint
+   system, no SAT propagation) solves it (:func:`finished_by_logic`); an attempt off the
+   target grade, or that the stepper leaves stuck, is drawn again. So every generated Killer
+   is one the hints walk through to the end.
 
-**Grading Killers.** :func:`killer_grade` is the one place a Killer's grade comes from. Until
-the stepper knows the cage techniques it is an interim grade: the stepper's classic
-techniques (uniqueness ones left out: a deadly pattern's swap may break a cage's sum), with
-each cage's digit combinations pruning the candidates before every step (what the SAT
-encoder's propagation does, :func:`.sat.prune_cages`); the level is the hardest classic step
-used, at least *basic* once the combinations removed a candidate. Once the stepper's
-catalogue holds the cage techniques (engine/sudoku/cages.py), :func:`killer_grade` becomes
-``logic_grade(grid, max_level, uniqueness=False, stop=stop)`` -- the stepper grades a Killer
-like any puzzle -- and the shipped Killer collections are regraded with
-``scripts/sudoku_variant_collections.py``.
+**Grading Killers.** :func:`killer_grade` is the one place a Killer's grade comes from: the
+stepper's techniques, the cage ones of engine/sudoku/cages.py among them (uniqueness ones left
+out: a deadly pattern's swap may break a cage's sum), with each cage's digit combinations
+pruning the candidates before every step (what the SAT encoder's propagation does,
+:func:`.sat.prune_cages`: the combination arithmetic a Killer player does at a glance). The
+level is the hardest step used, at least *basic* once the combinations removed a candidate.
+The shipped collections are made and graded by ``scripts/sudoku_variant_collections.py``.
+The cage sizes by grade (:data:`CAGE_SIZES`) are where each grade is least rare: small cages
+have few combinations, so the hard grades come from cages of four to six cells.
 """
 
 from __future__ import annotations
@@ -62,18 +64,22 @@ from tui_games.engine.sudoku.techniques import Cancelled
 from tui_games.engine.sudoku.variants import Cage, Variant
 
 __all__ = [
-    "CAGE_SIZES", "DEFAULT_ATTEMPTS", "generate_jigsaw", "generate_killer", "killer_grade", "random_cages",
+    "CAGE_SIZES", "DEFAULT_ATTEMPTS", "finished_by_logic", "generate_jigsaw", "generate_killer", "killer_grade",
+    "random_cages",
     "random_regions", "unique_jigsaw", "unique_killer",
 ]
 
 DEFAULT_ATTEMPTS = 200
 TRADES = 120
 # The sizes a Killer's cages are drawn from, by grade: small cages have few combinations.
-# Measured with the interim grade (ten Killers each): cages of 2-3 cells grade basic 9 in 10,
-# advanced 1; of 2-4, basic 9 and extreme 1; of 2-5, basic 9 and past the classic techniques 1.
-# The cage combinations already do most of the work: harder grades are drawn from the wider
-# layouts and kept when they grade right.
-CAGE_SIZES = {"trivial": (1, 2), "basic": (2, 3), "intermediate": (2, 3), "advanced": (2, 3), "extreme": (2, 4)}
+# Measured with killer_grade (2026-12-03), in a hundred Killers: cages of 2-5 cells (40 of
+# them) grade basic 70, intermediate 15, advanced 10, extreme 2.5; of 4-6 (223), basic 46,
+# intermediate 18, advanced 22, extreme 2.7, fiendish 0.4; of 3-6 (230), basic 46,
+# intermediate 25, advanced 13, extreme 2.2, fiendish 1.3; of 3-7 (100), extreme 2, fiendish
+# 2. About one in ten of the wider layouts leaves the stepper stuck. Each grade is drawn from
+# the layouts where it is least rare, and kept when it grades right.
+CAGE_SIZES = {"trivial": (1, 2), "basic": (2, 3), "intermediate": (2, 3), "advanced": (4, 6), "extreme": (4, 6),
+              "fiendish": (3, 7)}
 WIDEST = (2, 5)
 CAGE_SPLITS = 200
 
@@ -242,8 +248,7 @@ def unique_jigsaw(rng: random.Random | int | None = None) -> tuple[Grid, list[in
 
 
 def killer_grade(grid: Grid, max_level: str | None = None, *, stop: threading.Event | None = None) -> Grade:
-    """A Killer's grade (interim, until the stepper holds the cage techniques: see the module
-    docstring for what it is and how it switches to :func:`.grading.logic_grade`)."""
+    """A Killer's grade (see the module docstring for what it is)."""
     stepper = Stepper(grid, max_level=max_level, uniqueness=False, stop=stop)
     state = stepper.state
     pruned = False
@@ -275,6 +280,16 @@ def killer_grade(grid: Grid, max_level: str | None = None, *, stop: threading.Ev
     return Grade(level, technique, len(steps), counts, rating=rating)
 
 
+def finished_by_logic(grid: Grid, *, stop: threading.Event | None = None) -> bool:
+    """Whether the stepper alone (every technique but the uniqueness ones, as the hints take
+    them on a Killer) solves ``grid`` to the end."""
+    stepper = Stepper(grid, uniqueness=False, stop=stop)
+    stepper.run()
+    if stop is not None and stop.is_set():
+        raise Cancelled()
+    return stepper.solved
+
+
 def _target(level: str) -> str:
     target = LEVELS[level_index(level)]
     if target == SEARCH:
@@ -284,7 +299,8 @@ def _target(level: str) -> str:
 
 def generate_killer(level: str, rng: random.Random | int | None = None, *,
                     max_attempts: int = DEFAULT_ATTEMPTS, stop: threading.Event | None = None) -> Generated:
-    """A 9×9 Killer with one solution whose grade (:func:`killer_grade`) is ``level``."""
+    """A 9×9 Killer with one solution whose grade (:func:`killer_grade`) is ``level``, which
+    the stepper finishes by logic (:func:`finished_by_logic`)."""
     target = _target(level)
     sizes = CAGE_SIZES.get(target, WIDEST)
     rng = _rng(rng)
@@ -294,7 +310,7 @@ def generate_killer(level: str, rng: random.Random | int | None = None, *,
             raise GenerationStopped(f"stopped after {attempt - 1} attempts")
         puzzle, solution = unique_killer(rng, sizes)
         grade = killer_grade(puzzle, stop=stop)
-        if grade.level == target:
+        if grade.level == target and finished_by_logic(puzzle, stop=stop):
             return Generated(puzzle, solution, grade, attempt, time.perf_counter() - start)
     raise GenerationError(f"no {target} Killer in {max_attempts} attempts")
 
