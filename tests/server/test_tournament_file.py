@@ -102,7 +102,7 @@ def test_two_front_ends_starting_together_make_each_tournament_once(tmp_path, lo
 
         def live():
             rows = real_live()
-            if not raced and front_a.lobby._pending is None:  # read outside A's transaction
+            if not raced and not front_a.lobby.in_transaction:  # read outside A's transaction
                 raced.append(schedule(front_b, entries))
             return rows
 

@@ -67,7 +67,7 @@ def atomic(method: Callable[..., T]) -> Callable[..., T]:
                 with lobby.transaction():
                     return method(self, *args, **kwargs)
             except StorageConflict:
-                if lobby._pending is not None or attempt == RETRIES - 1:
+                if lobby.in_transaction or attempt == RETRIES - 1:
                     raise  # (an inner call: the outermost one runs it all again)
         raise LobbyError("the lobby is busy; try again")
 
@@ -252,7 +252,13 @@ class Lobby:
             self.storage.add_player(player, kind, self.clock())
             self._known.add(player)
 
-    def _act(self, player: str) -> None:
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (an inner atomic call leaves its retry to the outer)."""
+        return self._pending is not None
+
+    def act(self, player: str) -> None:
+        """``player`` did something: they are here (and known from now on)."""
         if player in self._known:
             self.presence.act(player)
         else:
@@ -290,7 +296,7 @@ class Lobby:
         """Open a seek (or, with ``target``, a challenge to that player; ``private``: a game for
         whoever has its code, listed to no one else)."""
         key = _game_key(game)
-        self._act(player)
+        self.act(player)
         if target is not None:
             target = self.player(target)
         if colour not in ("first", "second", "random"):
@@ -323,7 +329,7 @@ class Lobby:
 
     @atomic
     def accept(self, player: str, offer_id: str, *, guest: bool = False) -> GameRow:
-        self._act(player)
+        self.act(player)
         self.storage.lock_names(player)
         offer = self._offer(offer_id)
         if offer.owner == player:
@@ -577,7 +583,7 @@ class Lobby:
 
     def say(self, player: str, text: str, game_id: str | None = None) -> dict:
         """A line of chat (already cleaned by the caller), to the lobby or to one game."""
-        self._act(player)
+        self.act(player)
         game = self.game(game_id).id if game_id is not None else None
         data = {"from": player, "game": game, "text": text}
         self.changed("chat", data)
@@ -606,7 +612,7 @@ class Lobby:
     # -- the end of a game ---------------------------------------------------------------------
 
     def _own_live_game(self, player: str, game_id: str) -> GameRow:
-        self._act(player)
+        self.act(player)
         row = self.game(game_id, lock=True)
         if player not in row.players:
             raise LobbyError(f"game {row.id} is between {row.players[0]} and {row.players[1]}, not yours")

@@ -297,7 +297,7 @@ class Tournaments:
             mine = sum(1 for r in others if any(p["name"] == who and not p["withdrawn"] for p in r.data["players"]))
             if mine >= self.limits.joined_per_player:
                 raise LobbyError(f"you are in {self.limits.joined_per_player} tournaments already (the most)")
-        self.lobby._act(player)
+        self.lobby.act(player)
         if entry is None:
             rating, _ = self.storage.rating(who, row.game)
             row.data["players"].append({"name": who, "rating": round(rating.rating, 1), "withdrawn": False,
