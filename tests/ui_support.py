@@ -82,6 +82,16 @@ async def open_lab(pilot, app) -> LabScreen:
     assert isinstance(app.screen, LabScreen)
     return app.screen
 
+async def open_lab_tournament(pilot, app, game: str) -> LabScreen:
+    """The Lab opened from the menu on ``game``'s tournament tab."""
+    lab = await open_lab(pilot, app)
+    lab.query_one("#lab-game", Select).value = game
+    await pilot.pause()
+    lab.action_tab("tournament")
+    await pilot.pause()
+    return lab
+
+
 async def fill(pilot, lab: LabScreen, game: str, a: str, b: str, games: int) -> None:
     lab.query_one("#lab-game", Select).value = game
     await pilot.pause()

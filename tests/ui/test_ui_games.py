@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from textual.widgets import DataTable, OptionList
-from ui_support import SIZE, text_of, until
+from ui_support import SIZE, open_lab_tournament, text_of, until
 
 from tui_games.games import arena_adapter
 from tui_games.ui.app import TuiGamesApp
@@ -243,18 +243,13 @@ async def test_a_game_a_bot_file_forfeits_is_kept_as_the_players_win(home):
 
 
 async def test_a_lab_tournament_keeps_every_game_apart_from_yours(home):
-    from textual.widgets import Input, Select
-    from ui_support import open_lab
+    from textual.widgets import Input
 
     keep(Store(), "connect4", "4455", datetime.now(timezone.utc), first="me", second="level5", mode="computer", you=0,
          result="0-1", reason="resigned")
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        lab.query_one("#lab-game", Select).value = "tictactoe"
-        await pilot.pause()
-        lab.action_tab("tournament")
-        await pilot.pause()
+        lab = await open_lab_tournament(pilot, app, "tictactoe")
         lab.query_one("#tournament-players", Input).value = "perfect level1 random"
         lab.query_one("#tournament-games", Input).value = "2"
         await pilot.press("enter")  # in the players field: runs

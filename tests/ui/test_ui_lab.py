@@ -4,7 +4,18 @@ replay; the comparison; the Lab from a game screen; finished runs in Scores."""
 from __future__ import annotations
 
 from textual.widgets import DataTable, Input, ProgressBar, Select, TabbedContent
-from ui_support import SIZE, arena_run, fill, fill_comparison, lines_of, open_lab, open_replay, text_of, until
+from ui_support import (
+    SIZE,
+    arena_run,
+    fill,
+    fill_comparison,
+    lines_of,
+    open_lab,
+    open_lab_tournament,
+    open_replay,
+    text_of,
+    until,
+)
 
 from tui_games.ui.app import TuiGamesApp
 from tui_games.ui.screens import lab as lab_module
@@ -278,11 +289,7 @@ async def test_the_tournament_tab_plays_a_round_robin_and_keeps_its_series(home)
     bot.write_text("def choose(position):\n    return position.legal_moves()[0]\n", encoding="utf-8")
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
-        lab = await open_lab(pilot, app)
-        lab.query_one("#lab-game", Select).value = "tictactoe"
-        await pilot.pause()
-        lab.action_tab("tournament")
-        await pilot.pause()
+        lab = await open_lab_tournament(pilot, app, "tictactoe")
         assert lab.query_one(TabbedContent).active == "tournament"
         lab.query_one("#tournament-players", Input).value = f"perfect level1 {bot}"
         lab.query_one("#tournament-games", Input).value = "2"

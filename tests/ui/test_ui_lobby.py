@@ -17,6 +17,21 @@ from tui_games.ui.screens.lobby import LobbyScreen
 from tui_games.ui.widgets.stats_panel import StatsPanel
 
 
+async def watch_the_live_game(pilot, app) -> LiveGame:
+    """From the menu: the lobby's Live tab, its one game opened to watch."""
+    await pilot.press("o")
+    lobby = app.screen
+    live = lobby.query_one("#live", DataTable)
+    await until(pilot, lambda: live.row_count == 1)
+    lobby.query_one("#lobby-tabs").active = "tab-live"
+    live.focus()
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, LiveGame))
+    watched = app.screen
+    assert isinstance(watched, LiveGame)
+    return watched
+
+
 @pytest.fixture
 async def hub(tmp_path, home, monkeypatch):
     async with app_hub(tmp_path, monkeypatch, online=lambda: [("alice", "in the app")]) as hub:
@@ -87,15 +102,7 @@ async def test_a_challenge_is_announced_anywhere_and_a_spectator_cannot_move(hub
         offer = await bob.request("seek", game="tictactoe", colour="first", rated=False)
         game = await carol.request("accept", offer=offer["id"])
         await pilot.press("escape")
-        await pilot.press("o")
-        lobby = app.screen
-        live = lobby.query_one("#live", DataTable)
-        await until(pilot, lambda: live.row_count == 1)
-        lobby.query_one("#lobby-tabs").active = "tab-live"
-        live.focus()
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, LiveGame))
-        watched = app.screen
+        watched = await watch_the_live_game(pilot, app)
         assert watched.side is None and "watching" in text_of(watched.query_one("#game-title"))
         await until(pilot, lambda: "1 watching" in text_of(watched.query_one("#status")))
         await bob.request("move", game=game["id"], move="b2")
@@ -335,15 +342,7 @@ async def test_a_game_watched_to_its_end_is_kept_and_replays_with_the_analysis_a
     app = TuiGamesApp()
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.lobby.connected)
-        await pilot.press("o")
-        lobby = app.screen
-        live = lobby.query_one("#live", DataTable)
-        await until(pilot, lambda: live.row_count == 1)
-        lobby.query_one("#lobby-tabs").active = "tab-live"
-        live.focus()
-        await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, LiveGame))
-        watched = app.screen
+        watched = await watch_the_live_game(pilot, app)
         # O's b1 (an edge) throws the draw away; X wins on the diagonal.
         for player, cell in zip([bob, carol] * 3, ["b2", "b1", "a1", "c1", "c3"]):
             await player.request("move", game=game["id"], move=cell)
